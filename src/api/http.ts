@@ -1,0 +1,251 @@
+import type * as z from 'zod/mini';
+import { ApiError, NetworkError } from '../errors.js';
+import { ErrorEnvelope } from './schemas.js';
+import { explainApiError } from './explain.js';
+import { redactBody, redactHeaders } from './redact.js';
+import { isRetryableStatus, MAX_ATTEMPTS, parseRetryAfter, RETRY_AFTER_CAP_MS, retryDelayMs, sleep } from './retry.js';
+import { dispatcher, request, type Dispatcher } from './transport.js';
+
+export type DebugLevel = 0 | 1 | 2;
+
+export interface HttpOptions {
+  baseUrl: string;
+  apiKey: string;
+  userAgent: string;
+  /** Per-request limit on waiting for headers and for each chunk of the body. */
+  timeoutMs?: number;
+  /** 1: one line per request and response; 2 (`SIMJOB_DEBUG=api`): also headers and bodies, redacted. */
+  debug?: DebugLevel;
+  /** Where debug lines and retry notices go (stderr, through the output module, which scrubs secrets). */
+  log: (line: string) => void;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** How a request may be repeated: reads always; a submission only because it carries an idempotency key. */
+export type RetryMode = 'read' | 'idempotent' | 'never';
+
+export interface CallOptions<T> {
+  schema: z.ZodMiniType<T>;
+  query?: Record<string, string | number | boolean | undefined>;
+  json?: unknown;
+  text?: string;
+  headers?: Record<string, string>;
+  retry: RetryMode;
+}
+
+export interface ApiResponse<T> {
+  data: T;
+  /** The exact JSON the service sent, for --json output (validated, never reshaped). */
+  raw: unknown;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  requestId: string | undefined;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * The thin HTTP layer: `{base_url}/v1/sim/...`, Bearer auth, User-Agent, timeouts, retries, typed errors,
+ * redacted debug logging. The API key is only ever sent to the base URL's origin.
+ */
+export class HttpClient {
+  private readonly base: URL;
+
+  constructor(private readonly opts: HttpOptions) {
+    this.base = new URL(opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
+  }
+
+  get origin(): string {
+    return this.base.origin;
+  }
+
+  url(path: string, query?: CallOptions<unknown>['query']): URL {
+    const url = new URL(path.replace(/^\//, ''), this.base);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url;
+  }
+
+  async call<T>(method: 'GET' | 'POST', path: string, options: CallOptions<T>): Promise<ApiResponse<T>> {
+    const url = this.url(path, options.query);
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.opts.userAgent,
+      authorization: `Bearer ${this.opts.apiKey}`,
+      ...options.headers,
+    };
+    let body: string | undefined;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] = 'application/json';
+    } else if (options.text !== undefined) {
+      body = options.text;
+      headers['content-type'] = 'text/plain; charset=utf-8';
+    }
+    const agent = await dispatcher(this.opts.env);
+
+    for (let attempt = 1; ; attempt++) {
+      const started = Date.now();
+      this.debugRequest(method, url, headers, options.json);
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await request(agent, url, {
+          method,
+          headers,
+          body,
+          headersTimeout: this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          bodyTimeout: this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          signal: this.opts.signal,
+        });
+      } catch (error) {
+        if (this.opts.signal?.aborted) throw this.opts.signal.reason;
+        const failure = describeNetworkError(error, url);
+        this.debug(1, `← ${failure} after ${Date.now() - started} ms`);
+        if (options.retry !== 'never' && attempt < MAX_ATTEMPTS) {
+          await sleep(retryDelayMs(attempt, undefined), this.opts.signal);
+          continue;
+        }
+        throw new NetworkError(
+          `Cannot reach ${url.origin}: ${failure}.`,
+          'Check the base URL (`simjob config get base_url`) and your connection, then try again.',
+        );
+      }
+
+      const text = await response.body.text().catch(() => '');
+      const requestId = header(response.headers, 'x-request-id');
+      this.debugResponse(response.statusCode, Date.now() - started, requestId, response.headers, text);
+
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        return { ...this.parse(method, url, options.schema, text, response.statusCode), status: response.statusCode, headers: response.headers, requestId };
+      }
+
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+      const error = this.toApiError(method, url, response.statusCode, text, requestId, retryAfterMs);
+      const retryable = options.retry !== 'never' && isRetryableStatus(response.statusCode);
+      if (!retryable || attempt >= MAX_ATTEMPTS) throw error;
+      if (retryAfterMs !== undefined && retryAfterMs > RETRY_AFTER_CAP_MS) {
+        throw new ApiError(
+          `${error.message} The service asks to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying.`,
+          error,
+          'Try again later.',
+        );
+      }
+      const delay = retryDelayMs(attempt, retryAfterMs);
+      if (response.statusCode === 429 || response.statusCode === 503) {
+        const why = response.statusCode === 429 ? 'Rate limited by the service' : 'The service is unavailable';
+        this.opts.log(`${why} (${error.code ?? response.statusCode}); retrying in ${Math.ceil(delay / 1000)} s…`);
+      }
+      await sleep(delay, this.opts.signal);
+    }
+  }
+
+  private parse<T>(method: string, url: URL, schema: z.ZodMiniType<T>, text: string, status: number) {
+    let raw: unknown;
+    try {
+      raw = text === '' ? {} : JSON.parse(text);
+    } catch {
+      throw new NetworkError(
+        `The service answered ${method} ${url.pathname} with ${status} but the body is not JSON.`,
+        'Check that the base URL points at the Simulation Job Service.',
+      );
+    }
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? issue.path.join('.') : 'body';
+      throw new NetworkError(
+        `The service's answer to ${method} ${url.pathname} was not understood (${where}: ${issue?.message ?? 'invalid'}).`,
+        'Check that the base URL points at the Simulation Job Service; run with --debug to see the answer.',
+      );
+    }
+    return { data: parsed.data, raw };
+  }
+
+  private toApiError(
+    method: string,
+    url: URL,
+    status: number,
+    text: string,
+    requestId: string | undefined,
+    retryAfterMs: number | undefined,
+  ): ApiError {
+    let envelope: ErrorEnvelope = {};
+    try {
+      const parsed = ErrorEnvelope.safeParse(JSON.parse(text));
+      if (parsed.success) envelope = parsed.data;
+    } catch {
+      // not JSON: a proxy or load balancer answered; status alone explains it
+    }
+    const details = {
+      status,
+      code: envelope.code ?? undefined,
+      meta: (envelope.meta as Record<string, unknown> | null | undefined) ?? null,
+      requestId: envelope.requestId ?? requestId,
+      retryAfterMs,
+      method,
+      path: url.pathname,
+    };
+    const { message, hint } = explainApiError(details, envelope.error ?? undefined);
+    return new ApiError(message, details, hint);
+  }
+
+  private debug(level: DebugLevel, line: string): void {
+    if ((this.opts.debug ?? 0) >= level) this.opts.log(line);
+  }
+
+  private debugRequest(method: string, url: URL, headers: Record<string, string>, json: unknown): void {
+    this.debug(1, `→ ${method} ${url.href}`);
+    if ((this.opts.debug ?? 0) >= 2) {
+      this.debug(2, `  headers ${JSON.stringify(redactHeaders(headers))}`);
+      if (json !== undefined) this.debug(2, `  body ${JSON.stringify(redactBody(json))}`);
+    }
+  }
+
+  private debugResponse(
+    status: number,
+    ms: number,
+    requestId: string | undefined,
+    headers: Record<string, unknown>,
+    text: string,
+  ): void {
+    this.debug(1, `← ${status} in ${ms} ms${requestId ? ` (${requestId})` : ''}`);
+    if ((this.opts.debug ?? 0) >= 2) {
+      this.debug(2, `  headers ${JSON.stringify(redactHeaders(headers))}`);
+      let shown: unknown = text.slice(0, 2000);
+      try {
+        shown = redactBody(JSON.parse(text));
+      } catch {
+        // keep the text
+      }
+      this.debug(2, `  body ${typeof shown === 'string' ? shown : JSON.stringify(shown)}`);
+    }
+  }
+}
+
+export function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function describeNetworkError(error: unknown, url: URL): string {
+  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = err.code ?? err.cause?.code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `host ${url.hostname} not found`;
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'the request timed out';
+    case 'UND_ERR_SOCKET':
+      return 'the connection closed unexpectedly';
+    default:
+      return err.message || String(error);
+  }
+}
+

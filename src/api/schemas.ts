@@ -1,0 +1,327 @@
+/**
+ * zod schemas of every resource the service exchanges (spec §2, notes §2–§15, reference/openapi-*.json).
+ *
+ * What we send is checked strictly, before sending: the service rejects unknown keys, so do we.
+ * What we receive is read leniently: objects keep fields a newer server adds, and enum-like fields accept any
+ * string (a new job state or artifact kind must never crash the CLI), so known values are documented as TS types.
+ * zod/mini keeps these out of the start-up budget: it costs ~2 ms to load where classic zod costs ~28 ms.
+ */
+import * as z from 'zod/mini';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Enumerations (the values we know; responses may carry others)
+
+export const CHANNELS = ['nightly', 'weekly', 'latest'] as const;
+export const GIT_BRANCHES = ['midnight'] as const;
+export const PRIORITIES = ['background', 'standard', 'high'] as const;
+export const JSON_VERSIONS = ['2', '3'] as const;
+export const WEBHOOK_EVENTS = ['job.terminal'] as const;
+export const JOB_STATES = ['pending', 'queued', 'starting', 'running', 'completed', 'failed', 'cancelled', 'timed_out'] as const;
+export const TERMINAL_STATES = ['completed', 'failed', 'cancelled', 'timed_out'] as const;
+export const ERROR_CODES = [
+  'execution_interrupted', 'execution_timeout', 'execution_failed', 'build_unavailable', 'simulation_error',
+  'queue_timeout', 'input_invalid', 'insufficient_credits', 'user_cancelled', 'internal', 'max_credits_reached',
+] as const;
+export const MULTISTAGE_REASONS = [
+  'disabled_by_option', 'unsupported_stage_sensitive_directive', 'unsupported_copy_set_only',
+  'unsupported_mixed_profileset_copy_set', 'no_variants_in_input', 'unsupported_multi_actor',
+  'no_profileset_candidates', 'below_min_candidates', 'eligible_profileset_only',
+] as const;
+export const ARTIFACT_KINDS = ['html_report', 'json_report', 'csv_report', 'input', 'stdout_log', 'stderr_log'] as const;
+
+export type Channel = (typeof CHANNELS)[number];
+export type Priority = (typeof PRIORITIES)[number];
+export type JobState = (typeof JOB_STATES)[number];
+export type TerminalState = (typeof TERMINAL_STATES)[number];
+export type MultiStageReason = (typeof MULTISTAGE_REASONS)[number];
+/** A value from a known set, or a newer one the server added. */
+export type Open<T extends string> = T | (string & {});
+
+const open = <T extends string>() => z.string() as unknown as z.ZodMiniType<Open<T>>;
+const nstr = z.nullish(z.string());
+const nnum = z.nullish(z.number());
+
+// ---------------------------------------------------------------------------------------------------------------
+// Submission request (spec 2.1): strict
+
+export const MAX_PROFILE_BYTES = 2 * 1024 * 1024;
+export const MAX_METADATA_VALUE = 500;
+export const IDEMPOTENCY_KEY = /^[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?$/;
+
+export const SubmitRequest = z.strictObject({
+  build: z.strictObject({
+    channel: z.enum(CHANNELS),
+    gitBranch: z.optional(z.enum(GIT_BRANCHES)),
+  }),
+  profile: z.strictObject({ text: z.string().check(z.minLength(1)) }),
+  runtime: z.optional(
+    z.strictObject({
+      multiStage: z.optional(z.boolean()),
+      maxRuntimeSeconds: z.optional(z.int().check(z.positive())),
+      maxQueueSeconds: z.optional(z.int().check(z.positive())),
+    }),
+  ),
+  priority: z.optional(z.enum(PRIORITIES)),
+  metadata: z.optional(z.record(z.string(), z.string().check(z.maxLength(MAX_METADATA_VALUE)))),
+  credentials: z.optional(
+    z.strictObject({
+      providerClientId: z.string().check(z.minLength(1), z.maxLength(256)),
+      providerClientSecret: z.string().check(z.minLength(1), z.maxLength(256)),
+    }),
+  ),
+  webhook: z.optional(z.strictObject({ events: z.array(z.enum(WEBHOOK_EVENTS)).check(z.minLength(1)) })),
+  artifacts: z.optional(
+    z.strictObject({
+      html: z.optional(z.boolean()),
+      csv: z.optional(z.boolean()),
+      json: z.optional(z.strictObject({ version: z.enum(JSON_VERSIONS) })),
+    }),
+  ),
+});
+export type SubmitRequest = z.infer<typeof SubmitRequest>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared pieces of responses
+
+const Ceiling = z.looseObject({ runtimeSeconds: nnum, queueSeconds: nnum, maxCredits: nnum });
+
+export const JobLinks = z.looseObject({ share: z.optional(z.string()), manifest: nstr });
+
+export const SubmitWarning = z.looseObject({
+  kind: z.string(),
+  line: nnum,
+  requested: z.nullish(z.union([z.number(), z.string()])),
+  applied: z.nullish(z.union([z.number(), z.string()])),
+  message: nstr,
+});
+export type SubmitWarning = z.infer<typeof SubmitWarning>;
+
+/** Spec 2.2. */
+export const SubmitResponse = z.looseObject({
+  success: z.boolean(),
+  id: nstr,
+  runtime: z.nullish(z.looseObject({ ceiling: z.nullish(Ceiling), priorityFeeCredits: nnum })),
+  links: z.nullish(JobLinks),
+  warnings: z.nullish(z.array(SubmitWarning)),
+  deprecations: z.nullish(z.array(z.looseObject({ field: nstr, message: nstr, docsUrl: nstr }))),
+});
+export type SubmitResponse = z.infer<typeof SubmitResponse>;
+
+export const BuildSummary = z.looseObject({
+  id: nstr,
+  channel: z.nullish(open<Channel>()),
+  commit: nstr,
+  ci: z.nullish(z.looseObject({ status: nstr, failed: nnum })),
+});
+
+/** Spec 2.3 (GET /v1/sim/jobs/{id}). `status` may be any of the 8 states, or a newer one. */
+export const JobRecord = z.looseObject({
+  id: z.string(),
+  status: open<JobState>(),
+  priority: z.nullish(open<Priority>()),
+  createdAt: nstr,
+  startedAt: nstr,
+  completedAt: nstr,
+  cancelRequestedAt: nstr,
+  errorCode: z.nullish(open<(typeof ERROR_CODES)[number]>()),
+  statusReason: nstr,
+  simcExitCode: z.nullish(z.union([z.string(), z.number()])),
+  retentionDays: nnum,
+  metadata: z.nullish(z.record(z.string(), z.unknown())),
+  runtime: z.nullish(
+    z.looseObject({
+      simDurationMs: nnum,
+      totalDurationMs: nnum,
+      creditsConsumed: nnum,
+      priorityFeeCredits: nnum,
+      vcpus: nnum,
+      ceiling: z.nullish(Ceiling),
+    }),
+  ),
+  retried: z.nullish(z.boolean()),
+  build: z.nullish(BuildSummary),
+  links: z.nullish(JobLinks),
+});
+export type JobRecord = z.infer<typeof JobRecord>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Status record (notes §8)
+
+export const StageProgress = z.looseObject({ current: nnum, total: nnum, label: nstr, percent: nnum });
+export type StageProgress = z.infer<typeof StageProgress>;
+
+export const StatusRecord = z.looseObject({
+  status: open<JobState>(),
+  errorCode: nstr,
+  statusReason: nstr,
+  simcExitCode: z.nullish(z.union([z.string(), z.number()])),
+  queue: z.nullish(
+    z.looseObject({ queuedAt: nstr, estimatedStartSeconds: nnum, estimatedStartUpdatedAt: nstr }),
+  ),
+  progress: z.nullish(z.looseObject({ percent: nnum, stage: z.nullish(StageProgress) })),
+  logEntries: z.nullish(z.array(z.looseObject({ source: nstr, message: nstr, ts: nnum }))),
+  startedAt: nstr,
+  updatedAt: nstr,
+  retried: z.nullish(z.boolean()),
+});
+export type StatusRecord = z.infer<typeof StatusRecord>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Result (spec 2.4)
+
+export const ProfilesetResult = z.looseObject({
+  name: z.string(),
+  mean: z.number(),
+  mean_error: nnum,
+  mean_stddev: nnum,
+  stage: nnum,
+});
+export type ProfilesetResult = z.infer<typeof ProfilesetResult>;
+
+export const MainActor = z.looseObject({
+  name: z.string(),
+  mean: z.number(),
+  mean_error: nnum,
+  mean_stddev: nnum,
+  profilesets: z.nullish(z.looseObject({ count: z.number(), results: z.array(ProfilesetResult) })),
+});
+export type MainActor = z.infer<typeof MainActor>;
+
+export const StageEntry = z.looseObject({ stage: z.number(), label: nstr, profilesets: nnum, culled: nnum });
+export type StageEntry = z.infer<typeof StageEntry>;
+
+export const MultiStageSummary = z.looseObject({
+  enabled: z.boolean(),
+  reason: z.nullish(open<MultiStageReason>()),
+  stages: z.nullish(z.array(StageEntry)),
+});
+export type MultiStageSummary = z.infer<typeof MultiStageSummary>;
+
+export const Summary = z.looseObject({
+  metric: z.nullish(z.string()),
+  mainActor: z.nullish(MainActor),
+  multiStage: z.nullish(MultiStageSummary),
+});
+export type Summary = z.infer<typeof Summary>;
+
+export const Artifact = z.looseObject({
+  id: z.string(),
+  url: z.string(),
+  kind: open<(typeof ARTIFACT_KINDS)[number]>(),
+  mimeType: nstr,
+  stage: nnum,
+});
+export type Artifact = z.infer<typeof Artifact>;
+
+export const ResultRecord = z.extend(JobRecord, {
+  result: z.looseObject({
+    summary: z.nullish(Summary),
+    artifacts: z.nullish(z.array(Artifact)),
+  }),
+});
+export type ResultRecord = z.infer<typeof ResultRecord>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Other endpoints
+
+/** POST /v1/sim/jobs/{id}/cancel (notes §2.7). */
+export const CancelResponse = z.looseObject({
+  success: z.nullish(z.boolean()),
+  id: z.string(),
+  status: open<'cancelled' | 'cancel_requested'>(),
+  cancelRequestedAt: nstr,
+});
+export type CancelResponse = z.infer<typeof CancelResponse>;
+
+/** GET /v1/sim/jobs (notes §2.5). */
+export const JobListItem = z.looseObject({
+  id: z.string(),
+  status: open<JobState>(),
+  createdAt: nstr,
+  completedAt: nstr,
+  errorCode: nstr,
+  metadata: z.nullish(z.record(z.string(), z.unknown())),
+  buildId: nstr,
+  links: z.nullish(JobLinks),
+});
+export type JobListItem = z.infer<typeof JobListItem>;
+
+export const JobList = z.looseObject({
+  jobs: z.array(JobListItem),
+  page: z.nullish(z.looseObject({ limit: nnum, hasMore: z.nullish(z.boolean()), nextCursor: nstr, since: nstr })),
+});
+export type JobList = z.infer<typeof JobList>;
+
+/** GET /v1/sim/artifacts/{id}/url. */
+export const ArtifactUrl = z.looseObject({ url: z.string() });
+
+/** GET /v1/sim/usage (notes §12). */
+const Limits = z.looseObject({
+  maxActiveJobs: nnum,
+  maxRuntimeSeconds: nnum,
+  defaultRuntimeSeconds: nnum,
+  maxQueueSeconds: nnum,
+  defaultQueueSeconds: nnum,
+  vcpuPerJob: nnum,
+  maxSimcVariants: nnum,
+  priorityFeeCredits: z.nullish(z.looseObject({ high: nnum })),
+});
+export const Usage = z.looseObject({
+  period: z.nullish(
+    z.looseObject({
+      start: nstr, end: nstr, simsRun: nnum, avgRuntimeSeconds: nnum,
+      readsUsed: nnum, readsLimit: nnum, readsCapResetAt: nstr,
+    }),
+  ),
+  snapshot: z.nullish(z.looseObject({ activeJobs: nnum, queuedJobs: nnum, runningJobs: nnum })),
+  limits: z.nullish(Limits),
+  plan: z.nullish(Limits),
+});
+export type Usage = z.infer<typeof Usage>;
+
+/** GET /v1/sim/builds/{id} and list items (notes §11). */
+export const Build = z.looseObject({
+  id: z.string(),
+  channel: z.nullish(open<Channel>()),
+  gitBranch: nstr,
+  repo: nstr,
+  commit: nstr,
+  createdAt: nstr,
+  simcVersion: nstr,
+  ci: z.nullish(
+    z.looseObject({
+      status: nstr,
+      checks: z.nullish(z.looseObject({ total: nnum, passed: nnum, failed: nnum })),
+      failures: z.nullish(z.array(z.string())),
+      gatedOn: z.nullish(z.array(z.string())),
+      retrievedAt: nstr,
+    }),
+  ),
+  profiles: z.nullish(z.looseObject({ manifest: z.nullish(z.array(z.string())) })),
+});
+export type Build = z.infer<typeof Build>;
+
+export const BuildList = z.looseObject({ generatedAt: nstr, builds: z.array(Build) });
+export type BuildList = z.infer<typeof BuildList>;
+
+/** The error envelope of every non-2xx answer (notes §3). Read leniently: a proxy may answer with HTML. */
+export const ErrorEnvelope = z.looseObject({
+  error: nstr,
+  code: nstr,
+  meta: z.nullish(z.record(z.string(), z.unknown())),
+  requestId: nstr,
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+
+/** Webhook body (spec 6.3). */
+export const WebhookEvent = z.looseObject({
+  kind: z.string(),
+  version: z.string(),
+  timestamp: z.string(),
+  payload: z.looseObject({ id: z.string(), status: open<TerminalState>(), statusReason: nstr }),
+});
+export type WebhookEvent = z.infer<typeof WebhookEvent>;
+
+export function isTerminal(state: string): state is TerminalState {
+  return (TERMINAL_STATES as readonly string[]).includes(state);
+}

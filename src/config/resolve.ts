@@ -1,0 +1,112 @@
+import { AuthError, UsageError } from '../errors.js';
+import { parseBaseUrl } from './keys.js';
+import { configDir } from './paths.js';
+import { checkProfileName, getPath, readProfileCredentials, readProfileSettings, type ProfileData } from './store.js';
+
+export type Source = 'flag' | 'env' | 'profile' | 'default';
+
+export interface Resolved<T> {
+  value: T;
+  source: Source;
+}
+
+/**
+ * The effective configuration of one invocation. Precedence everywhere: flag > environment > profile > default.
+ * Files are read lazily, so commands that need no config (e.g. `webhook verify`) never touch them.
+ */
+export class Config {
+  readonly dir: string;
+  readonly profile: string;
+  readonly profileSource: Source;
+  private settingsCache: ProfileData | undefined;
+  private credentialsCache: ProfileData | undefined;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly flags: { profile?: string; baseUrl?: string },
+  ) {
+    this.dir = configDir(env);
+    if (flags.profile) {
+      this.profile = checkProfileName(flags.profile);
+      this.profileSource = 'flag';
+    } else if (env.SIMJOB_PROFILE) {
+      this.profile = checkProfileName(env.SIMJOB_PROFILE);
+      this.profileSource = 'env';
+    } else {
+      this.profile = 'default';
+      this.profileSource = 'default';
+    }
+  }
+
+  get settings(): ProfileData {
+    this.settingsCache ??= readProfileSettings(this.dir, this.profile);
+    return this.settingsCache;
+  }
+
+  private get credentials(): ProfileData {
+    this.credentialsCache ??= readProfileCredentials(this.dir, this.profile);
+    return this.credentialsCache;
+  }
+
+  /** A setting of the active profile, or undefined. */
+  setting(key: string): unknown {
+    return getPath(this.settings, key);
+  }
+
+  stringSetting(key: string): string | undefined {
+    const value = this.setting(key);
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  }
+
+  private profileFlag(): string {
+    return this.profileSource === 'default' ? '' : ` --profile ${this.profile}`;
+  }
+
+  baseUrl(): Resolved<string> {
+    if (this.flags.baseUrl) return { value: parseBaseUrl(this.flags.baseUrl, '--base-url'), source: 'flag' };
+    if (this.env.SIMJOB_BASE_URL) return { value: parseBaseUrl(this.env.SIMJOB_BASE_URL, 'SIMJOB_BASE_URL'), source: 'env' };
+    const stored = this.stringSetting('base_url');
+    if (stored) return { value: parseBaseUrl(stored, `base_url of profile "${this.profile}"`), source: 'profile' };
+    throw new UsageError(
+      'No API base URL is set.',
+      `Run \`simjob config set base_url https://…${this.profileFlag()}\`, set SIMJOB_BASE_URL, or pass --base-url.`,
+    );
+  }
+
+  apiKey(): Resolved<string> {
+    const fromEnv = this.env.SIMJOB_API_KEY;
+    if (fromEnv !== undefined && fromEnv !== '') return { value: checkKey(fromEnv, 'SIMJOB_API_KEY'), source: 'env' };
+    const stored = this.credentials.api_key;
+    if (typeof stored === 'string' && stored !== '') return { value: stored, source: 'profile' };
+    throw new AuthError(
+      `No API key for profile "${this.profile}".`,
+      `Run \`simjob login${this.profileFlag()}\` or set SIMJOB_API_KEY.`,
+    );
+  }
+
+  /** The stored key only (not the environment), for `simjob login --status` and `doctor`. */
+  hasStoredKey(): boolean {
+    return typeof this.credentials.api_key === 'string' && this.credentials.api_key !== '';
+  }
+
+  /** The signing secret for local webhook deliveries: SIMJOB_WEBHOOK_SECRET, else the profile's credentials. */
+  webhookSecret(): string | undefined {
+    const fromEnv = this.env.SIMJOB_WEBHOOK_SECRET;
+    if (fromEnv) return fromEnv;
+    const stored = this.credentials.webhook_secret;
+    return typeof stored === 'string' && stored !== '' ? stored : undefined;
+  }
+}
+
+/** Keys are opaque, but a key with spaces or control characters is always a copy-paste accident. */
+export function checkKey(key: string, source: string): string {
+  const trimmed = key.trim();
+  if (!trimmed) throw new AuthError(`The API key from ${source} is empty.`, 'Run `simjob login` or set SIMJOB_API_KEY.');
+  if (!/^[\x21-\x7e]+$/.test(trimmed)) {
+    throw new AuthError(
+      `The API key from ${source} contains spaces or non-printable characters.`,
+      'Copy the key again from the dashboard (Clients & Keys).',
+    );
+  }
+  return trimmed;
+}

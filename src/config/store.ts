@@ -1,0 +1,108 @@
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { CREDENTIALS_FILE, SETTINGS_FILE } from './paths.js';
+
+/**
+ * Two files in the config dir, both `{ "profiles": { "<name>": { ... } } }`:
+ * - config.json: settings (base_url, channel, ...), safe to show;
+ * - credentials.json: API keys, mode 0600, never printed.
+ * Reads are plain JSON.parse (cheap: every command reads them); writes go through conf, which writes atomically.
+ */
+export type ProfileData = Record<string, unknown>;
+interface StoreFile {
+  profiles?: Record<string, ProfileData>;
+}
+
+const PROFILE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function checkProfileName(name: string): string {
+  if (!PROFILE_NAME.test(name)) {
+    throw new UsageError(
+      `Profile name "${name}" is not valid.`,
+      'Use letters, digits, "-" and "_" (up to 64), e.g. --profile work.',
+    );
+  }
+  return name;
+}
+
+function readStoreFile(path: string): StoreFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new UsageError(`Cannot read ${path}: ${(error as Error).message}.`, 'Check the file and its permissions.');
+  }
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as StoreFile;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`${path} is not valid JSON.`, 'Fix or delete the file, then run the command again.');
+}
+
+export function readProfileSettings(dir: string, profile: string): ProfileData {
+  return readStoreFile(join(dir, SETTINGS_FILE)).profiles?.[profile] ?? {};
+}
+
+export function readProfileCredentials(dir: string, profile: string): ProfileData {
+  return readStoreFile(join(dir, CREDENTIALS_FILE)).profiles?.[profile] ?? {};
+}
+
+export function listProfiles(dir: string): string[] {
+  const names = new Set([
+    ...Object.keys(readStoreFile(join(dir, SETTINGS_FILE)).profiles ?? {}),
+    ...Object.keys(readStoreFile(join(dir, CREDENTIALS_FILE)).profiles ?? {}),
+  ]);
+  return [...names].sort();
+}
+
+/** Read a dotted key (`simc.nightly`) from a profile's nested settings. */
+export function getPath(data: ProfileData, key: string): unknown {
+  let node: unknown = data;
+  for (const part of key.split('.')) {
+    if (!node || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+interface Writable {
+  set(key: string, value: unknown): void;
+  delete(key: string): void;
+  path: string;
+}
+
+async function openStore(dir: string, file: string, secret: boolean): Promise<Writable> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const { default: Conf } = await import('conf');
+  const store = new Conf<StoreFile>({
+    cwd: dir,
+    configName: file.replace(/\.json$/, ''),
+    projectSuffix: '',
+    configFileMode: secret ? 0o600 : 0o644,
+    clearInvalidConfig: false,
+  });
+  return {
+    path: store.path,
+    set(key, value) {
+      store.set(key, value);
+      // conf applies the mode only when it creates the file; re-apply it on every write, as wrangler does.
+      if (secret) chmodSync(store.path, 0o600);
+    },
+    delete(key) {
+      store.delete(key as never);
+      if (secret) chmodSync(store.path, 0o600);
+    },
+  };
+}
+
+export function openSettings(dir: string): Promise<Writable> {
+  return openStore(dir, SETTINGS_FILE, false);
+}
+
+export function openCredentials(dir: string): Promise<Writable> {
+  return openStore(dir, CREDENTIALS_FILE, true);
+}

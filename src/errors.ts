@@ -1,0 +1,126 @@
+/**
+ * The error hierarchy and exit codes. Every failure a user can see is one of these; the CLI entry renders them in
+ * one place (output/errors.ts) and exits with `exitCode`. Anything else is a bug and exits 1 with a bug hint.
+ */
+
+export const ExitCode = {
+  OK: 0,
+  /** API or network error, or any unexpected failure. */
+  ERROR: 1,
+  /** Bad flag, argument, profile file or config value: fix the input and run again. */
+  USAGE: 2,
+  /** A job it reports on ended unsuccessfully (failed, cancelled, timed_out). */
+  JOB_UNSUCCESSFUL: 3,
+  /** API key missing or rejected. */
+  AUTH: 4,
+  /** `--wait --timeout` ran out before the job finished. */
+  WAIT_TIMEOUT: 8,
+  /** Interrupted with Ctrl-C. */
+  INTERRUPTED: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** The documented exit codes, for `simjob help exit-codes` and the README. */
+export const EXIT_CODE_HELP: ReadonlyArray<[number, string]> = [
+  [ExitCode.OK, 'Success (with --wait: the job completed).'],
+  [ExitCode.ERROR, 'API or network error, or an unexpected failure.'],
+  [ExitCode.USAGE, 'Usage or validation error: a bad flag, argument, profile file or config value.'],
+  [ExitCode.JOB_UNSUCCESSFUL, 'A job it reports on ended unsuccessfully: failed, cancelled or timed_out.'],
+  [ExitCode.AUTH, 'API key missing or rejected.'],
+  [ExitCode.WAIT_TIMEOUT, 'The job had not finished when the wait timed out (--timeout).'],
+  [ExitCode.INTERRUPTED, 'Interrupted (Ctrl-C).'],
+];
+
+export class SimjobError extends Error {
+  readonly exitCode: ExitCode;
+  /** The fix, printed as the last line under the message. */
+  readonly hint: string | undefined;
+
+  constructor(message: string, exitCode: ExitCode, hint?: string) {
+    super(message);
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.hint = hint;
+  }
+}
+
+/** Bad input from the user: flags, arguments, profile files, config values. Exit 2. */
+export class UsageError extends SimjobError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.USAGE, hint);
+  }
+}
+
+/** No API key, or the service refused it. Exit 4. */
+export class AuthError extends SimjobError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.AUTH, hint);
+  }
+}
+
+export interface ApiErrorDetails {
+  status: number;
+  code: string | undefined;
+  meta: Record<string, unknown> | null;
+  requestId: string | undefined;
+  retryAfterMs: number | undefined;
+  method: string;
+  path: string;
+}
+
+/** A non-2xx answer from the service, carrying the envelope's fields. Exit 1 (4 for 401). */
+export class ApiError extends SimjobError {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly meta: Record<string, unknown> | null;
+  readonly requestId: string | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly method: string;
+  readonly path: string;
+
+  constructor(message: string, details: ApiErrorDetails, hint?: string) {
+    super(message, details.status === 401 ? ExitCode.AUTH : ExitCode.ERROR, hint);
+    this.status = details.status;
+    this.code = details.code;
+    this.meta = details.meta;
+    this.requestId = details.requestId;
+    this.retryAfterMs = details.retryAfterMs;
+    this.method = details.method;
+    this.path = details.path;
+  }
+}
+
+/** The service could not be reached, or its answer could not be read. Exit 1. */
+export class NetworkError extends SimjobError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.ERROR, hint);
+  }
+}
+
+/** A job this command reports on ended failed, cancelled or timed_out. Exit 3. */
+export class JobUnsuccessfulError extends SimjobError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.JOB_UNSUCCESSFUL, hint);
+  }
+}
+
+/** `--timeout` ran out while waiting. Exit 8. */
+export class WaitTimeoutError extends SimjobError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.WAIT_TIMEOUT, hint);
+  }
+}
+
+/** Ctrl-C. Exit 130. */
+export class InterruptedError extends SimjobError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.INTERRUPTED, hint);
+  }
+}
+
+/** Local mode could not find or run simc, or its store is unusable. Exit 1 unless it is a usage problem. */
+export class LocalError extends SimjobError {
+  constructor(message: string, hint?: string, exitCode: ExitCode = ExitCode.ERROR) {
+    super(message, exitCode, hint);
+  }
+}

@@ -1,0 +1,53 @@
+import type {
+  Build, BuildList, CancelResponse, JobList, JobRecord, ResultRecord, StatusRecord, SubmitRequest, SubmitResponse, Usage,
+} from '../api/schemas.js';
+
+/** A resource as the backend read it (`data`, typed) and exactly as it arrived (`raw`, for --json output). */
+export interface Fetched<T> {
+  data: T;
+  raw: unknown;
+}
+
+export interface SubmitInput {
+  request: SubmitRequest;
+  /** Sent with the submission and reused on its retries, so a retried submission never makes a second job. */
+  idempotencyKey: string;
+  /** Send the profile as text/plain with query parameters and headers (spec 2.1) instead of JSON. */
+  plain: boolean;
+}
+
+export interface Submitted extends Fetched<SubmitResponse> {
+  /** The service answered with the original job for this idempotency key (`X-Idempotent-Replay: true`). */
+  replay: boolean;
+}
+
+export interface ListParams {
+  limit?: number;
+  cursor?: string;
+}
+
+/**
+ * One interface, two implementations: the hosted service (remote.ts) and a local simc (local/backend.ts).
+ * Commands talk to this and never know which one they have; both produce the records of spec §2.
+ */
+export interface JobBackend {
+  readonly kind: 'remote' | 'local';
+  submit(input: SubmitInput): Promise<Submitted>;
+  job(id: string): Promise<Fetched<JobRecord>>;
+  status(id: string): Promise<Fetched<StatusRecord>>;
+  result(id: string): Promise<Fetched<ResultRecord>>;
+  cancel(id: string): Promise<Fetched<CancelResponse>>;
+  list(params: ListParams): Promise<Fetched<JobList>>;
+  /** A fresh download URL for an artifact (remote: GET /v1/sim/artifacts/{id}/url; local: a file: URL). */
+  artifactUrl(artifactId: string): Promise<string>;
+  usage(): Promise<Fetched<Usage>>;
+  build(id: string): Promise<Fetched<Build>>;
+  builds(): Promise<Fetched<BuildList>>;
+}
+
+/** Local job ids carry this prefix, so every command finds a local job without a flag. */
+export const LOCAL_ID_PREFIX = 'local-';
+
+export function isLocalId(id: string): boolean {
+  return id.startsWith(LOCAL_ID_PREFIX);
+}

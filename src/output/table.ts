@@ -1,0 +1,60 @@
+import Table from 'cli-table3';
+import type { Output } from './io.js';
+
+export interface Column<T> {
+  header: string;
+  value: (row: T) => string;
+  align?: 'left' | 'right';
+  /** Colour applied on a TTY only, after width fitting. */
+  style?: (text: string, row: T) => string;
+  /** The column that gives up width first when the table is wider than the terminal. */
+  shrinkable?: boolean;
+}
+
+const BORDERLESS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '',
+  right: '', 'right-mid': '', middle: '  ',
+};
+
+/**
+ * Print rows as a table on stdout. On a terminal: aligned columns with a dim header, fitted to the terminal width.
+ * Piped: tab-separated values with a header row, never truncated, so `cut -f` and `awk -F'\t'` work.
+ */
+export function printTable<T>(out: Output, rows: readonly T[], columns: ReadonlyArray<Column<T>>): void {
+  const cells = rows.map((row) => columns.map((col) => col.value(row)));
+  if (!out.stdoutIsTTY) {
+    out.line(columns.map((c) => c.header).join('\t'));
+    for (const row of cells) out.line(row.join('\t'));
+    return;
+  }
+  const widths = columns.map((col, i) => Math.max(col.header.length, ...cells.map((r) => displayWidth(r[i] ?? ''))));
+  const budget = (out.width ?? 100) - 2 * (columns.length - 1);
+  const over = widths.reduce((a, b) => a + b, 0) - budget;
+  const shrinkIndex = columns.findIndex((c) => c.shrinkable);
+  if (over > 0 && shrinkIndex >= 0) {
+    const target = Math.max(8, (widths[shrinkIndex] ?? 8) - over);
+    widths[shrinkIndex] = target;
+    for (const row of cells) row[shrinkIndex] = truncate(row[shrinkIndex] ?? '', target);
+  }
+  const table = new Table({
+    chars: BORDERLESS,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+    head: columns.map((c) => out.c.dim(c.header)),
+    colAligns: columns.map((c) => c.align ?? 'left'),
+  });
+  rows.forEach((row, r) => {
+    table.push(columns.map((col, i) => (col.style ? col.style(cells[r]?.[i] ?? '', row) : cells[r]?.[i] ?? '')));
+  });
+  out.line(table.toString().split('\n').map((l) => l.trimEnd()).join('\n'));
+}
+
+export function truncate(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  return `${[...text].slice(0, Math.max(1, width - 1)).join('')}…`;
+}
+
+function displayWidth(text: string): number {
+  return [...text].length;
+}
