@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'vitest/config';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
+export default defineConfig({
+  define: { __SIMJOB_VERSION__: JSON.stringify(version) },
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Tests spawn processes and servers; two cores here, so keep parallelism modest.
+    maxWorkers: 2,
+  },
+});
