@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// The bin shim: answer --version without loading the CLI, turn on the compile cache where Node has one
+// (22.1+), then load the bundled CLI. Kept tiny on purpose: every line here runs on every invocation.
+import { readFileSync } from 'node:fs';
+import module from 'node:module';
+
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${version}\n`);
+} else {
+  module.enableCompileCache?.();
+  if (args.includes('--debug') || args.includes('-d') || process.env.SIMJOB_DEBUG) process.setSourceMapsEnabled(true);
+  const { main } = await import('../dist/cli.js');
+  const code = await main(args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+  process.exitCode = code;
+}

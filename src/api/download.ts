@@ -1,0 +1,69 @@
+import { createWriteStream } from 'node:fs';
+import { copyFile, rename, rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { NetworkError } from '../errors.js';
+import { dispatcher, request } from './transport.js';
+
+const MAX_REDIRECTS = 5;
+
+export class DownloadRefused extends Error {
+  constructor(readonly status: number) {
+    super(`HTTP ${status}`);
+  }
+}
+
+/**
+ * Stream a public artifact URL to a file: memory stays flat whatever the size, and a failed download leaves no
+ * partial file (it is written beside the target and renamed at the end). No Authorization header is ever sent:
+ * artifact URLs are public (spec §5), and the API key must never reach another host. `file:` URLs (local jobs)
+ * are copied.
+ */
+export async function downloadTo(url: string, target: string, opts: { userAgent: string; signal?: AbortSignal; env?: NodeJS.ProcessEnv }): Promise<number> {
+  const partial = `${target}.partial`;
+  let current = new URL(url);
+  if (current.protocol === 'file:') {
+    await copyFile(fileURLToPath(current), partial);
+    await rename(partial, target);
+    return 0;
+  }
+  const agent = await dispatcher(opts.env);
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    if (current.protocol !== 'https:' && current.protocol !== 'http:') {
+      throw new NetworkError(`Refusing to download an artifact from a ${current.protocol} URL.`);
+    }
+    let response;
+    try {
+      response = await request(agent, current, {
+        method: 'GET',
+        headers: { 'user-agent': opts.userAgent },
+        headersTimeout: 30_000,
+        bodyTimeout: 60_000,
+        signal: opts.signal,
+      });
+    } catch (error) {
+      if (opts.signal?.aborted) throw opts.signal.reason;
+      throw new NetworkError(`Cannot download ${current.origin}${current.pathname}: ${(error as Error).message}.`, 'Check your connection and try again.');
+    }
+    const { statusCode, headers, body } = response;
+    if (statusCode >= 300 && statusCode < 400 && headers.location) {
+      await body.dump();
+      current = new URL(String(headers.location), current);
+      continue;
+    }
+    if (statusCode !== 200) {
+      await body.dump();
+      throw new DownloadRefused(statusCode);
+    }
+    try {
+      await pipeline(body, createWriteStream(partial));
+      await rename(partial, target);
+    } catch (error) {
+      await rm(partial, { force: true });
+      if (opts.signal?.aborted) throw opts.signal.reason;
+      throw new NetworkError(`Download of ${target} failed: ${(error as Error).message}.`, 'Run the command again.');
+    }
+    return Number(headers['content-length'] ?? 0);
+  }
+  throw new NetworkError(`Too many redirects downloading ${url}.`);
+}

@@ -1,0 +1,64 @@
+import { CommanderError } from 'commander';
+import type { Runtime } from './commands/define.js';
+import { runtimeContext } from './commands/define.js';
+import { ExitCode, InterruptedError, UsageError } from './errors.js';
+import { Output } from './output/io.js';
+import { renderError } from './output/errors.js';
+import { buildProgram } from './program.js';
+
+/**
+ * The CLI entry: parse, dispatch to the lazily loaded command, and turn whatever it throws into one rendered
+ * error and an exit code. Returns the exit code; the bin shim sets it on the process.
+ */
+export async function main(argv: string[], rt: Omit<Runtime, 'exitCode' | 'signal'>): Promise<number> {
+  const interrupts = new AbortController();
+  const runtime: Runtime = { ...rt, signal: interrupts.signal, exitCode: 0 };
+  const onSigint = () => {
+    if (interrupts.signal.aborted) process.exit(ExitCode.INTERRUPTED); // a second Ctrl-C exits at once
+    interrupts.abort(new InterruptedError('Interrupted.'));
+  };
+  process.on('SIGINT', onSigint);
+
+  const program = buildProgram(runtime);
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (text) => rt.stdout.write(text),
+    writeErr: (text) => rt.stderr.write(text),
+    // Commander's own usage errors ("unknown option", "missing argument") in simjob's one-line form.
+    outputError: (text, write) => write(`Error: ${text.replace(/^error: /, '').trimEnd()}\n`),
+  });
+  for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return runtime.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+        return ExitCode.OK;
+      }
+      return ExitCode.USAGE;
+    }
+    const out = runtimeContext.current?.out ?? fallbackOutput(rt);
+    const debug = argv.includes('--debug') || argv.includes('-d') || Boolean(rt.env.SIMJOB_DEBUG);
+    if (interrupts.signal.aborted && !(error instanceof UsageError)) {
+      return renderError(out, error instanceof InterruptedError ? error : interrupts.signal.reason, debug);
+    }
+    return renderError(out, error, debug);
+  } finally {
+    process.off('SIGINT', onSigint);
+    const { closeDispatcher } = await import('./api/transport.js');
+    await closeDispatcher();
+  }
+}
+
+function fallbackOutput(rt: Omit<Runtime, 'exitCode' | 'signal'>): Output {
+  return new Output({
+    stdout: rt.stdout,
+    stderr: rt.stderr,
+    env: rt.env,
+    json: false,
+    noColor: rt.env.NO_COLOR !== undefined,
+    quiet: false,
+  });
+}

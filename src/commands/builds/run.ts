@@ -1,0 +1,45 @@
+import type { Build } from '../../api/schemas.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { formatTime } from '../../output/format.js';
+import { printTable } from '../../output/table.js';
+
+export interface BuildsOptions {
+  local?: boolean;
+}
+
+export async function run(ctx: Context, [id]: string[], options: BuildsOptions): Promise<void> {
+  const backend = options.local ? await ctx.local() : await ctx.remote();
+  if (id !== undefined) {
+    if (options.local) throw new UsageError('`builds --local` lists the local binaries; it takes no id.');
+    const build = await backend.build(id);
+    if (ctx.out.json) return ctx.out.printJson(build.raw);
+    return printBuild(ctx, build.data);
+  }
+  const list = await backend.builds();
+  if (ctx.out.json) return ctx.out.printJson(list.raw);
+  printTable(ctx.out, list.data.builds, [
+    { header: 'Channel', value: (b) => b.channel ?? '' },
+    { header: 'Commit', value: (b) => b.commit?.slice(0, 10) ?? '' },
+    { header: 'Version', value: (b) => b.simcVersion ?? '' },
+    { header: 'CI', value: (b) => b.ci?.status ?? '' },
+    { header: 'Created', value: (b) => formatTime(b.createdAt) ?? '' },
+    { header: 'ID', value: (b) => b.id, shrinkable: true },
+  ]);
+}
+
+function printBuild(ctx: Context, b: Build): void {
+  const checks = b.ci?.checks;
+  ctx.out.keyValues([
+    ['ID', b.id],
+    ['Channel', b.channel ?? undefined],
+    ['Branch', b.gitBranch ?? undefined],
+    ['Repository', b.repo ?? undefined],
+    ['Commit', b.commit ?? undefined],
+    ['simc version', b.simcVersion ?? undefined],
+    ['Created', formatTime(b.createdAt)],
+    ['CI', b.ci ? `${b.ci.status ?? 'unknown'}${checks ? ` (${checks.passed ?? 0}/${checks.total ?? 0} checks passed)` : ''}` : undefined],
+    ['CI failures', b.ci?.failures?.length ? b.ci.failures.join(', ') : undefined],
+    ['Bundled profiles', b.profiles?.manifest ? String(b.profiles.manifest.length) : undefined],
+  ]);
+}

@@ -1,0 +1,50 @@
+import type { JobList, JobListItem } from '../../api/schemas.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { colourState, formatTime } from '../../output/format.js';
+import { printTable } from '../../output/table.js';
+
+export interface JobsOptions {
+  limit?: number;
+  cursor?: string;
+  all?: boolean;
+  local?: boolean;
+}
+
+/** Safety stop for --all: 100 pages of up to 100 jobs. */
+const MAX_PAGES = 100;
+
+export async function run(ctx: Context, _args: string[], options: JobsOptions): Promise<void> {
+  if (options.limit !== undefined && options.limit > 100) throw new UsageError('--limit must be between 1 and 100.');
+  const backend = options.local ? await ctx.local() : await ctx.remote();
+  const first = await backend.list({ limit: options.limit, cursor: options.cursor });
+  let page: JobList = first.data;
+  const jobs: JobListItem[] = [...page.jobs];
+  let raw = first.raw as { jobs: unknown[]; page?: unknown };
+  if (options.all) {
+    const rawJobs = [...raw.jobs];
+    for (let n = 1; page.page?.hasMore && page.page.nextCursor && n < MAX_PAGES; n++) {
+      const next = await backend.list({ limit: options.limit, cursor: page.page.nextCursor });
+      page = next.data;
+      jobs.push(...page.jobs);
+      rawJobs.push(...(next.raw as { jobs: unknown[] }).jobs);
+      raw = { ...(next.raw as object), jobs: rawJobs } as typeof raw;
+    }
+  }
+  if (ctx.out.json) return ctx.out.printJson(raw);
+  if (jobs.length === 0) {
+    ctx.out.notice('No jobs.');
+    return;
+  }
+  printTable(ctx.out, jobs, [
+    { header: 'ID', value: (j) => j.id },
+    { header: 'Status', value: (j) => j.status, style: (text) => colourState(ctx.out.c, text) },
+    { header: 'Error', value: (j) => j.errorCode ?? '' },
+    { header: 'Created', value: (j) => formatTime(j.createdAt) ?? '' },
+    { header: 'Completed', value: (j) => formatTime(j.completedAt) ?? '' },
+    { header: 'Metadata', value: (j) => Object.entries(j.metadata ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(' '), shrinkable: true },
+  ]);
+  if (!options.all && page.page?.hasMore && page.page.nextCursor) {
+    ctx.out.notice(`More jobs: simjob jobs --cursor ${page.page.nextCursor}${options.limit ? ` --limit ${options.limit}` : ''} (or --all)`);
+  }
+}

@@ -1,0 +1,72 @@
+import { RemoteBackend } from '../../api/remote.js';
+import { checkKey } from '../../config/resolve.js';
+import { openCredentials, openSettings } from '../../config/store.js';
+import type { Context } from '../../context.js';
+import { ApiError, AuthError, InterruptedError, UsageError } from '../../errors.js';
+import { readAll, readHidden } from '../../util/prompt.js';
+import { userAgent } from '../../version.js';
+
+export interface LoginOptions {
+  verify: boolean;
+}
+
+/**
+ * Store an API key for the active profile. The key comes from a hidden prompt on a terminal, or from stdin when
+ * piped (`simjob login < key.txt`), never from a flag value: flags end up in shell history and `ps`.
+ */
+export async function run(ctx: Context, _args: string[], options: LoginOptions): Promise<void> {
+  const key = checkKey(await readKey(ctx), ctx.stdin.isTTY ? 'the prompt' : 'stdin');
+  ctx.out.addSecret(key);
+
+  let baseUrl: string | undefined;
+  try {
+    baseUrl = ctx.config.baseUrl().value;
+  } catch {
+    baseUrl = undefined;
+  }
+  if (options.verify && baseUrl) await verifyKey(ctx, baseUrl, key);
+
+  const credentials = await openCredentials(ctx.config.dir);
+  credentials.set(`profiles.${ctx.config.profile}.api_key`, key);
+  if (ctx.flags.baseUrl && baseUrl) (await openSettings(ctx.config.dir)).set(`profiles.${ctx.config.profile}.base_url`, baseUrl);
+
+  const checked = options.verify && baseUrl ? `checked against ${new URL(baseUrl).origin}` : 'not checked (no base_url set)';
+  ctx.out.notice(`Stored the API key for profile "${ctx.config.profile}" in ${credentials.path} (mode 0600), ${checked}.`);
+  if (!baseUrl) ctx.out.notice('Set the service URL with: simjob config set base_url https://…');
+  if (ctx.env.SIMJOB_API_KEY) ctx.out.warn('SIMJOB_API_KEY is set and takes precedence over the stored key.');
+  if (ctx.out.json) ctx.out.printJson({ profile: ctx.config.profile, stored: true, verified: Boolean(options.verify && baseUrl) });
+}
+
+async function readKey(ctx: Context): Promise<string> {
+  if (ctx.stdin.isTTY) {
+    const key = await readHidden(ctx.stdin as NodeJS.ReadStream, process.stderr, 'Paste your API key (input hidden): ');
+    if (key === undefined) throw new InterruptedError('Login cancelled.');
+    return key;
+  }
+  const text = await readAll(ctx.stdin);
+  if (!text.trim()) {
+    throw new UsageError('No API key on stdin.', 'Pipe the key in (`simjob login < key.txt`) or run `simjob login` in a terminal.');
+  }
+  return text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
+}
+
+/** Ask the usage endpoint with the new key: a rejected key is never stored. */
+async function verifyKey(ctx: Context, baseUrl: string, key: string): Promise<void> {
+  const backend = new RemoteBackend({
+    baseUrl,
+    apiKey: key,
+    userAgent: userAgent(),
+    debug: ctx.debugLevel,
+    log: (line) => ctx.out.err(`${line}\n`),
+    signal: ctx.signal,
+    env: ctx.env,
+  });
+  try {
+    await backend.usage();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      throw new AuthError(`The service rejected this key (${error.code ?? '401'}); nothing was stored.`, 'Copy the key again from Clients & Keys.');
+    }
+    throw error;
+  }
+}

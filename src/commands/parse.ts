@@ -1,0 +1,34 @@
+import { UsageError } from '../errors.js';
+
+/** Option parsers shared by command specs: each rejects bad input with a one-line error naming the flag. */
+
+export function positiveInteger(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) {
+      throw new UsageError(`${flag} must be a positive whole number (got "${value}").`);
+    }
+    return n;
+  };
+}
+
+export function oneOf<T extends string>(flag: string, allowed: readonly T[]) {
+  return (value: string): T => {
+    if (!(allowed as readonly string[]).includes(value)) {
+      throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}").`);
+    }
+    return value as T;
+  };
+}
+
+/** Durations like 90, 90s, 15m, 2h (seconds when bare). */
+export function duration(flag: string) {
+  return (value: string): number => {
+    const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+    if (!match) throw new UsageError(`${flag} must be a duration such as 90s, 15m or 2h (got "${value}").`);
+    const n = Number(match[1]);
+    const unit = match[2] ?? 's';
+    const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
+    return Math.round(n * factor);
+  };
+}

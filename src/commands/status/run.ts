@@ -1,0 +1,21 @@
+import type { Context } from '../../context.js';
+import { printStatus } from '../../output/views/status.js';
+import { checkJobId } from '../ids.js';
+
+export interface StatusOptions {
+  wait?: boolean;
+  timeout?: number;
+  cancelOnInterrupt?: boolean;
+}
+
+export async function run(ctx: Context, [rawId]: string[], options: StatusOptions): Promise<number | void> {
+  const id = checkJobId(rawId);
+  const backend = await ctx.backendFor(id);
+  if (options.wait) {
+    const { waitAndReport } = await import('../../jobs/wait-command.js');
+    return waitAndReport(ctx, backend, id, { timeoutMs: options.timeout, cancelOnInterrupt: options.cancelOnInterrupt });
+  }
+  const status = await backend.status(id);
+  if (ctx.out.json) ctx.out.printJson(status.raw);
+  else printStatus(ctx.out, id, status.data);
+}

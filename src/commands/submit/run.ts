@@ -1,0 +1,151 @@
+import type { Channel, Priority, SubmitRequest, Usage } from '../../api/schemas.js';
+import type { Context } from '../../context.js';
+import { ApiError, NetworkError, UsageError } from '../../errors.js';
+import type { JobBackend, Submitted } from '../../jobs/backend.js';
+import {
+  buildRequest, checkIdempotencyKey, newIdempotencyKey, readProfile, type ProfileInput, type SubmitFlags,
+} from '../../jobs/submission.js';
+import { readAllBytes } from '../../util/prompt.js';
+
+export interface SubmitOptions extends SubmitFlags {
+  dryRun?: boolean;
+  wait?: boolean;
+  timeout?: number;
+  cancelOnInterrupt?: boolean;
+  top?: number;
+  local?: boolean;
+  simc?: string;
+  concurrency?: number;
+}
+
+export interface PreparedSubmission {
+  profile: ProfileInput;
+  request: SubmitRequest;
+  idempotencyKey: string;
+}
+
+export async function run(ctx: Context, sources: string[], options: SubmitOptions): Promise<number | void> {
+  if (sources.filter((s) => s === '-').length > 1) throw new UsageError('Only one profile can come from stdin ("-").');
+  if (options.idempotencyKey && sources.length > 1) {
+    throw new UsageError('--idempotency-key names one submission; it cannot be used with several profiles.');
+  }
+  const channel = resolveChannel(ctx, options);
+  const priority = options.priority ?? (ctx.config.stringSetting('priority') as Priority | undefined);
+  const prepared: PreparedSubmission[] = [];
+  for (const source of sources) {
+    const profile = await readProfile(source, () => readAllBytes(ctx.stdin));
+    const request = buildRequest(profile, options, channel, ctx.env, priority);
+    const key = options.idempotencyKey ? checkIdempotencyKey(options.idempotencyKey) : newIdempotencyKey();
+    prepared.push({ profile, request, idempotencyKey: key });
+  }
+  for (const p of prepared) {
+    ctx.out.addSecret(p.request.credentials?.providerClientSecret);
+    ctx.out.addSecret(p.request.credentials?.providerClientId);
+  }
+
+  if (options.dryRun) return printDryRun(ctx, prepared, options);
+
+  const backend = options.local ? await ctx.local() : await ctx.remote();
+  if (backend.kind === 'remote') await checkAccountLimits(backend, options);
+
+  if (prepared.length > 1) {
+    const { submitBatch } = await import('./batch.js');
+    return submitBatch(ctx, backend, prepared, options);
+  }
+  const [one] = prepared as [PreparedSubmission];
+  const submitted = await submitOne(backend, one, options);
+  const id = submitted.data.id;
+  if (!id) throw new NetworkError('The service accepted the submission but returned no job id.', 'Find it with `simjob jobs`.');
+  if (!options.wait) {
+    if (ctx.out.json) ctx.out.printJson(submitted.raw);
+    else printSubmitted(ctx, submitted, one);
+    return;
+  }
+  if (!ctx.out.json) printSubmitted(ctx, submitted, one, true);
+  const { waitAndReport } = await import('../../jobs/wait-command.js');
+  return waitAndReport(ctx, backend, id, { timeoutMs: options.timeout, cancelOnInterrupt: options.cancelOnInterrupt, top: options.top });
+}
+
+function resolveChannel(ctx: Context, options: SubmitOptions): Channel {
+  const channel = options.channel ?? (ctx.config.stringSetting('channel') as Channel | undefined);
+  if (channel) return channel;
+  if (options.local) return 'latest';
+  throw new UsageError(
+    'No build channel given.',
+    'Pass --channel nightly|weekly|latest, or set a default with `simjob config set channel nightly`.',
+  );
+}
+
+/**
+ * Send one submission. The HTTP layer retries it only with the same idempotency key, so a retry can never make a
+ * second job; if every attempt fails, the key is the way to find out what happened.
+ */
+export async function submitOne(backend: JobBackend, p: PreparedSubmission, options: SubmitOptions): Promise<Submitted> {
+  try {
+    return await backend.submit({ request: p.request, idempotencyKey: p.idempotencyKey, plain: Boolean(options.plain) });
+  } catch (error) {
+    const uncertain = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
+    if (!uncertain) throw error;
+    const err = error as NetworkError | ApiError;
+    throw Object.assign(err, {
+      hint: `The submission may have reached the service. Run the same command with --idempotency-key ${p.idempotencyKey} to get its job id without creating a second job.`,
+    });
+  }
+}
+
+/** `--max-runtime` and `--max-queue` above the account's limits fail here, naming the limit, before any submission. */
+async function checkAccountLimits(backend: JobBackend, options: SubmitOptions): Promise<void> {
+  if (options.maxRuntime === undefined && options.maxQueue === undefined) return;
+  const usage: Usage = (await backend.usage()).data;
+  const limits = usage.plan ?? usage.limits;
+  const checks: Array<[number | undefined, number | null | undefined, string, string]> = [
+    [options.maxRuntime, limits?.maxRuntimeSeconds, '--max-runtime', 'limits.maxRuntimeSeconds'],
+    [options.maxQueue, limits?.maxQueueSeconds, '--max-queue', 'limits.maxQueueSeconds'],
+  ];
+  for (const [asked, limit, flag, name] of checks) {
+    if (asked !== undefined && typeof limit === 'number' && asked > limit) {
+      throw new UsageError(`${flag} ${asked} is above the account limit ${name} = ${limit}.`, `Use ${flag} ${limit} or less.`);
+    }
+  }
+}
+
+function printSubmitted(ctx: Context, submitted: Submitted, p: PreparedSubmission, waiting = false): void {
+  const r = submitted.data;
+  const out = waiting ? (text: string) => ctx.out.notice(text) : (text: string) => ctx.out.line(text);
+  const what = [p.request.build.channel, p.request.priority].filter(Boolean).join(', ');
+  if (submitted.replay) {
+    out(`Job ${r.id} was already submitted with idempotency key ${p.idempotencyKey}; this is that job (replay, nothing new was created).`);
+  } else {
+    out(`Submitted job ${ctx.out.c.bold(String(r.id))} (${what})${p.profile.source === '-' ? '' : ` from ${p.profile.source}`}.`);
+  }
+  if (r.links?.share) out(`Share: ${r.links.share}`);
+  const ceiling = r.runtime?.ceiling;
+  if (ceiling?.runtimeSeconds || ceiling?.queueSeconds) {
+    out(ctx.out.c.dim(`Limits: runtime ${ceiling.runtimeSeconds ?? '?'} s, queue ${ceiling.queueSeconds ?? '?'} s`));
+  }
+  for (const w of r.warnings ?? []) {
+    ctx.out.warn(`line ${w.line ?? '?'}: ${w.message ?? w.kind} (requested ${String(w.requested)}, applied ${String(w.applied)}; ${w.kind})`);
+  }
+  for (const d of r.deprecations ?? []) ctx.out.warn(`${d.field ?? ''}: ${d.message ?? 'deprecated'}`);
+  if (!waiting && !ctx.out.quiet) out(ctx.out.c.dim(`Follow it with: simjob status ${r.id} --wait`));
+}
+
+function printDryRun(ctx: Context, prepared: PreparedSubmission[], options: SubmitOptions): number {
+  const shown = prepared.map((p) => ({
+    method: 'POST',
+    path: '/v1/sim/jobs',
+    contentType: options.plain ? 'text/plain' : 'application/json',
+    headers: { 'idempotency-key': p.idempotencyKey },
+    body: {
+      ...p.request,
+      profile: { text: `<${Buffer.byteLength(p.request.profile.text)} bytes from ${p.profile.source}>` },
+      ...(p.request.credentials ? { credentials: { providerClientId: '[REDACTED]', providerClientSecret: '[REDACTED]' } } : {}),
+    },
+  }));
+  if (ctx.out.json) ctx.out.printJson(shown.length === 1 ? shown[0] : shown);
+  else {
+    ctx.out.notice('Dry run: the request is valid and was not sent.');
+    ctx.out.line(JSON.stringify(shown.length === 1 ? shown[0] : shown, null, 2));
+  }
+  return 0;
+}

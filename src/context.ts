@@ -1,0 +1,103 @@
+import type { RemoteBackend } from './api/remote.js';
+import { Config } from './config/resolve.js';
+import { isLocalId, type JobBackend } from './jobs/backend.js';
+import { Output, type OutStream } from './output/io.js';
+import { userAgent } from './version.js';
+
+/** Flags every command accepts (defined once in program.ts). */
+export interface GlobalFlags {
+  json: boolean;
+  color: boolean;
+  quiet: boolean;
+  debug: boolean;
+  profile?: string;
+  baseUrl?: string;
+}
+
+export interface ContextOptions {
+  env: NodeJS.ProcessEnv;
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  flags: GlobalFlags;
+  signal: AbortSignal;
+}
+
+/**
+ * What a command handler gets: the output module, the effective config, and the backends, created on first use
+ * so a command pays only for what it touches.
+ */
+export class Context {
+  readonly out: Output;
+  readonly config: Config;
+  readonly env: NodeJS.ProcessEnv;
+  readonly flags: GlobalFlags;
+  readonly stdin: ContextOptions['stdin'];
+  /** Aborted on Ctrl-C: long waits and requests stop with it. */
+  readonly signal: AbortSignal;
+  private remoteBackend: RemoteBackend | undefined;
+  private localBackend: JobBackend | undefined;
+
+  constructor(opts: ContextOptions) {
+    this.env = opts.env;
+    this.flags = opts.flags;
+    this.stdin = opts.stdin;
+    this.signal = opts.signal;
+    this.config = new Config(opts.env, { profile: opts.flags.profile, baseUrl: opts.flags.baseUrl });
+    const json = opts.flags.json || (this.safeSetting('output') === 'json');
+    this.out = new Output({
+      stdout: opts.stdout,
+      stderr: opts.stderr,
+      env: opts.env,
+      json,
+      noColor: !opts.flags.color,
+      quiet: opts.flags.quiet,
+    });
+  }
+
+  /** The `output` setting must not break commands that never need config, e.g. when config.json is broken. */
+  private safeSetting(key: string): unknown {
+    try {
+      return this.config.setting(key);
+    } catch {
+      return undefined;
+    }
+  }
+
+  get debugLevel(): 0 | 1 | 2 {
+    const env = this.env.SIMJOB_DEBUG;
+    if (env === 'api') return 2;
+    if (this.flags.debug || (env && env !== '0' && env !== 'false')) return 1;
+    return 0;
+  }
+
+  async remote(): Promise<RemoteBackend> {
+    if (this.remoteBackend) return this.remoteBackend;
+    const baseUrl = this.config.baseUrl().value;
+    const apiKey = this.config.apiKey().value;
+    this.out.addSecret(apiKey);
+    const { RemoteBackend } = await import('./api/remote.js');
+    this.remoteBackend = new RemoteBackend({
+      baseUrl,
+      apiKey,
+      userAgent: userAgent(),
+      debug: this.debugLevel,
+      log: (line) => this.out.err(`${this.out.ce.dim(line)}\n`),
+      signal: this.signal,
+      env: this.env,
+    });
+    return this.remoteBackend;
+  }
+
+  async local(): Promise<JobBackend> {
+    if (this.localBackend) return this.localBackend;
+    const { createLocalBackend } = await import('./local/backend.js');
+    this.localBackend = await createLocalBackend(this);
+    return this.localBackend;
+  }
+
+  /** Local ids carry a prefix, so any command finds a local job without a flag. */
+  backendFor(jobId: string): Promise<JobBackend> {
+    return isLocalId(jobId) ? this.local() : this.remote();
+  }
+}

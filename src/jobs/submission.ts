@@ -1,0 +1,178 @@
+import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import {
+  IDEMPOTENCY_KEY, MAX_METADATA_VALUE, MAX_PROFILE_BYTES, SubmitRequest, type Channel, type Priority,
+} from '../api/schemas.js';
+import { UsageError } from '../errors.js';
+
+/** The submit flags that shape the request body (spec 2.1), after commander parsed them. */
+export interface SubmitFlags {
+  channel?: Channel;
+  branch?: 'midnight';
+  multistage?: boolean;
+  maxRuntime?: number;
+  maxQueue?: number;
+  priority?: Priority;
+  meta: string[];
+  webhook?: boolean;
+  html?: boolean;
+  csv?: boolean;
+  jsonVersion?: '2' | '3';
+  plain?: boolean;
+  idempotencyKey?: string;
+}
+
+export interface ProfileInput {
+  /** What the user named: a path, or "-" for stdin. */
+  source: string;
+  text: string;
+}
+
+/** Read a profile file (or stdin bytes) and check it: present, not empty, at most 2 MB, valid UTF-8. */
+export async function readProfile(source: string, stdinBytes?: () => Promise<Buffer>): Promise<ProfileInput> {
+  let bytes: Buffer;
+  const label = source === '-' ? 'The profile on stdin' : `Profile ${source}`;
+  if (source === '-') {
+    if (!stdinBytes) throw new UsageError('Only one profile can come from stdin ("-").');
+    bytes = await stdinBytes();
+  } else {
+    try {
+      bytes = await readFile(source);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw new UsageError(`Profile ${source} does not exist.`, 'Check the path.');
+      if (code === 'EISDIR') throw new UsageError(`Profile ${source} is a folder, not a file.`, 'Name the .simc files, e.g. profiles/*.simc.');
+      throw new UsageError(`Cannot read profile ${source}: ${(error as Error).message}.`);
+    }
+  }
+  if (bytes.length === 0 || bytes.toString('utf8').trim() === '') {
+    throw new UsageError(`${label} is empty.`, 'A profile needs at least an actor line, e.g. warrior="Name".');
+  }
+  if (bytes.length > MAX_PROFILE_BYTES) {
+    throw new UsageError(
+      `${label} is ${(bytes.length / 1024 / 1024).toFixed(2)} MB; the service takes at most 2 MB.`,
+      'Split its profilesets across several jobs.',
+    );
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${label} is not valid UTF-8 (at byte ${firstInvalidUtf8(bytes)}).`, 'Save it as UTF-8 and try again.');
+  }
+  return { source, text: text.replace(/^\uFEFF/, '') };
+}
+
+function firstInvalidUtf8(bytes: Buffer): number {
+  // Decode growing prefixes is quadratic; find the first byte where a fatal decoder fails on a short window.
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  for (let i = 0; i < bytes.length; i++) {
+    const lead = bytes[i] ?? 0;
+    if (lead < 0x80) continue;
+    const width = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
+    if (width === 0) return i;
+    try {
+      decoder.decode(bytes.subarray(i, i + width));
+      i += width - 1;
+    } catch {
+      return i;
+    }
+  }
+  return bytes.length;
+}
+
+/** `--meta key=value` pairs, each value at most 500 characters (spec 2.1). */
+export function parseMetadata(pairs: string[]): Record<string, string> | undefined {
+  if (pairs.length === 0) return undefined;
+  const metadata: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--meta must be key=value (got "${pair}").`);
+    const key = pair.slice(0, eq);
+    const value = pair.slice(eq + 1);
+    if (value.length > MAX_METADATA_VALUE) {
+      throw new UsageError(`--meta ${key} is ${value.length} characters; values may be at most ${MAX_METADATA_VALUE}.`);
+    }
+    metadata[key] = value;
+  }
+  return metadata;
+}
+
+/** Provider credentials come only from the environment, and only as a pair. */
+export function providerCredentials(env: NodeJS.ProcessEnv): SubmitRequest['credentials'] {
+  const id = env.SIMJOB_PROVIDER_CLIENT_ID || undefined;
+  const secret = env.SIMJOB_PROVIDER_CLIENT_SECRET || undefined;
+  if (!id && !secret) return undefined;
+  if (!id || !secret) {
+    const missing = id ? 'SIMJOB_PROVIDER_CLIENT_SECRET' : 'SIMJOB_PROVIDER_CLIENT_ID';
+    throw new UsageError(`${missing} is not set; provider credentials must be given as a pair.`, `Set ${missing} too, or unset both.`);
+  }
+  return { providerClientId: id, providerClientSecret: secret };
+}
+
+/** Lines that set `armory=` (the service needs provider credentials for them). */
+export function armoryLines(text: string): number[] {
+  const lines: number[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (/^\s*armory=/.test(line)) lines.push(i + 1);
+  });
+  return lines;
+}
+
+export function checkIdempotencyKey(key: string): string {
+  if (key.length > 255 || !IDEMPOTENCY_KEY.test(key)) {
+    throw new UsageError(
+      '--idempotency-key must be 1-255 printable ASCII characters without leading or trailing spaces.',
+    );
+  }
+  return key;
+}
+
+export function newIdempotencyKey(): string {
+  return `simjob-${randomUUID()}`;
+}
+
+/**
+ * Build and validate the request body. Strict: anything the service would reject for its shape is caught here,
+ * before a request is made.
+ */
+export function buildRequest(profile: ProfileInput, flags: SubmitFlags, channel: Channel, env: NodeJS.ProcessEnv, defaultPriority?: Priority): SubmitRequest {
+  const credentials = providerCredentials(env);
+  const armory = armoryLines(profile.text);
+  if (armory.length && !credentials) {
+    throw new UsageError(
+      `${profile.source === '-' ? 'The profile' : profile.source} uses armory= (line ${armory[0]}), which needs provider credentials.`,
+      'Set SIMJOB_PROVIDER_CLIENT_ID and SIMJOB_PROVIDER_CLIENT_SECRET.',
+    );
+  }
+  const metadata = parseMetadata(flags.meta);
+  if (flags.plain && metadata) throw new UsageError('--meta cannot be sent with --plain: metadata exists only in the JSON body.');
+
+  const runtime = {
+    ...(flags.multistage ? { multiStage: true } : {}),
+    ...(flags.maxRuntime !== undefined ? { maxRuntimeSeconds: flags.maxRuntime } : {}),
+    ...(flags.maxQueue !== undefined ? { maxQueueSeconds: flags.maxQueue } : {}),
+  };
+  const artifacts = {
+    ...(flags.html ? { html: true } : {}),
+    ...(flags.csv ? { csv: true } : {}),
+    ...(flags.jsonVersion ? { json: { version: flags.jsonVersion } } : {}),
+  };
+  const priority = flags.priority ?? defaultPriority;
+  const candidate = {
+    build: { channel, ...(flags.branch ? { gitBranch: flags.branch } : {}) },
+    profile: { text: profile.text },
+    ...(Object.keys(runtime).length ? { runtime } : {}),
+    ...(priority ? { priority } : {}),
+    ...(metadata ? { metadata } : {}),
+    ...(credentials ? { credentials } : {}),
+    ...(flags.webhook ? { webhook: { events: ['job.terminal'] } } : {}),
+    ...(Object.keys(artifacts).length ? { artifacts } : {}),
+  };
+  const parsed = SubmitRequest.safeParse(candidate);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`The request is not valid: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}.`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,166 @@
+import { Command, Option } from 'commander';
+import { CHANNELS, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES } from './api/schemas.js';
+import { examples, lazyAction, type Runtime } from './commands/define.js';
+import { duration, oneOf, positiveInteger } from './commands/parse.js';
+import { VERSION } from './version.js';
+
+/**
+ * Every command and flag, as data for commander: the single source for parsing, help and completions.
+ * Handlers live in src/commands/<name>/run.ts and are imported only when their command runs.
+ */
+export function buildProgram(rt: Runtime): Command {
+  const program = new Command('simjob')
+    .description('Run SimulationCraft sims as jobs, on the Simulation Job Service or a local simc.')
+    .version(VERSION, '-v, --version', 'Print the version.')
+    .helpOption('-h, --help', 'Show help for a command.')
+    .option('--json', 'Print the API resource as one JSON document on stdout.')
+    .option('--no-color', 'Never colour output (also NO_COLOR=1).')
+    .option('-q, --quiet', 'Print only results and errors.')
+    .option('-d, --debug', 'Log each HTTP request and response (secrets redacted) and show stack traces.')
+    .option('-p, --profile <name>', 'Use a named config profile (also SIMJOB_PROFILE).')
+    .option('--base-url <url>', 'API base URL (also SIMJOB_BASE_URL).')
+    .showSuggestionAfterError(true)
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
+
+  // -- auth and config ----------------------------------------------------------------------------------------------
+  examples(
+    program
+      .command('login')
+      .description('Store an API key for the active profile (read from a hidden prompt, or from stdin).')
+      .option('--no-verify', 'Store the key without checking it against the service.')
+      .action(lazyAction(rt, () => import('./commands/login/run.js'))),
+    ['simjob login', 'simjob login --profile ci < key.txt', 'printenv SIM_KEY | simjob login --base-url https://api.example.com'],
+  );
+
+  program
+    .command('logout')
+    .description('Remove the stored API key of the active profile.')
+    .action(lazyAction(rt, () => import('./commands/login/logout.js')));
+
+  const config = program.command('config').description('Read and change settings (base_url, channel, output, …).');
+  config
+    .command('get <key>')
+    .description('Print one setting of the active profile.')
+    .action(lazyAction(rt, () => import('./commands/config/get.js')));
+  examples(
+    config
+      .command('set <key> <value>')
+      .description('Change one setting of the active profile.')
+      .action(lazyAction(rt, () => import('./commands/config/set.js'))),
+    ['simjob config set base_url https://api.example.com', 'simjob config set channel nightly --profile ci'],
+  );
+  config
+    .command('unset <key>')
+    .description('Remove one setting of the active profile.')
+    .action(lazyAction(rt, () => import('./commands/config/unset.js')));
+  config
+    .command('list')
+    .description('Show the effective settings and where each comes from.')
+    .action(lazyAction(rt, () => import('./commands/config/list.js')));
+
+  // -- jobs ---------------------------------------------------------------------------------------------------------
+  examples(
+    program
+      .command('submit')
+      .description('Submit profiles as sim jobs (a file, several files, or - for stdin).')
+      .argument('<profiles...>', 'Profile files (.simc), or - to read one from stdin.')
+      .option('-c, --channel <channel>', 'Build channel: nightly, weekly or latest.', oneOf('--channel', CHANNELS))
+      .option('--branch <branch>', 'Override the channel\'s git branch: midnight.', oneOf('--branch', GIT_BRANCHES))
+      .option('--multistage', 'Sim every profileset cheaply, cull the losers, re-sim the rest.')
+      .option('--max-runtime <seconds>', 'Runtime cap in seconds (default 300).', positiveInteger('--max-runtime'))
+      .option('--max-queue <seconds>', 'Queue timeout in seconds (default 1800).', positiveInteger('--max-queue'))
+      .addOption(new Option('--priority <priority>', 'Queue priority.').choices(PRIORITIES))
+      .option('--meta <key=value>', 'Metadata echoed back on the job (repeatable).', collect, [])
+      .option('--webhook', 'Send a job.terminal webhook event when the job ends.')
+      .option('--html', 'Also produce the HTML report.')
+      .option('--csv', 'Also produce the CSV table of profilesets.')
+      .addOption(new Option('--json-version <version>', 'JSON report schema: 2 (stable) or 3 (experimental).').choices(JSON_VERSIONS))
+      .option('--plain', 'Send the profile as text/plain with query parameters instead of JSON.')
+      .option('--idempotency-key <key>', 'Reuse a key to make retries of this submission safe.')
+      .option('--dry-run', 'Validate and print the request without sending it.')
+      .option('-w, --wait', 'Wait for the job to end and print its result.')
+      .option('--timeout <duration>', 'With --wait: stop waiting after this long (e.g. 30m); exit 8.', duration('--timeout'))
+      .option('--cancel-on-interrupt', 'With --wait: cancel the job on Ctrl-C instead of leaving it running.')
+      .option('--top <n>', 'With --wait: show the best N profilesets (default 20).', positiveInteger('--top'))
+      .option('--local', 'Run on this machine with a local simc instead of the service.')
+      .option('--simc <path>', 'With --local: the simc binary to run.')
+      .option('--concurrency <n>', 'Submit at most N profiles at once (batches).', positiveInteger('--concurrency'))
+      .action(lazyAction(rt, () => import('./commands/submit/run.js'))),
+    [
+      'simjob submit profile.simc --channel nightly --wait',
+      'simjob submit profile.simc --multistage --html --meta run=nightly-42',
+      'simjob submit profiles/*.simc --channel weekly --wait --json | jq \'.[].result.summary.mainActor.mean\'',
+      'simc_export | simjob submit - --channel latest',
+      'simjob submit profile.simc --local --wait',
+    ],
+  );
+
+  examples(
+    program
+      .command('status <id>')
+      .description('Show the state of a job (queue ETA, progress, error).')
+      .option('-w, --wait', 'Wait until the job ends, showing progress.')
+      .option('--timeout <duration>', 'With --wait: stop waiting after this long; exit 8.', duration('--timeout'))
+      .option('--cancel-on-interrupt', 'With --wait: cancel the job on Ctrl-C.')
+      .action(lazyAction(rt, () => import('./commands/status/run.js'))),
+    ['simjob status 519253542012420096', 'simjob status 519253542012420096 --wait', 'simjob status 519253542012420096 --json | jq -r .status'],
+  );
+
+  examples(
+    program
+      .command('result <id>')
+      .description('Show the result of a finished job: headline, ranked profilesets, artifacts.')
+      .option('--top <n>', 'Show the best N profilesets (default 20).', positiveInteger('--top'))
+      .option('--all', 'Show every profileset, read from the JSON report artifact.')
+      .action(lazyAction(rt, () => import('./commands/result/run.js'))),
+    ['simjob result 519253542012420096', 'simjob result 519253542012420096 --all', 'simjob result 519253542012420096 --json | jq .result.summary'],
+  );
+
+  program
+    .command('cancel <id>')
+    .description('Cancel a queued or running job.')
+    .action(lazyAction(rt, () => import('./commands/cancel/run.js')));
+
+  examples(
+    program
+      .command('jobs')
+      .description('List recent jobs, newest first.')
+      .option('-L, --limit <n>', 'Jobs per page, 1-100 (default 25).', positiveInteger('--limit'))
+      .option('--cursor <cursor>', 'Continue from a page.nextCursor.')
+      .option('--all', 'Follow every page.')
+      .option('--local', 'List local jobs.')
+      .action(lazyAction(rt, () => import('./commands/jobs/run.js'))),
+    ['simjob jobs', 'simjob jobs --limit 100 --all --json | jq -r \'.jobs[].id\'', 'simjob jobs --local'],
+  );
+
+  examples(
+    program
+      .command('artifacts <id>')
+      .description('List a job\'s artifacts, or download them (streamed to disk).')
+      .option('--download', 'Download the artifacts (all, or those named by --kind).')
+      .option('-k, --kind <kind>', 'Only artifacts of this kind, e.g. json_report (repeatable).', collect, [])
+      .option('-o, --dir <folder>', 'Folder to download into (default: ./<job id>).')
+      .action(lazyAction(rt, () => import('./commands/artifacts/run.js'))),
+    ['simjob artifacts 519253542012420096', 'simjob artifacts 519253542012420096 --download --kind html_report -o reports/'],
+  );
+
+  program
+    .command('usage')
+    .description('Show the account\'s usage and limits.')
+    .action(lazyAction(rt, () => import('./commands/usage/run.js')));
+
+  examples(
+    program
+      .command('builds [id]')
+      .description('Show the current build of each channel, or one build by id.')
+      .option('--local', 'Show the local simc binaries instead.')
+      .action(lazyAction(rt, () => import('./commands/builds/run.js'))),
+    ['simjob builds', 'simjob builds 4b7c8d0e-1f2a-4c3b-9d8e-7f6a5b4c3d2e', 'simjob builds --local'],
+  );
+
+  return program;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

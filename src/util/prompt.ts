@@ -1,0 +1,47 @@
+/**
+ * Read a secret without echoing it: a prompt on stderr, keystrokes read in raw mode from the terminal.
+ * Ctrl-C aborts (exit 130 through the caller), Backspace edits, Enter ends.
+ */
+export function readHidden(
+  stdin: NodeJS.ReadStream,
+  stderr: NodeJS.WritableStream,
+  prompt: string,
+): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    stderr.write(prompt);
+    let value = '';
+    const wasRaw = stdin.isRaw;
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.setEncoding('utf8');
+    const finish = (result: string | undefined) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(wasRaw);
+      stdin.pause();
+      stderr.write('\n');
+      resolve(result);
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n') return finish(value);
+        if (ch === '\u0003' || ch === '\u0004') return finish(undefined);
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+        else if (ch >= ' ') value += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+/** Read all of stdin as text (for `simjob login < key.txt` and `submit -`). */
+export async function readAll(stdin: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function readAllBytes(stdin: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks);
+}
