@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { Output } from '../../src/output/io.js';
+import { printTable } from '../../src/output/table.js';
+import { memoryStream } from '../helpers/streams.js';
+
+function output(isTTY: boolean, json = false) {
+  const stdout = memoryStream(isTTY, 40);
+  const stderr = memoryStream(isTTY);
+  return { out: new Output({ stdout, stderr, env: {}, json, noColor: false, quiet: false }), stdout, stderr };
+}
+
+describe('output module', () => {
+  it('prints JSON indented on a TTY and compact when piped', () => {
+    const tty = output(true, true);
+    tty.out.printJson({ a: 1 });
+    expect(tty.stdout.text()).toBe('{\n  "a": 1\n}\n');
+    const piped = output(false, true);
+    piped.out.printJson({ a: 1 });
+    expect(piped.stdout.text()).toBe('{"a":1}\n');
+  });
+  it('refuses a second JSON document on stdout', () => {
+    const { out } = output(false, true);
+    out.printJson({});
+    expect(() => out.printJson({})).toThrow(/second JSON document/);
+  });
+  it('keeps human lines off stdout in --json mode', () => {
+    const { out, stdout } = output(false, true);
+    out.line('hello');
+    out.printJson([]);
+    expect(stdout.text()).toBe('[]\n');
+  });
+  it('piped tables are tab-separated with a header and never truncated', () => {
+    const { out, stdout } = output(false);
+    const long = 'x'.repeat(80);
+    printTable(out, [{ a: '1', b: long }], [
+      { header: 'A', value: (r) => r.a },
+      { header: 'B', value: (r) => r.b, shrinkable: true },
+    ]);
+    expect(stdout.text()).toBe(`A\tB\n1\t${long}\n`);
+  });
+  it('terminal tables fit the width by shrinking the shrinkable column', () => {
+    const { out, stdout } = output(true);
+    printTable(out, [{ a: '1', b: 'y'.repeat(80) }], [
+      { header: 'A', value: (r) => r.a },
+      { header: 'B', value: (r) => r.b, shrinkable: true },
+    ]);
+    // eslint-disable-next-line no-control-regex
+    const lines = stdout.text().replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(40);
+    expect(stdout.text()).toContain('…');
+  });
+});

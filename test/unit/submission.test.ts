@@ -1,0 +1,91 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import {
+  buildRequest, checkIdempotencyKey, parseMetadata, providerCredentials, readProfile, type SubmitFlags,
+} from '../../src/jobs/submission.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'simjob-submission-'));
+function file(name: string, content: string | Buffer): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+const flags = (extra: Partial<SubmitFlags> = {}): SubmitFlags => ({ meta: [], ...extra });
+const profile = { source: 'p.simc', text: 'warrior="A"\n' };
+
+describe('profile checks before any request', () => {
+  it('a missing file', async () => {
+    await expect(readProfile(join(dir, 'nope.simc'))).rejects.toThrow(/does not exist/);
+  });
+  it('an empty or blank file', async () => {
+    await expect(readProfile(file('empty.simc', ''))).rejects.toThrow(/is empty/);
+    await expect(readProfile(file('blank.simc', ' \n\n'))).rejects.toThrow(/is empty/);
+  });
+  it('a profile over 2 MB', async () => {
+    const err = await readProfile(file('big.simc', 'x'.repeat(2 * 1024 * 1024 + 1))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toMatch(/2\.00 MB; the service takes at most 2 MB/);
+  });
+  it('exactly 2 MB is accepted', async () => {
+    const p = await readProfile(file('edge.simc', 'x'.repeat(2 * 1024 * 1024)));
+    expect(p.text.length).toBe(2 * 1024 * 1024);
+  });
+  it('invalid UTF-8, with the byte offset', async () => {
+    await expect(readProfile(file('latin1.simc', Buffer.from([0x61, 0x3d, 0xe9, 0x0a])))).rejects.toThrow(/not valid UTF-8 \(at byte 2\)/);
+  });
+  it('stdin', async () => {
+    const p = await readProfile('-', async () => Buffer.from('\uFEFFmage="B"\n'));
+    expect(p.text).toBe('mage="B"\n');
+  });
+});
+
+describe('request building', () => {
+  it('maps every flag onto spec 2.1', () => {
+    const req = buildRequest(profile, flags({
+      branch: 'midnight', multistage: true, maxRuntime: 600, maxQueue: 60, priority: 'high',
+      meta: ['run=42', 'note=a=b'], webhook: true, html: true, csv: true, jsonVersion: '3',
+    }), 'nightly', {});
+    expect(req).toEqual({
+      build: { channel: 'nightly', gitBranch: 'midnight' },
+      profile: { text: 'warrior="A"\n' },
+      runtime: { multiStage: true, maxRuntimeSeconds: 600, maxQueueSeconds: 60 },
+      priority: 'high',
+      metadata: { run: '42', note: 'a=b' },
+      webhook: { events: ['job.terminal'] },
+      artifacts: { html: true, csv: true, json: { version: '3' } },
+    });
+  });
+  it('sends only what was asked', () => {
+    expect(buildRequest(profile, flags(), 'weekly', {})).toEqual({ build: { channel: 'weekly' }, profile: { text: 'warrior="A"\n' } });
+  });
+  it('metadata values over 500 characters are refused', () => {
+    expect(() => parseMetadata([`k=${'v'.repeat(501)}`])).toThrow(/501 characters; values may be at most 500/);
+    expect(parseMetadata([`k=${'v'.repeat(500)}`])).toEqual({ k: 'v'.repeat(500) });
+    expect(() => parseMetadata(['novalue'])).toThrow(/key=value/);
+  });
+  it('provider credentials come as a pair from the environment', () => {
+    expect(providerCredentials({})).toBeUndefined();
+    expect(() => providerCredentials({ SIMJOB_PROVIDER_CLIENT_ID: 'id' })).toThrow(/SIMJOB_PROVIDER_CLIENT_SECRET is not set/);
+    expect(() => providerCredentials({ SIMJOB_PROVIDER_CLIENT_SECRET: 's' })).toThrow(/SIMJOB_PROVIDER_CLIENT_ID is not set/);
+    expect(providerCredentials({ SIMJOB_PROVIDER_CLIENT_ID: 'id', SIMJOB_PROVIDER_CLIENT_SECRET: 's' })).toEqual({ providerClientId: 'id', providerClientSecret: 's' });
+  });
+  it('armory= needs provider credentials', () => {
+    const armory = { source: 'a.simc', text: '# x\narmory=us,illidan,Someone\n' };
+    expect(() => buildRequest(armory, flags(), 'nightly', {})).toThrow(/uses armory= \(line 2\), which needs provider credentials/);
+    const env = { SIMJOB_PROVIDER_CLIENT_ID: 'id', SIMJOB_PROVIDER_CLIENT_SECRET: 's' };
+    expect(buildRequest(armory, flags(), 'nightly', env).credentials).toEqual({ providerClientId: 'id', providerClientSecret: 's' });
+  });
+  it('metadata cannot travel in the plain-text form', () => {
+    expect(() => buildRequest(profile, flags({ plain: true, meta: ['a=b'] }), 'nightly', {})).toThrow(/--meta cannot be sent with --plain/);
+  });
+  it('idempotency keys are printable ASCII, 1-255, no outer spaces', () => {
+    expect(checkIdempotencyKey('abc-123')).toBe('abc-123');
+    expect(() => checkIdempotencyKey(' a')).toThrow(UsageError);
+    expect(() => checkIdempotencyKey('é')).toThrow(UsageError);
+    expect(() => checkIdempotencyKey('x'.repeat(256))).toThrow(UsageError);
+    expect(checkIdempotencyKey('x'.repeat(255))).toHaveLength(255);
+  });
+});
