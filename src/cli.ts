@@ -4,6 +4,7 @@ import { runtimeContext } from './commands/define.js';
 import { ExitCode, InterruptedError, UsageError } from './errors.js';
 import { Output } from './output/io.js';
 import { renderError } from './output/errors.js';
+import { HELP_TOPICS } from './help-topics.js';
 import { buildProgram } from './program.js';
 
 /**
@@ -11,6 +12,11 @@ import { buildProgram } from './program.js';
  * error and an exit code. Returns the exit code; the bin shim sets it on the process.
  */
 export async function main(argv: string[], rt: Omit<Runtime, 'exitCode' | 'signal'>): Promise<number> {
+  const topic = argv[0] === 'help' && argv.length === 2 ? HELP_TOPICS[argv[1] ?? ''] : undefined;
+  if (topic) {
+    rt.stdout.write(topic());
+    return ExitCode.OK;
+  }
   const interrupts = new AbortController();
   const runtime: Runtime = { ...rt, signal: interrupts.signal, exitCode: 0 };
   const onSigint = () => {

@@ -20,7 +20,8 @@ export function buildProgram(rt: Runtime): Command {
     .option('-p, --profile <name>', 'Use a named config profile (also SIMJOB_PROFILE).')
     .option('--base-url <url>', 'API base URL (also SIMJOB_BASE_URL).')
     .showSuggestionAfterError(true)
-    .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
+    .addHelpText('after', '\nLearn more:\n  simjob help environment   every environment variable\n  simjob help exit-codes    what each exit code means\n  simjob <command> --help   examples and flags of a command');
 
   // -- auth and config ----------------------------------------------------------------------------------------------
   examples(
