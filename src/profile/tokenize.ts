@@ -131,9 +131,12 @@ function tokenizeLine(text: string, start: number, end: number, line: number): T
   if (i >= end || text[i] === '#') return out;
 
   let inQuote = false;
+  // The token is collected as slices between quote characters (fast path: no quotes → one slice).
   let buf = '';
+  let segStart = -1;
   let tokStart = -1;
   const flush = (tokEnd: number): void => {
+    if (segStart !== -1) buf += text.slice(segStart, tokEnd);
     if (tokStart !== -1 && buf.length > 0) {
       out.push({
         text: buf,
@@ -146,29 +149,28 @@ function tokenizeLine(text: string, start: number, end: number, line: number): T
       });
     }
     buf = '';
+    segStart = -1;
     tokStart = -1;
   };
   for (; i < end; i += 1) {
-    const c = text[i] as string;
-    if (c === '"') {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
       if (tokStart === -1) tokStart = i;
+      if (segStart !== -1) buf += text.slice(segStart, i);
+      segStart = -1;
       inQuote = !inQuote;
       continue;
     }
-    if (!inQuote && isSimcWhitespace(c)) {
+    if (!inQuote && (c === 32 || c === 9 || c === 13 || c === 10)) {
       flush(i);
       continue;
     }
     if (tokStart === -1) tokStart = i;
-    buf += c;
+    if (segStart === -1) segStart = i;
   }
-  // A trailing "\r" of a CRLF line is whitespace outside quotes; inside an unclosed quote simc keeps it, but it
-  // is never meaningful, so the token's raw span ends before it either way.
-  let tokEnd = end;
-  if (inQuote && text[end - 1] === '\r' && buf.endsWith('\r')) {
-    buf = buf.slice(0, -1);
-    tokEnd = end - 1;
-  }
+  // Inside an unclosed quote simc keeps a CRLF line's trailing "\r" in the token; it is never meaningful, so
+  // the token (and its raw span) ends before it.
+  const tokEnd = inQuote && end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
   flush(tokEnd);
   return out;
 }

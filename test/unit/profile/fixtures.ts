@@ -1,0 +1,25 @@
+import { existsSync, readFileSync } from 'node:fs';
+
+/**
+ * Real simc profiles shared by the team (provenance and licences: /work/shared/fixtures/simc/SOURCES.md). They
+ * are read in place rather than copied into the repo (GPL / unknown licences); tests that need them are
+ * skipped where they are absent. Override the location with SIMJOB_SIMC_PROFILES.
+ */
+export const PROFILE_DIR = process.env.SIMJOB_SIMC_PROFILES ?? '/work/shared/fixtures/simc/profiles';
+export const HAVE_PROFILES = existsSync(`${PROFILE_DIR}/MID1_Warrior_Fury.simc`);
+
+export function readProfile(name: 'MID1_Warrior_Fury' | 'MID1_Mage_Frost' | 'trinkets_dragonflight_agi' | 'character'): string {
+  return readFileSync(`${PROFILE_DIR}/${name}.simc`, 'utf8');
+}
+
+/** A tiny single-actor base profile. */
+export const BASE = ['warrior="Base"', 'spec=fury', 'level=90', 'talents=ABC', ''].join('\n');
+
+/** `n` profilesets named s1..sn, each with a talents line and an extra `+=` line. */
+export function withProfilesets(n: number, base = BASE): string {
+  const lines: string[] = [];
+  for (let i = 1; i <= n; i += 1) {
+    lines.push(`profileset."s${i}"=talents=T${i}`, `profileset."s${i}"+=trinket1=,id=${1000 + i}`);
+  }
+  return `${base}${lines.join('\n')}\n`;
+}
