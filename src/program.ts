@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { CHANNELS, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES } from './api/schemas.js';
+import { CHANNELS, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES } from './api/enums.js';
 import { examples, lazyAction, type Runtime } from './commands/define.js';
 import { duration, oneOf, positiveInteger } from './commands/parse.js';
 import { VERSION } from './version.js';

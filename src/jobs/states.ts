@@ -1,4 +1,4 @@
-import { isTerminal, type JobState } from '../api/schemas.js';
+import { isTerminal, type JobState } from '../api/enums.js';
 import { ExitCode } from '../errors.js';
 
 /**
