@@ -110,15 +110,6 @@ export function providerCredentials(env: NodeJS.ProcessEnv): SubmitRequest['cred
   return { providerClientId: id, providerClientSecret: secret };
 }
 
-/** Lines that set `armory=` (the service needs provider credentials for them). */
-export function armoryLines(text: string): number[] {
-  const lines: number[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (/^\s*armory=/.test(line)) lines.push(i + 1);
-  });
-  return lines;
-}
-
 export function checkIdempotencyKey(key: string): string {
   if (key.length > 255 || !IDEMPOTENCY_KEY.test(key)) {
     throw new UsageError(
@@ -138,13 +129,6 @@ export function newIdempotencyKey(): string {
  */
 export function buildRequest(profile: ProfileInput, flags: SubmitFlags, channel: Channel, env: NodeJS.ProcessEnv, defaultPriority?: Priority): SubmitRequest {
   const credentials = providerCredentials(env);
-  const armory = armoryLines(profile.text);
-  if (armory.length && !credentials) {
-    throw new UsageError(
-      `${profile.source === '-' ? 'The profile' : profile.source} uses armory= (line ${armory[0]}), which needs provider credentials.`,
-      'Set SIMJOB_PROVIDER_CLIENT_ID and SIMJOB_PROVIDER_CLIENT_SECRET.',
-    );
-  }
   const metadata = parseMetadata(flags.meta);
   if (flags.plain && metadata) throw new UsageError('--meta cannot be sent with --plain: metadata exists only in the JSON body.');
 

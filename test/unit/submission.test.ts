@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
+import { describeMultistage, preflight } from '../../src/jobs/preflight.js';
 import {
   buildRequest, checkIdempotencyKey, parseMetadata, providerCredentials, readProfile, type SubmitFlags,
 } from '../../src/jobs/submission.js';
@@ -74,9 +75,29 @@ describe('request building', () => {
   });
   it('armory= needs provider credentials', () => {
     const armory = { source: 'a.simc', text: '# x\narmory=us,illidan,Someone\n' };
-    expect(() => buildRequest(armory, flags(), 'nightly', {})).toThrow(/uses armory= \(line 2\), which needs provider credentials/);
+    expect(() => preflight('a.simc', buildRequest(armory, flags(), 'nightly', {}), 'remote')).toThrow(/uses armory= \(line 2\), which needs provider credentials/);
     const env = { SIMJOB_PROVIDER_CLIENT_ID: 'id', SIMJOB_PROVIDER_CLIENT_SECRET: 's' };
-    expect(buildRequest(armory, flags(), 'nightly', env).credentials).toEqual({ providerClientId: 'id', providerClientSecret: 's' });
+    const withCredentials = buildRequest(armory, flags(), 'nightly', env);
+    expect(withCredentials.credentials).toEqual({ providerClientId: 'id', providerClientSecret: 's' });
+    expect(() => preflight('a.simc', withCredentials, 'remote')).not.toThrow();
+  });
+  it('directives the service rejects are refused before sending, but allowed locally', () => {
+    const req = buildRequest({ source: 'p.simc', text: 'warrior="A"\nthreads=8\n' }, flags(), 'nightly', {});
+    expect(() => preflight('p.simc', req, 'remote')).toThrow(/line 2: the service does not allow threads=/);
+    expect(() => preflight('p.simc', req, 'local')).not.toThrow();
+  });
+  it('says before sending when multistage would fall back, and which stages it would run', () => {
+    const two = buildRequest({ source: 'p.simc', text: 'warrior="A"\nprofileset."x"=talents=B\n' }, flags({ multistage: true }), 'nightly', {});
+    const m = preflight('p.simc', two, 'remote').multistage;
+    expect(m?.enabled).toBe(false);
+    expect(m?.reason).toBe('below_min_candidates');
+    expect(describeMultistage(m!)).toMatch(/single pass \(below_min_candidates\)/);
+    const sets = Array.from({ length: 5 }, (_, i) => `profileset."s${i}"=talents=T${i}`).join('\n');
+    const five = buildRequest({ source: 'p.simc', text: `warrior="A"\ntarget_error=0.1\n${sets}\n` }, flags({ multistage: true }), 'nightly', {});
+    const staged = preflight('p.simc', five, 'remote').multistage!;
+    expect(staged.reason).toBe('eligible_profileset_only');
+    expect(staged.stages.map((s) => s.targetError)).toEqual([1, 0.2, 0.1]);
+    expect(describeMultistage(staged)).toBe('Multistage: initial at target_error 1 → intermediate at target_error 0.2 → final at target_error 0.1.');
   });
   it('metadata cannot travel in the plain-text form', () => {
     expect(() => buildRequest(profile, flags({ plain: true, meta: ['a=b'] }), 'nightly', {})).toThrow(/--meta cannot be sent with --plain/);

@@ -5,6 +5,7 @@ import type { JobBackend, Submitted } from '../../jobs/backend.js';
 import {
   buildRequest, checkIdempotencyKey, newIdempotencyKey, readProfile, type ProfileInput, type SubmitFlags,
 } from '../../jobs/submission.js';
+import { describeMultistage, preflight, type Preflight } from '../../jobs/preflight.js';
 import { readAllBytes } from '../../util/prompt.js';
 
 export interface SubmitOptions extends SubmitFlags {
@@ -22,6 +23,7 @@ export interface PreparedSubmission {
   profile: ProfileInput;
   request: SubmitRequest;
   idempotencyKey: string;
+  preflight: Preflight;
 }
 
 export async function run(ctx: Context, sources: string[], options: SubmitOptions): Promise<number | void> {
@@ -36,7 +38,8 @@ export async function run(ctx: Context, sources: string[], options: SubmitOption
     const profile = await readProfile(source, () => readAllBytes(ctx.stdin));
     const request = buildRequest(profile, options, channel, ctx.env, priority);
     const key = options.idempotencyKey ? checkIdempotencyKey(options.idempotencyKey) : newIdempotencyKey();
-    prepared.push({ profile, request, idempotencyKey: key });
+    const checked = preflight(source, request, options.local ? 'local' : 'remote');
+    prepared.push({ profile, request, idempotencyKey: key, preflight: checked });
   }
   for (const p of prepared) {
     ctx.out.addSecret(p.request.credentials?.providerClientSecret);
@@ -44,6 +47,9 @@ export async function run(ctx: Context, sources: string[], options: SubmitOption
   }
 
   if (options.dryRun) return printDryRun(ctx, prepared, options);
+  for (const p of prepared) {
+    if (p.preflight.multistage) ctx.out.notice(`${label(p)}${describeMultistage(p.preflight.multistage)}`);
+  }
 
   const backend = options.local ? await ctx.local() : await ctx.remote();
   if (backend.kind === 'remote') await checkAccountLimits(backend, options);
@@ -130,8 +136,16 @@ function printSubmitted(ctx: Context, submitted: Submitted, p: PreparedSubmissio
   if (!waiting && !ctx.out.quiet) out(ctx.out.c.dim(`Follow it with: simjob status ${r.id} --wait`));
 }
 
+function label(p: PreparedSubmission): string {
+  return p.profile.source === '-' ? '' : `${p.profile.source}: `;
+}
+
 function printDryRun(ctx: Context, prepared: PreparedSubmission[], options: SubmitOptions): number {
   const shown = prepared.map((p) => ({
+    expected: {
+      precisionWarnings: p.preflight.analysis.precisionWarnings,
+      ...(p.preflight.multistage ? { multiStage: p.preflight.multistage } : {}),
+    },
     method: 'POST',
     path: '/v1/sim/jobs',
     contentType: options.plain ? 'text/plain' : 'application/json',
@@ -145,6 +159,10 @@ function printDryRun(ctx: Context, prepared: PreparedSubmission[], options: Subm
   if (ctx.out.json) ctx.out.printJson(shown.length === 1 ? shown[0] : shown);
   else {
     ctx.out.notice('Dry run: the request is valid and was not sent.');
+    for (const p of prepared) {
+      for (const line of p.preflight.precision) ctx.out.notice(`${label(p)}${line}`);
+      if (p.preflight.multistage) ctx.out.notice(`${label(p)}${describeMultistage(p.preflight.multistage)}`);
+    }
     ctx.out.line(JSON.stringify(shown.length === 1 ? shown[0] : shown, null, 2));
   }
   return 0;
