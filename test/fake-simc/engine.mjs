@@ -1,0 +1,443 @@
+// Synthetic "simulation" of the stand-in simc: seeded RNG, per-iteration samples, target_error stopping,
+// progress lines (contract §1.4, §3.4; progress_bar.cpp formats). Nothing here simulates World of Warcraft.
+
+import { FIGHT_STYLES } from './setup.mjs';
+
+// ---------------------------------------------------------------- hashing / true DPS
+
+/** FNV-1a 64-bit of a UTF-8 string, as a BigInt. */
+export function fnv1a64(text) {
+  let h = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    h ^= BigInt(byte);
+    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return h;
+}
+
+/** splitmix64 finalizer: every input bit affects every output bit. */
+export function mix64(z) {
+  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & 0xffffffffffffffffn;
+  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & 0xffffffffffffffffn;
+  return z ^ (z >> 31n);
+}
+
+/** Stable 64-bit hash of a text (FNV-1a-64, then the splitmix64 finalizer). */
+export function hash64(text) {
+  return mix64(fnv1a64(text));
+}
+
+/** Hash → uniform [0, 1). */
+export function unitFromHash(text) {
+  return Number(hash64(text) >> 11n) / 2 ** 53;
+}
+
+export const DPS_MIN = 40000;
+export const DPS_SPAN = 20000;
+export const PROFILESET_SPREAD = 0.06;
+
+/** Canonical text of an actor's option lines (the `fake.*` knobs are not part of it). */
+export function actorCanon(actor) {
+  return actor.lines.join('\n');
+}
+
+function parseDps(raw, where) {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`fake.dps must be a non-negative number (${where}): '${raw}'`);
+  return n;
+}
+
+/** True DPS of a base-sim actor: override, else hash of its lines → 40k–60k, times the fight-style/target factor. */
+export function actorTrueDps(sim, actor) {
+  const raw = actor.fake.dps ?? sim.fake.dps;
+  if (raw !== undefined) return parseDps(raw, actor.name);
+  const u = unitFromHash(actorCanon(actor));
+  return Math.round((DPS_MIN + DPS_SPAN * u) * styleFactor(sim) * 10) / 10;
+}
+
+export function styleFactor(sim) {
+  const style = FIGHT_STYLES[sim.fight_style.toLowerCase()];
+  const targets = Math.max(1, sim.desired_targets);
+  return (style?.factor ?? 1) * (1 + 0.35 * Math.log2(targets));
+}
+
+/**
+ * True DPS of a profileset: the profileset's own fake_dps if it sets one; else the baseline main actor's
+ * true DPS when the profileset leaves the actor unchanged; else baseline × (1 + δ), δ ∈ [−6 %, +6 %)
+ * from a hash of the profileset's option strings.
+ */
+export function profilesetTrueDps(baseTrue, baseActor, psActor, psTuples, options) {
+  const own = psTuples.filter((t) => t.directive && t.name === 'fake.dps').pop();
+  if (own) return parseDps(own.value, 'profileset');
+  if (actorCanon(baseActor) === actorCanon(psActor)) return baseTrue;
+  const delta = (unitFromHash(options.join('\n')) * 2 - 1) * PROFILESET_SPREAD;
+  return Math.round(baseTrue * (1 + delta) * 10) / 10;
+}
+
+// ---------------------------------------------------------------- RNG (splitmix64 seeding, sfc32 stream)
+
+function splitmix64(state) {
+  let z = (state.s = (state.s + 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn);
+  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & 0xffffffffffffffffn;
+  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & 0xffffffffffffffffn;
+  return z ^ (z >> 31n);
+}
+
+export class Rng {
+  /** @param {bigint} seed @param {string} stream label mixed into the seed */
+  constructor(seed, stream = '') {
+    const st = { s: (seed ^ fnv1a64(stream)) & 0xffffffffffffffffn };
+    const a = splitmix64(st);
+    const b = splitmix64(st);
+    this.a = Number(a & 0xffffffffn) | 0;
+    this.b = Number(a >> 32n) | 0;
+    this.c = Number(b & 0xffffffffn) | 0;
+    this.d = Number(b >> 32n) | 0;
+    this.spare = null;
+    for (let i = 0; i < 12; i++) this.next32();
+  }
+
+  next32() {
+    // sfc32
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return t >>> 0;
+  }
+
+  /** uniform [0, 1) */
+  real() {
+    return (this.next32() * 2 ** 21 + (this.next32() >>> 11)) / 2 ** 53;
+  }
+
+  /** standard normal (Marsaglia polar) */
+  gauss() {
+    if (this.spare !== null) {
+      const s = this.spare;
+      this.spare = null;
+      return s;
+    }
+    let u, v, s;
+    do {
+      u = this.real() * 2 - 1;
+      v = this.real() * 2 - 1;
+      s = u * u + v * v;
+    } while (s >= 1 || s === 0);
+    const m = Math.sqrt((-2 * Math.log(s)) / s);
+    this.spare = v * m;
+    return u * m;
+  }
+}
+
+// ---------------------------------------------------------------- samples
+
+export class Sample {
+  constructor() {
+    this.buf = new Float64Array(256);
+    this.n = 0;
+    this.sum = 0;
+    this.sumsq = 0;
+    this.min = Infinity;
+    this.max = -Infinity;
+  }
+
+  add(x) {
+    if (this.n === this.buf.length) {
+      const nb = new Float64Array(this.buf.length * 2);
+      nb.set(this.buf);
+      this.buf = nb;
+    }
+    this.buf[this.n++] = x;
+    this.sum += x;
+    this.sumsq += x * x;
+    if (x < this.min) this.min = x;
+    if (x > this.max) this.max = x;
+  }
+
+  get mean() {
+    return this.n ? this.sum / this.n : 0;
+  }
+
+  /** Unbiased variance (simc divides by n − 1). */
+  get variance() {
+    if (this.n < 2) return 0;
+    const m = this.mean;
+    return Math.max(0, (this.sumsq - this.n * m * m) / (this.n - 1));
+  }
+
+  get meanStdDev() {
+    return this.n > 1 ? Math.sqrt(this.variance / this.n) : 0;
+  }
+
+  /** Full analysis: extended-sample fields + quartiles. */
+  analyze() {
+    const n = this.n;
+    if (n === 0) return { sum: 0, count: 0, mean: 0, min: 0, max: 0, median: 0, q1: 0, q3: 0, variance: 0, std_dev: 0, mean_variance: 0, mean_std_dev: 0 };
+    const data = this.buf.slice(0, n);
+    let sum = 0;
+    for (const x of data) sum += x;
+    const mean = sum / n;
+    let v = 0;
+    for (const x of data) v += (x - mean) * (x - mean);
+    const variance = n > 1 ? v / (n - 1) : 0;
+    const sorted = data.sort();
+    const pct = (p) => sorted[Math.min(n - 1, Math.floor(p * (n - 1) + 0.5))];
+    return {
+      sum,
+      count: n,
+      mean,
+      min: sorted[0],
+      max: sorted[n - 1],
+      median: pct(0.5),
+      q1: pct(0.25),
+      q3: pct(0.75),
+      variance,
+      std_dev: Math.sqrt(variance),
+      mean_variance: variance / n,
+      mean_std_dev: Math.sqrt(variance / n),
+    };
+  }
+}
+
+// ---------------------------------------------------------------- formatting (util::to_string, format_time)
+
+/** simc util::to_string(double): integer if within 0.001 of its truncation, else 3 decimals. */
+export function simcToString(f) {
+  const t = Math.trunc(f);
+  if (Math.abs(f - t) < 0.001) return String(t);
+  return f.toFixed(3);
+}
+
+export function round(x, decimals) {
+  const p = 10 ** decimals;
+  return Math.round(x * p) / p;
+}
+
+/** progress_bar_t::format_time: "1d, 2h, 3m, 4s" (zero parts left out). */
+export function formatTime(t) {
+  let rem = t;
+  const days = rem >= 86400 ? Math.trunc(rem / 86400) : 0;
+  rem -= days * 86400;
+  const hours = rem >= 3600 ? Math.trunc(rem / 3600) : 0;
+  rem -= hours * 3600;
+  const minutes = rem >= 60 ? Math.trunc(rem / 60) : 0;
+  rem -= minutes * 60;
+  let s = '';
+  if (days > 0) s += `${days}d, `;
+  if (hours > 0) s += `${hours}h, `;
+  if (minutes > 0) s += `${minutes}m, `;
+  return `${s}${Math.round(rem)}s`;
+}
+
+// ---------------------------------------------------------------- phase runner
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const tick = () => new Promise((r) => setImmediate(r));
+
+/**
+ * Progress state shared by all phases of one process (phase numbering, average phase time for the eta).
+ */
+export class ProgressBar {
+  constructor(out, type, totalPhases) {
+    this.out = out;
+    this.type = type;
+    this.totalPhases = totalPhases;
+    this.workIndex = 0;
+    this.phaseTimes = [];
+    this.lines = 0;
+    this.enabled = true;
+    this.prevLen = 0;
+  }
+
+  averagePhaseTime() {
+    return this.phaseTimes.length ? this.phaseTimes.reduce((a, b) => a + b, 0) / this.phaseTimes.length : 0;
+  }
+
+  /**
+   * One update (progress_bar_t::update_simple / update_normal + output).
+   * @param {{base: string, phase: string, cur: number, total: number, threads: number, targetError: number,
+   *   mean: number, error: number, elapsed: number, finished: boolean, profilesetsKnown: boolean}} p
+   */
+  print(p) {
+    if (!this.enabled) return false;
+    let pct = p.total > 0 ? p.cur / p.total : 0;
+    if (pct <= 0 && !p.finished) return false;
+    if (p.finished) pct = 1;
+    const current = p.elapsed;
+    const remaining = current / pct - current;
+    const wall = Math.max(p.elapsed, 1e-9);
+    const ips = p.cur / wall / p.threads;
+    const shownCur = p.finished ? p.total : p.cur;
+    let eta = '';
+    if (!p.finished && p.profilesetsKnown && this.totalPhases > 0) {
+      const avg = this.averagePhaseTime();
+      const phasesLeft = this.totalPhases - this.workIndex;
+      const timeLeft = Math.max(0, avg - p.elapsed);
+      const totalLeft = phasesLeft * avg + timeLeft;
+      if (totalLeft > 0) eta = formatTime(totalLeft);
+    }
+    let line;
+    if (this.type === 1) {
+      const fields = [p.base];
+      if (p.phase) fields.push(p.phase);
+      fields.push(String(this.workIndex), String(this.totalPhases), String(shownCur), String(p.total), simcToString(ips));
+      if (p.targetError > 0) fields.push(simcToString(p.mean), simcToString(p.error));
+      if (remaining > 0) fields.push(simcToString(round(remaining, 3)));
+      else if (p.finished && current > 0) fields.push(simcToString(round(current, 3)));
+      else fields.push('0.000');
+      if (eta) fields.push(eta);
+      line = `${fields.join('\t')}\n`;
+    } else {
+      const steps = 20;
+      const len = Math.round(steps * pct);
+      const bar = len >= 1 ? `[${'='.repeat(len - 1)}>${'.'.repeat(steps - len)}]` : `[${'.'.repeat(steps)}]`;
+      let s = `${bar} ${shownCur}/${p.total} ${ips.toFixed(3)}`;
+      if (p.targetError > 0) s += ` Mean=${p.mean.toFixed(0)} Error=${p.error.toFixed(3)}%`;
+      const remSec = Math.trunc(remaining);
+      const remMin = Math.trunc(remSec / 60);
+      if (remMin > 0) s += ` ${remMin}min`;
+      if (remSec - remMin * 60 > 0) s += ` ${remSec - remMin * 60}sec`;
+      if (p.finished) {
+        const totalMin = Math.trunc(current / 60);
+        const totalSec = Math.trunc(current % 60);
+        const msec = Math.trunc(1000 * (current - Math.trunc(current)));
+        if (totalMin > 0) s += ` ${totalMin}min`;
+        if (totalSec > 0) s += ` ${totalSec}${msec > 0 ? `.${msec}` : ''}sec`;
+        else if (msec > 0) s += ` ${msec}msec`;
+      }
+      if (eta) s += ` (${eta})`;
+      if (this.prevLen > s.length) s += ' '.repeat(this.prevLen - s.length);
+      this.prevLen = s.length;
+      const head = `Generating ${p.base}:${p.phase ? ` ${p.phase}` : ''} ${this.workIndex}/${this.totalPhases} `;
+      line = `${head}${s}${p.finished ? '\n' : '\r'}`;
+    }
+    this.out(line);
+    this.lines++;
+    return true;
+  }
+}
+
+/**
+ * Run one phase: iterate until `iterations` or the target error is reached.
+ * @param {object} o
+ * @param {{truths: Record<string, number>, noise: number, label: string}[]} o.actors actors simulated together (truths.dps drives target_error)
+ * @param {object} o.sim resolved sim settings (iterations cap, target_error, threads, max_time, ...)
+ * @param {bigint} o.seed
+ * @param {ProgressBar} o.bar
+ * @param {string} o.base progress base ("Baseline" / "Profileset")
+ * @param {string} o.phase phase label ('' for the baseline)
+ * @param {object} o.control { iterUs, interrupted(): boolean, canceled(): boolean, onProgressLine(n): Promise<void> }
+ */
+export async function runPhase(o) {
+  const { sim, actors, bar, control } = o;
+  const cap = sim.iterations;
+  const targetError = sim.target_error;
+  const threads = Math.max(1, Math.min(sim.threads, cap));
+  const warmup = cap === 1 ? 0 : threads; // first iteration of each thread is not collected
+  const interval = sim.analyze_error_interval > 0 ? sim.analyze_error_interval : 100;
+  const progressInterval = targetError > 0 ? interval : Math.max(1, Math.floor(cap / 100));
+  const ce = sim.confidence_estimator;
+
+  // one stream per actor and metric, so adding a metric never changes another metric's numbers
+  const rngs = actors.map((a, i) => Object.fromEntries(Object.keys(a.truths).map((k) => [k, new Rng(o.seed, `${o.base}/${o.phase}/${i}/${a.label}/${k}`)])));
+  const actRng = actors.map((a, i) => new Rng(o.seed, `${o.base}/${o.phase}/${i}/${a.label}/actions`));
+  const lenRng = new Rng(o.seed, `${o.base}/${o.phase}/fight_length`);
+  const samples = actors.map((a) => ({ m: Object.fromEntries(Object.keys(a.truths).map((k) => [k, new Sample()])), len: new Sample(), actions: new Sample() }));
+  const simLength = new Sample();
+  const raidDps = new Sample();
+  const raidDmg = new Sample();
+
+  let n = 0;
+  let total = cap; // work-queue size, projected once the error is known
+  let stopAt = cap;
+  let currentError = 0;
+  let currentMean = 0;
+  let lastProgress = 0;
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
+  let stoppedBy = 'done';
+
+  while (n < stopAt) {
+    if (control.canceled()) {
+      stoppedBy = 'canceled';
+      break;
+    }
+    if (control.interrupted()) {
+      stoppedBy = 'interrupted';
+      break;
+    }
+    n++;
+    control.onIteration?.(n);
+    const fl = sim.max_time * (1 + sim.vary_combat_length * (2 * lenRng.real() - 1));
+    const collect = n > warmup;
+    let raid = 0;
+    actors.forEach((a, i) => {
+      const s = samples[i];
+      for (const [k, truth] of Object.entries(a.truths)) {
+        const v = Math.max(0, truth * (1 + a.noise * rngs[i][k].gauss()));
+        if (collect) s.m[k].add(v);
+        if (k === 'dps') raid += v;
+      }
+      const acts = Math.round(fl / 1.33 + actRng[i].gauss() * 4);
+      if (collect) {
+        s.len.add(fl);
+        s.actions.add(acts);
+      }
+    });
+    if (collect) {
+      simLength.add(fl);
+      raidDps.add(raid);
+      raidDmg.add(raid * fl);
+    }
+
+    if (targetError > 0 && n % interval === 0 && stopAt === cap) {
+      let maxErr = 0;
+      let meanTotal = 0;
+      let meanCount = 0;
+      for (const s of samples) {
+        const m = s.m.dps.mean;
+        if (s.m.dps.n > 1 && m !== 0) {
+          const err = (s.m.dps.meanStdDev * ce) / m;
+          if (err > maxErr) maxErr = err;
+          meanTotal += m;
+          meanCount++;
+        }
+      }
+      if (meanCount > 0) currentMean = meanTotal / meanCount;
+      currentError = maxErr * 100;
+      if (currentError > 0) {
+        if (currentError < targetError) {
+          // interrupt(): the other threads finish the iteration they are in
+          stopAt = Math.min(cap, n + threads - 1);
+          total = stopAt;
+        } else {
+          total = Math.min(cap, Math.max(n, Math.trunc(n * ((currentError * currentError) / (targetError * targetError)))));
+        }
+      }
+    }
+
+    if (n - lastProgress >= progressInterval && n < stopAt && (targetError <= 0 || n >= interval)) {
+      lastProgress = n;
+      if (sim.report_progress) {
+        const printed = bar.print({ base: o.base, phase: o.phase, cur: n, total, threads, targetError, mean: currentMean, error: currentError, elapsed: elapsed(), finished: false, profilesetsKnown: o.profilesetsKnown });
+        if (printed) await control.onProgressLine(bar.lines);
+      }
+    }
+
+    // pacing: FAKE_SIMC_ITER_US microseconds of wall time per iteration; yield regularly for signals
+    const due = (n * control.iterUs) / 1000;
+    const ahead = due - (performance.now() - started);
+    if (ahead > 4) await sleep(ahead);
+    else if (n % 512 === 0) await tick();
+  }
+
+  if (stoppedBy !== 'canceled' && sim.report_progress && n > 0) {
+    bar.print({ base: o.base, phase: o.phase, cur: n, total: n, threads, targetError, mean: currentMean, error: currentError, elapsed: elapsed(), finished: true, profilesetsKnown: o.profilesetsKnown });
+  }
+  bar.phaseTimes.push(elapsed());
+
+  return { iterations: n, threads, samples, simLength, raidDps, raidDmg, stoppedBy, elapsed: elapsed(), currentError };
+}
