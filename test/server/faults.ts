@@ -1,0 +1,93 @@
+/**
+ * Test controls: injected faults (a status, a code, a Retry-After, a delay or a dropped connection, N times, for
+ * requests matching a method and path) and "extra fields" mode, which adds unknown fields to every answer the way
+ * a newer server would.
+ */
+export interface FaultSpec {
+  /** Match only this method (any when omitted). */
+  method?: string;
+  /** Exact pathname, or a RegExp tested against the pathname. */
+  path: string | RegExp;
+  /** HTTP status to answer with (ignored with `drop`). */
+  status: number;
+  /** Envelope `code`; by default `rate_limit_exceeded` (429), `queue_unavailable` (503), `internal_error` (500), else `injected_fault`. */
+  code?: string;
+  /** Envelope `meta`; a sensible default for 429 and 503. */
+  meta?: Record<string, unknown> | null;
+  /** `Retry-After` header in seconds; none unless given. */
+  retryAfter?: number;
+  /** How many matching requests it answers; default 1, `Infinity` for all. */
+  times?: number;
+  /** Replaces the envelope: an object is sent as JSON, a string as is (with `contentType`, default text/html). */
+  body?: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** Real milliseconds to wait before answering (or before dropping). */
+  delayMs?: number;
+  /** Destroy the connection instead of answering. */
+  drop?: boolean;
+  /** Which server: the API (default) or the artifact host. */
+  target?: 'api' | 'artifacts';
+}
+
+export interface Fault extends FaultSpec {
+  remaining: number;
+  hits: number;
+}
+
+export class Faults {
+  readonly list: Fault[] = [];
+
+  add(spec: FaultSpec): Fault {
+    const fault: Fault = { ...spec, remaining: spec.times ?? 1, hits: 0 };
+    this.list.push(fault);
+    return fault;
+  }
+
+  clear(): void {
+    this.list.length = 0;
+  }
+
+  /** The first live fault matching the request, spent by one. */
+  take(target: 'api' | 'artifacts', method: string, path: string): Fault | undefined {
+    const fault = this.list.find(
+      (f) =>
+        f.remaining > 0 &&
+        (f.target ?? 'api') === target &&
+        (f.method === undefined || f.method.toUpperCase() === method) &&
+        (typeof f.path === 'string' ? f.path === path : f.path.test(path)),
+    );
+    if (!fault) return undefined;
+    fault.remaining--;
+    fault.hits++;
+    return fault;
+  }
+}
+
+export function defaultCode(status: number): string {
+  if (status === 429) return 'rate_limit_exceeded';
+  if (status === 503) return 'queue_unavailable';
+  if (status === 500) return 'internal_error';
+  return 'injected_fault';
+}
+
+export function defaultMeta(status: number): Record<string, unknown> | null {
+  if (status === 429) return { scope: 'developer' };
+  if (status === 503) return { reason: 'queue_unavailable', queueHealth: 'paused' };
+  return null;
+}
+
+export const EXTRA_FIELD = '_unknownFieldFromNewerServer';
+
+/**
+ * Every object in an answer gains unknown fields (`metadata` is left alone: it is echoed exactly as submitted).
+ */
+export function addExtraFields(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) return value.map((v) => addExtraFields(v));
+  if (value === null || typeof value !== 'object' || key === 'metadata') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = addExtraFields(v, k);
+  out[EXTRA_FIELD] = 'added by the test server';
+  out.xFutureObject = { nested: true, list: [1, 2] };
+  return out;
+}
