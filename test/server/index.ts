@@ -19,7 +19,8 @@
  *                      (execution_timeout, logs) | retried (interrupted halfway, requeued with retried=true and a
  *                      new manifest link, then completes)
  *   test.profilesets   N profileset results to synthesize (default: the profile's profileset.* names)
- *   test.artifactBytes the json_report artifact is exactly this many bytes, streamed (memory tests)
+ *   test.artifactBytes the json_report artifact is padded to exactly this many bytes (valid JSON, streamed in
+ *                      64 KB chunks; for memory tests). GET {artifactUrl}/gen/{bytes} streams raw bytes too.
  *   test.redirect      true|false: artifact URLs answer 302 to the bytes (default: options.artifactRedirect)
  * A runtime over `runtime.maxRuntimeSeconds` ends `timed_out` / `execution_timeout` on its own.
  *
@@ -35,6 +36,11 @@
  *   - cancel: a job cancelled on request answers 200 `cancelled` again on repeat; other terminal jobs 409.
  *   - a job cancelled or timed out after it ran keeps a result with `summary: null` and its input and logs.
  *   - metadata: at most 20 entries and 1 KB in total (P-plain), besides 1.5.0's 500 characters per value.
+ *   - runtime/queue defaults (300 s, 1800 s) are lowered to the account maxima when those are smaller.
+ *   - rate-limit windows are clock minutes; `Retry-After` and `X-RateLimit-Reset` are in real time under a
+ *     `timeScale` (what a client waits), in clock time with a manual clock (what a test advances).
+ *   - status `progress` is always an object (1.5.0 makes it required): `{percent: null, stage: null}` before
+ *     running; `queue` is null once the job left the queue.
  *   - after retention: /result has `artifacts: []`, artifact URL lookups 410 `artifact_expired`, the artifact
  *     host answers 404 for artifacts, share page and manifest, and the job leaves GET /v1/sim/jobs.
  */
