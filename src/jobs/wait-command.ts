@@ -1,9 +1,8 @@
-import type { StatusRecord } from '../api/schemas.js';
+import type { ResultRecord, StatusRecord } from '../api/schemas.js';
+import { sleep } from '../api/retry.js';
 import type { Context } from '../context.js';
-import { ApiError, ExitCode, InterruptedError } from '../errors.js';
-import { printResult } from '../output/views/result.js';
-import { describeStatus } from '../output/views/status.js';
-import type { JobBackend } from './backend.js';
+import { ApiError, ExitCode, SimjobError } from '../errors.js';
+import type { Fetched, JobBackend } from './backend.js';
 import { exitCodeForState } from './states.js';
 import { waitForTerminal } from './wait.js';
 
@@ -14,12 +13,13 @@ export interface WaitReportOptions {
 }
 
 /**
- * `--wait` for one job: show progress on stderr while it runs, then print its result (or, for a job that ended
- * without one, its record) and return the exit code its outcome calls for.
+ * `--wait` for one job: progress on stderr while it runs, then its result on stdout (for a job that ended without
+ * one, its record) and the exit code its outcome calls for: 0 completed, 3 any other end, 8 --timeout, 130 Ctrl-C.
  */
 export async function waitAndReport(ctx: Context, backend: JobBackend, id: string, options: WaitReportOptions): Promise<number> {
   const { createProgress } = await import('../output/progress.js');
-  const progress = createProgress(ctx.out, id);
+  const progress = await createProgress(ctx.out, id);
+  const started = Date.now();
   let last: StatusRecord | undefined;
   try {
     last = await waitForTerminal(backend, id, {
@@ -31,36 +31,83 @@ export async function waitAndReport(ctx: Context, backend: JobBackend, id: strin
       },
       onTransientError: (error, retryIn) => progress.transient(error, retryIn),
     });
-    progress.done(last);
   } catch (error) {
     progress.stop();
-    if (error instanceof InterruptedError || ctx.signal.aborted) return interrupted(ctx, backend, id, last, options);
+    if (ctx.signal.aborted) return interrupted(ctx, backend, id, last, options.cancelOnInterrupt ?? false);
     throw error;
   }
-  return reportTerminal(ctx, backend, id, last, options);
+  progress.done(last, Date.now() - started);
+  return reportTerminal(ctx, backend, id, options);
 }
 
-async function interrupted(ctx: Context, backend: JobBackend, id: string, last: StatusRecord | undefined, options: WaitReportOptions): Promise<number> {
-  if (options.cancelOnInterrupt) {
-    const answer = await backend.cancel(id);
-    ctx.out.notice(`Stopped waiting and cancelled job ${id} (${answer.data.status}).`);
-  } else {
-    ctx.out.notice(`Stopped waiting. Job ${id} is still ${last?.status ?? 'in progress'}; pick it up again with: simjob status ${id} --wait`);
+/** Ctrl-C: say where the job stands and how to pick it up again (or cancel it, when asked to), then exit 130. */
+export async function interrupted(ctx: Context, backend: JobBackend, id: string, last: StatusRecord | undefined, cancel: boolean): Promise<number> {
+  const say = (text: string) => ctx.out.err(`${text}\n`);
+  if (!cancel) {
+    const where = last ? ` is still ${last.status}` : '';
+    say(`Stopped waiting. Job ${id}${where} and keeps running. Pick it up again with: simjob status ${id} --wait`);
+    return ExitCode.INTERRUPTED;
+  }
+  try {
+    const answer = await cancelDetached(ctx, backend, id);
+    say(answer.data.status === 'cancel_requested'
+      ? `Stopped waiting and requested cancellation of job ${id}; it stops shortly (check with: simjob status ${id}).`
+      : `Stopped waiting and cancelled job ${id}.`);
+  } catch (error) {
+    const why = error instanceof SimjobError ? error.message : String(error);
+    say(`Stopped waiting, but could not cancel job ${id}: ${why} Cancel it with: simjob cancel ${id}`);
   }
   return ExitCode.INTERRUPTED;
 }
 
-async function reportTerminal(ctx: Context, backend: JobBackend, id: string, status: StatusRecord, options: WaitReportOptions): Promise<number> {
-  try {
-    const result = await backend.result(id);
-    if (ctx.out.json) ctx.out.printJson(result.raw);
-    else printResult(ctx.out, result.data, { top: options.top ?? 20 });
-    return exitCodeForState(result.data.status);
-  } catch (error) {
-    if (!(error instanceof ApiError && error.code === 'result_unavailable')) throw error;
-    const job = await backend.job(id);
-    if (ctx.out.json) ctx.out.printJson(job.raw);
-    else ctx.out.line(`Job ${id} ended ${describeStatus(status)}${status.statusReason ? `: ${status.statusReason}` : ''}`);
-    return exitCodeForState(job.data.status);
+/**
+ * Cancel after Ctrl-C. The backend's requests are tied to the Ctrl-C signal (aborted by now), so a remote cancel
+ * goes through a client of its own with a short deadline; a second Ctrl-C still exits at once (cli.ts).
+ */
+export async function cancelDetached(ctx: Context, backend: JobBackend, id: string) {
+  if (backend.kind !== 'remote') return backend.cancel(id);
+  const [{ RemoteBackend }, { userAgent }] = await Promise.all([import('../api/remote.js'), import('../version.js')]);
+  const detached = new RemoteBackend({
+    baseUrl: ctx.config.baseUrl().value,
+    apiKey: ctx.config.apiKey().value,
+    userAgent: userAgent(),
+    debug: ctx.debugLevel,
+    log: (line) => ctx.out.err(`${ctx.out.ce.dim(line)}\n`),
+    signal: AbortSignal.timeout(15_000),
+    env: ctx.env,
+  });
+  return detached.cancel(id);
+}
+
+/**
+ * The result of a job the status endpoint called terminal. The result endpoint may lag the status by a moment
+ * (409 result_not_ready): asked again a few times. A job that ended without a result (422 result_unavailable) is
+ * shown from its job record.
+ */
+export async function fetchOutcome(backend: JobBackend, id: string, signal?: AbortSignal): Promise<{ result?: Fetched<ResultRecord>; job?: Fetched<unknown> & { data: ResultRecord } }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { result: await backend.result(id) };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.code === 'result_not_ready' && attempt < 5) {
+        await sleep(1000, signal);
+        continue;
+      }
+      if (error.code !== 'result_unavailable') throw error;
+      const job = await backend.job(id);
+      return { job: { raw: job.raw, data: { ...job.data, result: { summary: null, artifacts: [] } } } };
+    }
   }
+}
+
+async function reportTerminal(ctx: Context, backend: JobBackend, id: string, options: WaitReportOptions): Promise<number> {
+  const { result, job } = await fetchOutcome(backend, id, ctx.signal);
+  const shown = (result ?? job)!;
+  if (ctx.out.json) ctx.out.printJson(shown.raw);
+  else {
+    const { printResult } = await import('../output/views/result.js');
+    printResult(ctx.out, shown.data, { top: options.top ?? 20 });
+  }
+  return exitCodeForState(shown.data.status);
 }

@@ -1,32 +1,136 @@
+import type { ChalkInstance } from 'chalk';
+import type { Ora } from 'ora';
 import type { StatusRecord } from '../api/schemas.js';
-import { formatDuration } from './format.js';
+import { colourState, formatDuration } from './format.js';
 import type { Output } from './io.js';
-import { describeStatus } from './views/status.js';
+import { describeStatus, queueEtaText, stageText } from './views/status.js';
 
+/** What the wait loop reports to; drawn as a spinner on a terminal, as plain lines anywhere else. */
 export interface Progress {
   update(status: StatusRecord, elapsedMs: number): void;
   transient(error: Error, retryInMs: number): void;
-  done(status: StatusRecord): void;
+  /** The job is terminal: leave a last line saying how it ended. */
+  done(status: StatusRecord, elapsedMs: number): void;
+  /** Stop drawing (interrupt, timeout, error) without a verdict. */
   stop(): void;
 }
 
+/** `0:42`, `12:05`, `1:02:09`: elapsed time on a wall clock. */
+export function clock(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return hh > 0 ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
+}
+
+/** A change worth a line of its own when there is no spinner: the state, or the multistage stage. */
+export function stateKey(status: StatusRecord): string {
+  return `${status.status}|${status.status === 'running' ? stageText(status) ?? '' : ''}`;
+}
+
+/** A 10-cell bar for a percentage: `■■■■□□□□□□`. */
+export function percentBar(c: ChalkInstance, percent: number, cells = 10): string {
+  const filled = Math.max(0, Math.min(cells, Math.round((percent / 100) * cells)));
+  return c.cyan('■'.repeat(filled)) + c.dim('□'.repeat(cells - filled));
+}
+
 /**
- * Progress of a wait, on stderr. Without a terminal (CI, pipes): one plain line per change of state, no ANSI.
- * (An interactive spinner is drawn by the same interface on a TTY.)
+ * The live text of one job for a spinner: state (coloured), bar and percent, stage, queue ETA counted down since
+ * the status was read.
  */
-export function createProgress(out: Output, id: string): Progress {
-  let lastLine = '';
-  const write = (status: StatusRecord, elapsedMs: number) => {
-    const line = `${id}: ${describeStatus(status)}`;
-    const changed = line.replace(/ \d+%/, '') !== lastLine.replace(/ \d+%/, '');
-    if (changed) out.notice(`${line} (${formatDuration(elapsedMs) ?? '0 s'})`);
-    lastLine = line;
-  };
-  out.notice(`Waiting for job ${id} (Ctrl-C stops waiting; the job keeps running)`);
+export function liveText(c: ChalkInstance, status: StatusRecord, sinceReadMs: number): string {
+  const parts = [colourState(c, status.status)];
+  const percent = status.progress?.percent;
+  if (status.status === 'running' && typeof percent === 'number') parts[0] += ` ${percentBar(c, percent)} ${Math.floor(percent)}%`;
+  const stage = stageText(status);
+  if (stage && status.status === 'running') parts.push(`stage ${stage}`);
+  const eta = queueEtaText(status, sinceReadMs);
+  if (eta) parts.push(eta);
+  if (status.retried) parts.push(c.yellow('retried after a platform error'));
+  return parts.join(c.dim(' · '));
+}
+
+export async function createProgress(out: Output, id: string): Promise<Progress> {
+  out.notice(out.ce.dim(`Waiting for job ${id} (Ctrl-C stops waiting; the job keeps running).`));
+  return out.interactive ? spinnerProgress(out, id) : lineProgress(out);
+}
+
+/**
+ * Without a terminal (CI, pipes, TERM=dumb): one plain line per change of state, no ANSI codes, each with the time
+ * waited so far. A poll error is shown once per outage.
+ */
+export function lineProgress(out: Output, label = ''): Progress {
+  let lastKey = '';
+  let failing = false;
   return {
-    update: write,
-    transient: (error, retryIn) => out.notice(`Polling failed (${error.message}); retrying in ${Math.ceil(retryIn / 1000)} s…`),
+    update(status, elapsedMs) {
+      failing = false;
+      const key = stateKey(status);
+      if (key === lastKey) return;
+      lastKey = key;
+      out.notice(`[${clock(elapsedMs)}] ${label}${describeStatus(status)}`);
+    },
+    transient(error, retryInMs) {
+      if (failing) return;
+      failing = true;
+      out.notice(`${label}${transientText(error, retryInMs)}`);
+    },
     done: () => undefined,
     stop: () => undefined,
+  };
+}
+
+export function transientText(error: Error, retryInMs: number): string {
+  return `Polling failed (${error.message.replace(/\.$/, '')}); retrying in ${Math.ceil(retryInMs / 1000)} s. The job is unaffected.`;
+}
+
+/** On a terminal: an ora spinner on stderr, redrawn every second so elapsed time and the queue ETA tick. */
+async function spinnerProgress(out: Output, id: string): Promise<Progress> {
+  const { default: ora } = await import('ora');
+  const c = out.ce;
+  const started = Date.now();
+  let status: StatusRecord | undefined;
+  let readAt = started;
+  let problem: string | undefined;
+
+  const text = () => {
+    const now = Date.now();
+    const state = status ? liveText(c, status, now - readAt) : c.dim('checking…');
+    const tail = problem ? ` ${c.yellow(problem)}` : '';
+    return `${c.bold(id)}  ${state}${c.dim(` · ${clock(now - started)}`)}${tail}`;
+  };
+  const spinner: Ora = ora({ stream: out.stderr as NodeJS.WriteStream, discardStdin: false, isEnabled: true, text: text() }).start();
+  const ticker = setInterval(() => {
+    spinner.text = text();
+  }, 1000);
+  ticker.unref();
+  let failing = false;
+
+  return {
+    update(next) {
+      status = next;
+      readAt = Date.now();
+      problem = undefined;
+      failing = false;
+      spinner.text = text();
+    },
+    transient(error, retryInMs) {
+      problem = `(connection trouble; retrying in ${Math.ceil(retryInMs / 1000)} s)`;
+      spinner.text = text();
+      if (!failing) out.notice(transientText(error, retryInMs));
+      failing = true;
+    },
+    done(final, elapsedMs) {
+      clearInterval(ticker);
+      const ok = final.status === 'completed';
+      const symbol = ok ? c.green('✔') : c.red('✖');
+      const how = `${colourState(c, final.status)}${final.errorCode ? ` (${final.errorCode})` : ''}`;
+      spinner.stopAndPersist({ symbol, text: `Job ${c.bold(id)} ${how} after ${formatDuration(elapsedMs) ?? '0 s'} of waiting.` });
+    },
+    stop() {
+      clearInterval(ticker);
+      spinner.stop();
+    },
   };
 }

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
 import { exitCodeForState } from '../../jobs/states.js';
-import { printResult } from '../../output/views/result.js';
 import { checkJobId } from '../ids.js';
 
 export interface ResultOptions {
@@ -8,12 +8,31 @@ export interface ResultOptions {
   all?: boolean;
 }
 
+export const DEFAULT_TOP = 20;
+
 /** Exit code follows the job: 0 completed, 3 failed/cancelled/timed_out (so `simjob result ID && deploy` is safe). */
 export async function run(ctx: Context, [rawId]: string[], options: ResultOptions): Promise<number> {
   const id = checkJobId(rawId);
+  if (options.all && ctx.out.json) {
+    throw new UsageError(
+      '--all and --json do not go together: --json prints the API resource as it is.',
+      `For every profileset as JSON, download the report: simjob artifacts ${id} --download --kind json_report`,
+    );
+  }
+  if (options.all && options.top !== undefined) throw new UsageError('--all and --top do not go together: --all shows every profileset.');
   const backend = await ctx.backendFor(id);
   const result = await backend.result(id);
-  if (ctx.out.json) ctx.out.printJson(result.raw);
-  else printResult(ctx.out, result.data, { top: options.all ? Number.POSITIVE_INFINITY : options.top ?? 20 });
+  if (ctx.out.json) {
+    ctx.out.printJson(result.raw);
+    return exitCodeForState(result.data.status);
+  }
+  const { printResult } = await import('../../output/views/result.js');
+  let all;
+  // A job without profilesets (or without a summary: it failed) has nothing more in its report to list.
+  if (options.all && result.data.result.summary?.mainActor?.profilesets) {
+    const { readAllProfilesets } = await import('../../output/report-profilesets.js');
+    all = await readAllProfilesets(backend, result.data, { signal: ctx.signal, env: ctx.env });
+  }
+  printResult(ctx.out, result.data, { top: options.all ? Number.POSITIVE_INFINITY : options.top ?? DEFAULT_TOP, all });
   return exitCodeForState(result.data.status);
 }

@@ -1,72 +1,217 @@
-import type { ResultRecord } from '../../api/schemas.js';
+import type { ChalkInstance } from 'chalk';
+import type { Artifact, ResultRecord } from '../../api/schemas.js';
 import { ERROR_ADVICE } from '../../jobs/states.js';
 import { colourState, formatDuration, formatNumber } from '../format.js';
 import type { Output } from '../io.js';
-import { printTable } from '../table.js';
+import { rankByMean, type RankedProfileset } from '../report-profilesets.js';
+import { difference } from '../stats.js';
+import { printTable, type Column } from '../table.js';
 
 export interface ResultViewOptions {
+  /** How many profilesets to list (Infinity: all there are). */
   top: number;
+  /** Every profileset, read from the JSON report (--all); replaces the summary's top 200. */
+  all?: RankedProfileset[];
 }
 
-/** The human view of a result: headline, ranked profilesets, multistage funnel, errors, artifacts, share link. */
+/** Why multistage did not run, in words (spec 2.4 reasons; notes §15). */
+const MULTISTAGE_REASONS: Record<string, string> = {
+  unsupported_stage_sensitive_directive: 'the profile uses a stage-sensitive directive',
+  unsupported_copy_set_only: 'copy=/set= comparisons cannot be split into stages',
+  unsupported_mixed_profileset_copy_set: 'profilesets are mixed with copy=/set=',
+  no_variants_in_input: 'the profile has no profileset.* lines',
+  unsupported_multi_actor: 'the profile declares more than one player',
+  no_profileset_candidates: 'the profilesets resolved to no candidates',
+  below_min_candidates: 'fewer than 4 candidates',
+};
+
+/**
+ * The human view of a result: headline, outcome and advice, ranked profilesets (with the difference from the
+ * baseline and a bar), the multistage funnel, warnings, artifacts and the share link. Data goes to stdout; hints
+ * and warnings to stderr.
+ */
 export function printResult(out: Output, record: ResultRecord, options: ResultViewOptions): void {
+  printHeadline(out, record);
+  printOutcome(out, record);
+  printProfilesets(out, record, options);
+  printFunnel(out, record);
+  printWarnings(out, record);
+  printArtifacts(out, record);
+}
+
+function printHeadline(out: Output, record: ResultRecord): void {
   const c = out.c;
   const summary = record.result.summary;
   const actor = summary?.mainActor;
   const runtime = record.runtime;
+  const metric = summary?.metric ?? 'dps';
+  const relative = actor?.mean && typeof actor.mean_error === 'number' ? ` (${formatNumber((actor.mean_error / actor.mean) * 100, 2)}%)` : '';
   const fee = runtime?.priorityFeeCredits ? ` (incl. ${formatNumber(runtime.priorityFeeCredits)} priority fee)` : '';
+  const build = record.build ? [record.build.channel, record.build.commit?.slice(0, 10)].filter(Boolean).join(' @ ') : undefined;
   out.keyValues([
     ['Job', record.id],
-    ['Status', colourState(c, record.status)],
-    ['Actor', actor ? `${actor.name}  ${c.bold(formatNumber(actor.mean, 1))} ${summary?.metric ?? 'dps'} ± ${formatNumber(actor.mean_error, 1)}` : undefined],
-    ['Build', record.build ? [record.build.channel, record.build.commit?.slice(0, 10)].filter(Boolean).join(' @ ') : undefined],
+    ['Status', `${colourState(c, record.status)}${record.retried ? c.dim(' (retried after a platform error)') : ''}`],
+    ['Actor', actor ? `${actor.name}  ${c.bold(formatNumber(actor.mean, 1))} ${metric} ± ${formatNumber(actor.mean_error, 1)}${relative}` : undefined],
+    ['Build', build],
     ['Sim time', formatDuration(runtime?.simDurationMs)],
     ['Total time', formatDuration(runtime?.totalDurationMs)],
-    ['Credits', runtime?.creditsConsumed === null || runtime?.creditsConsumed === undefined ? undefined : `${formatNumber(runtime.creditsConsumed)}${fee}`],
+    ['Credits', typeof runtime?.creditsConsumed === 'number' ? `${formatNumber(runtime.creditsConsumed)}${fee}` : undefined],
   ]);
-  if (record.errorCode) {
-    out.line();
-    out.line(`${c.red(record.errorCode)}: ${record.statusReason ?? ''}`.trimEnd());
-    const advice = ERROR_ADVICE[record.errorCode];
-    if (advice) out.line(c.dim(advice));
-  }
-
-  const sets = actor?.profilesets;
-  if (actor && sets && sets.results.length > 0) {
-    const ranked = [...sets.results].sort((a, b) => b.mean - a.mean).slice(0, options.top);
-    const baseline = actor.mean;
-    out.line();
-    printTable(out, ranked, [
-      { header: '#', value: (r) => String(ranked.indexOf(r) + 1), align: 'right' },
-      { header: 'Profileset', value: (r) => r.name, shrinkable: true },
-      { header: 'DPS', value: (r) => formatNumber(r.mean, 1), align: 'right' },
-      { header: '±', value: (r) => formatNumber(r.mean_error, 1), align: 'right' },
-      { header: 'Δ DPS', value: (r) => signed(r.mean - baseline, 1), align: 'right' },
-      { header: 'Δ %', value: (r) => `${signed(((r.mean - baseline) / baseline) * 100, 2)}%`, align: 'right' },
-      { header: 'Stage', value: (r) => String(r.stage ?? 1), align: 'right' },
-    ]);
-    if (sets.count > sets.results.length) {
-      out.line(c.dim(`The summary holds the top ${sets.results.length} of ${sets.count} profilesets; use --all for every one.`));
-    } else if (sets.results.length > options.top) {
-      out.line(c.dim(`Showing ${options.top} of ${sets.results.length} profilesets; use --top or --all for more.`));
-    }
-  }
-
-  const multi = summary?.multiStage;
-  if (multi?.enabled && multi.stages?.length) {
-    out.line();
-    out.line(`Multistage: ${multi.stages.map((s) => `${s.label ?? `stage ${s.stage}`} ${s.profilesets ?? '?'} (−${s.culled ?? 0})`).join(' → ')}`);
-  }
-
-  const artifacts = record.result.artifacts ?? [];
-  if (artifacts.length) {
-    out.line();
-    out.line(`Artifacts: ${artifacts.map((a) => (a.stage ? `${a.kind}@${a.stage}` : a.kind)).join(', ')}`);
-  }
-  if (record.links?.share) out.line(`Share: ${record.links.share}`);
 }
 
-function signed(n: number, digits: number): string {
+function printOutcome(out: Output, record: ResultRecord): void {
+  if (!record.errorCode && record.status === 'completed') return;
+  out.line();
+  const reason = record.statusReason ?? '';
+  out.line(`${out.c.red(record.errorCode ?? record.status)}: ${reason}`.trimEnd());
+  const advice = record.errorCode ? ERROR_ADVICE[record.errorCode] : undefined;
+  if (advice) out.line(out.c.dim(advice));
+}
+
+interface Row extends RankedProfileset {
+  rank?: number;
+  baseline?: boolean;
+}
+
+function printProfilesets(out: Output, record: ResultRecord, options: ResultViewOptions): void {
+  const actor = record.result.summary?.mainActor;
+  const sets = actor?.profilesets;
+  const source = options.all ?? (sets ? rankByMean(sets.results) : []);
+  if (!actor || source.length === 0) return;
+
+  const shown: Row[] = source.slice(0, options.top).map((r, i) => ({ ...r, rank: i + 1 }));
+  const base: Row = { name: `baseline (${actor.name})`, mean: actor.mean, mean_error: actor.mean_error, stage: null, baseline: true };
+  // On a terminal the baseline sits among the profilesets, where it ranks, when that place is within the list.
+  const tty = out.stdoutIsTTY;
+  const rows: Row[] = [...shown];
+  if (tty) {
+    const at = rows.findIndex((r) => r.mean < actor.mean);
+    if (at >= 0) rows.splice(at, 0, base);
+    else if (shown.length === source.length) rows.push(base);
+  }
+
+  const c = out.c;
+  const delta = (r: Row) => difference(actor, r);
+  const noise = (text: string, r: Row) => (r.baseline ? c.dim(text) : delta(r).significant === false ? c.dim(text) : text);
+  const columns: Array<Column<Row>> = [
+    { header: '#', value: (r) => (r.baseline ? '—' : String(r.rank)), align: 'right', style: (t, r) => (r.baseline ? c.dim(t) : t) },
+    { header: 'Profileset', value: (r) => r.name, shrinkable: true, style: (t, r) => (r.baseline ? c.cyan(t) : t) },
+    { header: 'DPS', value: (r) => formatNumber(r.mean, 1), align: 'right', style: (t, r) => (r.baseline ? c.cyan(t) : c.bold(t)) },
+    { header: '±', value: (r) => formatNumber(r.mean_error, 1), align: 'right', style: (t) => c.dim(t) },
+    { header: 'Δ DPS', value: (r) => (r.baseline ? '' : signed(delta(r).delta, 1)), align: 'right', style: (t, r) => noise(colourSign(c, t), r) },
+    { header: 'Δ %', value: (r) => (r.baseline ? '' : `${signed(delta(r).percent ?? 0, 2)}%`), align: 'right', style: (t, r) => noise(colourSign(c, t), r) },
+    { header: 'Stage', value: (r) => (r.baseline ? '' : String(r.stage ?? 1)), align: 'right' },
+  ];
+  if (tty) {
+    const width = barWidth(out, rows, columns);
+    if (width > 0) {
+      const lo = Math.min(...rows.map((r) => r.mean));
+      const hi = Math.max(...rows.map((r) => r.mean));
+      columns.push({
+        header: '',
+        value: (r) => bar(r.mean, lo, hi, width),
+        style: (t, r) => (r.baseline ? c.cyan(t) : r.mean >= actor.mean ? c.green(t) : c.red(t)),
+      });
+    }
+  }
+  out.line();
+  printTable(out, rows, columns);
+
+  const total = sets?.count ?? source.length;
+  if (options.all) {
+    const missing = total - source.length;
+    out.notice(out.ce.dim(`All ${formatNumber(source.length)} profilesets, read from the JSON report${missing > 0 ? `; ${formatNumber(missing)} produced no result (mean 0) and are not listed` : ''}.`));
+  } else if (sets && sets.count > sets.results.length) {
+    out.notice(out.ce.dim(`The summary holds the top ${formatNumber(sets.results.length)} of ${formatNumber(sets.count)} profilesets${shown.length < sets.results.length ? ` (showing ${shown.length}; --top N for more)` : ''}; --all reads every one from the JSON report.`));
+  } else if (source.length > shown.length) {
+    out.notice(out.ce.dim(`Showing the top ${shown.length} of ${formatNumber(source.length)} profilesets; --top N or --all for more.`));
+  }
+  if (tty && shown.some((r) => delta(r).significant === false)) {
+    out.notice(out.ce.dim('Grey differences are within the combined 95% error of the baseline and the profileset.'));
+  }
+}
+
+function printFunnel(out: Output, record: ResultRecord): void {
+  const multi = record.result.summary?.multiStage;
+  if (!multi?.enabled || !multi.stages?.length) return;
+  const steps = multi.stages.map((s) => {
+    const culled = s.culled ? out.c.dim(` (${formatNumber(s.culled)} culled)`) : '';
+    return `${formatNumber(s.profilesets ?? 0)} ${s.label ?? `stage ${s.stage}`}${culled}`;
+  });
+  out.line();
+  out.keyValues([['Multistage', steps.join(' → ')]]);
+}
+
+function printWarnings(out: Output, record: ResultRecord): void {
+  const raw = (record as { warnings?: unknown }).warnings;
+  for (const w of Array.isArray(raw) ? raw : []) {
+    const entry = w as { line?: number; message?: string; kind?: string };
+    out.warn(`${entry.line ? `line ${entry.line}: ` : ''}${entry.message ?? entry.kind ?? 'warning'}`);
+  }
+  const multi = record.result.summary?.multiStage;
+  if (multi && !multi.enabled && multi.reason && multi.reason !== 'disabled_by_option') {
+    out.warn(`Multistage did not run (${multi.reason}): ${MULTISTAGE_REASONS[multi.reason] ?? 'see the reason'}; the job ran as a single pass.`);
+  }
+  if (record.status === 'completed' && (record.result.artifacts ?? []).length === 0) {
+    out.warn(`The artifacts of this job have expired${record.retentionDays ? ` (kept ${record.retentionDays} days after completion)` : ''}.`);
+  }
+}
+
+function printArtifacts(out: Output, record: ResultRecord): void {
+  const artifacts = record.result.artifacts ?? [];
+  const html = [...artifacts].reverse().find((a) => a.kind === 'html_report');
+  const pairs: Array<[string, string | undefined]> = [
+    ['Artifacts', artifacts.length ? describeArtifacts(artifacts) : undefined],
+    ['HTML report', html?.url],
+    ['Share', record.links?.share ?? undefined],
+  ];
+  if (!pairs.some(([, v]) => v)) return;
+  out.line();
+  out.keyValues(pairs);
+  if (artifacts.length) out.notice(out.ce.dim(`Download them with: simjob artifacts ${record.id} --download`));
+}
+
+/** `json_report (stages 1–3), html_report, input, stdout_log`. */
+function describeArtifacts(artifacts: Artifact[]): string {
+  const kinds = new Map<string, number[]>();
+  for (const a of artifacts) {
+    const stages = kinds.get(a.kind) ?? [];
+    if (a.stage) stages.push(a.stage);
+    kinds.set(a.kind, stages);
+  }
+  return [...kinds].map(([kind, stages]) => (stages.length > 1 ? `${kind} (stages ${stages.join(', ')})` : kind)).join(', ');
+}
+
+/** How many cells the bar may take so the table still fits the terminal (0: no bar). */
+function barWidth(out: Output, rows: Row[], columns: Array<Column<Row>>): number {
+  const width = out.width ?? 100;
+  const natural = columns.map((col) => Math.max(col.header.length, ...rows.map((r) => [...col.value(r)].length)));
+  const nameIndex = columns.findIndex((col) => col.shrinkable);
+  const name = Math.min(natural[nameIndex] ?? 0, 32);
+  const fixed = natural.reduce((a, b, i) => a + (i === nameIndex ? name : b), 0) + 2 * columns.length;
+  const room = width - fixed;
+  return room >= 6 ? Math.min(20, room) : 0;
+}
+
+const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+
+/** A bar of up to `width` cells in eighths: the spread between the lowest and highest DPS shown. */
+export function bar(value: number, lo: number, hi: number, width: number): string {
+  // Start a little below the lowest value so the lowest row still has a visible bar.
+  const floor = lo - (hi - lo) * 0.1;
+  const fraction = hi > floor ? (value - floor) / (hi - floor) : 1;
+  const eighths = Math.max(1, Math.round(fraction * width * 8));
+  return '█'.repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] ?? '');
+}
+
+export function signed(n: number, digits: number): string {
   const text = formatNumber(Math.abs(n), digits);
-  return n > 0 ? `+${text}` : n < 0 ? `−${text}` : text;
+  if (Number(text.replace(/,/g, '')) === 0) return text;
+  return n > 0 ? `+${text}` : `−${text}`;
+}
+
+function colourSign(c: ChalkInstance, text: string): string {
+  if (text.startsWith('+')) return c.green(text);
+  if (text.startsWith('−')) return c.red(text);
+  return text;
 }

@@ -2,25 +2,58 @@ import type { StatusRecord } from '../../api/schemas.js';
 import { colourState, formatDuration, formatTime } from '../format.js';
 import type { Output } from '../io.js';
 
-/** One line describing where a job is: `running 45% (stage 2/3 intermediate)` or `queued, starts in ~40 s`. */
-export function describeStatus(status: StatusRecord, c = (s: string) => s): string {
-  const parts = [c(status.status)];
+export interface DescribeOptions {
+  /** Colours the state name. */
+  c?: (state: string) => string;
+  /** Seconds to take off the queue ETA (time passed since the status was read), so a countdown can be shown. */
+  etaElapsedMs?: number;
+}
+
+/**
+ * Where a job is, in one line: `running 45% · stage 2/3 intermediate`, `queued · starts in ~40 s`,
+ * `failed — simulation_error`. A state this client does not know is shown as it is.
+ */
+export function describeStatus(status: StatusRecord, options: DescribeOptions = {}): string {
+  const paint = options.c ?? ((s: string) => s);
+  let head = paint(status.status);
   const percent = status.progress?.percent;
-  if (typeof percent === 'number') parts.push(`${Math.round(percent)}%`);
+  if (status.status === 'running' && typeof percent === 'number') head += ` ${Math.floor(percent)}%`;
+  const parts = [head];
+  const stage = stageText(status);
+  if (stage && status.status === 'running') parts.push(`stage ${stage}`);
+  const eta = queueEtaText(status, options.etaElapsedMs ?? 0);
+  if (eta) parts.push(eta);
+  if (status.retried && !isDone(status.status)) parts.push('retried after a platform error');
+  const text = parts.join(' · ');
+  return status.errorCode ? `${text} — ${status.errorCode}` : text;
+}
+
+/** `2/3 intermediate`, or undefined for a single-pass run. */
+export function stageText(status: StatusRecord): string | undefined {
   const stage = status.progress?.stage;
-  if (stage?.current && stage.total && stage.total > 1) parts.push(`(stage ${stage.current}/${stage.total}${stage.label ? ` ${stage.label}` : ''})`);
+  if (!stage?.current || !stage.total || stage.total <= 1) return undefined;
+  return `${stage.current}/${stage.total}${stage.label ? ` ${stage.label}` : ''}`;
+}
+
+/** `starts in ~40 s` while waiting with an ETA (counted down by `elapsedMs`), else undefined. */
+export function queueEtaText(status: StatusRecord, elapsedMs = 0): string | undefined {
+  if (status.status !== 'queued' && status.status !== 'pending') return undefined;
   const eta = status.queue?.estimatedStartSeconds;
-  if ((status.status === 'queued' || status.status === 'pending') && typeof eta === 'number') {
-    parts.push(`starts in ~${formatDuration(eta * 1000)}`);
-  }
-  if (status.errorCode) parts.push(`— ${status.errorCode}`);
-  return parts.join(' ');
+  if (typeof eta !== 'number') return undefined;
+  const left = eta * 1000 - elapsedMs;
+  if (left < 1000) return 'starting soon';
+  const s = Math.ceil(left / 1000);
+  return `starts in ~${s < 60 ? `${s} s` : formatDuration(s * 1000)}`;
+}
+
+function isDone(state: string): boolean {
+  return state === 'completed' || state === 'failed' || state === 'cancelled' || state === 'timed_out';
 }
 
 export function printStatus(out: Output, id: string, status: StatusRecord): void {
   out.keyValues([
     ['Job', id],
-    ['Status', describeStatus(status, (s) => colourState(out.c, s))],
+    ['Status', describeStatus(status, { c: (s) => colourState(out.c, s) })],
     ['Reason', status.statusReason ?? undefined],
     ['Queued at', formatTime(status.queue?.queuedAt)],
     ['Started', formatTime(status.startedAt)],

@@ -1,0 +1,110 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DownloadRefused, downloadTo } from '../api/download.js';
+import type { Artifact, ResultRecord } from '../api/schemas.js';
+import { ExitCode, SimjobError } from '../errors.js';
+import type { JobBackend } from '../jobs/backend.js';
+import { userAgent } from '../version.js';
+
+/** One profileset as the views rank it: the summary's entries and the JSON report's alike. */
+export interface RankedProfileset {
+  name: string;
+  mean: number;
+  mean_error?: number | null;
+  mean_stddev?: number | null;
+  /** Highest multistage stage reached (1 for single pass). */
+  stage?: number | null;
+}
+
+const Z95 = 1.96;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/**
+ * Every profileset of a simc JSON report (`sim.profilesets.results`). Two shapes (shared/simc/contract.md §4.5, §4.7):
+ *   json2 (2.0.0): `{name, mean, mean_stddev, mean_error, ...}` per entry; sets whose mean is 0 are left out;
+ *   3.0.0-alpha1:  `{name, metrics: [{metric, mean, mean_stddev, mean_error, ...}], ...}`, primary metric first.
+ * Either way the entries are in input order (not ranked) and the baseline is not among them. `mean_error` is
+ * recomputed from `mean_stddev` when absent, with the report's own confidence estimator.
+ */
+export function profilesetsFromReport(doc: unknown, metric?: string | null): RankedProfileset[] {
+  const sim = isObject(doc) && isObject(doc.sim) ? doc.sim : undefined;
+  const sets = sim && isObject(sim.profilesets) ? sim.profilesets : undefined;
+  if (!sets || !Array.isArray(sets.results)) return [];
+  const options = isObject(sim?.options) ? sim.options : {};
+  const z = num(options.confidence_estimator) ?? Z95;
+  const out: RankedProfileset[] = [];
+  for (const entry of sets.results) {
+    if (!isObject(entry) || typeof entry.name !== 'string') continue;
+    let figures: Json = entry;
+    if (Array.isArray(entry.metrics)) {
+      const metrics = entry.metrics.filter(isObject);
+      figures = metrics.find((m) => metric && typeof m.metric === 'string' && m.metric.toLowerCase() === metric.toLowerCase()) ?? metrics[0] ?? {};
+    }
+    const mean = num(figures.mean);
+    if (mean === undefined) continue;
+    const stddev = num(figures.mean_stddev);
+    out.push({ name: entry.name, mean, mean_stddev: stddev, mean_error: num(figures.mean_error) ?? (stddev === undefined ? undefined : stddev * z) });
+  }
+  return out;
+}
+
+export function rankByMean<T extends { mean: number }>(rows: readonly T[]): T[] {
+  return [...rows].sort((a, b) => b.mean - a.mean);
+}
+
+export interface DownloadOptions {
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Every profileset of a finished job, read from its JSON report artifact(s), ranked by mean. The artifact is fetched
+ * from its public URL (never with the API key); a refused URL is re-issued through the API once. A multistage job has
+ * one report per stage: a profileset's figures come from the last stage it reached, and `stage` says which.
+ */
+export async function readAllProfilesets(backend: JobBackend, record: ResultRecord, options: DownloadOptions = {}): Promise<RankedProfileset[]> {
+  const reports = (record.result.artifacts ?? []).filter((a) => a.kind === 'json_report').sort((a, b) => (a.stage ?? 0) - (b.stage ?? 0));
+  if (reports.length === 0) {
+    throw new SimjobError(
+      `Job ${record.id} has no JSON report artifact, so --all cannot list every profileset.`,
+      ExitCode.ERROR,
+      record.status === 'completed' ? `Artifacts are kept ${record.retentionDays ?? 'a limited number of'} days after the job ends; without --all the summary's top ${record.result.summary?.mainActor?.profilesets?.results.length ?? 200} is shown.` : 'Only a completed job has a report.',
+    );
+  }
+  const metric = record.result.summary?.metric;
+  const byName = new Map<string, RankedProfileset>();
+  const dir = await mkdtemp(join(tmpdir(), 'simjob-report-'));
+  try {
+    for (const artifact of reports) {
+      const doc = await fetchJson(backend, artifact, join(dir, `${artifact.id}.json`), options);
+      for (const row of profilesetsFromReport(doc, metric)) byName.set(row.name, { ...row, stage: artifact.stage ?? 1 });
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return rankByMean([...byName.values()]);
+}
+
+async function fetchJson(backend: JobBackend, artifact: Artifact, path: string, options: DownloadOptions): Promise<unknown> {
+  const opts = { userAgent: userAgent(), signal: options.signal, env: options.env };
+  try {
+    await downloadTo(artifact.url, path, opts);
+  } catch (error) {
+    if (!(error instanceof DownloadRefused)) throw error;
+    await downloadTo(await backend.artifactUrl(artifact.id), path, opts).catch((again: unknown) => {
+      if (again instanceof DownloadRefused) {
+        throw new SimjobError(`The artifact host refused the JSON report (artifact ${artifact.id}, HTTP ${again.status}), even with a fresh URL.`, ExitCode.ERROR, 'It may have expired; without --all the summary is shown.');
+      }
+      throw again;
+    });
+  }
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch (error) {
+    throw new SimjobError(`The JSON report (${artifact.kind}${artifact.stage ? `, stage ${artifact.stage}` : ''}) is not valid JSON: ${(error as Error).message}.`, ExitCode.ERROR);
+  }
+}
