@@ -2,15 +2,15 @@
  * Cold start of `node -e 0`, `simjob --version` and `simjob status <id> --json` against a local test server, in one
  * run, as medians. Targets (issue 2): --version within 1.3× bare Node, status within 2×.
  * Run: npm run build && node scripts/tsrun.mjs bench/startup.ts [runs]
+ * The test server runs in its own process, so it never competes with the timed commands for this process.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { startServer } from '../test/server/index.js';
+import { join } from 'node:path';
+import { BIN as bin, startServerProcess } from './lib/server-process.js';
 
 const runs = Number(process.argv[2] ?? 30);
-const bin = resolve(import.meta.dirname ?? '.', '..', 'bin', 'simjob.js');
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -30,7 +30,7 @@ function time(args: string[], env: NodeJS.ProcessEnv): number[] {
   return samples;
 }
 
-const server = await startServer();
+const server = await startServerProcess();
 const configDir = mkdtempSync(join(tmpdir(), 'simjob-bench-'));
 try {
   const env = { ...process.env, SIMJOB_CONFIG_DIR: configDir, SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good', NO_COLOR: '1' };
@@ -50,6 +50,6 @@ try {
   for (const [name, ms, ratio] of rows) console.log(`  ${name.padEnd(28)} ${ms.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}× node`);
   console.log(`Targets: --version ≤ 1.30× (${version / node <= 1.3 ? 'met' : 'MISSED'}), status ≤ 2.00× (${status / node <= 2 ? 'met' : 'MISSED'})`);
 } finally {
-  await server.close();
+  server.stop();
   rmSync(configDir, { recursive: true, force: true });
 }

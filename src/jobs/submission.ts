@@ -81,9 +81,16 @@ function firstInvalidUtf8(bytes: Buffer): number {
   return bytes.length;
 }
 
-/** `--meta key=value` pairs, each value at most 500 characters (spec 2.1). */
+/** The service's documented metadata bounds: 500 characters a value (spec 2.1); 20 entries and 1 KB in all (notes §9). */
+const MAX_METADATA_ENTRIES = 20;
+const MAX_METADATA_BYTES = 1024;
+
+/** `--meta key=value` pairs, within the service's bounds. */
 export function parseMetadata(pairs: string[]): Record<string, string> | undefined {
   if (pairs.length === 0) return undefined;
+  if (pairs.length > MAX_METADATA_ENTRIES) {
+    throw new UsageError(`--meta was given ${pairs.length} times; the service keeps at most ${MAX_METADATA_ENTRIES} entries.`);
+  }
   const metadata: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
@@ -94,6 +101,10 @@ export function parseMetadata(pairs: string[]): Record<string, string> | undefin
       throw new UsageError(`--meta ${key} is ${value.length} characters; values may be at most ${MAX_METADATA_VALUE}.`);
     }
     metadata[key] = value;
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(metadata));
+  if (bytes > MAX_METADATA_BYTES) {
+    throw new UsageError(`--meta adds up to ${bytes} bytes; the service keeps at most 1 KB of metadata per job.`);
   }
   return metadata;
 }
@@ -131,6 +142,9 @@ export function buildRequest(profile: ProfileInput, flags: SubmitFlags, channel:
   const credentials = providerCredentials(env);
   const metadata = parseMetadata(flags.meta);
   if (flags.plain && metadata) throw new UsageError('--meta cannot be sent with --plain: metadata exists only in the JSON body.');
+  if (flags.plain && (flags.priority ?? defaultPriority) === 'background') {
+    throw new UsageError('The plain-text form documents only standard and high priority.', 'Drop --plain to submit at background priority.');
+  }
 
   const runtime = {
     ...(flags.multistage ? { multiStage: true } : {}),

@@ -66,6 +66,8 @@ describe('request building', () => {
     expect(() => parseMetadata([`k=${'v'.repeat(501)}`])).toThrow(/501 characters; values may be at most 500/);
     expect(parseMetadata([`k=${'v'.repeat(500)}`])).toEqual({ k: 'v'.repeat(500) });
     expect(() => parseMetadata(['novalue'])).toThrow(/key=value/);
+    expect(() => parseMetadata(Array.from({ length: 21 }, (_, i) => `k${i}=v`))).toThrow(/at most 20 entries/);
+    expect(() => parseMetadata([`a=${'x'.repeat(450)}`, `b=${'y'.repeat(450)}`, `c=${'z'.repeat(200)}`])).toThrow(/at most 1 KB/);
   });
   it('provider credentials come as a pair from the environment', () => {
     expect(providerCredentials({})).toBeUndefined();
@@ -98,6 +100,9 @@ describe('request building', () => {
     expect(staged.reason).toBe('eligible_profileset_only');
     expect(staged.stages.map((s) => s.targetError)).toEqual([1, 0.2, 0.1]);
     expect(describeMultistage(staged)).toBe('Multistage: initial at target_error 1 → intermediate at target_error 0.2 → final at target_error 0.1.');
+  });
+  it('background priority has no plain-text form', () => {
+    expect(() => buildRequest(profile, flags({ plain: true, priority: 'background' }), 'nightly', {})).toThrow(/documents only standard and high/);
   });
   it('metadata cannot travel in the plain-text form', () => {
     expect(() => buildRequest(profile, flags({ plain: true, meta: ['a=b'] }), 'nightly', {})).toThrow(/--meta cannot be sent with --plain/);
