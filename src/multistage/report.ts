@@ -1,0 +1,105 @@
+/**
+ * The numbers a staged run needs from one simc JSON report (json2 = 2.0.0, or 3.0.0-alpha1; contract §4.3–§4.8):
+ * the baseline (main player) and every profileset, each with mean, spread and standard error, plus the
+ * iterations the pass ran. Reads only; the report itself is the stage's artifact and is never rewritten.
+ */
+
+/** simc writes it in `sim.options`; this is the 95 % value for a report that lacks it. */
+const DEFAULT_CONFIDENCE_ESTIMATOR = 1.959963984540054;
+
+/** One actor or profileset as a row of numbers (CSV column names in comments). */
+export interface StageRow {
+  readonly name: string;
+  /** dps_mean */
+  readonly mean: number;
+  /** dps_min / dps_max / dps_std_dev */
+  readonly min: number | null;
+  readonly max: number | null;
+  readonly stdDev: number | null;
+  /** Standard error of the mean: dps_mean_std_dev. */
+  readonly meanStdDev: number | null;
+  /** Half-width of the 95 % interval (mean_stddev × confidence estimator). */
+  readonly meanError: number | null;
+  /** Iterations behind the numbers (the baseline's: `sim.options.iterations`). */
+  readonly iterations: number | null;
+}
+
+export interface StageReport {
+  readonly baseline: StageRow;
+  /** In report order (simc does not sort them). */
+  readonly profilesets: StageRow[];
+  /** Iterations of the whole pass: the baseline's plus every profileset's. */
+  readonly iterations: number;
+}
+
+export interface MainActorChoice {
+  /** `profileset_report_player_index` / `profileset_main_actor_index` (0 when absent). */
+  readonly index: number;
+  /** The actor's name when the profile declares it (safer than the index: enemies and pets count too). */
+  readonly name: string | null;
+}
+
+export class StageReportError extends Error {}
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+function errorOf(meanStdDev: number | null, written: number | null, estimator: number): number | null {
+  return meanStdDev !== null ? meanStdDev * estimator : written;
+}
+
+function baselineRow(sim: Json, choice: MainActorChoice, estimator: number): StageRow {
+  const players = arr(sim.players).map(obj).filter((p): p is Json => p !== undefined);
+  if (players.length === 0) throw new StageReportError('the report has no players');
+  const player = (choice.name === null ? undefined : players.find((p) => p.name === choice.name)) ?? players[choice.index] ?? (players[0] as Json);
+  const dps = obj(obj(player.collected_data)?.dps);
+  const mean = num(dps?.mean);
+  if (mean === null) throw new StageReportError(`player ${String(player.name)} has no collected_data.dps.mean`);
+  const meanStdDev = num(dps?.mean_std_dev);
+  return {
+    name: String(player.name ?? ''),
+    mean,
+    min: num(dps?.min),
+    max: num(dps?.max),
+    stdDev: num(dps?.std_dev),
+    meanStdDev,
+    meanError: errorOf(meanStdDev, null, estimator),
+    iterations: num(obj(sim.options)?.iterations),
+  };
+}
+
+/** v2: `{results: [{name, mean, …, iterations}]}`; v3: `{results: [{name, metrics: [{…primary…}, …]}]}`. */
+function profilesetRows(sim: Json, estimator: number): StageRow[] {
+  const rows: StageRow[] = [];
+  for (const item of arr(obj(sim.profilesets)?.results)) {
+    const entry = obj(item);
+    if (!entry) continue;
+    const m = Array.isArray(entry.metrics) ? obj(entry.metrics[0]) : entry;
+    const mean = num(m?.mean);
+    if (!m || mean === null || typeof entry.name !== 'string') continue;
+    const meanStdDev = num(m.mean_stddev);
+    rows.push({
+      name: entry.name,
+      mean,
+      min: num(m.min),
+      max: num(m.max),
+      stdDev: num(m.stddev),
+      meanStdDev,
+      meanError: errorOf(meanStdDev, num(m.mean_error), estimator),
+      iterations: num(m.iterations) ?? num(entry.iterations),
+    });
+  }
+  return rows;
+}
+
+export function readStageReport(report: unknown, choice: MainActorChoice): StageReport {
+  const sim = obj(obj(report)?.sim);
+  if (!sim) throw new StageReportError('it has no "sim" object');
+  const estimator = num(obj(sim.options)?.confidence_estimator) ?? DEFAULT_CONFIDENCE_ESTIMATOR;
+  const baseline = baselineRow(sim, choice, estimator);
+  const profilesets = profilesetRows(sim, estimator);
+  const iterations = (baseline.iterations ?? 0) + profilesets.reduce((sum, p) => sum + (p.iterations ?? 0), 0);
+  return { baseline, profilesets, iterations };
+}
