@@ -159,6 +159,12 @@ export function buildProgram(rt: Runtime): Command {
     ['simjob builds', 'simjob builds 4b7c8d0e-1f2a-4c3b-9d8e-7f6a5b4c3d2e', 'simjob builds --local'],
   );
 
+  // Hidden and internal: the background worker of local jobs, started on demand by local commands (src/local/).
+  program
+    .command('__worker', { hidden: true })
+    .description('Run queued local jobs (started by simjob itself).')
+    .action(lazyAction(rt, () => import('./local/worker-command.js')));
+
   return program;
 }
 

@@ -14,6 +14,8 @@ export interface SubmitInput {
   idempotencyKey: string;
   /** Send the profile as text/plain with query parameters and headers (spec 2.1) instead of JSON. */
   plain: boolean;
+  /** Local backend only: the simc binary to run (`submit --simc PATH`). */
+  simc?: string;
 }
 
 export interface Submitted extends Fetched<SubmitResponse> {

@@ -1,8 +1,346 @@
+/**
+ * The local backend: the JobBackend of jobs run on this machine by the user's simc. Same records, states, errors
+ * and artifacts as the service (records.ts), so commands, scripts and `--json` readers cannot tell the
+ * difference except by the `local-` id prefix and the file: URLs.
+ */
+import { createHash } from 'node:crypto';
+import { promises as fs, watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Build, BuildList, CancelResponse, JobList, JobRecord, ResultRecord, StatusRecord, SubmitRequest, Usage } from '../api/schemas.js';
+import { dataDir } from '../config/paths.js';
 import type { Context } from '../context.js';
-import { LocalError } from '../errors.js';
-import type { JobBackend } from '../jobs/backend.js';
+import { ApiError, LocalError, UsageError } from '../errors.js';
+import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
+import { isTerminal } from '../jobs/states.js';
+import { ensureWorker, isOrphan, liveWorker, recoverJob, superviseLocalJobs } from './control.js';
+import { createExclusive, exists, readJson } from './fsutil.js';
+import { LOCAL_WEBHOOKS_DELIVERED } from './hooks.js';
+import { isWellFormedLocalId, newLocalJobId } from './ids.js';
+import { CREDENTIALS_FILE, expireIfDue, finishJob } from './lifecycle.js';
+import { inspectProfile } from './profile-checks.js';
+import { artifactList, jobRecord, listItem, parseArtifactId, statusRecord, submitResponse } from './records.js';
+import { configuredSimcs, findSimc, localBuildId, NO_SIMC_HINT, probeSimc } from './simc.js';
+import { ARTIFACT_FILES, LocalStore, type LocalJob } from './store.js';
 
-/** Placeholder until local mode lands: says so plainly instead of pretending. */
-export async function createLocalBackend(_ctx: Context): Promise<JobBackend> {
-  throw new LocalError('Local mode is not available in this build yet.');
+const fetched = <T>(data: T): Fetched<T> => ({ data, raw: data });
+
+/** Local conditions reported with the service's error codes, so code that branches on them works for both. */
+function localApiError(status: number, code: string, message: string, meta: Record<string, unknown> | null, hint?: string): ApiError {
+  return new ApiError(message, { status, code, meta, requestId: undefined, retryAfterMs: undefined, method: 'LOCAL', path: '' }, hint);
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+interface KeyRecord {
+  jobId: string;
+  digest: string;
+}
+
+/** Files whose change means the job changed (the logs change all the time and are not worth waking for). */
+const WATCHED_FILES = new Set(['job.json', 'progress.json']);
+
+interface JobWatch {
+  watcher: FSWatcher;
+  changed: boolean;
+  listeners: Set<() => void>;
+}
+
+export class LocalBackend implements JobBackend {
+  readonly kind = 'local' as const;
+  private readonly watches = new Map<string, JobWatch>();
+
+  constructor(private readonly ctx: Context, readonly store: LocalStore) {}
+
+  // -- submit -------------------------------------------------------------------------------------------------------
+
+  async submit(input: SubmitInput): Promise<Submitted> {
+    const { request } = input;
+    const keyPath = join(this.store.keysDir, sha256(input.idempotencyKey));
+    const { metadata: _ignored, ...compared } = request;
+    const digest = sha256(JSON.stringify({ request: compared, simc: input.simc ?? null }));
+    const known = await readJson<KeyRecord>(keyPath);
+    if (known) return this.replay(known, digest);
+
+    const facts = inspectProfile(request.profile.text, Boolean(request.runtime?.multiStage));
+    const simc = await findSimc({ flag: input.simc, env: this.ctx.env, config: this.ctx.config, channel: request.build.channel });
+    for (const warning of facts.warnings) this.ctx.out.warn(warning);
+    if (request.webhook && !LOCAL_WEBHOOKS_DELIVERED) this.ctx.out.warn('Local jobs do not send webhook events yet; no job.terminal event will be delivered.');
+
+    const job = this.newJob(request, simc, facts, { keyHash: sha256(input.idempotencyKey), digest });
+    const files: Record<string, { data: string; mode?: number }> = { 'input.simc': { data: request.profile.text } };
+    if (request.credentials) {
+      // simc reads provider credentials from ./apikey.txt in its working directory (the job folder); the file
+      // is private to the user and removed when the job ends.
+      files[CREDENTIALS_FILE] = { data: `${request.credentials.providerClientId}:${request.credentials.providerClientSecret}\n`, mode: 0o600 };
+    }
+    await this.store.createJob(job, files);
+    if (!(await createExclusive(keyPath, JSON.stringify({ jobId: job.id, digest } satisfies KeyRecord)))) {
+      // Another process submitted with the same key a moment ago: theirs is the job.
+      await this.store.removeJobFolder(job.id);
+      const winner = await readJson<KeyRecord>(keyPath);
+      if (winner) return this.replay(winner, digest);
+    }
+    await this.store.enqueue(job);
+    await ensureWorker(this.store, this.ctx.env);
+    return { ...fetched(submitResponse(this.store, job)), replay: false };
+  }
+
+  private newJob(request: SubmitRequest, simc: LocalJob['simc'], facts: ReturnType<typeof inspectProfile>, idempotency: LocalJob['idempotency']): LocalJob {
+    const now = new Date().toISOString();
+    return {
+      schema: 1,
+      id: newLocalJobId(),
+      status: 'queued',
+      priority: request.priority ?? 'standard',
+      channel: request.build.channel,
+      gitBranch: request.build.gitBranch ?? null,
+      createdAt: now,
+      queuedAt: now,
+      startedAt: null,
+      completedAt: null,
+      updatedAt: now,
+      cancelRequestedAt: null,
+      errorCode: null,
+      statusReason: null,
+      simcExitCode: null,
+      metadata: request.metadata ?? null,
+      simc,
+      maxRuntimeSeconds: request.runtime?.maxRuntimeSeconds ?? null,
+      maxQueueSeconds: request.runtime?.maxQueueSeconds ?? null,
+      multiStage: Boolean(request.runtime?.multiStage),
+      multiStageSummary: facts.multiStage,
+      outputs: { html: Boolean(request.artifacts?.html), csv: Boolean(request.artifacts?.csv), jsonVersion: request.artifacts?.json?.version ?? '2' },
+      webhook: Boolean(request.webhook),
+      mainActor: facts.mainActor,
+      attempt: 0,
+      retried: false,
+      owner: null,
+      simcPid: null,
+      build: null,
+      simDurationMs: null,
+      totalDurationMs: null,
+      hasResult: false,
+      idempotency,
+    };
+  }
+
+  /** Same key: the same payload gets the original job back; a different payload is refused (spec 4.7). */
+  private async replay(known: KeyRecord, digest: string): Promise<Submitted> {
+    if (known.digest !== digest) {
+      throw localApiError(409, 'idempotency_key_reuse', `This idempotency key was already used for job ${known.jobId} with a different request.`, { originalJobId: known.jobId }, 'Use a new --idempotency-key for a different request.');
+    }
+    const job = await this.mustRead(known.jobId);
+    return { ...fetched(submitResponse(this.store, job)), replay: true };
+  }
+
+  // -- reading ------------------------------------------------------------------------------------------------------
+
+  private async mustRead(id: string): Promise<LocalJob> {
+    const job = isWellFormedLocalId(id) ? await this.store.readJob(id) : undefined;
+    if (!job) throw localApiError(404, 'not_found', `No local job ${id}.`, null, `List local jobs with \`simjob jobs --local\` (data dir: ${this.store.root}).`);
+    return job;
+  }
+
+  /**
+   * The job as it is now, after the checks a read owes it: a queued job past its queue time ends, a queued job
+   * gets a worker if none runs, and a running job whose worker died is recovered.
+   */
+  private async current(id: string): Promise<LocalJob> {
+    let job = await this.mustRead(id);
+    if (job.status === 'queued' || job.status === 'pending') {
+      job = (await expireIfDue(this.store, job)) ?? job;
+      if (!isTerminal(job.status)) {
+        // A submitter that died between writing the job and queueing it leaves no marker: put it back.
+        if (!(await this.store.isEnqueued(job))) await this.store.enqueue(job);
+        await ensureWorker(this.store, this.ctx.env);
+      }
+    } else if (job.status === 'running' || job.status === 'starting') {
+      if (isOrphan(job, await liveWorker(this.store))) {
+        await recoverJob(this.store, job);
+        job = await this.mustRead(id);
+        if (!isTerminal(job.status)) await ensureWorker(this.store, this.ctx.env);
+      }
+    }
+    return job;
+  }
+
+  async job(id: string): Promise<Fetched<JobRecord>> {
+    return fetched(jobRecord(this.store, await this.current(id)));
+  }
+
+  async status(id: string): Promise<Fetched<StatusRecord>> {
+    this.watch(id); // before reading, so no change after the read can be missed by nextChange
+    const job = await this.current(id);
+    const progress = job.startedAt ? await this.store.readProgress(id) : undefined;
+    return fetched(statusRecord(job, progress));
+  }
+
+  async result(id: string): Promise<Fetched<ResultRecord>> {
+    const job = await this.current(id);
+    if (!isTerminal(job.status)) {
+      throw localApiError(409, 'result_not_ready', `Job ${id} is ${job.status}; its result is not ready.`, { status: job.status }, `Wait for it with: simjob status ${id} --wait`);
+    }
+    if (!job.hasResult) {
+      throw localApiError(422, 'result_unavailable', `Job ${id} ended ${job.status} without a result${job.errorCode ? ` (${job.errorCode})` : ''}.`, { status: job.status });
+    }
+    const [stored, kinds] = await Promise.all([this.store.readResult(id), this.store.artifactKinds(id)]);
+    return fetched({ ...jobRecord(this.store, job), result: { summary: stored?.summary ?? null, artifacts: artifactList(this.store, job, kinds) } });
+  }
+
+  /** Queued: ends at once. Running: the request is recorded and the worker stops simc (SIGTERM, then SIGKILL). */
+  async cancel(id: string): Promise<Fetched<CancelResponse>> {
+    const job = await this.current(id);
+    const now = new Date().toISOString();
+    if (job.status === 'queued' || job.status === 'pending') {
+      const ended = await finishJob(
+        this.store,
+        id,
+        { status: 'cancelled', errorCode: 'user_cancelled', statusReason: 'Cancelled on request before it started.', hasResult: false, cancelRequestedAt: now },
+        (current) => current.status === 'queued' || current.status === 'pending',
+      );
+      if (ended) return fetched({ success: true, id, status: 'cancelled', cancelRequestedAt: now });
+      // It started meanwhile: cancel it as a running job.
+      return this.cancel(id);
+    }
+    if (job.status === 'running' || job.status === 'starting') {
+      const updated = await this.store.updateJob(id, (current) =>
+        (current.status === 'running' || current.status === 'starting') && !current.cancelRequestedAt ? { ...current, cancelRequestedAt: now } : undefined,
+      );
+      if (updated && isTerminal(updated.status)) return this.cancel(id);
+      return fetched({ success: true, id, status: 'cancel_requested', cancelRequestedAt: updated?.cancelRequestedAt ?? now });
+    }
+    if (job.status === 'cancelled' && job.errorCode === 'user_cancelled') {
+      return fetched({ success: true, id, status: 'cancelled', cancelRequestedAt: job.cancelRequestedAt });
+    }
+    throw localApiError(409, 'job_not_cancellable', `Job ${id} is already ${job.status}.`, { id, status: job.status });
+  }
+
+  /** Newest first; the cursor is the last id of the previous page. */
+  async list(params: ListParams): Promise<Fetched<JobList>> {
+    const limit = params.limit ?? 25;
+    let after: string | undefined;
+    if (params.cursor !== undefined) {
+      after = Buffer.from(params.cursor, 'base64url').toString('utf8');
+      if (!isWellFormedLocalId(after)) throw new UsageError(`--cursor ${params.cursor} is not a cursor of \`simjob jobs --local\`.`, 'Use the page.nextCursor of the previous page.');
+    }
+    const ids = (await this.store.allIds()).filter((id) => after === undefined || id < after);
+    const jobs = [];
+    let taken = 0;
+    for (const id of ids) {
+      if (jobs.length === limit) break;
+      taken += 1;
+      const job = await this.store.readJob(id).catch(() => undefined);
+      if (job) jobs.push(listItem(this.store, job));
+    }
+    const hasMore = ids.length > taken;
+    const last = jobs[jobs.length - 1];
+    const nextCursor = hasMore && last ? Buffer.from(last.id, 'utf8').toString('base64url') : null;
+    return fetched({ jobs, page: { limit, hasMore, nextCursor, since: null } });
+  }
+
+  async artifactUrl(artifactId: string): Promise<string> {
+    const parsed = parseArtifactId(artifactId);
+    if (parsed && isWellFormedLocalId(parsed.jobId)) {
+      const path = this.store.file(parsed.jobId, ARTIFACT_FILES[parsed.kind].file);
+      if (await exists(path)) return pathToFileURL(path).href;
+    }
+    throw localApiError(404, 'not_found', `No local artifact ${artifactId}.`, null, 'The job folder may have been deleted.');
+  }
+
+  /** Local truth: what is queued and running now; no account, so no period and no limits. */
+  async usage(): Promise<Fetched<Usage>> {
+    const queued = (await this.store.queuedIds()).length;
+    let running = 0;
+    for (const id of await this.store.runningIds()) {
+      const job = await this.store.readJob(id).catch(() => undefined);
+      if (job && (job.status === 'running' || job.status === 'starting')) running += 1;
+    }
+    return fetched({ period: null, snapshot: { activeJobs: queued + running, queuedJobs: queued, runningJobs: running }, limits: null });
+  }
+
+  /** The simc binaries local mode would use, each with what its version line says. */
+  async builds(): Promise<Fetched<BuildList>> {
+    const found = await configuredSimcs(this.ctx.env, this.ctx.config);
+    if (found.length === 0) throw new LocalError('No simc found for local mode.', NO_SIMC_HINT);
+    const builds: Build[] = [];
+    for (const entry of found) {
+      const probe = await probeSimc(entry.path, this.ctx.env);
+      const version = 'error' in probe ? undefined : probe;
+      const createdAt = await fs.stat(entry.path).then((info) => info.mtime.toISOString(), () => null);
+      builds.push({
+        id: localBuildId(entry.path, version?.line ?? null),
+        channel: entry.channel,
+        gitBranch: version?.gitBranch ?? null,
+        repo: null,
+        commit: version?.commit ?? null,
+        createdAt,
+        simcVersion: version?.simcVersion ?? null,
+        ci: null,
+        profiles: null,
+        path: entry.path,
+        source: entry.source,
+        wowVersion: version?.wowVersion ?? null,
+        versionLine: version?.line ?? null,
+        ...('error' in probe ? { error: probe.error } : {}),
+      });
+    }
+    return fetched({ generatedAt: new Date().toISOString(), builds });
+  }
+
+  async build(id: string): Promise<Fetched<Build>> {
+    const build = (await this.builds()).data.builds.find((b) => b.id === id);
+    if (!build) throw localApiError(404, 'not_found', `No local simc with build id ${id}.`, null, 'List them with `simjob builds --local`.');
+    return fetched(build);
+  }
+
+  // -- change notification for waits (jobs/wait.ts ChangeNotifier) ---------------------------------------------------
+
+  private watch(id: string): JobWatch | undefined {
+    const existing = this.watches.get(id);
+    if (existing) {
+      existing.changed = false;
+      return existing;
+    }
+    try {
+      const entry: JobWatch = { watcher: watch(this.store.jobDir(id)), changed: false, listeners: new Set() };
+      entry.watcher.on('change', (_event, name) => {
+        if (name !== null && !WATCHED_FILES.has(String(name))) return;
+        entry.changed = true;
+        for (const listener of entry.listeners) listener();
+      });
+      entry.watcher.on('error', () => entry.watcher.close());
+      entry.watcher.unref(); // never keeps the process alive
+      this.watches.set(id, entry);
+      return entry;
+    } catch {
+      return undefined; // no watching here: the wait loop's own polling still works
+    }
+  }
+
+  /**
+   * Resolves when the job's record or progress changed since the last status read (at once if it already did),
+   * or when `signal` aborts. Never rejects: the wait loop races it against its own timer.
+   */
+  nextChange(id: string, signal: AbortSignal): Promise<void> {
+    const entry = this.watches.get(id) ?? this.watch(id);
+    if (!entry) return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    if (entry.changed || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        entry.listeners.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      entry.listeners.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+export async function createLocalBackend(ctx: Context): Promise<JobBackend> {
+  const store = new LocalStore(dataDir(ctx.env));
+  await store.init();
+  await superviseLocalJobs(store, ctx.env);
+  return new LocalBackend(ctx, store);
 }

@@ -18,6 +18,7 @@ export async function run(ctx: Context, [id]: string[], options: BuildsOptions):
   }
   const list = await backend.builds();
   if (ctx.out.json) return ctx.out.printJson(list.raw);
+  if (options.local) return printLocalBuilds(ctx, list.data.builds);
   printTable(ctx.out, list.data.builds, [
     { header: 'Channel', value: (b) => b.channel ?? '' },
     { header: 'Commit', value: (b) => b.commit?.slice(0, 10) ?? '' },
@@ -42,4 +43,17 @@ function printBuild(ctx: Context, b: Build): void {
     ['CI failures', b.ci?.failures?.length ? b.ci.failures.join(', ') : undefined],
     ['Bundled profiles', b.profiles?.manifest ? String(b.profiles.manifest.length) : undefined],
   ]);
+}
+
+/** Local binaries: where each was found, what its version line says, and where it is. */
+function printLocalBuilds(ctx: Context, builds: Build[]): void {
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  printTable(ctx.out, builds, [
+    { header: 'Source', value: (b) => text(b.source) },
+    { header: 'Version', value: (b) => b.simcVersion ?? (text(b.error) ? 'not runnable' : '') },
+    { header: 'Branch', value: (b) => b.gitBranch ?? '' },
+    { header: 'Commit', value: (b) => b.commit ?? '' },
+    { header: 'Path', value: (b) => text(b.path), shrinkable: true },
+  ]);
+  for (const b of builds) if (text(b.error)) ctx.out.warn(`${text(b.path)}: ${text(b.error)}`);
 }

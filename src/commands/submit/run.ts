@@ -28,6 +28,7 @@ export interface PreparedSubmission {
 
 export async function run(ctx: Context, sources: string[], options: SubmitOptions): Promise<number | void> {
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError('Only one profile can come from stdin ("-").');
+  if (options.simc && !options.local) throw new UsageError('--simc names the simc of a local run; it needs --local.', 'Add --local, or drop --simc.');
   if (options.idempotencyKey && sources.length > 1) {
     throw new UsageError('--idempotency-key names one submission; it cannot be used with several profiles.');
   }
@@ -88,7 +89,7 @@ function resolveChannel(ctx: Context, options: SubmitOptions): Channel {
  */
 export async function submitOne(backend: JobBackend, p: PreparedSubmission, options: SubmitOptions): Promise<Submitted> {
   try {
-    return await backend.submit({ request: p.request, idempotencyKey: p.idempotencyKey, plain: Boolean(options.plain) });
+    return await backend.submit({ request: p.request, idempotencyKey: p.idempotencyKey, plain: Boolean(options.plain), simc: options.simc });
   } catch (error) {
     const uncertain = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
     if (!uncertain) throw error;

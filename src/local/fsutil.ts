@@ -1,0 +1,211 @@
+/**
+ * File primitives of the local job store, safe when many simjob processes touch the same data dir at once:
+ * - writes go to a unique temp file beside the target and are renamed over it, so readers see the old or the
+ *   new file, never half of one;
+ * - locks are files created atomically with their content (write a temp file, then link() it into place: link
+ *   fails with EEXIST when the lock is held), so a lock file is never seen empty;
+ * - a lock whose owner died (pid gone) or that is older than its stale limit is taken over through a second
+ *   "steal" lock, so two processes can never both decide to remove the same stale lock and delete a fresh one.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { hostname } from 'node:os';
+import { LocalError } from '../errors.js';
+
+export const sleepMs = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function tempName(path: string): string {
+  return `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
+function errno(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** Windows refuses to replace a file another process has open for a moment; retry briefly there. */
+async function renameWithRetry(from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fs.rename(from, to);
+      return;
+    } catch (error) {
+      const code = errno(error);
+      if (attempt >= 20 || !(code === 'EPERM' || code === 'EACCES' || code === 'EBUSY')) throw error;
+      await sleepMs(5 + attempt * 5);
+    }
+  }
+}
+
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
+  const tmp = tempName(path);
+  try {
+    await fs.writeFile(tmp, data, mode === undefined ? undefined : { mode });
+    await renameWithRetry(tmp, path);
+  } catch (error) {
+    await fs.rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
+  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** A JSON file, or undefined when it does not exist. A file that exists but does not parse is an error. */
+export async function readJson<T>(path: string): Promise<T | undefined> {
+  let text: string;
+  try {
+    text = await fs.readFile(path, 'utf8');
+  } catch (error) {
+    if (errno(error) === 'ENOENT' || errno(error) === 'ENOTDIR') return undefined;
+    throw error;
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new LocalError(`The local job store file ${path} is damaged (not JSON).`, 'Delete that job folder, or set SIMJOB_DATA_DIR to a fresh folder.');
+  }
+}
+
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await fs.access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Create a file with this content only if it does not exist yet. False when it already exists. */
+export async function createExclusive(path: string, content: string): Promise<boolean> {
+  const tmp = tempName(path);
+  await fs.writeFile(tmp, content);
+  try {
+    await fs.link(tmp, path);
+    return true;
+  } catch (error) {
+    if (errno(error) === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await fs.rm(tmp, { force: true });
+  }
+}
+
+/** Is a process with this pid alive (on this machine)? EPERM means it exists but belongs to someone else. */
+export function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errno(error) === 'EPERM';
+  }
+}
+
+export interface LockOwner {
+  pid: number;
+  nonce: string;
+  host: string;
+  at: number;
+}
+
+export interface HeldLock {
+  path: string;
+  owner: LockOwner;
+  release(): Promise<void>;
+}
+
+export interface LockOptions {
+  /** A lock older than this (by its file's mtime) is stale even if its pid lives (the pid may have been reused). */
+  staleMs: number;
+}
+
+function newOwner(): LockOwner {
+  return { pid: process.pid, nonce: randomBytes(8).toString('hex'), host: hostname(), at: Date.now() };
+}
+
+export async function readLockOwner(path: string): Promise<(LockOwner & { mtimeMs: number }) | undefined> {
+  try {
+    const [text, info] = await Promise.all([fs.readFile(path, 'utf8'), fs.stat(path)]);
+    const owner = JSON.parse(text) as LockOwner;
+    return { ...owner, mtimeMs: info.mtimeMs };
+  } catch (error) {
+    if (errno(error) === 'ENOENT') return undefined;
+    // Unreadable content cannot happen with createExclusive; treat it as a dead owner.
+    return { pid: -1, nonce: '', host: '', at: 0, mtimeMs: 0 };
+  }
+}
+
+/** The owner is gone: its pid is dead (same host), or the lock has not been refreshed for staleMs. */
+export function isStale(owner: LockOwner & { mtimeMs: number }, staleMs: number): boolean {
+  if (Date.now() - owner.mtimeMs > staleMs) return true;
+  if (owner.host && owner.host !== hostname()) return false;
+  return !isAlive(owner.pid);
+}
+
+/**
+ * Remove a stale lock, holding `<lock>.steal` while checking that it is still the same stale lock (same nonce).
+ * Without this, two processes could both see the stale lock, the first remove it and take a fresh one, and the
+ * second then remove that fresh lock.
+ */
+async function stealStale(path: string, staleNonce: string): Promise<void> {
+  const stealPath = `${path}.steal`;
+  if (!(await createExclusive(stealPath, JSON.stringify(newOwner())))) {
+    // Someone else is stealing; a steal lock left by a process that died mid-steal is cleared after 5 s.
+    const stealer = await readLockOwner(stealPath);
+    if (stealer && Date.now() - stealer.mtimeMs > 5_000) await fs.rm(stealPath, { force: true });
+    return;
+  }
+  try {
+    const current = await readLockOwner(path);
+    if (current && current.nonce === staleNonce) await fs.rm(path, { force: true });
+  } finally {
+    await fs.rm(stealPath, { force: true });
+  }
+}
+
+/** Take the lock if it is free (or stale). Undefined when a live owner holds it. */
+export async function tryLock(path: string, options: LockOptions): Promise<HeldLock | undefined> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const owner = newOwner();
+    if (await createExclusive(path, JSON.stringify(owner))) {
+      return {
+        path,
+        owner,
+        release: async () => {
+          // Only remove it if it is still ours (it may have been stolen after we stalled).
+          const current = await readLockOwner(path);
+          if (current?.nonce === owner.nonce) await fs.rm(path, { force: true });
+        },
+      };
+    }
+    const current = await readLockOwner(path);
+    if (!current) continue; // released meanwhile: try again
+    if (!isStale(current, options.staleMs)) return undefined;
+    await stealStale(path, current.nonce);
+  }
+  return undefined;
+}
+
+/** Wait for the lock (short critical sections only), then run fn and release. */
+export async function withLock<T>(path: string, fn: () => Promise<T>, options: LockOptions & { timeoutMs?: number } = { staleMs: 30_000 }): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  let lock: HeldLock | undefined;
+  for (let wait = 2; ; wait = Math.min(50, wait * 2)) {
+    lock = await tryLock(path, options);
+    if (lock) break;
+    if (Date.now() > deadline) {
+      const owner = await readLockOwner(path);
+      throw new LocalError(
+        `The local job store is busy: ${path} is held by process ${owner?.pid ?? '?'}.`,
+        'Try again; if it persists, that process is stuck: end it, and the lock is taken over.',
+      );
+    }
+    await sleepMs(wait + Math.random() * wait);
+  }
+  try {
+    return await fn();
+  } finally {
+    await lock.release();
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The moves of a local job between states (the state machine of jobs/states.ts), each made under the job's lock
+ * so that the worker, `cancel`, queue timeouts and recovery can race without a job ending twice.
+ */
+import { promises as fs } from 'node:fs';
+import type { TerminalState } from '../api/schemas.js';
+import { canMove, isTerminal } from '../jobs/states.js';
+import { onTerminal } from './hooks.js';
+import { RUN_OUTPUT_FILES, type LocalJob, type LocalStore } from './store.js';
+
+export interface Ending {
+  status: TerminalState;
+  errorCode: string | null;
+  statusReason: string | null;
+  simcExitCode?: string | null;
+  simDurationMs?: number | null;
+  totalDurationMs?: number | null;
+  build?: LocalJob['build'];
+  /** The run left something to show under /result (logs, a report); false when it never started. */
+  hasResult?: boolean;
+  cancelRequestedAt?: string;
+}
+
+/** Per-job secrets (provider credentials for armory imports, read by simc from its cwd) live only until the end. */
+export const CREDENTIALS_FILE = 'apikey.txt';
+
+/**
+ * End a job if it is not terminal yet and `when` still holds under its lock. Returns the ended job, or undefined
+ * when someone else ended or moved it first. The one place that calls onTerminal, so it runs once per job.
+ */
+export async function finishJob(store: LocalStore, id: string, ending: Ending, when: (job: LocalJob) => boolean = () => true): Promise<LocalJob | undefined> {
+  let moved = false;
+  const job = await store.updateJob(id, (current) => {
+    if (isTerminal(current.status) || !canMove(current.status, ending.status) || !when(current)) return undefined;
+    moved = true;
+    return {
+      ...current,
+      ...ending,
+      simcExitCode: ending.simcExitCode ?? current.simcExitCode,
+      hasResult: ending.hasResult ?? current.hasResult,
+      completedAt: new Date().toISOString(),
+      owner: null,
+      simcPid: null,
+    };
+  });
+  if (!job || !moved) return undefined;
+  await Promise.all([
+    store.dequeue(job),
+    store.unmarkRunning(id),
+    fs.rm(store.file(id, CREDENTIALS_FILE), { force: true }),
+  ]);
+  await onTerminal(job, store);
+  return job;
+}
+
+/** The moment a queued job's maxQueueSeconds runs out, or null when it has none. */
+export function queueDeadline(job: LocalJob): number | null {
+  if (job.maxQueueSeconds === null || (job.status !== 'queued' && job.status !== 'pending')) return null;
+  return Date.parse(job.queuedAt) + job.maxQueueSeconds * 1000;
+}
+
+/** End a queued job whose queue time ran out (`cancelled` / `queue_timeout`, as the service does). */
+export async function expireIfDue(store: LocalStore, job: LocalJob, now = Date.now()): Promise<LocalJob | undefined> {
+  const deadline = queueDeadline(job);
+  if (deadline === null || now < deadline) return undefined;
+  return finishJob(
+    store,
+    job.id,
+    {
+      status: 'cancelled',
+      errorCode: 'queue_timeout',
+      statusReason: `Waited in the queue longer than ${job.maxQueueSeconds} s (maxQueueSeconds); the job never started.`,
+      hasResult: false,
+    },
+    (current) => {
+      const d = queueDeadline(current);
+      return d !== null && Date.now() >= d;
+    },
+  );
+}
+
+/** Put an interrupted job back in the queue for its one retry: the record then shows the new attempt. */
+export async function requeueForRetry(store: LocalStore, id: string, when: (job: LocalJob) => boolean): Promise<LocalJob | undefined> {
+  let moved = false;
+  const job = await store.updateJob(id, (current) => {
+    if (!when(current) || !canMove(current.status, 'queued')) return undefined;
+    moved = true;
+    return {
+      ...current,
+      status: 'queued',
+      retried: true,
+      queuedAt: new Date().toISOString(),
+      startedAt: null,
+      owner: null,
+      simcPid: null,
+      simDurationMs: null,
+      totalDurationMs: null,
+      simcExitCode: null,
+    };
+  });
+  if (!job || !moved) return undefined;
+  await clearRunOutputs(store, id);
+  await store.enqueue(job);
+  await store.unmarkRunning(id);
+  return job;
+}
+
+/** Remove what an earlier attempt wrote, so its files can never pass for the next attempt's. */
+export async function clearRunOutputs(store: LocalStore, id: string): Promise<void> {
+  await Promise.all(RUN_OUTPUT_FILES.map((name) => fs.rm(store.file(id, name), { force: true })));
+}

@@ -1,0 +1,57 @@
+/**
+ * What local mode needs to know about a profile before running it, from the profile analysis module
+ * (src/profile/): which actor the summary headlines, what the hosted service would clamp or reject (local mode
+ * runs the profile as written, but says so), and whether multistage could have run.
+ */
+import type { MultiStageSummary } from '../api/schemas.js';
+import { analyzeProfile, multistageEligibility, type ProfileAnalysis } from '../profile/index.js';
+
+/** Local jobs run single-pass for now; staged local runs are a later issue. An open value of the reason enum. */
+export const LOCAL_SINGLE_PASS_REASON = 'local_single_pass';
+const MAX_LISTED = 5;
+
+export interface LocalProfileFacts {
+  mainActor: { index: number; name: string | null };
+  /** One line each, for stderr at submission. */
+  warnings: string[];
+  /** The `multiStage` block of this job's summary. */
+  multiStage: MultiStageSummary;
+}
+
+function serviceDifferences(analysis: ProfileAnalysis): string[] {
+  const lines: string[] = [];
+  for (const w of analysis.precisionWarnings) {
+    lines.push(`line ${w.line}: the service would run ${w.kind === 'iterations_clamped' ? 'iterations' : 'target_error'}=${w.requested} at ${w.applied} (${w.kind}); local mode runs it as written.`);
+  }
+  const blocked = analysis.disallowed;
+  for (const d of blocked.slice(0, MAX_LISTED)) {
+    lines.push(`line ${d.line}: the service would reject \`${d.text}\` (input_sanitized_rejected, ${d.category}); local mode runs it.`);
+  }
+  if (blocked.length > MAX_LISTED) lines.push(`…and ${blocked.length - MAX_LISTED} more directives the service would reject.`);
+  return lines;
+}
+
+/** Includes are read by simc relative to its working directory, which for a local job is the job's folder. */
+function includeWarnings(analysis: ProfileAnalysis): string[] {
+  return analysis.includes
+    .filter((inc) => inc.kind !== 'stdin' && !inc.looksLikeComment && !/^([\\/]|[A-Za-z]:[\\/]|~)/.test(inc.file))
+    .slice(0, MAX_LISTED)
+    .map((inc) => `line ${inc.line}: ${inc.file} is looked up from the job's folder, not your profile's; give an absolute path if simc cannot find it.`);
+}
+
+export function inspectProfile(text: string, multiStageRequested: boolean): LocalProfileFacts {
+  const analysis = analyzeProfile(text);
+  const indexOption = analysis.simOptions.profileset_main_actor_index?.numeric;
+  const index = typeof indexOption === 'number' && Number.isInteger(indexOption) && indexOption >= 0 ? indexOption : 0;
+  const eligibility = multistageEligibility(analysis, { requested: multiStageRequested });
+  const warnings = [...serviceDifferences(analysis), ...includeWarnings(analysis)];
+  let multiStage: MultiStageSummary;
+  if (!multiStageRequested || !eligibility.enabled) {
+    multiStage = { enabled: false, reason: eligibility.reason, stages: [] };
+    if (multiStageRequested) warnings.push(`--multistage: ${eligibility.detail}.`);
+  } else {
+    multiStage = { enabled: false, reason: LOCAL_SINGLE_PASS_REASON, stages: [] };
+    warnings.push('--multistage does not run staged for local jobs yet; this job runs every profileset in a single pass.');
+  }
+  return { mainActor: { index, name: analysis.mainActor?.name ?? null }, warnings, multiStage };
+}

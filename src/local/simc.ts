@@ -1,0 +1,210 @@
+/**
+ * Finding the user's simc, reading its version line, and running it once.
+ *
+ * Where simc comes from, first match wins: `--simc PATH`, SIMJOB_SIMC, the setting for the job's channel
+ * (`simc.nightly` / `simc.weekly` / `simc.latest`), the setting `simc.path`, then `simc` on PATH. A binary that
+ * is named but missing is an error naming where it was named, never a silent fall-through to the next source.
+ */
+import { createHash } from 'node:crypto';
+import { constants, promises as fs, createWriteStream } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import type { Channel } from '../api/schemas.js';
+import type { Config } from '../config/resolve.js';
+import { LocalError } from '../errors.js';
+
+export interface SimcChoice {
+  path: string;
+  /** How it was found, for `builds --local` and messages: `--simc`, `SIMJOB_SIMC`, `simc.nightly`, `PATH`. */
+  source: string;
+}
+
+export const NO_SIMC_HINT = 'Pass --simc /path/to/simc, set SIMJOB_SIMC, or run `simjob config set simc.path /path/to/simc`.';
+
+async function isExecutableFile(path: string): Promise<boolean> {
+  try {
+    const info = await fs.stat(path);
+    if (!info.isFile()) return false;
+    if (process.platform !== 'win32') await fs.access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function checkNamed(raw: string, source: string): Promise<SimcChoice> {
+  const path = resolve(raw.replace(/^~(?=$|[\\/])/, process.env.HOME ?? '~'));
+  if (!(await isExecutableFile(path))) {
+    let why = 'does not exist';
+    try {
+      const info = await fs.stat(path);
+      why = info.isFile() ? 'is not executable' : 'is not a file';
+    } catch {
+      // does not exist
+    }
+    throw new LocalError(`The simc named by ${source} (${path}) ${why}.`, source === '--simc' ? 'Check the path.' : NO_SIMC_HINT);
+  }
+  return { path, source };
+}
+
+/** `simc` on PATH (with PATHEXT on Windows). */
+export async function simcOnPath(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const dirs = (env.PATH ?? env.Path ?? '').split(delimiter).filter(Boolean);
+  const names = process.platform === 'win32'
+    ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';').map((ext) => `simc${ext.toLowerCase()}`)
+    : ['simc'];
+  for (const dir of dirs) {
+    for (const name of names) {
+      const candidate = join(isAbsolute(dir) ? dir : resolve(dir), name);
+      if (await isExecutableFile(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+export async function findSimc(opts: { flag?: string; env: NodeJS.ProcessEnv; config: Config; channel: Channel }): Promise<SimcChoice> {
+  if (opts.flag) return checkNamed(opts.flag, '--simc');
+  if (opts.env.SIMJOB_SIMC) return checkNamed(opts.env.SIMJOB_SIMC, 'SIMJOB_SIMC');
+  for (const key of [`simc.${opts.channel}`, 'simc.path']) {
+    const value = opts.config.stringSetting(key);
+    if (value) return checkNamed(value, `the setting ${key}`);
+  }
+  const onPath = await simcOnPath(opts.env);
+  if (onPath) return { path: onPath, source: 'PATH' };
+  throw new LocalError('No simc found for local mode.', NO_SIMC_HINT);
+}
+
+/** Every configured binary, for `builds --local`: one entry per source that names one (duplicates kept, marked). */
+export async function configuredSimcs(env: NodeJS.ProcessEnv, config: Config): Promise<Array<{ channel: Channel | null; source: string; path: string }>> {
+  const found: Array<{ channel: Channel | null; source: string; path: string }> = [];
+  if (env.SIMJOB_SIMC) found.push({ channel: null, source: 'SIMJOB_SIMC', path: resolve(env.SIMJOB_SIMC) });
+  for (const channel of ['nightly', 'weekly', 'latest'] as const) {
+    const value = config.stringSetting(`simc.${channel}`);
+    if (value) found.push({ channel, source: `simc.${channel}`, path: resolve(value) });
+  }
+  const any = config.stringSetting('simc.path');
+  if (any) found.push({ channel: null, source: 'simc.path', path: resolve(any) });
+  const onPath = await simcOnPath(env);
+  if (onPath) found.push({ channel: null, source: 'PATH', path: onPath });
+  return found;
+}
+
+// -- the version line ---------------------------------------------------------------------------------------------
+
+export interface SimcVersion {
+  line: string;
+  simcVersion: string | null;
+  wowVersion: string | null;
+  gitBranch: string | null;
+  commit: string | null;
+}
+
+/** `SimulationCraft 1201-01 for World of Warcraft 12.0.1.66263 Live (wow build 66263, git build midnight 066febf)` */
+export function parseVersionLine(line: string): SimcVersion | undefined {
+  const m = /^SimulationCraft (\S+) for World of Warcraft (\S+)/.exec(line.trim());
+  if (!m) return undefined;
+  const git = /git build (\S+) ([0-9a-fA-F]+)\)?/.exec(line);
+  return { line: line.trim(), simcVersion: m[1] ?? null, wowVersion: m[2] ?? null, gitBranch: git?.[1] ?? null, commit: git?.[2] ?? null };
+}
+
+/** A stable build id (UUID-shaped, like the service's) for one binary at one version. */
+export function localBuildId(path: string, versionLine: string | null): string {
+  const h = createHash('sha256').update(`${path}\0${versionLine ?? ''}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Run simc with no arguments (it prints its version line and usage) and read the version line. */
+export async function probeSimc(path: string, env: NodeJS.ProcessEnv): Promise<SimcVersion | { error: string }> {
+  const { execa } = await import('execa');
+  const result = await execa(path, [], { env, reject: false, timeout: 15_000, stdin: 'ignore', maxBuffer: 1024 * 1024 });
+  const stdout = typeof result.stdout === 'string' ? result.stdout : '';
+  // Some builds print "Nothing to sim! <version line>" when given nothing.
+  for (const line of stdout.split(/\r?\n/)) {
+    const at = line.indexOf('SimulationCraft ');
+    const parsed = at >= 0 ? parseVersionLine(line.slice(at)) : undefined;
+    if (parsed) return parsed;
+  }
+  if (result.failed && result.exitCode === undefined) return { error: result.shortMessage ?? 'it could not be started' };
+  return { error: 'it printed no "SimulationCraft <version> for World of Warcraft …" line' };
+}
+
+// -- one run ------------------------------------------------------------------------------------------------------
+
+export interface SimcRunSpec {
+  simcPath: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdoutFile: string;
+  stderrFile: string;
+  /** Every stdout line as it arrives (progress lines, the version line). */
+  onStdoutLine: (line: string) => void;
+  onSpawn: (pid: number) => void;
+  /** Aborting stops simc: SIGTERM, then SIGKILL after killGraceMs. */
+  stop: AbortSignal;
+  killGraceMs: number;
+}
+
+export interface SimcExit {
+  exitCode: number | null;
+  signal: string | null;
+  /** simc could not be started at all (missing, not executable). */
+  spawnError: string | null;
+  durationMs: number;
+}
+
+/** One simc process: argv without a shell, stdout/stderr teed to files, progress lines fed to the caller. */
+export async function runSimcOnce(spec: SimcRunSpec): Promise<SimcExit> {
+  const { execa } = await import('execa');
+  const started = performance.now();
+  const stdoutLog = createWriteStream(spec.stdoutFile);
+  const subprocess = execa(spec.simcPath, spec.args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: { file: spec.stderrFile },
+    buffer: false,
+    cancelSignal: spec.stop,
+    forceKillAfterDelay: spec.killGraceMs,
+    windowsHide: true,
+  });
+  if (subprocess.pid !== undefined) spec.onSpawn(subprocess.pid);
+  let pending = '';
+  subprocess.stdout?.on('data', (chunk: Buffer) => {
+    stdoutLog.write(chunk);
+    pending += chunk.toString('utf8');
+    let nl = pending.indexOf('\n');
+    while (nl >= 0) {
+      spec.onStdoutLine(pending.slice(0, nl).replace(/\r$/, ''));
+      pending = pending.slice(nl + 1);
+      nl = pending.indexOf('\n');
+    }
+    // simc's default progress bar rewrites one line with \r; never let an unterminated line grow without bound.
+    if (pending.length > 64 * 1024) pending = pending.slice(-1024);
+  });
+  const result = await subprocess;
+  if (pending) spec.onStdoutLine(pending);
+  await new Promise<void>((done) => stdoutLog.end(done));
+  const durationMs = Math.round(performance.now() - started);
+  const spawnFailed = result.failed && result.exitCode === undefined && !result.signal && !result.isCanceled;
+  return {
+    exitCode: result.exitCode ?? null,
+    signal: result.signal ?? null,
+    spawnError: spawnFailed ? (result.shortMessage ?? 'it could not be started') : null,
+    durationMs,
+  };
+}
+
+/** simc's fatal error line on stderr (`Error: …`, or `ERROR! …` from older builds). */
+export function findErrorLine(stderr: string): string | undefined {
+  const match = /^(?:Error: |ERROR! ).*$/m.exec(stderr);
+  return match?.[0].trim();
+}
+
+/** The crash line of simc's signal handler, e.g. `sim_signal_handler: Segmentation fault! …`. */
+export function findCrashLine(stderr: string): string | undefined {
+  const match = /^sim_signal_handler: .*$/m.exec(stderr);
+  return match?.[0].trim();
+}

@@ -1,0 +1,277 @@
+/**
+ * The local job store: one folder per job under the data dir, plus marker folders that make the queue and the set
+ * of running jobs cheap to read without opening every job.
+ *
+ *   <data dir>/jobs/<id>/job.json        the job's record (LocalJob), changed only under <id>/lock
+ *                       /input.simc      the profile as submitted (the `input` artifact)
+ *                       /progress.json   live progress, written only by the worker running the job
+ *                       /result.json     the summary, written once when the run ends
+ *                       /stdout.log, stderr.log, report.json, report.html, result.csv, simc-output.txt
+ *              /queue/<rank>-<id>        one empty marker per queued job; sorted names = run order
+ *              /running/<id>             one empty marker per job a worker has claimed
+ *              /keys/<sha256 of key>     idempotency keys → job id
+ *              /worker.lock, worker.log  the single worker (worker.ts)
+ */
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
+import { LocalError } from '../errors.js';
+import { exists, readJson, withLock, writeFileAtomic, writeJsonAtomic } from './fsutil.js';
+import { isWellFormedLocalId } from './ids.js';
+
+/** What a job's `build` says: the simc binary that ran (or will run) it, as read from its version line. */
+export interface LocalBuildInfo {
+  id: string;
+  channel: Channel;
+  path: string;
+  simcVersion: string | null;
+  commit: string | null;
+  gitBranch: string | null;
+  versionLine: string | null;
+}
+
+/** The record kept in job.json. The spec's records (records.ts) are views of it. */
+export interface LocalJob {
+  schema: 1;
+  id: string;
+  status: JobState;
+  priority: Priority;
+  channel: Channel;
+  gitBranch: string | null;
+  createdAt: string;
+  /** Entered the queue (for a retried job: its latest attempt). */
+  queuedAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  updatedAt: string;
+  cancelRequestedAt: string | null;
+  errorCode: string | null;
+  statusReason: string | null;
+  simcExitCode: string | null;
+  metadata: Record<string, string> | null;
+  /** The simc binary chosen at submission, and how it was found. */
+  simc: { path: string; source: string };
+  maxRuntimeSeconds: number | null;
+  maxQueueSeconds: number | null;
+  multiStage: boolean;
+  /** The summary's `multiStage` block, decided at submission from the profile. */
+  multiStageSummary: MultiStageSummary;
+  outputs: { html: boolean; csv: boolean; jsonVersion: '2' | '3' };
+  webhook: boolean;
+  /** Which actor the summary headlines: from the profile's profileset_main_actor_index. */
+  mainActor: { index: number; name: string | null };
+  /** 0 before the first start; 2 after a retry. */
+  attempt: number;
+  retried: boolean;
+  /** The worker running this attempt (its lock nonce), so a dead worker's jobs can be told apart. */
+  owner: { pid: number; nonce: string } | null;
+  simcPid: number | null;
+  build: LocalBuildInfo | null;
+  simDurationMs: number | null;
+  totalDurationMs: number | null;
+  /** A run ended with logs or a report, so /result has something to show (else it answers result_unavailable). */
+  hasResult: boolean;
+  idempotency: { keyHash: string; digest: string } | null;
+}
+
+export interface LocalResultFile {
+  summary: Summary | null;
+}
+
+export interface LocalProgress {
+  percent: number | null;
+  phase: string | null;
+  updatedAt: string;
+}
+
+export const PRIORITY_RANK: Record<string, number> = { high: 0, standard: 1, background: 2 };
+
+/** The job files that are artifacts, by kind. */
+export const ARTIFACT_FILES = {
+  input: { file: 'input.simc', mimeType: 'text/plain' },
+  json_report: { file: 'report.json', mimeType: 'application/json' },
+  html_report: { file: 'report.html', mimeType: 'text/html' },
+  csv_report: { file: 'result.csv', mimeType: 'text/csv' },
+  stdout_log: { file: 'stdout.log', mimeType: 'text/plain' },
+  stderr_log: { file: 'stderr.log', mimeType: 'text/plain' },
+} as const;
+export type ArtifactKind = keyof typeof ARTIFACT_FILES;
+
+/** Files one simc run writes; removed before a retry so an old attempt's output never passes for the new one's. */
+export const RUN_OUTPUT_FILES = ['report.json', 'report.html', 'result.csv', 'stdout.log', 'stderr.log', 'simc-output.txt', 'progress.json', 'result.json'];
+
+const LOCK_OPTIONS = { staleMs: 30_000 };
+
+export class LocalStore {
+  readonly jobsDir: string;
+  readonly queueDir: string;
+  readonly runningDir: string;
+  readonly keysDir: string;
+  readonly workerLockPath: string;
+  readonly workerSpawnPath: string;
+  readonly workerLogPath: string;
+
+  constructor(readonly root: string) {
+    this.jobsDir = join(root, 'jobs');
+    this.queueDir = join(root, 'queue');
+    this.runningDir = join(root, 'running');
+    this.keysDir = join(root, 'keys');
+    this.workerLockPath = join(root, 'worker.lock');
+    this.workerSpawnPath = join(root, 'worker.spawn');
+    this.workerLogPath = join(root, 'worker.log');
+  }
+
+  async init(): Promise<void> {
+    try {
+      await Promise.all([this.jobsDir, this.queueDir, this.runningDir, this.keysDir].map((d) => fs.mkdir(d, { recursive: true })));
+    } catch (error) {
+      throw new LocalError(
+        `Cannot create the local job store in ${this.root}: ${(error as Error).message}.`,
+        'Set SIMJOB_DATA_DIR to a writable folder.',
+      );
+    }
+  }
+
+  jobDir(id: string): string {
+    if (!isWellFormedLocalId(id)) throw new LocalError(`"${id}" is not a local job id.`, 'Find ids with `simjob jobs --local`.');
+    return join(this.jobsDir, id);
+  }
+
+  file(id: string, name: string): string {
+    return join(this.jobDir(id), name);
+  }
+
+  /**
+   * Create a job folder with its record and files, all at once: everything is written into a hidden staging
+   * folder that is then renamed into place, so no reader ever sees a job without its record.
+   */
+  async createJob(job: LocalJob, files: Record<string, { data: string; mode?: number }>): Promise<void> {
+    const staging = join(this.jobsDir, `.staging-${job.id}`);
+    await fs.mkdir(staging, { recursive: true });
+    try {
+      for (const [name, { data, mode }] of Object.entries(files)) await fs.writeFile(join(staging, name), data, mode === undefined ? undefined : { mode });
+      await fs.writeFile(join(staging, 'job.json'), `${JSON.stringify(job, null, 2)}\n`);
+      await fs.rename(staging, this.jobDir(job.id));
+    } catch (error) {
+      await fs.rm(staging, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  async removeJobFolder(id: string): Promise<void> {
+    await fs.rm(this.jobDir(id), { recursive: true, force: true });
+  }
+
+  async readJob(id: string): Promise<LocalJob | undefined> {
+    return readJson<LocalJob>(this.file(id, 'job.json'));
+  }
+
+  /**
+   * Read-modify-write a job under its lock. `change` returns the new record, or undefined to leave it as it is.
+   * Returns the record as it is after the call (undefined if the job does not exist).
+   */
+  async updateJob(id: string, change: (job: LocalJob) => LocalJob | undefined | Promise<LocalJob | undefined>): Promise<LocalJob | undefined> {
+    const dir = this.jobDir(id);
+    try {
+      await fs.access(dir);
+    } catch {
+      return undefined;
+    }
+    return withLock(join(dir, 'lock'), async () => {
+      const job = await this.readJob(id);
+      if (!job) return undefined;
+      const next = await change(job);
+      if (!next) return job;
+      next.updatedAt = new Date().toISOString();
+      await writeJsonAtomic(this.file(id, 'job.json'), next);
+      return next;
+    }, LOCK_OPTIONS);
+  }
+
+  // -- queue and running markers ------------------------------------------------------------------------------------
+
+  private markerName(job: Pick<LocalJob, 'id' | 'priority'>): string {
+    return `${PRIORITY_RANK[job.priority] ?? 1}-${job.id}`;
+  }
+
+  async enqueue(job: Pick<LocalJob, 'id' | 'priority'>): Promise<void> {
+    await fs.writeFile(join(this.queueDir, this.markerName(job)), '');
+  }
+
+  async isEnqueued(job: Pick<LocalJob, 'id' | 'priority'>): Promise<boolean> {
+    return exists(join(this.queueDir, this.markerName(job)));
+  }
+
+  /** Drop a job's queue marker (under every priority, in case one was left under another). */
+  async dequeue(job: Pick<LocalJob, 'id'>): Promise<void> {
+    await Promise.all(Object.values(PRIORITY_RANK).map((rank) => fs.rm(join(this.queueDir, `${rank}-${job.id}`), { force: true })));
+  }
+
+  /** Queued job ids in run order: priority, then submission order (ids sort by time). */
+  async queuedIds(): Promise<string[]> {
+    const names = await readdirOrEmpty(this.queueDir);
+    return names
+      .filter((n) => /^\d-local-/.test(n))
+      .sort()
+      .map((n) => n.slice(2));
+  }
+
+  async markRunning(id: string): Promise<void> {
+    await fs.writeFile(join(this.runningDir, id), '');
+  }
+
+  async unmarkRunning(id: string): Promise<void> {
+    await fs.rm(join(this.runningDir, id), { force: true });
+  }
+
+  async runningIds(): Promise<string[]> {
+    return (await readdirOrEmpty(this.runningDir)).filter((n) => isWellFormedLocalId(n));
+  }
+
+  /** Every job id, newest first. */
+  async allIds(): Promise<string[]> {
+    const names = await readdirOrEmpty(this.jobsDir);
+    return names.filter((n) => isWellFormedLocalId(n)).sort().reverse();
+  }
+
+  // -- per-job side files -------------------------------------------------------------------------------------------
+
+  async readProgress(id: string): Promise<LocalProgress | undefined> {
+    try {
+      return await readJson<LocalProgress>(this.file(id, 'progress.json'));
+    } catch {
+      return undefined; // progress is best effort
+    }
+  }
+
+  async writeProgress(id: string, progress: LocalProgress): Promise<void> {
+    await writeJsonAtomic(this.file(id, 'progress.json'), progress);
+  }
+
+  async readResult(id: string): Promise<LocalResultFile | undefined> {
+    return readJson<LocalResultFile>(this.file(id, 'result.json'));
+  }
+
+  async writeResult(id: string, result: LocalResultFile): Promise<void> {
+    await writeJsonAtomic(this.file(id, 'result.json'), result);
+  }
+
+  async writeText(id: string, name: string, text: string): Promise<void> {
+    await writeFileAtomic(this.file(id, name), text);
+  }
+
+  /** Artifacts present on disk, in a stable order. */
+  async artifactKinds(id: string): Promise<ArtifactKind[]> {
+    const present = new Set(await readdirOrEmpty(this.jobDir(id)));
+    return (Object.keys(ARTIFACT_FILES) as ArtifactKind[]).filter((k) => present.has(ARTIFACT_FILES[k].file));
+  }
+}
+
+async function readdirOrEmpty(dir: string): Promise<string[]> {
+  try {
+    return await fs.readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}

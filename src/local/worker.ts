@@ -1,0 +1,247 @@
+/**
+ * The local worker: a detached background process (`simjob __worker`, started on demand by control.ts), single
+ * per data dir, that runs queued jobs by priority then submission order, at most `local.concurrency` at a time,
+ * and exits once the queue has been empty for a short grace period.
+ *
+ * Single instance: it runs only while it holds worker.lock (refreshed every few seconds; a lock whose pid died
+ * or that stopped being refreshed is taken over). Two processes that start a worker at the same moment both try
+ * the lock; one wins, the other exits at once. Leaving is race-free too: the worker first releases the lock,
+ * then looks at the queue once more and takes the lock back if a job arrived meanwhile; a submitter writes its
+ * job first and looks for a live worker after, so one of the two always sees the other.
+ */
+import { promises as fs, watch, type FSWatcher } from 'node:fs';
+import { isTerminal } from '../jobs/states.js';
+import { exists, tryLock, type HeldLock } from './fsutil.js';
+import { HEARTBEAT_MS, WORKER_STALE_MS, recoverInterrupted } from './control.js';
+import { clearRunOutputs, expireIfDue, finishJob, queueDeadline } from './lifecycle.js';
+import { runJob, type StopReason } from './runner.js';
+import type { LocalJob, LocalStore } from './store.js';
+
+export interface WorkerOptions {
+  store: LocalStore;
+  env: NodeJS.ProcessEnv;
+  concurrency: number;
+  /** Exit after the queue has been empty this long. */
+  idleMs: number;
+  /** SIGTERM to simc, then SIGKILL after this long (cancel, runtime cap). */
+  killGraceMs: number;
+  log: (line: string) => void;
+  /** Aborted when the worker itself is told to stop (SIGTERM, SIGINT, SIGHUP). */
+  shutdown: AbortSignal;
+}
+
+interface RunningJob {
+  stop: AbortController;
+  done: Promise<void>;
+}
+
+const TICK_MS = 250;
+const CANCEL_POLL_MS = 150;
+
+export class Worker {
+  private lock: HeldLock | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly running = new Map<string, RunningJob>();
+  private wakeUp: (() => void) | undefined;
+  private watcher: FSWatcher | undefined;
+
+  constructor(private readonly o: WorkerOptions) {}
+
+  /** Returns when the worker is done: the queue stayed empty, another worker holds the lock, or it was told to stop. */
+  async run(): Promise<void> {
+    const { store } = this.o;
+    await store.init();
+    this.lock = await tryLock(store.workerLockPath, { staleMs: WORKER_STALE_MS });
+    await fs.rm(store.workerSpawnPath, { force: true });
+    if (!this.lock) return; // another worker runs
+    this.o.log(`worker ${process.pid} started (concurrency ${this.o.concurrency})`);
+    this.startHeartbeat();
+    this.watchQueue();
+    this.o.shutdown.addEventListener('abort', () => this.wake(), { once: true });
+    try {
+      await recoverInterrupted(store);
+      await this.loop();
+    } finally {
+      await this.stopAll('shutdown');
+      this.watcher?.close();
+      await this.releaseLock();
+      this.o.log(`worker ${process.pid} stopped`);
+    }
+  }
+
+  private get nonce(): string {
+    return this.lock?.owner.nonce ?? '';
+  }
+
+  private startHeartbeat(): void {
+    clearInterval(this.heartbeat);
+    this.heartbeat = setInterval(() => {
+      const now = new Date();
+      if (this.lock) fs.utimes(this.lock.path, now, now).catch(() => undefined);
+    }, HEARTBEAT_MS);
+  }
+
+  private async releaseLock(): Promise<void> {
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    const lock = this.lock;
+    this.lock = undefined;
+    await lock?.release().catch(() => undefined);
+  }
+
+  private watchQueue(): void {
+    try {
+      this.watcher = watch(this.o.store.queueDir, () => this.wake());
+      this.watcher.on('error', () => undefined);
+    } catch {
+      // No file watching here (some network file systems): the tick still finds new jobs.
+    }
+  }
+
+  private wake(): void {
+    this.wakeUp?.();
+  }
+
+  private nap(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  private async loop(): Promise<void> {
+    let idleSince = Date.now();
+    while (!this.o.shutdown.aborted) {
+      try {
+        const queued = await this.o.store.queuedIds();
+        await this.fill(queued);
+        if (this.running.size > 0 || queued.length > 0) idleSince = Date.now();
+        else if (Date.now() - idleSince >= this.o.idleMs) {
+          if (await this.leave()) return;
+          idleSince = Date.now();
+        }
+      } catch (error) {
+        if (!(await exists(this.o.store.jobsDir))) {
+          this.o.log('the data dir is gone; stopping');
+          return;
+        }
+        this.o.log(`error: ${(error as Error).stack ?? String(error)}`);
+      }
+      await this.nap(TICK_MS);
+    }
+  }
+
+  /** Release the lock, then look once more: a job that arrived meanwhile makes the worker take the lock back. */
+  private async leave(): Promise<boolean> {
+    await this.releaseLock();
+    if ((await this.o.store.queuedIds()).length === 0) return true;
+    this.lock = await tryLock(this.o.store.workerLockPath, { staleMs: WORKER_STALE_MS });
+    if (!this.lock) return true; // another worker took over
+    this.startHeartbeat();
+    return false;
+  }
+
+  /** Expire queued jobs past maxQueueSeconds, and start the next ones while there is room. */
+  private async fill(queued: string[]): Promise<void> {
+    for (const id of queued) {
+      if (this.running.has(id)) continue;
+      const job = await this.o.store.readJob(id);
+      if (!job || (job.status !== 'queued' && job.status !== 'pending')) {
+        await this.o.store.dequeue({ id });
+        continue;
+      }
+      if (await expireIfDue(this.o.store, job)) continue;
+      if (this.running.size >= this.o.concurrency) continue; // keep going: later jobs may have expired
+      await this.claim(id);
+    }
+  }
+
+  private async claim(id: string): Promise<void> {
+    const { store } = this.o;
+    // The running marker comes first: a worker that dies right after claiming still leaves a trace to recover.
+    await store.markRunning(id);
+    let claimed: LocalJob | undefined;
+    await store.updateJob(id, (job) => {
+      if (job.status !== 'queued' && job.status !== 'pending') return undefined;
+      const deadline = queueDeadline(job);
+      if (deadline !== null && Date.now() >= deadline) return undefined;
+      claimed = {
+        ...job,
+        status: 'running',
+        startedAt: new Date().toISOString(),
+        attempt: job.attempt + 1,
+        owner: { pid: process.pid, nonce: this.nonce },
+        simcPid: null,
+      };
+      return claimed;
+    });
+    if (!claimed) {
+      const job = await store.readJob(id);
+      if (!job || isTerminal(job.status)) await store.unmarkRunning(id);
+      return;
+    }
+    await store.dequeue(claimed);
+    this.start(claimed);
+  }
+
+  private start(job: LocalJob): void {
+    const { store } = this.o;
+    const stop = new AbortController();
+    const started = Date.now();
+    const stopWith = (reason: StopReason) => {
+      if (!stop.signal.aborted) stop.abort(reason);
+    };
+    const runtimeTimer = job.maxRuntimeSeconds === null ? undefined : setTimeout(() => stopWith('timeout'), job.maxRuntimeSeconds * 1000);
+    // `simjob cancel` only records the request on the job; the worker owns simc and stops it.
+    const cancelPoll = setInterval(() => {
+      store.readJob(job.id).then((current) => {
+        if (current?.cancelRequestedAt) stopWith('cancel');
+      }, () => undefined);
+    }, CANCEL_POLL_MS);
+    const ownedByMe = (current: LocalJob) => current.owner?.nonce === job.owner?.nonce;
+
+    const done = (async () => {
+      try {
+        await clearRunOutputs(store, job.id);
+        const ending = await runJob(
+          {
+            store,
+            env: this.o.env,
+            stop: stop.signal,
+            killGraceMs: this.o.killGraceMs,
+            onSimcPid: async (pid) => {
+              await store.updateJob(job.id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined));
+            },
+          },
+          job,
+        );
+        if (!ending) return; // the worker is stopping: the job is left for recovery, which retries it
+        await finishJob(store, job.id, { ...ending, totalDurationMs: Date.now() - started }, ownedByMe);
+        this.o.log(`${job.id} ${ending.status}${ending.errorCode ? ` (${ending.errorCode})` : ''}`);
+      } catch (error) {
+        this.o.log(`${job.id} failed in the worker: ${(error as Error).stack ?? String(error)}`);
+        await finishJob(
+          store,
+          job.id,
+          { status: 'failed', errorCode: 'internal', statusReason: `simjob's local worker failed: ${(error as Error).message}`, hasResult: true, totalDurationMs: Date.now() - started },
+          ownedByMe,
+        ).catch(() => undefined);
+      } finally {
+        clearTimeout(runtimeTimer);
+        clearInterval(cancelPoll);
+        this.running.delete(job.id);
+        this.wake();
+      }
+    })();
+    this.running.set(job.id, { stop, done });
+  }
+
+  private async stopAll(reason: StopReason): Promise<void> {
+    for (const job of this.running.values()) if (!job.stop.signal.aborted) job.stop.abort(reason);
+    await Promise.all([...this.running.values()].map((j) => j.done));
+  }
+}
