@@ -117,6 +117,17 @@ export function buildProgram(rt: Runtime): Command {
     ['simjob result 519253542012420096', 'simjob result 519253542012420096 --all', 'simjob result 519253542012420096 --json | jq .result.summary'],
   );
 
+  examples(
+    program
+      .command('compare <jobA> <jobB>')
+      .description('Compare two finished jobs: DPS side by side, the difference, and whether it is significant.')
+      .option('--top <n>', 'Compare the best N profilesets of job A (default 20).', positiveInteger('--top'))
+      .option('--all', 'Compare every profileset, read from the JSON report artifacts.')
+      .addHelpText('after', '\nSignificant: |Δ| > √(eA² + eB²), where eA and eB are the 95% half-widths (mean_error) of the two\nmeans: a two-sided z-test at the 5% level, assuming the two sims are independent.')
+      .action(lazyAction(rt, () => import('./commands/compare/run.js'))),
+    ['simjob compare 519253542012420096 519253542012420097', 'simjob compare OLD NEW --all --json | jq \'.rows[] | select(.significant)\''],
+  );
+
   program
     .command('cancel <id>')
     .description('Cancel a queued or running job.')

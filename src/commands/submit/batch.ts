@@ -1,16 +1,336 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ResultRecord, StatusRecord } from '../../api/schemas.js';
+import { sleep } from '../../api/retry.js';
 import type { Context } from '../../context.js';
-import type { JobBackend } from '../../jobs/backend.js';
+import { ApiError, AuthError, ExitCode, NetworkError, SimjobError, UsageError, WaitTimeoutError } from '../../errors.js';
+import type { JobBackend, Submitted } from '../../jobs/backend.js';
+import { exitCodeForState, isTerminal } from '../../jobs/states.js';
+import { waitForTerminal } from '../../jobs/wait.js';
+import type { BatchItem, BatchProgress } from '../../output/batch-progress.js';
+import { printBatchSummary } from '../../output/views/batch-summary.js';
 import type { PreparedSubmission, SubmitOptions } from './run.js';
 import { submitOne } from './run.js';
 
-/** Several profiles: submitted one after another, ids printed as they are accepted. */
+/** Profiles of one batch in flight at once, unless --concurrency says otherwise. */
+export const DEFAULT_CONCURRENCY = 4;
+/** Backoff for a 429 that came without Retry-After. */
+const LIMIT_BACKOFF_MS = [2_000, 5_000, 10_000, 20_000, 30_000];
+
+interface Entry extends BatchItem {
+  p: PreparedSubmission;
+  submitted?: Submitted;
+  /** The submission failed for good. */
+  submitError?: unknown;
+  /** The wait for it failed (not a timeout, not Ctrl-C). */
+  waitError?: unknown;
+  timedOut?: boolean;
+  /** The result resource, or the job record of a job without a result (raw: what --json prints). */
+  outcome?: { raw: unknown; data: ResultRecord };
+}
+
+/**
+ * Several profiles: at most --concurrency of them in flight at once (submitted and, with --wait, not yet ended).
+ * A full in-flight limit or rate limit (429) is waited out and the submission repeated with the SAME idempotency
+ * key, so no profile ever becomes two jobs. Every accepted job id is printed on stderr as soon as it is known. With
+ * --wait: one summary table (or one JSON array) at the end, and the exit code of the worst outcome.
+ */
 export async function submitBatch(ctx: Context, backend: JobBackend, prepared: PreparedSubmission[], options: SubmitOptions): Promise<number> {
-  const accepted: unknown[] = [];
-  for (const p of prepared) {
-    const submitted = await submitOne(backend, p, options);
-    accepted.push(submitted.raw);
-    if (!ctx.out.json) ctx.out.line(`${p.profile.source}\t${submitted.data.id ?? ''}${submitted.replay ? '\t(replay)' : ''}`);
+  const entries: Entry[] = prepared.map((p) => ({ p, label: p.profile.source === '-' ? 'stdin' : p.profile.source }));
+  const limit = Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, entries.length);
+  const deadline = options.timeout === undefined ? undefined : Date.now() + options.timeout;
+  const started = Date.now();
+  const { createBatchProgress } = await import('../../output/batch-progress.js');
+  const progress = await createBatchProgress(ctx.out, entries);
+  const plainNoWait = !options.wait && !ctx.out.json;
+  let next = 0;
+  let stopAll: unknown;
+
+  const expired = () => deadline !== undefined && Date.now() >= deadline;
+  const worker = async () => {
+    while (next < entries.length && !ctx.signal.aborted && stopAll === undefined && !expired()) {
+      const entry = entries[next++]!;
+      await submitEntry(ctx, backend, entry, options, progress, deadline, plainNoWait);
+      if (entry.submitError !== undefined) {
+        entry.settled = true;
+        if (isFatal(entry.submitError)) stopAll = entry.submitError;
+        continue;
+      }
+      if (options.wait && entry.id) await followEntry(ctx, backend, entry, progress, deadline, started);
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  progress.stop();
+
+  if (ctx.signal.aborted) return interrupted(ctx, backend, entries, options);
+  // A fatal error (the key was refused, the service unreachable) stopped the batch: the rest were never sent.
+  for (const entry of entries) if (!entry.id && entry.submitError === undefined) entry.submitError = stopAll ?? new WaitTimeoutError('not submitted before --timeout ran out');
+
+  if (!options.wait) {
+    if (ctx.out.json) ctx.out.printJson(entries.filter((e) => e.submitted).map((e) => e.submitted!.raw));
+    return worstOf(entries.map(exitOf));
   }
-  if (ctx.out.json) ctx.out.printJson(accepted);
-  return 0;
+  await recordUnfinished(backend, entries);
+  if (ctx.out.json) ctx.out.printJson(entries.filter((e) => e.outcome).map((e) => e.outcome!.raw));
+  else printSummary(ctx, entries);
+  const unfinished = entries.filter((e) => e.timedOut);
+  if (unfinished.length) {
+    ctx.out.err(`--timeout ran out; ${unfinished.length === 1 ? 'this job keeps' : 'these jobs keep'} running (pick up with simjob status ID --wait):\n${unfinished.map((e) => `  ${e.label}  ${e.id}\n`).join('')}`);
+  }
+  return worstOf(entries.map(exitOf));
+}
+
+async function submitEntry(ctx: Context, backend: JobBackend, entry: Entry, options: SubmitOptions, progress: BatchProgress, deadline: number | undefined, plainNoWait: boolean): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const submitted = await submitOne(backend, entry.p, options);
+      if (!submitted.data.id) throw new NetworkError('The service accepted the submission but returned no job id.', 'Find it with `simjob jobs`.');
+      entry.submitted = submitted;
+      entry.id = submitted.data.id;
+      const replay = submitted.replay ? ' (replay of the job with this idempotency key)' : '';
+      if (plainNoWait) ctx.out.line(`${entry.p.profile.source}\t${entry.id}${submitted.replay ? '\t(replay)' : ''}`);
+      else progress.accepted(entry, `${entry.label}: submitted as job ${entry.id}${replay}`);
+      return;
+    } catch (error) {
+      if (ctx.signal.aborted) return;
+      if (!(error instanceof ApiError && error.status === 429)) {
+        entry.submitError = error;
+        progress.note(`${entry.label}: not submitted: ${describe(error)}`);
+        return;
+      }
+      const wait = Math.max(error.retryAfterMs ?? LIMIT_BACKOFF_MS[Math.min(attempt, LIMIT_BACKOFF_MS.length - 1)]!, 1_000);
+      if (deadline !== undefined && Date.now() + wait > deadline) {
+        entry.submitError = new WaitTimeoutError(`${error.message} --timeout runs out before the service takes it.`);
+        progress.note(`${entry.label}: not submitted: --timeout runs out before the service takes it (${error.code ?? 429}).`);
+        return;
+      }
+      const why = error.code === 'max_active_jobs_exceeded'
+        ? `the account's limit of jobs in flight is reached${activeText(error)}`
+        : `rate limited (${error.code ?? '429'})`;
+      progress.note(`${entry.label}: ${why}; submitting again in ${Math.ceil(wait / 1000)} s with the same idempotency key.`);
+      try {
+        await sleep(wait, ctx.signal);
+      } catch {
+        return;
+      }
+    }
+  }
+}
+
+async function followEntry(ctx: Context, backend: JobBackend, entry: Entry, progress: BatchProgress, deadline: number | undefined, started: number): Promise<void> {
+  const id = entry.id!;
+  try {
+    await waitForTerminal(backend, id, {
+      signal: ctx.signal,
+      timeoutMs: deadline === undefined ? undefined : Math.max(0, deadline - Date.now()),
+      onStatus: (status) => {
+        entry.status = status;
+        entry.statusAt = Date.now();
+        progress.update(entry, Date.now() - started);
+      },
+      onTransientError: (error, retryIn) => progress.transient(entry, error, retryIn),
+    });
+    const { fetchOutcome } = await import('../../jobs/wait-command.js');
+    const { result, job } = await fetchOutcome(backend, id, ctx.signal);
+    entry.outcome = result ?? job;
+  } catch (error) {
+    if (ctx.signal.aborted) return;
+    if (error instanceof WaitTimeoutError) entry.timedOut = true;
+    else {
+      entry.waitError = error;
+      progress.note(`${entry.label} (${id}): ${describe(error)}`);
+    }
+  } finally {
+    entry.settled = true;
+    progress.update(entry, Date.now() - started);
+  }
+}
+
+/** Jobs still in flight when --timeout ran out: their job records go into --json, like those of jobs without a result. */
+async function recordUnfinished(backend: JobBackend, entries: Entry[]): Promise<void> {
+  for (const entry of entries.filter((e) => e.timedOut && e.id)) {
+    try {
+      const job = await backend.job(entry.id!);
+      entry.status = { ...job.data, status: job.data.status } as StatusRecord;
+      entry.outcome = { raw: job.raw, data: { ...job.data, result: { summary: null, artifacts: [] } } };
+    } catch {
+      // The summary still names the job; its record is one `simjob status` away.
+    }
+  }
+}
+
+/** Ctrl-C: nothing is lost. Say which jobs keep running (or cancel them, when asked) and which were never sent. */
+async function interrupted(ctx: Context, backend: JobBackend, entries: Entry[], options: SubmitOptions): Promise<number> {
+  const say = (text: string) => ctx.out.err(`${text}\n`);
+  const live = entries.filter((e) => e.id && !(e.outcome || (e.status && isTerminal(e.status.status))));
+  const unsent = entries.filter((e) => !e.id && e.submitError === undefined);
+  if (!ctx.out.json && options.wait) printSummary(ctx, entries);
+  if (options.cancelOnInterrupt && live.length) {
+    const { cancelDetached } = await import('../../jobs/wait-command.js');
+    say(`Stopped waiting; cancelling ${live.length} job${live.length === 1 ? '' : 's'}:`);
+    for (const e of live) {
+      const answer = await cancelDetached(ctx, backend, e.id!).then((r) => r.data.status, (error: unknown) => `not cancelled: ${describe(error)}`);
+      say(`  ${e.label}  ${e.id}  ${answer}`);
+    }
+  } else if (live.length) {
+    say(`Stopped waiting. ${live.length === 1 ? 'This job keeps' : 'These jobs keep'} running; pick each up with: simjob status ID --wait`);
+    for (const e of live) say(`  ${e.label}  ${e.id}  ${e.status?.status ?? 'submitted'}`);
+  } else {
+    say('Stopped.');
+  }
+  if (unsent.length) say(`Not submitted: ${unsent.map((e) => e.label).join(', ')}`);
+  return ExitCode.INTERRUPTED;
+}
+
+function printSummary(ctx: Context, entries: Entry[]): void {
+  printBatchSummary(ctx.out, entries.map((e) => ({
+    label: e.label,
+    id: e.id,
+    outcome: e.timedOut ? undefined : e.outcome?.data,
+    state: e.timedOut ? `still ${e.status?.status ?? 'running'}` : e.status?.status ?? (e.id ? 'submitted' : 'not submitted'),
+    problem: e.submitError !== undefined ? 'not submitted' : e.waitError !== undefined ? 'wait failed' : undefined,
+  })));
+}
+
+function activeText(error: ApiError): string {
+  const meta = error.meta ?? {};
+  return typeof meta.activeJobs === 'number' && typeof meta.maxActiveJobs === 'number' ? ` (${meta.activeJobs}/${meta.maxActiveJobs})` : '';
+}
+
+function describe(error: unknown): string {
+  if (error instanceof SimjobError) return `${error.message}${error.hint ? ` ${error.hint}` : ''}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Errors that would fail every other submission the same way: stop sending, keep following what was accepted. */
+function isFatal(error: unknown): boolean {
+  return error instanceof AuthError || error instanceof NetworkError || (error instanceof ApiError && (error.status === 401 || error.status === 403));
+}
+
+export function exitOf(entry: Entry): number {
+  if (entry.submitError !== undefined) return entry.submitError instanceof SimjobError ? entry.submitError.exitCode : ExitCode.ERROR;
+  if (entry.waitError !== undefined) return entry.waitError instanceof SimjobError ? entry.waitError.exitCode : ExitCode.ERROR;
+  if (entry.timedOut) return ExitCode.WAIT_TIMEOUT;
+  if (entry.outcome) return exitCodeForState(entry.outcome.data.status);
+  return ExitCode.OK;
+}
+
+/** Severity, least to worst: completed, job unsuccessful, timed out waiting, error, auth, bad input. */
+const SEVERITY: readonly number[] = [ExitCode.OK, ExitCode.JOB_UNSUCCESSFUL, ExitCode.WAIT_TIMEOUT, ExitCode.ERROR, ExitCode.AUTH, ExitCode.USAGE];
+
+export function worstOf(codes: number[]): number {
+  return codes.reduce((worst, code) => (SEVERITY.indexOf(code) > SEVERITY.indexOf(worst) ? code : worst), ExitCode.OK as number);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Profile arguments: globs the shell did not expand (quoted, or a shell without globbing) are expanded here.
+
+const GLOB_CHARS = /[*?[]/;
+
+export function hasGlob(arg: string): boolean {
+  return arg !== '-' && GLOB_CHARS.test(arg);
+}
+
+/**
+ * Expand `*`, `?`, `[abc]` and `**` in profile arguments, sorted, files only; hidden entries match only a pattern
+ * that starts with a dot (as in sh). A literal file whose name holds those characters is taken as it is. A pattern
+ * that matches nothing is an error, not silently nothing.
+ */
+export async function expandProfileArgs(args: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const arg of args) {
+    if (!hasGlob(arg) || (await isFile(arg))) {
+      out.push(arg);
+      continue;
+    }
+    const matches = await expandGlob(arg);
+    if (matches.length === 0) {
+      throw new UsageError(`No profile matches ${arg}.`, 'Check the pattern and the folder it is relative to.');
+    }
+    out.push(...matches);
+  }
+  return out;
+}
+
+async function expandGlob(pattern: string): Promise<string[]> {
+  const absolute = pattern.startsWith('/');
+  const segments = pattern.split('/').filter((s) => s !== '');
+  let current: string[] = [absolute ? '/' : ''];
+  for (const segment of segments) {
+    const nextPaths: string[] = [];
+    for (const base of current) {
+      if (segment === '**') {
+        nextPaths.push(base, ...(await descendants(base)));
+      } else if (!GLOB_CHARS.test(segment)) {
+        nextPaths.push(joinPath(base, segment));
+      } else {
+        const re = segmentRegex(segment);
+        for (const name of await names(base)) {
+          if (name.startsWith('.') && !segment.startsWith('.')) continue;
+          if (re.test(name)) nextPaths.push(joinPath(base, name));
+        }
+      }
+    }
+    current = [...new Set(nextPaths)];
+  }
+  const files: string[] = [];
+  for (const path of current) if (path && (await isFile(path))) files.push(path);
+  return files.sort();
+}
+
+function joinPath(base: string, name: string): string {
+  return base === '' ? name : base === '/' ? `/${name}` : `${base}/${name}`;
+}
+
+async function names(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir === '' ? '.' : dir)).sort();
+  } catch {
+    return [];
+  }
+}
+
+async function descendants(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  let entries;
+  try {
+    entries = await readdir(dir === '' ? '.' : dir, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const e of entries) {
+    if (!e.isDirectory() || e.name.startsWith('.')) continue;
+    const path = joinPath(dir, e.name);
+    found.push(path, ...(await descendants(path)));
+  }
+  return found;
+}
+
+function segmentRegex(segment: string): RegExp {
+  let re = '';
+  for (let i = 0; i < segment.length; i++) {
+    const ch = segment[i]!;
+    if (ch === '*') re += '[^/]*';
+    else if (ch === '?') re += '[^/]';
+    else if (ch === '[') {
+      const end = segment.indexOf(']', i + 2);
+      if (end < 0) {
+        re += '\\[';
+        continue;
+      }
+      let body = segment.slice(i + 1, end);
+      if (body.startsWith('!')) body = `^${body.slice(1)}`;
+      re += `[${body.replace(/\\/g, '\\\\')}]`;
+      i = end;
+    } else re += ch.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(join(path))).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -8,6 +8,9 @@ import {
 import { describeMultistage, preflight, type Preflight } from '../../jobs/preflight.js';
 import { readAllBytes } from '../../util/prompt.js';
 
+/** `*`, `?` or `[` in a profile argument: a glob for batch.ts to expand (the module loads only then). */
+const hasGlob = (arg: string) => arg !== '-' && /[*?[]/.test(arg);
+
 export interface SubmitOptions extends SubmitFlags {
   dryRun?: boolean;
   wait?: boolean;
@@ -26,7 +29,9 @@ export interface PreparedSubmission {
   preflight: Preflight;
 }
 
-export async function run(ctx: Context, sources: string[], options: SubmitOptions): Promise<number | void> {
+export async function run(ctx: Context, args: string[], options: SubmitOptions): Promise<number | void> {
+  // A quoted glob ('profiles/*.simc'), or one the shell left alone, is expanded here.
+  const sources = args.some(hasGlob) ? await (await import('./batch.js')).expandProfileArgs(args) : args;
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError('Only one profile can come from stdin ("-").');
   if (options.simc && !options.local) throw new UsageError('--simc names the simc of a local run; it needs --local.', 'Add --local, or drop --simc.');
   if (options.idempotencyKey && sources.length > 1) {
