@@ -20,7 +20,7 @@ await build({
   platform: 'node',
   target: 'node20.19',
   sourcemap: 'linked',
-  minifySyntax: true,
+  minify: true,
   chunkNames: 'chunks/[name]-[hash]',
   define: { __SIMJOB_VERSION__: JSON.stringify(pkg.version) },
   // Some bundled libraries are CommonJS and call require(); give the ESM bundle one.

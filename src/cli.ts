@@ -33,7 +33,14 @@ export async function main(argv: string[], rt: Omit<Runtime, 'exitCode' | 'signa
     // Commander's own usage errors ("unknown option", "missing argument") in simjob's one-line form.
     outputError: (text, write) => write(`Error: ${text.replace(/^error: /, '').trimEnd()}\n`),
   });
-  for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
+  // Nested groups too (`config set`, `webhook verify`): their usage errors must also exit 2 in the one-line form.
+  const configure = (parent: typeof program): void => {
+    for (const command of parent.commands) {
+      command.exitOverride().configureOutput(program.configureOutput());
+      configure(command);
+    }
+  };
+  configure(program);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -53,8 +60,8 @@ export async function main(argv: string[], rt: Omit<Runtime, 'exitCode' | 'signa
     return renderError(out, error, debug);
   } finally {
     process.off('SIGINT', onSigint);
-    const { closeDispatcher } = await import('./api/transport.js');
-    await closeDispatcher();
+    const { closeConnections } = await import('./api/transport.js');
+    await closeConnections();
   }
 }
 

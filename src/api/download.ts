@@ -3,7 +3,7 @@ import { copyFile, rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { NetworkError } from '../errors.js';
-import { dispatcher, request } from './transport.js';
+import { discard, request, type HttpResponse } from './transport.js';
 
 const MAX_REDIRECTS = 5;
 
@@ -27,32 +27,25 @@ export async function downloadTo(url: string, target: string, opts: { userAgent:
     await rename(partial, target);
     return 0;
   }
-  const agent = await dispatcher(opts.env);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (current.protocol !== 'https:' && current.protocol !== 'http:') {
       throw new NetworkError(`Refusing to download an artifact from a ${current.protocol} URL.`);
     }
-    let response;
+    let response: HttpResponse;
     try {
-      response = await request(agent, current, {
-        method: 'GET',
-        headers: { 'user-agent': opts.userAgent },
-        headersTimeout: 30_000,
-        bodyTimeout: 60_000,
-        signal: opts.signal,
-      });
+      response = await request(current, { method: 'GET', headers: { 'user-agent': opts.userAgent }, timeoutMs: 60_000, signal: opts.signal }, opts.env);
     } catch (error) {
       if (opts.signal?.aborted) throw opts.signal.reason;
       throw new NetworkError(`Cannot download ${current.origin}${current.pathname}: ${(error as Error).message}.`, 'Check your connection and try again.');
     }
     const { statusCode, headers, body } = response;
     if (statusCode >= 300 && statusCode < 400 && headers.location) {
-      await body.dump();
+      await discard(body);
       current = new URL(String(headers.location), current);
       continue;
     }
     if (statusCode !== 200) {
-      await body.dump();
+      await discard(body);
       throw new DownloadRefused(statusCode);
     }
     try {

@@ -4,7 +4,7 @@ import { ErrorEnvelope } from './schemas.js';
 import { explainApiError } from './explain.js';
 import { redactBody, redactHeaders } from './redact.js';
 import { isRetryableStatus, MAX_ATTEMPTS, parseRetryAfter, RETRY_AFTER_CAP_MS, retryDelayMs, sleep } from './retry.js';
-import { dispatcher, request, type Dispatcher } from './transport.js';
+import { readText, request, type HttpResponse } from './transport.js';
 
 export type DebugLevel = 0 | 1 | 2;
 
@@ -82,21 +82,14 @@ export class HttpClient {
       body = options.text;
       headers['content-type'] = 'text/plain; charset=utf-8';
     }
-    const agent = await dispatcher(this.opts.env);
-
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
       this.debugRequest(method, url, headers, options.json);
-      let response: Dispatcher.ResponseData;
+      let response: HttpResponse;
+      let text: string;
       try {
-        response = await request(agent, url, {
-          method,
-          headers,
-          body,
-          headersTimeout: this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-          bodyTimeout: this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-          signal: this.opts.signal,
-        });
+        response = await request(url, { method, headers, body, timeoutMs: this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: this.opts.signal }, this.opts.env);
+        text = await readText(response.body);
       } catch (error) {
         if (this.opts.signal?.aborted) throw this.opts.signal.reason;
         const failure = describeNetworkError(error, url);
@@ -111,7 +104,6 @@ export class HttpClient {
         );
       }
 
-      const text = await response.body.text().catch(() => '');
       const requestId = header(response.headers, 'x-request-id');
       this.debugResponse(response.statusCode, Date.now() - started, requestId, response.headers, text);
 
@@ -238,11 +230,11 @@ function describeNetworkError(error: unknown, url: URL): string {
       return `host ${url.hostname} not found`;
     case 'ECONNRESET':
       return 'connection reset';
-    case 'UND_ERR_HEADERS_TIMEOUT':
-    case 'UND_ERR_BODY_TIMEOUT':
+    case 'ETIMEDOUT':
     case 'UND_ERR_CONNECT_TIMEOUT':
       return 'the request timed out';
     case 'UND_ERR_SOCKET':
+    case 'ECONNABORTED':
       return 'the connection closed unexpectedly';
     default:
       return err.message || String(error);

@@ -1,41 +1,97 @@
 /**
- * undici, loaded lean. The package's main entry also loads fetch, WebSocket, the cache and the mock layer, which
- * costs ~60 ms at start-up (measured with hyperfine against `node -e 0`, ~77 ms here); the Agent and the
- * request/stream API alone cost ~28 ms. Both modules are undici's own public classes, pinned by the lockfile.
+ * The wire under the HTTP layer. Plain requests use node:http/https with keep-alive agents; requests through a
+ * proxy (HTTPS_PROXY / HTTP_PROXY / NO_PROXY) go through undici's EnvHttpProxyAgent, loaded only then.
+ *
+ * Why not undici for everything: on these machines one request through undici (the package, or Node's own fetch,
+ * which is undici inside) costs ~150 ms of CPU per process — its llhttp WebAssembly parser is tiered up on
+ * background threads and the process waits for that at exit — against ~20 ms for node:http (measured with
+ * `/usr/bin/time` against `node -e 0`; see bench/startup.ts). A CLI that runs once per command cannot pay that.
  */
-import type { Dispatcher } from 'undici';
-import Agent from 'undici/lib/dispatcher/agent.js';
-import api from 'undici/lib/api/index.js';
+import http from 'node:http';
+import https from 'node:https';
+import type { Readable } from 'node:stream';
 
-export type { Dispatcher };
-export type ResponseData = Dispatcher.ResponseData;
+export interface HttpRequestOptions {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Inactivity limit: no response headers, or no body bytes, for this long fails the request. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
 
-let shared: Dispatcher | undefined;
+export interface HttpResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
 
-/** One keep-alive agent per process; proxies from HTTP(S)_PROXY / NO_PROXY when they are set. */
-export async function dispatcher(env: NodeJS.ProcessEnv = process.env): Promise<Dispatcher> {
-  if (shared) return shared;
-  const proxied = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
-  if (proxied) {
-    const { default: EnvHttpProxyAgent } = await import('undici/lib/dispatcher/env-http-proxy-agent.js');
-    shared = new EnvHttpProxyAgent();
-  } else {
-    shared = new Agent({ keepAliveTimeout: 4_000 });
+export class TransportError extends Error {
+  constructor(message: string, readonly code: string) {
+    super(message);
   }
-  return shared;
 }
 
-export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;
+let agents: { http: http.Agent; https: https.Agent } | undefined;
+let proxied: ((url: URL, options: HttpRequestOptions) => Promise<HttpResponse>) | undefined;
+let closeProxy: (() => Promise<void>) | undefined;
 
-/** undici's request() on our agent: the URL is split into the origin and path the dispatcher API takes. */
-export function request(agent: Dispatcher, url: URL, options: RequestOptions): Promise<Dispatcher.ResponseData> {
-  const opts = { ...options, origin: url.origin, path: `${url.pathname}${url.search}` };
-  return api.request.call(agent, opts as never) as unknown as Promise<Dispatcher.ResponseData>;
+function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
 }
 
-/** Close the shared agent so the process can exit at once instead of waiting for keep-alive sockets. */
-export async function closeDispatcher(): Promise<void> {
-  const agent = shared;
-  shared = undefined;
-  await agent?.close().catch(() => undefined);
+export async function request(url: URL, options: HttpRequestOptions, env: NodeJS.ProcessEnv = process.env): Promise<HttpResponse> {
+  if (proxyConfigured(env)) {
+    if (!proxied) {
+      const viaUndici = await import('./transport-proxy.js');
+      proxied = viaUndici.request;
+      closeProxy = viaUndici.close;
+    }
+    return proxied(url, options);
+  }
+  agents ??= { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  const secure = url.protocol === 'https:';
+  return new Promise((resolve, reject) => {
+    const req = (secure ? https : http).request(url, {
+      method: options.method,
+      headers: options.body === undefined ? options.headers : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
+      agent: secure ? agents!.https : agents!.http,
+      signal: options.signal,
+      timeout: options.timeoutMs,
+    });
+    req.on('timeout', () => req.destroy(new TransportError('the request timed out', 'ETIMEDOUT')));
+    req.on('error', reject);
+    req.on('response', (res) => {
+      // The same inactivity limit while the body streams in.
+      res.setTimeout(options.timeoutMs, () => res.destroy(new TransportError('the response stalled', 'ETIMEDOUT')));
+      resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: res });
+    });
+    req.end(options.body);
+  });
+}
+
+export async function readText(body: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Throw a body away, so its connection can be reused. */
+export async function discard(body: Readable): Promise<void> {
+  body.resume();
+  await new Promise<void>((resolve) => {
+    body.once('end', resolve);
+    body.once('close', resolve);
+    body.once('error', () => resolve());
+  });
+}
+
+/** Close pooled connections so the process exits at once instead of waiting for keep-alive sockets. */
+export async function closeConnections(): Promise<void> {
+  agents?.http.destroy();
+  agents?.https.destroy();
+  agents = undefined;
+  await closeProxy?.();
+  proxied = undefined;
+  closeProxy = undefined;
 }

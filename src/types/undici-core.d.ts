@@ -1,8 +1,5 @@
-// Types for the two undici modules the HTTP layer loads directly (see src/api/transport.ts for why).
-declare module 'undici/lib/dispatcher/agent.js' {
-  import { Agent } from 'undici';
-  export default Agent;
-}
+// Types for the undici modules the proxy transport loads directly (src/api/transport-proxy.ts): the package's main
+// entry would also load fetch, WebSocket and the cache, which the CLI never uses.
 declare module 'undici/lib/api/index.js' {
   import type { request, stream } from 'undici';
   const api: { request: typeof request; stream: typeof stream };
