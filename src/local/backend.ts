@@ -13,9 +13,12 @@ import type { Context } from '../context.js';
 import { ApiError, LocalError, UsageError } from '../errors.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
 import { isTerminal } from '../jobs/states.js';
+import type { ChangeNotifier } from '../jobs/wait.js';
 import { ensureWorker, isOrphan, liveWorker, recoverJob, superviseLocalJobs } from './control.js';
 import { createExclusive, exists, readJson } from './fsutil.js';
 import { LOCAL_WEBHOOKS_DELIVERED } from './hooks.js';
+import { subscriptionFile, SUBSCRIPTION_FILE } from '../webhook/local.js';
+import { requireWebhookTarget } from '../webhook/target.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
 import { CREDENTIALS_FILE, expireIfDue, finishJob } from './lifecycle.js';
 import { inspectProfile } from './profile-checks.js';
@@ -46,7 +49,7 @@ interface JobWatch {
   listeners: Set<() => void>;
 }
 
-export class LocalBackend implements JobBackend {
+export class LocalBackend implements JobBackend, ChangeNotifier {
   readonly kind = 'local' as const;
   private readonly watches = new Map<string, JobWatch>();
 
@@ -66,6 +69,8 @@ export class LocalBackend implements JobBackend {
     const simc = await findSimc({ flag: input.simc, env: this.ctx.env, config: this.ctx.config, channel: request.build.channel });
     for (const warning of facts.warnings) this.ctx.out.warn(warning);
     if (request.webhook && !LOCAL_WEBHOOKS_DELIVERED) this.ctx.out.warn('Local jobs do not send webhook events yet; no job.terminal event will be delivered.');
+    // As the service: refused with webhook_not_configured unless a URL and a signing secret are set up.
+    const webhook = request.webhook ? requireWebhookTarget(this.ctx.config, this.ctx.env) : undefined;
 
     const job = this.newJob(request, simc, facts, { keyHash: sha256(input.idempotencyKey), digest });
     const files: Record<string, { data: string; mode?: number }> = { 'input.simc': { data: request.profile.text } };
@@ -74,6 +79,7 @@ export class LocalBackend implements JobBackend {
       // is private to the user and removed when the job ends.
       files[CREDENTIALS_FILE] = { data: `${request.credentials.providerClientId}:${request.credentials.providerClientSecret}\n`, mode: 0o600 };
     }
+    if (webhook) files[SUBSCRIPTION_FILE] = subscriptionFile(webhook, this.ctx.config.profile);
     await this.store.createJob(job, files);
     if (!(await createExclusive(keyPath, JSON.stringify({ jobId: job.id, digest } satisfies KeyRecord)))) {
       // Another process submitted with the same key a moment ago: theirs is the job.
@@ -294,7 +300,7 @@ export class LocalBackend implements JobBackend {
     return fetched(build);
   }
 
-  // -- change notification for waits (jobs/wait.ts ChangeNotifier) ---------------------------------------------------
+  // -- change notification for waits (the ChangeNotifier of jobs/wait.ts) -------------------------------------------------
 
   private watch(id: string): JobWatch | undefined {
     const existing = this.watches.get(id);

@@ -13,6 +13,7 @@ import { isTerminal } from '../jobs/states.js';
 import { createExclusive, isAlive, isStale, readLockOwner, sleepMs } from './fsutil.js';
 import { finishJob, requeueForRetry } from './lifecycle.js';
 import type { LocalJob, LocalStore } from './store.js';
+import { pendingDeliveries } from '../webhook/local.js';
 
 /** The worker refreshes its lock every HEARTBEAT_MS; a lock not refreshed for WORKER_STALE_MS is dead. */
 export const HEARTBEAT_MS = 5_000;
@@ -136,8 +137,8 @@ export async function recoverInterrupted(store: LocalStore): Promise<void> {
   }
 }
 
-/** Recover dead workers' jobs, then start a worker if anything waits. */
+/** Recover dead workers' jobs, then start a worker if anything waits (a job, or a webhook event to deliver). */
 export async function superviseLocalJobs(store: LocalStore, env: NodeJS.ProcessEnv): Promise<void> {
   await recoverInterrupted(store);
-  if ((await store.queuedIds()).length > 0) await ensureWorker(store, env);
+  if ((await store.queuedIds()).length > 0 || (await pendingDeliveries(store)).length > 0) await ensureWorker(store, env);
 }

@@ -8,7 +8,7 @@
  *   "steal" lock, so two processes can never both decide to remove the same stale lock and delete a fresh one.
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { LocalError } from '../errors.js';
 
@@ -91,15 +91,26 @@ export async function createExclusive(path: string, content: string): Promise<bo
   }
 }
 
-/** Is a process with this pid alive (on this machine)? EPERM means it exists but belongs to someone else. */
+/**
+ * Is a process with this pid alive (on this machine)? EPERM means it exists but belongs to someone else. On Linux
+ * a zombie counts as dead: a killed worker is re-parented to PID 1, which in containers often never reaps it.
+ */
 export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return errno(error) === 'EPERM';
   }
+  if (process.platform === 'linux') {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    } catch {
+      return false; // gone between the two checks
+    }
+  }
+  return true;
 }
 
 export interface LockOwner {

@@ -1,3 +1,4 @@
+import { queueTerminalEvent } from '../webhook/local.js';
 import type { LocalJob, LocalStore } from './store.js';
 
 /**
@@ -7,9 +8,13 @@ import type { LocalJob, LocalStore } from './store.js';
  * event. The webhook delivery of local jobs belongs here (a separate issue); keep it quick or hand it off, since
  * the caller may be an interactive command.
  */
-export async function onTerminal(_job: LocalJob, _store: LocalStore): Promise<void> {
-  // No local webhook delivery yet.
+export async function onTerminal(job: LocalJob, store: LocalStore): Promise<void> {
+  if (!job.webhook) return;
+  // Queued for the worker, which delivers with retries (src/webhook/local.ts); started here if none runs (cancel).
+  await queueTerminalEvent(job, store);
+  const { ensureWorker } = await import('./control.js');
+  await ensureWorker(store, process.env);
 }
 
 /** Whether onTerminal delivers `job.terminal` webhooks yet; submit warns a job that asks for one while it does not. */
-export const LOCAL_WEBHOOKS_DELIVERED = false;
+export const LOCAL_WEBHOOKS_DELIVERED = true;

@@ -158,56 +158,75 @@ function lastLine(text: string): string | undefined {
   return text.trim().split(/\r?\n/).pop()?.trim() || undefined;
 }
 
-/** The single-pass runner. Returns how the job ended, or undefined when the worker is shutting down (retry later). */
-export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | undefined> {
-  const files = SINGLE_PASS_FILES(job);
-  const writer = new ProgressWriter(deps.store, job.id);
-  const pass = await runPass(deps, job, files, (line) => writer.line(line));
-  await writer.flush();
+/** What one pass came to: simc's parsed report, or how the job ends because of this pass. */
+export type PassResult =
+  | { ok: true; report: Record<string, unknown>; pass: PassOutcome; build: LocalBuildInfo }
+  | { ok: false; ending: Ending | undefined };
+
+/**
+ * One simc run, read: run simc on `files.input`, and either return its parsed JSON report or map the failure to
+ * the terminal state and errorCode of the spec (undefined: the worker is shutting down, so the job is left to be
+ * retried). A staged runner calls this once per stage with a rewritten input and per-stage file names.
+ */
+export async function runAndRead(deps: RunDeps, job: LocalJob, files: PassFiles, onLine?: (line: string) => void): Promise<PassResult> {
+  const pass = await runPass(deps, job, files, onLine);
   const stopped = deps.stop.aborted ? (deps.stop.reason as StopReason) : undefined;
   const exitCode = pass.signal ?? (pass.exitCode === null ? null : String(pass.exitCode));
-  const base = { simcExitCode: exitCode, simDurationMs: pass.spawnError ? null : pass.durationMs, build: buildInfo(job, pass.versionLine), hasResult: true };
+  const build = buildInfo(job, pass.versionLine);
+  const base = { simcExitCode: exitCode, simDurationMs: pass.spawnError ? null : pass.durationMs, build, hasResult: true };
+  const fail = (ending: Ending): PassResult => ({ ok: false, ending });
 
-  if (stopped === 'shutdown') return undefined;
+  if (stopped === 'shutdown') return { ok: false, ending: undefined };
   if (stopped === 'cancel') {
-    return { ...base, status: 'cancelled', errorCode: 'user_cancelled', statusReason: 'Cancelled on request while running; simc was stopped.' };
+    return fail({ ...base, status: 'cancelled', errorCode: 'user_cancelled', statusReason: 'Cancelled on request while running; simc was stopped.' });
   }
   if (stopped === 'timeout') {
-    return {
-      ...base,
-      status: 'timed_out',
-      errorCode: 'execution_timeout',
-      statusReason: `simc ran longer than maxRuntimeSeconds (${job.maxRuntimeSeconds} s) and was stopped.`,
-    };
+    return fail({ ...base, status: 'timed_out', errorCode: 'execution_timeout', statusReason: `simc ran longer than maxRuntimeSeconds (${job.maxRuntimeSeconds} s) and was stopped.` });
   }
   if (pass.spawnError) {
-    return { ...base, status: 'failed', errorCode: 'build_unavailable', statusReason: `simc at ${job.simc.path} could not be started: ${pass.spawnError}` };
+    return fail({ ...base, status: 'failed', errorCode: 'build_unavailable', statusReason: `simc at ${job.simc.path} could not be started: ${pass.spawnError}` });
   }
-
-  const stderr = await readStderr(deps.store.file(job.id, files.stderr));
   if (pass.exitCode !== 0) {
+    const stderr = await readStderr(deps.store.file(job.id, files.stderr));
     const errorLine = findErrorLine(stderr);
-    if (errorLine && !pass.signal) return { ...base, status: 'failed', errorCode: 'simulation_error', statusReason: errorLine };
+    if (errorLine && !pass.signal) return fail({ ...base, status: 'failed', errorCode: 'simulation_error', statusReason: errorLine });
     const crash = findCrashLine(stderr) ?? lastLine(stderr);
     const how = pass.signal ? `was killed by ${pass.signal}` : `exited with code ${pass.exitCode}`;
-    return { ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `simc ${how}${crash ? `: ${crash}` : ''}` };
+    return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `simc ${how}${crash ? `: ${crash}` : ''}` });
   }
-
-  // Exit 0 is a success only with a readable JSON report (simc does not fail its exit code when a report fails).
+  // Exit 0 is a success only with a readable JSON report: simc does not fail its exit code when a report fails.
   let text: string;
   try {
     text = await fs.readFile(deps.store.file(job.id, files.json), 'utf8');
   } catch {
-    return { ...base, status: 'failed', errorCode: 'execution_failed', statusReason: 'simc exited 0 but wrote no JSON report.' };
+    return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: 'simc exited 0 but wrote no JSON report.' });
   }
   try {
     const report = parseReport(text);
-    const summary = summarize(report, job.mainActor, job.multiStageSummary);
-    if (job.outputs.csv) await deps.store.writeText(job.id, 'result.csv', csvTable(report, job.mainActor));
-    await deps.store.writeResult(job.id, { summary });
-    return { ...base, build: buildInfo(job, pass.versionLine, report), status: 'completed', errorCode: null, statusReason: null };
+    return { ok: true, report, pass, build: buildInfo(job, pass.versionLine, report) };
   } catch (error) {
     if (!(error instanceof ReportError)) throw error;
-    return { ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `simc exited 0 but its JSON report is unreadable: ${error.message}.` };
+    return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `simc exited 0 but its JSON report is unreadable: ${error.message}.` });
   }
+}
+
+/** The single-pass runner. Returns how the job ended, or undefined when the worker is shutting down (retry later). */
+export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | undefined> {
+  const files = SINGLE_PASS_FILES(job);
+  const writer = new ProgressWriter(deps.store, job.id);
+  const read = await runAndRead(deps, job, files, (line) => writer.line(line));
+  await writer.flush();
+  if (!read.ok) return read.ending;
+  const summary = summarize(read.report, job.mainActor, job.multiStageSummary);
+  if (job.outputs.csv) await deps.store.writeText(job.id, 'result.csv', csvTable(read.report, job.mainActor));
+  await deps.store.writeResult(job.id, { summary });
+  return {
+    status: 'completed',
+    errorCode: null,
+    statusReason: null,
+    simcExitCode: '0',
+    simDurationMs: read.pass.durationMs,
+    build: read.build,
+    hasResult: true,
+  };
 }

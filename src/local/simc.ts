@@ -197,10 +197,10 @@ export async function runSimcOnce(spec: SimcRunSpec): Promise<SimcExit> {
   };
 }
 
-/** simc's fatal error line on stderr (`Error: …`, or `ERROR! …` from older builds). */
+/** simc's fatal error on stderr (`Error: …`, or `ERROR! …` from older builds), without that prefix. */
 export function findErrorLine(stderr: string): string | undefined {
-  const match = /^(?:Error: |ERROR! ).*$/m.exec(stderr);
-  return match?.[0].trim();
+  const match = /^(?:Error: |ERROR! )(.*)$/m.exec(stderr);
+  return match?.[1]?.trim() || undefined;
 }
 
 /** The crash line of simc's signal handler, e.g. `sim_signal_handler: Segmentation fault! …`. */

@@ -16,6 +16,7 @@ import { HEARTBEAT_MS, WORKER_STALE_MS, recoverInterrupted } from './control.js'
 import { clearRunOutputs, expireIfDue, finishJob, queueDeadline } from './lifecycle.js';
 import { runJob, type StopReason } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
+import { LocalDeliveries, pendingDeliveries } from '../webhook/local.js';
 
 export interface WorkerOptions {
   store: LocalStore;
@@ -44,8 +45,12 @@ export class Worker {
   private readonly running = new Map<string, RunningJob>();
   private wakeUp: (() => void) | undefined;
   private watcher: FSWatcher | undefined;
+  /** Webhook events of ended jobs, delivered with retries; the worker stays while any is pending. */
+  private readonly deliveries: LocalDeliveries;
 
-  constructor(private readonly o: WorkerOptions) {}
+  constructor(private readonly o: WorkerOptions) {
+    this.deliveries = new LocalDeliveries(o.store, o.env, o.log);
+  }
 
   /** Returns when the worker is done: the queue stayed empty, another worker holds the lock, or it was told to stop. */
   async run(): Promise<void> {
@@ -63,6 +68,7 @@ export class Worker {
       await this.loop();
     } finally {
       await this.stopAll('shutdown');
+      await this.deliveries.stop();
       this.watcher?.close();
       await this.releaseLock();
       this.o.log(`worker ${process.pid} stopped`);
@@ -119,7 +125,8 @@ export class Worker {
       try {
         const queued = await this.o.store.queuedIds();
         await this.fill(queued);
-        if (this.running.size > 0 || queued.length > 0) idleSince = Date.now();
+        await this.deliveries.tick();
+        if (this.running.size > 0 || queued.length > 0 || this.deliveries.active) idleSince = Date.now();
         else if (Date.now() - idleSince >= this.o.idleMs) {
           if (await this.leave()) return;
           idleSince = Date.now();
@@ -138,7 +145,7 @@ export class Worker {
   /** Release the lock, then look once more: a job that arrived meanwhile makes the worker take the lock back. */
   private async leave(): Promise<boolean> {
     await this.releaseLock();
-    if ((await this.o.store.queuedIds()).length === 0) return true;
+    if ((await this.o.store.queuedIds()).length === 0 && (await pendingDeliveries(this.o.store)).length === 0) return true;
     this.lock = await tryLock(this.o.store.workerLockPath, { staleMs: WORKER_STALE_MS });
     if (!this.lock) return true; // another worker took over
     this.startHeartbeat();
