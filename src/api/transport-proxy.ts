@@ -1,10 +1,9 @@
 /**
  * Requests through an HTTP(S) proxy, with undici's EnvHttpProxyAgent: it reads HTTPS_PROXY, HTTP_PROXY and
- * NO_PROXY, tunnels https with CONNECT, and is loaded only when a proxy is configured.
+ * NO_PROXY and tunnels https with CONNECT. Loaded only when a proxy is configured, so its start-up cost is paid
+ * only then.
  */
-import type { Dispatcher } from 'undici';
-import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
-import api from 'undici/lib/api/index.js';
+import { EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 import { TransportError, type HttpRequestOptions, type HttpResponse } from './transport.js';
 
 let agent: Dispatcher | undefined;
@@ -12,16 +11,15 @@ let agent: Dispatcher | undefined;
 export async function request(url: URL, options: HttpRequestOptions): Promise<HttpResponse> {
   agent ??= new EnvHttpProxyAgent();
   try {
-    const response = (await api.request.call(agent, {
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method: options.method,
+    const response = await undiciRequest(url, {
+      dispatcher: agent,
+      method: options.method as Dispatcher.HttpMethod,
       headers: options.headers,
       body: options.body,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       signal: options.signal,
-    } as never)) as unknown as Dispatcher.ResponseData;
+    });
     return { statusCode: response.statusCode, headers: response.headers, body: response.body };
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
