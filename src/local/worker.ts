@@ -59,7 +59,7 @@ export class Worker {
     this.lock = await tryLock(store.workerLockPath, { staleMs: WORKER_STALE_MS });
     await fs.rm(store.workerSpawnPath, { force: true });
     if (!this.lock) return; // another worker runs
-    this.o.log(`worker ${process.pid} started (concurrency ${this.o.concurrency})`);
+    this.o.log(`worker ${process.pid} holds the lock (concurrency ${this.o.concurrency})`);
     this.startHeartbeat();
     this.watchQueue();
     this.o.shutdown.addEventListener('abort', () => this.wake(), { once: true });
@@ -71,7 +71,6 @@ export class Worker {
       await this.deliveries.stop();
       this.watcher?.close();
       await this.releaseLock();
-      this.o.log(`worker ${process.pid} stopped`);
     }
   }
 
@@ -92,7 +91,9 @@ export class Worker {
     this.heartbeat = undefined;
     const lock = this.lock;
     this.lock = undefined;
-    await lock?.release().catch(() => undefined);
+    if (!lock) return;
+    this.o.log(`worker ${process.pid} releases the lock`); // logged while still holding it
+    await lock.release().catch(() => undefined);
   }
 
   private watchQueue(): void {
@@ -148,6 +149,7 @@ export class Worker {
     if ((await this.o.store.queuedIds()).length === 0 && (await pendingDeliveries(this.o.store)).length === 0) return true;
     this.lock = await tryLock(this.o.store.workerLockPath, { staleMs: WORKER_STALE_MS });
     if (!this.lock) return true; // another worker took over
+    this.o.log(`worker ${process.pid} holds the lock again (a job arrived)`);
     this.startHeartbeat();
     return false;
   }

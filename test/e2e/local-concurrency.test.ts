@@ -1,0 +1,57 @@
+/**
+ * Many simjob processes at once on one data dir: 50 concurrent `submit --local` calls make 50 jobs, each run once,
+ * all completed; none lost, none duplicated, and one worker at a time.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { cleanUp, json, localEnv, profileFile, quickProfile, run, waitFor } from './local-helpers.js';
+
+const env = localEnv();
+afterAll(() => cleanUp(env));
+
+it('50 concurrent submit --local calls make 50 jobs, all completed, none lost or duplicated', async () => {
+  expect((await run(env, ['config', 'set', 'local.concurrency', '4'])).exitCode).toBe(0);
+  const profile = profileFile(env, 'quick.simc', quickProfile('Many', ['iterations=100']));
+  const submissions = await Promise.all(
+    Array.from({ length: 50 }, (_, i) => run(env, ['submit', profile, '--local', '--json', '--meta', `n=${i}`], 60_000)),
+  );
+  for (const s of submissions) expect(s.exitCode, s.stderr).toBe(0);
+  const ids = submissions.map((s) => json(s).id as string);
+  expect(new Set(ids).size).toBe(50);
+
+  const listed = await waitFor('every job to finish', async () => {
+    const page = json(await run(env, ['jobs', '--local', '--limit', '100', '--json']));
+    return page.jobs.every((j: { status: string }) => j.status === 'completed' || j.status === 'failed') ? page : undefined;
+  }, 90_000);
+  expect(listed.jobs).toHaveLength(50);
+  expect(new Set(listed.jobs.map((j: { id: string }) => j.id))).toEqual(new Set(ids));
+  expect(listed.jobs.filter((j: { status: string }) => j.status !== 'completed')).toEqual([]);
+  // Each submission's metadata is on exactly one job.
+  expect(listed.jobs.map((j: { metadata: { n: string } }) => Number(j.metadata.n)).sort((a: number, b: number) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+
+  // Each job ran exactly once (one attempt, one report), and the queue and the running set are empty.
+  for (const id of ids) {
+    const job = JSON.parse(readFileSync(join(env.SIMJOB_DATA_DIR, 'jobs', id, 'job.json'), 'utf8'));
+    expect(job).toMatchObject({ attempt: 1, retried: false });
+  }
+  expect(readdirSync(join(env.SIMJOB_DATA_DIR, 'queue'))).toEqual([]);
+  expect(readdirSync(join(env.SIMJOB_DATA_DIR, 'running'))).toEqual([]);
+  // However many workers the burst started, one at a time held the lock: in the shared log (appended in order),
+  // every "holds the lock" comes while nobody holds it, and every "releases" from the holder.
+  const log = readFileSync(join(env.SIMJOB_DATA_DIR, 'worker.log'), 'utf8');
+  expect(log).not.toMatch(/error:/);
+  let holder: string | undefined;
+  let holds = 0;
+  for (const m of log.matchAll(/worker (\d+) (holds|releases) the lock/g)) {
+    if (m[2] === 'holds') {
+      expect(holder).toBeUndefined();
+      holder = m[1];
+      holds += 1;
+    } else {
+      expect(holder).toBe(m[1]);
+      holder = undefined;
+    }
+  }
+  expect(holds).toBeGreaterThanOrEqual(1);
+}, 180_000);
