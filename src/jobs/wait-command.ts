@@ -3,6 +3,7 @@ import { sleep } from '../api/retry.js';
 import type { Context } from '../context.js';
 import { ApiError, ExitCode, SimjobError } from '../errors.js';
 import type { Fetched, JobBackend } from './backend.js';
+import { describeStatus } from '../output/views/status.js';
 import { exitCodeForState } from './states.js';
 import { waitForTerminal } from './wait.js';
 
@@ -18,7 +19,7 @@ export interface WaitReportOptions {
  */
 export async function waitAndReport(ctx: Context, backend: JobBackend, id: string, options: WaitReportOptions): Promise<number> {
   const { createProgress } = await import('../output/progress.js');
-  const progress = await createProgress(ctx.out, id);
+  const progress = await createProgress(ctx.out, id, options.cancelOnInterrupt ? 'Ctrl-C cancels the job' : undefined);
   const started = Date.now();
   let last: StatusRecord | undefined;
   try {
@@ -44,8 +45,8 @@ export async function waitAndReport(ctx: Context, backend: JobBackend, id: strin
 export async function interrupted(ctx: Context, backend: JobBackend, id: string, last: StatusRecord | undefined, cancel: boolean): Promise<number> {
   const say = (text: string) => ctx.out.err(`${text}\n`);
   if (!cancel) {
-    const where = last ? ` is still ${last.status}` : '';
-    say(`Stopped waiting. Job ${id}${where} and keeps running. Pick it up again with: simjob status ${id} --wait`);
+    const seen = last ? ` (last seen ${describeStatus(last)})` : '';
+    say(`Stopped waiting; job ${id} keeps running${seen}. Pick it up again with: simjob status ${id} --wait`);
     return ExitCode.INTERRUPTED;
   }
   try {

@@ -51,8 +51,8 @@ export function liveText(c: ChalkInstance, status: StatusRecord, sinceReadMs: nu
   return parts.join(c.dim(' · '));
 }
 
-export async function createProgress(out: Output, id: string): Promise<Progress> {
-  out.notice(out.ce.dim(`Waiting for job ${id} (Ctrl-C stops waiting; the job keeps running).`));
+export async function createProgress(out: Output, id: string, ctrlC = 'Ctrl-C stops waiting; the job keeps running'): Promise<Progress> {
+  out.notice(out.ce.dim(`Waiting for job ${id} (${ctrlC}).`));
   return out.interactive ? spinnerProgress(out, id) : lineProgress(out);
 }
 
