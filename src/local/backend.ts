@@ -24,7 +24,7 @@ import { CREDENTIALS_FILE, expireIfDue, finishJob } from './lifecycle.js';
 import { inspectProfile } from './profile-checks.js';
 import { artifactList, jobRecord, listItem, parseArtifactId, statusRecord, submitResponse } from './records.js';
 import { configuredSimcs, findSimc, localBuildId, NO_SIMC_HINT, probeSimc } from './simc.js';
-import { ARTIFACT_FILES, LocalStore, type LocalJob } from './store.js';
+import { LocalStore, type LocalJob } from './store.js';
 
 const fetched = <T>(data: T): Fetched<T> => ({ data, raw: data });
 
@@ -54,6 +54,11 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   private readonly watches = new Map<string, JobWatch>();
 
   constructor(private readonly ctx: Context, readonly store: LocalStore) {}
+
+  /** The worker reads its settings (local.concurrency) from the profile this command uses. */
+  private workerEnv(): NodeJS.ProcessEnv {
+    return workerEnvFor(this.ctx);
+  }
 
   // -- submit -------------------------------------------------------------------------------------------------------
 
@@ -88,7 +93,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       if (winner) return this.replay(winner, digest);
     }
     await this.store.enqueue(job);
-    await ensureWorker(this.store, this.ctx.env);
+    await ensureWorker(this.store, this.workerEnv());
     return { ...fetched(submitResponse(this.store, job)), replay: false };
   }
 
@@ -159,13 +164,13 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       if (!isTerminal(job.status)) {
         // A submitter that died between writing the job and queueing it leaves no marker: put it back.
         if (!(await this.store.isEnqueued(job))) await this.store.enqueue(job);
-        await ensureWorker(this.store, this.ctx.env);
+        await ensureWorker(this.store, this.workerEnv());
       }
     } else if (job.status === 'running' || job.status === 'starting') {
       if (isOrphan(job, await liveWorker(this.store))) {
         await recoverJob(this.store, job);
         job = await this.mustRead(id);
-        if (!isTerminal(job.status)) await ensureWorker(this.store, this.ctx.env);
+        if (!isTerminal(job.status)) await ensureWorker(this.store, this.workerEnv());
       }
     }
     return job;
@@ -191,7 +196,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       throw localApiError(422, 'result_unavailable', `Job ${id} ended ${job.status} without a result${job.errorCode ? ` (${job.errorCode})` : ''}.`, { status: job.status });
     }
     const [stored, kinds] = await Promise.all([this.store.readResult(id), this.store.artifactKinds(id)]);
-    return fetched({ ...jobRecord(this.store, job), result: { summary: stored?.summary ?? null, artifacts: artifactList(this.store, job, kinds) } });
+    return fetched({ ...jobRecord(this.store, job), result: { summary: stored?.summary ?? null, artifacts: artifactList(this.store, job, kinds, stored?.summary) } });
   }
 
   /** Queued: ends at once. Running: the request is recorded and the worker stops simc (SIGTERM, then SIGKILL). */
@@ -248,7 +253,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   async artifactUrl(artifactId: string): Promise<string> {
     const parsed = parseArtifactId(artifactId);
     if (parsed && isWellFormedLocalId(parsed.jobId)) {
-      const path = this.store.file(parsed.jobId, ARTIFACT_FILES[parsed.kind].file);
+      const path = this.store.file(parsed.jobId, parsed.file);
       if (await exists(path)) return pathToFileURL(path).href;
     }
     throw localApiError(404, 'not_found', `No local artifact ${artifactId}.`, null, 'The job folder may have been deleted.');
@@ -344,9 +349,13 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   }
 }
 
+function workerEnvFor(ctx: Context): NodeJS.ProcessEnv {
+  return ctx.config.profileSource === 'flag' ? { ...ctx.env, SIMJOB_PROFILE: ctx.config.profile } : ctx.env;
+}
+
 export async function createLocalBackend(ctx: Context): Promise<JobBackend> {
   const store = new LocalStore(dataDir(ctx.env));
   await store.init();
-  await superviseLocalJobs(store, ctx.env);
+  await superviseLocalJobs(store, workerEnvFor(ctx));
   return new LocalBackend(ctx, store);
 }

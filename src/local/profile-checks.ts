@@ -6,8 +6,6 @@
 import type { MultiStageSummary } from '../api/schemas.js';
 import { analyzeProfile, multistageEligibility, type ProfileAnalysis } from '../profile/index.js';
 
-/** Local jobs run single-pass for now; staged local runs are a later issue. An open value of the reason enum. */
-export const LOCAL_SINGLE_PASS_REASON = 'local_single_pass';
 const MAX_LISTED = 5;
 
 export interface LocalProfileFacts {
@@ -45,13 +43,8 @@ export function inspectProfile(text: string, multiStageRequested: boolean): Loca
   const index = typeof indexOption === 'number' && Number.isInteger(indexOption) && indexOption >= 0 ? indexOption : 0;
   const eligibility = multistageEligibility(analysis, { requested: multiStageRequested });
   const warnings = [...serviceDifferences(analysis), ...includeWarnings(analysis)];
-  let multiStage: MultiStageSummary;
-  if (!multiStageRequested || !eligibility.enabled) {
-    multiStage = { enabled: false, reason: eligibility.reason, stages: [] };
-    if (multiStageRequested) warnings.push(`--multistage: ${eligibility.detail}.`);
-  } else {
-    multiStage = { enabled: false, reason: LOCAL_SINGLE_PASS_REASON, stages: [] };
-    warnings.push('--multistage does not run staged for local jobs yet; this job runs every profileset in a single pass.');
-  }
+  // Eligible jobs run staged (src/multistage/local.ts, which fills in the stages); the rest in one pass, saying why.
+  const multiStage: MultiStageSummary = { enabled: eligibility.enabled, reason: eligibility.reason, stages: [] };
+  if (multiStageRequested && !eligibility.enabled) warnings.push(`--multistage: ${eligibility.detail}.`);
   return { mainActor: { index, name: analysis.mainActor?.name ?? null }, warnings, multiStage };
 }

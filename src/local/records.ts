@@ -6,7 +6,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import type { StatusRecord } from '../api/schemas.js';
+import type { StatusRecord, Summary } from '../api/schemas.js';
+import { stageJsonFile } from '../multistage/files.js';
 import { isTerminal } from '../jobs/states.js';
 import { ARTIFACT_FILES, type ArtifactKind, type LocalJob, type LocalProgress, type LocalStore } from './store.js';
 
@@ -15,12 +16,15 @@ export function artifactId(jobId: string, kind: ArtifactKind): string {
   return `${jobId}.${kind}`;
 }
 
-export function parseArtifactId(id: string): { jobId: string; kind: ArtifactKind } | undefined {
+/** `<job>.<kind>`, or `<job>.json_report.<stage>` for the JSON report of a non-final stage of a staged run. */
+export function parseArtifactId(id: string): { jobId: string; kind: ArtifactKind; file: string } | undefined {
+  const staged = /^(.+)\.json_report\.([1-9]\d*)$/.exec(id);
+  if (staged) return { jobId: staged[1] as string, kind: 'json_report', file: stageJsonFile(Number(staged[2])) };
   const dot = id.lastIndexOf('.');
   if (dot < 0) return undefined;
   const kind = id.slice(dot + 1);
   if (!(kind in ARTIFACT_FILES)) return undefined;
-  return { jobId: id.slice(0, dot), kind: kind as ArtifactKind };
+  return { jobId: id.slice(0, dot), kind: kind as ArtifactKind, file: ARTIFACT_FILES[kind as ArtifactKind].file };
 }
 
 function links(store: LocalStore, job: LocalJob) {
@@ -76,7 +80,7 @@ export function statusRecord(job: LocalJob, progress: LocalProgress | undefined)
   let progressBlock: StatusRecord['progress'] = null;
   if (running) {
     const percent = progress?.percent ?? 0;
-    progressBlock = { percent, stage: { current: 1, total: 1, label: 'initial', percent } };
+    progressBlock = { percent, stage: progress?.stage ?? { current: 1, total: 1, label: 'initial', percent } };
   } else if (job.status === 'completed') {
     progressBlock = { percent: 100, stage: null };
   } else if (isTerminal(job.status) && job.startedAt && progress?.percent !== undefined && progress.percent !== null) {
@@ -109,12 +113,24 @@ export function listItem(store: LocalStore, job: LocalJob) {
   };
 }
 
-export function artifactList(store: LocalStore, job: LocalJob, kinds: ArtifactKind[]) {
-  return kinds.map((kind) => ({
-    id: artifactId(job.id, kind),
-    url: pathToFileURL(store.file(job.id, ARTIFACT_FILES[kind].file)).href,
-    kind,
-    mimeType: ARTIFACT_FILES[kind].mimeType,
-    stage: null,
-  }));
+/** Staged runs (summary.multiStage.enabled): a JSON report per stage, the final one's and the HTML carry its stage. */
+export function artifactList(store: LocalStore, job: LocalJob, kinds: ArtifactKind[], summary?: Summary | null) {
+  const finalStage = summary?.multiStage?.enabled ? (summary.multiStage.stages?.length ?? 0) : 0;
+  return kinds.flatMap((kind) => {
+    const own = {
+      id: artifactId(job.id, kind),
+      url: pathToFileURL(store.file(job.id, ARTIFACT_FILES[kind].file)).href,
+      kind,
+      mimeType: ARTIFACT_FILES[kind].mimeType,
+      stage: finalStage > 0 && (kind === 'json_report' || kind === 'html_report') ? finalStage : null,
+    };
+    if (kind !== 'json_report' || finalStage < 2) return [own];
+    const earlier = Array.from({ length: finalStage - 1 }, (_, i) => ({
+      ...own,
+      id: `${own.id}.${i + 1}`,
+      url: pathToFileURL(store.file(job.id, stageJsonFile(i + 1))).href,
+      stage: i + 1,
+    }));
+    return [...earlier, own];
+  });
 }

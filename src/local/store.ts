@@ -81,6 +81,8 @@ export interface LocalResultFile {
 export interface LocalProgress {
   percent: number | null;
   phase: string | null;
+  /** Staged (multistage) runs: the stage running now (src/multistage/local.ts). */
+  stage?: { current: number; total: number; label: string | null; percent: number } | null;
   updatedAt: string;
 }
 

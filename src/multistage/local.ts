@@ -1,0 +1,110 @@
+/**
+ * Staged runs of local jobs: `runStaged` driven by local mode's one-pass runner (`runAndRead`), in the job folder.
+ *
+ * Files per stage k of K: `stage<k>.simc` (the rewritten input), `report.stage<k>.json` for k < K and the usual
+ * `report.json` (and `report.html` when asked for) for the final stage, so everything that reads a job's report
+ * finds the final one where it always is. Logs (`stdout.log`, `stderr.log`) are the last pass's: the final
+ * stage's on success, the failing stage's otherwise. `result.csv` covers every profileset across the stages.
+ * The status record's `progress.stage` comes from `progress.json`, written here as the stages go.
+ */
+import { promises as fs } from 'node:fs';
+import type { Ending } from '../local/lifecycle.js';
+import { ProgressTracker } from '../local/progress.js';
+import { runAndRead, type PassFiles, type RunDeps } from '../local/runner.js';
+import type { LocalBuildInfo, LocalJob, LocalProgress, LocalStore } from '../local/store.js';
+import { stageJsonFile } from './files.js';
+import { runStaged, type RunPass, type StagedProgress } from './run.js';
+import { stagedCsv, stagedSummary } from './summary.js';
+
+/** A pass that did not produce a report: how the job ends (undefined: the worker is shutting down). */
+class PassEnded extends Error {
+  constructor(readonly ending: Ending | undefined) {
+    super('a stage ended the job');
+  }
+}
+
+/** progress.json at most every 200 ms, the last state always written. */
+class StageProgressWriter {
+  private latest: LocalProgress | undefined;
+  private lastWrite = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly store: LocalStore, private readonly id: string) {}
+
+  update(p: StagedProgress, phase: string | null): void {
+    this.latest = { percent: p.percent, phase, stage: p.stage, updatedAt: new Date().toISOString() };
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, Math.max(0, 200 - (Date.now() - this.lastWrite)));
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const latest = this.latest;
+    this.latest = undefined;
+    if (latest) {
+      this.lastWrite = Date.now();
+      this.writing = this.writing.then(() => this.store.writeProgress(this.id, latest)).catch(() => undefined);
+    }
+    await this.writing;
+  }
+}
+
+/** Run a local job with `runtime.multiStage` in stages. Returns how it ended (undefined: retry later). */
+export async function runStagedJob(deps: RunDeps, job: LocalJob): Promise<Ending | undefined> {
+  const input = await fs.readFile(deps.store.file(job.id, 'input.simc'), 'utf8');
+  const writer = new StageProgressWriter(deps.store, job.id);
+  let phase: string | null = null;
+  let simDurationMs = 0;
+  let build: LocalBuildInfo | undefined;
+
+  const runPass: RunPass = async (pass) => {
+    const stageInput = `stage${pass.stage}.simc`;
+    await deps.store.writeText(job.id, stageInput, pass.profile);
+    const files: PassFiles = {
+      input: stageInput,
+      jsonVersion: job.outputs.jsonVersion,
+      json: pass.final ? 'report.json' : stageJsonFile(pass.stage),
+      html: pass.final && job.outputs.html ? 'report.html' : null,
+      text: 'simc-output.txt',
+      stdout: 'stdout.log',
+      stderr: 'stderr.log',
+    };
+    const tracker = new ProgressTracker();
+    const read = await runAndRead(deps, job, files, (line) => {
+      const update = tracker.update(line);
+      if (!update) return;
+      phase = update.phase;
+      pass.onProgress(update.percent);
+    });
+    if (!read.ok) {
+      if (read.ending?.simDurationMs != null) read.ending.simDurationMs += simDurationMs;
+      throw new PassEnded(read.ending);
+    }
+    simDurationMs += read.pass.durationMs;
+    build = read.build;
+    return { report: read.report };
+  };
+
+  try {
+    const run = await runStaged({
+      profile: input,
+      multiStage: true,
+      runPass,
+      mainActor: job.mainActor,
+      onProgress: (p) => writer.update(p, phase),
+    });
+    await writer.flush();
+    if (job.outputs.csv) await deps.store.writeText(job.id, 'result.csv', stagedCsv(run));
+    await deps.store.writeResult(job.id, { summary: stagedSummary(run) });
+    return { status: 'completed', errorCode: null, statusReason: null, simcExitCode: '0', simDurationMs, build, hasResult: true };
+  } catch (error) {
+    await writer.flush();
+    if (error instanceof PassEnded) return error.ending;
+    throw error;
+  }
+}
