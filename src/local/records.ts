@@ -80,7 +80,9 @@ export function statusRecord(job: LocalJob, progress: LocalProgress | undefined)
   let progressBlock: StatusRecord['progress'] = null;
   if (running) {
     const percent = progress?.percent ?? 0;
-    progressBlock = { percent, stage: progress?.stage ?? { current: 1, total: 1, label: 'initial', percent } };
+    // A staged job's stage is known once its runner has written it; until then, none rather than a made-up one.
+    const single = { current: 1, total: 1, label: 'initial', percent };
+    progressBlock = { percent, stage: progress?.stage ?? (job.multiStageSummary?.enabled ? null : single) };
   } else if (job.status === 'completed') {
     progressBlock = { percent: 100, stage: null };
   } else if (isTerminal(job.status) && job.startedAt && progress?.percent !== undefined && progress.percent !== null) {
