@@ -12,6 +12,7 @@ export const ENVIRONMENT_HELP: ReadonlyArray<[string, string]> = [
   ['SIMJOB_PROVIDER_CLIENT_SECRET', 'Its secret; must be set together with SIMJOB_PROVIDER_CLIENT_ID.'],
   ['SIMJOB_WEBHOOK_SECRET', 'Webhook signing secret for `webhook verify`, `webhook listen` and local deliveries.'],
   ['SIMJOB_WEBHOOK_URL', 'Receiver URL for webhook events of local jobs (overrides config webhook.url).'],
+  ['SIMJOB_WEBHOOK_SIGNATURE', 'X-Service-Signature value for `webhook verify` when --signature is not given.'],
   ['SIMJOB_DEBUG', '1 logs each HTTP request and response; "api" adds redacted headers and bodies.'],
   ['NO_COLOR', 'Any non-empty value turns colour off.'],
   ['FORCE_COLOR', '0-3 forces the colour level (beats NO_COLOR; --no-color beats it).'],

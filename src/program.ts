@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { CHANNELS, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES } from './api/enums.js';
 import { examples, lazyAction, type Runtime } from './commands/define.js';
 import { duration, oneOf, positiveInteger } from './commands/parse.js';
+import { httpUrl, port, urlPath } from './commands/webhook/parse.js';
 import { VERSION } from './version.js';
 
 /**
@@ -169,6 +170,63 @@ export function buildProgram(rt: Runtime): Command {
       .action(lazyAction(rt, () => import('./commands/builds/run.js'))),
     ['simjob builds', 'simjob builds 4b7c8d0e-1f2a-4c3b-9d8e-7f6a5b4c3d2e', 'simjob builds --local'],
   );
+
+  // -- webhooks -----------------------------------------------------------------------------------------------------
+  const webhook = program.command('webhook').description('Check, receive and configure job.terminal webhook events.');
+  examples(
+    webhook
+      .command('verify')
+      .description('Check a delivery\'s signature: exit 0 and the event when valid, exit 1 with the reason when not.')
+      .option('--body-file <file>', 'The raw request body, byte for byte (default: stdin).')
+      .option('--signature <value>', 'The X-Service-Signature header value (also SIMJOB_WEBHOOK_SIGNATURE).')
+      .option('--secret-file <file>', 'Read the signing secret from a file (else SIMJOB_WEBHOOK_SECRET, else the stored one).')
+      .option('--tolerance <seconds>', 'Refuse signatures older or newer than this (default 300).', positiveInteger('--tolerance'))
+      .action(lazyAction(rt, () => import('./commands/webhook/verify.js'))),
+    [
+      'simjob webhook verify --body-file body.json --signature "t=1711360000,v1=5257a8…"',
+      'SIMJOB_WEBHOOK_SIGNATURE="$SIG" simjob webhook verify --secret-file secret.txt --json < body.json | jq -r .payload.id',
+    ],
+  );
+  examples(
+    webhook
+      .command('listen')
+      .description('Receive deliveries on 127.0.0.1: verify, deduplicate by event id, print each new event, run or forward it.')
+      .option('--port <port>', 'Port to listen on (default 8790; 0 for any free port).', port)
+      .option('--path <path>', 'URL path to accept deliveries on (default /webhooks).', urlPath)
+      .option('--exec <command>', 'Shell command run per new event; a non-zero exit answers 500 so the sender retries.')
+      .option('--forward-to <url>', 'Re-post each new delivery (same body and headers) to this URL; a failure answers 502.', httpUrl)
+      .option('--max-events <n>', 'Exit after N new events.', positiveInteger('--max-events'))
+      .option('--secret-file <file>', 'Read the signing secret from a file (else SIMJOB_WEBHOOK_SECRET, else the stored one).')
+      .option('--tolerance <seconds>', 'Refuse signatures older or newer than this (default 300).', positiveInteger('--tolerance'))
+      .addHelpText('after', [
+        '',
+        'Output: one line per new event on stdout. With --json, one JSON object per line, {eventId, deliveryId, event}:',
+        'the one command whose --json is a stream of documents rather than one. Notices and rejections go to stderr.',
+        'Answers: 200 accepted or duplicate; 400 bad signature, stale timestamp or not an event (not retried);',
+        '500/502/503 when --exec or --forward-to failed or took over 9 s (the event is not marked seen: retried).',
+        '--exec gets SIMJOB_EVENT_ID, SIMJOB_DELIVERY_ID, SIMJOB_JOB_ID, SIMJOB_JOB_STATUS, SIMJOB_JOB_STATUS_REASON and',
+        'SIMJOB_EVENT_JSON (the raw body, also on its stdin); its output goes to stderr. Ctrl-C stops it and exits 0.',
+      ].join('\n'))
+      .action(lazyAction(rt, () => import('./commands/webhook/listen.js'))),
+    [
+      'simjob webhook listen',
+      'simjob webhook listen --json | jq -r .event.payload.id',
+      'simjob webhook listen --exec \'simjob result "$SIMJOB_JOB_ID" --json > "results/$SIMJOB_JOB_ID.json"\'',
+      'simjob webhook listen --port 0 --forward-to http://localhost:3000/hooks/simjob',
+    ],
+  );
+  const secret = webhook.command('secret').description('The signing secret used by local deliveries, listen and verify.');
+  examples(
+    secret
+      .command('set')
+      .description('Store the signing secret for the active profile (hidden prompt or stdin, never a flag).')
+      .action(lazyAction(rt, () => import('./commands/webhook/secret-set.js'))),
+    ['simjob webhook secret set', 'openssl rand -hex 32 | simjob webhook secret set'],
+  );
+  secret
+    .command('unset')
+    .description('Remove the stored signing secret of the active profile.')
+    .action(lazyAction(rt, () => import('./commands/webhook/secret-unset.js')));
 
   // Hidden and internal: the background worker of local jobs, started on demand by local commands (src/local/).
   program

@@ -79,6 +79,15 @@ export class Output {
     this.stdout.write(`${this.scrub(text)}\n`);
   }
 
+  /**
+   * One compact JSON object per line on stdout, for the one streaming command (`webhook listen --json`): each line
+   * is a complete document. Never mixed with printJson.
+   */
+  printJsonLine(value: unknown): void {
+    if (this.jsonWritten) throw new Error('internal: JSON lines after a JSON document');
+    this.stdout.write(`${this.scrub(JSON.stringify(value))}\n`);
+  }
+
   /** A line of human output on stdout. Never used in --json mode. */
   line(text = ''): void {
     if (this.json) return;

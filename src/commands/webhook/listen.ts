@@ -1,0 +1,91 @@
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { forwardDelivery, runExec } from '../../webhook/actions.js';
+import { startListener, type Listener, type ReceivedEvent } from '../../webhook/listen.js';
+import { DEFAULT_TOLERANCE_SECONDS } from '../../webhook/signature.js';
+import { readSecret } from './inputs.js';
+
+export interface ListenOptions {
+  port?: number;
+  path?: string;
+  exec?: string;
+  forwardTo?: string;
+  maxEvents?: number;
+  tolerance?: number;
+  secretFile?: string;
+}
+
+export const DEFAULT_PORT = 8790;
+export const DEFAULT_PATH = '/webhooks';
+
+/**
+ * Receive deliveries on 127.0.0.1 until Ctrl-C (exit 0: stopping is the normal end of a listener) or --max-events.
+ * stdout gets one line per new event: human, or with --json one JSON object per line (`{eventId, deliveryId,
+ * event}`), the one command whose --json is a stream rather than a single document.
+ */
+export async function run(ctx: Context, _args: string[], options: ListenOptions): Promise<number> {
+  const secret = await readSecret(ctx, options.secretFile);
+  const out = ctx.out;
+  let accepted = 0;
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+
+  const print = (received: ReceivedEvent) => {
+    const { event, eventId, deliveryId } = received;
+    if (out.json) return out.printJsonLine({ eventId, deliveryId, event });
+    const { payload } = event;
+    const status = payload.status === 'completed' ? out.c.green(payload.status) : out.c.red(payload.status);
+    const reason = payload.statusReason ? `  ${out.c.dim(payload.statusReason)}` : '';
+    out.line(`${event.timestamp}  ${event.kind}  ${payload.id}  ${status}  ${out.c.dim(eventId)}${reason}`);
+  };
+
+  let listener: Listener;
+  try {
+    listener = await startListener({
+      secret,
+      port: options.port ?? DEFAULT_PORT,
+      path: options.path ?? DEFAULT_PATH,
+      toleranceSeconds: options.tolerance ?? DEFAULT_TOLERANCE_SECONDS,
+      process: async (received, signal) => {
+        const log = (text: string) => out.err(text);
+        // Both run to their end (a failed forward must not leave the command running unwatched); any failure fails.
+        const results = await Promise.allSettled([
+          options.forwardTo ? forwardDelivery(options.forwardTo, received, signal, 8_000) : undefined,
+          options.exec ? runExec(options.exec, received, { env: ctx.env, signal, log }) : undefined,
+        ]);
+        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failed) throw failed.reason;
+      },
+      onEvent: (received) => {
+        print(received);
+        accepted += 1;
+        if (options.maxEvents !== undefined && accepted >= options.maxEvents) stop();
+      },
+      onDuplicate: (received) => out.notice(`Duplicate delivery ${received.deliveryId} of event ${received.eventId}: answered 200, not processed again.`),
+      onRefused: (status, reason, deliveryId) => {
+        const what = status >= 500 ? `answered ${status} so the sender retries` : `answered ${status}`;
+        out.warn(`Delivery ${deliveryId ?? '(no delivery id)'} ${what}: ${reason}.`);
+      },
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new UsageError(`Port ${options.port ?? DEFAULT_PORT} on 127.0.0.1 is already in use.`, 'Pick another with --port, or --port 0 for any free port.');
+    }
+    throw error;
+  }
+  if (options.forwardTo && new URL(options.forwardTo).href === new URL(listener.url).href) {
+    await listener.close();
+    throw new UsageError('--forward-to points at this listener itself.', 'Forward to your application\'s URL instead.');
+  }
+
+  // The URL is what the user came for: shown even with --quiet.
+  out.err(`Listening for webhook deliveries on ${listener.url} (Ctrl-C to stop)\n`);
+  const onAbort = () => stop();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  if (ctx.signal.aborted) stop();
+  await stopped;
+  ctx.signal.removeEventListener('abort', onAbort);
+  await listener.close();
+  out.notice(`Stopped after ${accepted} event${accepted === 1 ? '' : 's'}.`);
+  return 0;
+}

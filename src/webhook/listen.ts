@@ -1,0 +1,178 @@
+/**
+ * A local webhook receiver for development (`simjob webhook listen`): verifies every delivery, deduplicates by
+ * X-Service-Event-Id, hands each new event to `process` and answers within the spec's 10 s.
+ *   2xx  accepted, or a duplicate of an accepted event
+ *   400  bad signature, stale/future timestamp, missing headers, a body that is not an event (permanent: spec 6.5)
+ *   5xx  processing failed or ran out of time: the event is NOT marked as seen, so the sender's retry runs it again
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebhookEvent } from '../api/schemas.js';
+import { verifySignature } from './signature.js';
+
+/** Answer well inside the sender's 10 s, leaving time for the response to travel. */
+export const ANSWER_BUDGET_MS = 9_000;
+const MAX_BODY_BYTES = 1024 * 1024;
+/** Event ids remembered for deduplication; the oldest are forgotten first. */
+const MAX_SEEN = 10_000;
+
+export interface ReceivedEvent {
+  eventId: string;
+  deliveryId: string;
+  signature: string;
+  rawBody: Buffer;
+  event: WebhookEvent;
+}
+
+export interface ListenerOptions {
+  secret: string;
+  port: number;
+  path: string;
+  toleranceSeconds: number;
+  /** Exec/forward; throws (ActionFailure or anything) when the event must be retried. */
+  process(received: ReceivedEvent, signal: AbortSignal): Promise<void>;
+  /** A new event was processed and marked as seen. */
+  onEvent(received: ReceivedEvent): void;
+  onDuplicate(received: ReceivedEvent): void;
+  /** A delivery answered with 4xx/5xx, and why. */
+  onRefused(status: number, reason: string, deliveryId: string | undefined): void;
+  budgetMs?: number;
+  now?: () => number;
+}
+
+export interface Listener {
+  url: string;
+  /** Stop accepting, let in-flight deliveries finish, close. */
+  close(): Promise<void>;
+}
+
+type Answer = { status: number; reason: string };
+
+export async function startListener(options: ListenerOptions): Promise<Listener> {
+  const seen = new Set<string>();
+  const inFlight = new Map<string, Promise<Answer>>();
+  const budgetMs = options.budgetMs ?? ANSWER_BUDGET_MS;
+
+  const markSeen = (eventId: string) => {
+    seen.add(eventId);
+    if (seen.size > MAX_SEEN) seen.delete(seen.values().next().value as string);
+  };
+
+  async function runOnce(received: ReceivedEvent): Promise<Answer> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), budgetMs);
+    try {
+      await options.process(received, deadline.signal);
+    } catch (error) {
+      const status = (error as { status?: number }).status ?? 500;
+      const reason = deadline.signal.aborted ? `processing took over ${budgetMs / 1000} s: ${(error as Error).message}` : (error as Error).message;
+      return { status: deadline.signal.aborted ? 503 : status, reason };
+    } finally {
+      clearTimeout(timer);
+    }
+    markSeen(received.eventId);
+    options.onEvent(received);
+    return { status: 200, reason: 'accepted' };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const deliveryId = header(req, 'x-service-delivery-id');
+    const refuse = (status: number, reason: string) => {
+      options.onRefused(status, reason, deliveryId);
+      reply(res, status, { error: reason });
+    };
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== options.path) return refuse(404, `nothing listens on ${path}; POST to ${options.path}`);
+    if (req.method !== 'POST') return refuse(405, `${req.method} is not accepted; deliveries are POSTs`);
+    const rawBody = await readBody(req);
+    if (!rawBody) return refuse(413, `the body is over ${MAX_BODY_BYTES} bytes`);
+
+    const signature = header(req, 'x-service-signature');
+    const verdict = verifySignature({
+      secret: options.secret,
+      header: signature,
+      rawBody,
+      now: Math.floor((options.now?.() ?? Date.now()) / 1000),
+      toleranceSeconds: options.toleranceSeconds,
+    });
+    if (!verdict.ok) return refuse(400, verdict.reason);
+    const eventId = header(req, 'x-service-event-id');
+    if (!eventId) return refuse(400, 'the X-Service-Event-Id header is missing');
+    const event = parseEvent(rawBody);
+    if (!event) return refuse(400, 'the body is not a webhook event (kind, version, timestamp, payload{id,status})');
+
+    const received: ReceivedEvent = { eventId, deliveryId: deliveryId ?? '', signature: signature ?? '', rawBody, event };
+    if (seen.has(eventId)) {
+      options.onDuplicate(received);
+      return reply(res, 200, { ok: true, duplicate: true });
+    }
+    // A retry that arrives while the first delivery is still being processed shares its outcome.
+    let pending = inFlight.get(eventId);
+    if (!pending) {
+      pending = runOnce(received).finally(() => inFlight.delete(eventId));
+      inFlight.set(eventId, pending);
+    } else {
+      options.onDuplicate(received);
+    }
+    const answer = await pending;
+    if (answer.status >= 300) return refuse(answer.status, answer.reason);
+    reply(res, 200, { ok: true, duplicate: false });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: Error) => {
+      options.onRefused(500, `internal error: ${error.message}`, header(req, 'x-service-delivery-id'));
+      if (!res.headersSent) reply(res, 500, { error: 'internal error' });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${options.path}`,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await Promise.allSettled(inFlight.values());
+      // Answers being written finish on their own (every answer closes its connection); a client that holds a
+      // connection open without sending anything is cut off.
+      const force = setTimeout(() => server.closeAllConnections(), 2_000);
+      await closed;
+      clearTimeout(force);
+    },
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The exact bytes received (never re-serialised): the signature is over them. Undefined when over the cap. */
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    // Past the cap the rest is read and dropped, so the sender gets the 413 instead of a reset connection.
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+    else if (size > 16 * MAX_BODY_BYTES) req.destroy();
+  }
+  return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks);
+}
+
+function parseEvent(rawBody: Buffer): WebhookEvent | undefined {
+  try {
+    const parsed = WebhookEvent.safeParse(JSON.parse(rawBody.toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+  res.end(`${JSON.stringify(body)}\n`);
+}

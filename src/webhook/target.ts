@@ -1,0 +1,37 @@
+/**
+ * Where local jobs' events go: the URL from SIMJOB_WEBHOOK_URL or the profile's `webhook.url`, the signing secret
+ * from SIMJOB_WEBHOOK_SECRET or the profile's credentials (`simjob webhook secret set`). Both are needed, as on
+ * the service, where a subscribing job without them is refused with webhook_not_configured.
+ */
+import type { Config } from '../config/resolve.js';
+import { parseBaseUrl } from '../config/keys.js';
+import { ApiError } from '../errors.js';
+import type { WebhookTarget } from './deliver.js';
+
+export const NOT_CONFIGURED_HINT =
+  'Set the receiver with `simjob config set webhook.url http://127.0.0.1:8790/webhooks` (or SIMJOB_WEBHOOK_URL) and the signing secret with `simjob webhook secret set` (or SIMJOB_WEBHOOK_SECRET), or submit without --webhook.';
+
+export function webhookTarget(config: Config, env: NodeJS.ProcessEnv): WebhookTarget | undefined {
+  const raw = env.SIMJOB_WEBHOOK_URL || config.stringSetting('webhook.url');
+  const secret = config.webhookSecret();
+  if (!raw || !secret) return undefined;
+  return { url: parseBaseUrl(raw, env.SIMJOB_WEBHOOK_URL ? 'SIMJOB_WEBHOOK_URL' : 'webhook.url'), secret };
+}
+
+/**
+ * At submit time, like the service: a local job with --webhook needs both the URL and the secret, else it is
+ * refused with the service's 400 webhook_not_configured (local conditions carry the service's codes).
+ */
+export function requireWebhookTarget(config: Config, env: NodeJS.ProcessEnv): WebhookTarget {
+  const target = webhookTarget(config, env);
+  if (target) return target;
+  const missing = [
+    !(env.SIMJOB_WEBHOOK_URL || config.stringSetting('webhook.url')) && 'no URL',
+    !config.webhookSecret() && 'no signing secret',
+  ].filter(Boolean).join(' and ');
+  throw new ApiError(
+    `This local job asks for a webhook, but ${missing} is configured (webhook_not_configured).`,
+    { status: 400, code: 'webhook_not_configured', meta: null, requestId: undefined, retryAfterMs: undefined, method: 'LOCAL', path: '' },
+    NOT_CONFIGURED_HINT,
+  );
+}

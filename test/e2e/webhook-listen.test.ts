@@ -1,0 +1,173 @@
+import { execa, type ResultPromise } from 'execa';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { deliverTerminalEvent, fileRecordStore, newDeliveryRecord } from '../../src/webhook/deliver.js';
+import { postRaw } from '../../src/webhook/post.js';
+import { signatureHeader } from '../../src/webhook/signature.js';
+import { BIN, isolatedDirs } from '../helpers/cli.js';
+import { scriptedReceiver } from '../unit/webhook/receiver.js';
+
+const SECRET = 'whsec_e2e_listen';
+const FAST = [20, 40, 80, 160, 320];
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+interface Listening {
+  url: string;
+  child: ResultPromise;
+  stdout: () => string;
+  stderr: () => string;
+}
+
+/** The built CLI, `webhook listen --port 0 …`, started as a user would; resolves once it prints its URL. */
+async function listen(args: string[], env: Record<string, string> = {}): Promise<Listening> {
+  const child = execa(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...isolatedDirs(), SIMJOB_WEBHOOK_SECRET: SECRET, ...env },
+    extendEnv: false,
+    reject: false,
+    timeout: 30_000,
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  cleanups.push(() => child.kill('SIGKILL'));
+  for (let i = 0; i < 300; i++) {
+    const url = /Listening for webhook deliveries on (\S+) \(Ctrl-C to stop\)/.exec(err)?.[1];
+    if (url) return { url, child, stdout: () => out, stderr: () => err };
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`listen did not start: ${err}`);
+}
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'simjob-listen-'));
+}
+
+const job = (n: number) => ({ id: `local-01j9x4b8c2m6k0p3q${n}`, status: n % 2 ? 'completed' : 'failed', statusReason: n % 2 ? null : 'simc exited with code 1: ☃' });
+
+/** A retry of an already delivered event, as the service sends it: same event id and body, new delivery id. */
+function redeliver(url: string, eventId: string, body: string, secret = SECRET) {
+  const raw = Buffer.from(body, 'utf8');
+  return postRaw(url, raw, {
+    'content-type': 'application/json',
+    'x-service-signature': signatureHeader(secret, Math.floor(Date.now() / 1000), raw),
+    'x-service-event-id': eventId,
+    'x-service-delivery-id': `dlv_${randomUUID().replace(/-/g, '')}`,
+  });
+}
+
+describe('simjob webhook listen', () => {
+  it('receives a delivered event and verifies it; a repeated delivery prints once; a bad signature gets 400', async () => {
+    const l = await listen(['--json', '--max-events', '2']);
+    expect(l.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+
+    const first = await deliverTerminalEvent({ job: job(1), target: { url: l.url, secret: SECRET }, store: fileRecordStore(join(tempDir(), 'webhook.json')) });
+    expect(first.state).toBe('delivered');
+    expect(first.attempts).toHaveLength(1);
+
+    expect(await redeliver(l.url, first.eventId, first.body)).toEqual({ kind: 'answered', status: 200 });
+    expect(await redeliver(l.url, first.eventId, first.body)).toEqual({ kind: 'answered', status: 200 });
+    expect(await redeliver(l.url, 'evt_forged', first.body, 'whsec_wrong')).toEqual({ kind: 'answered', status: 400 });
+    expect(await redeliver(l.url, 'evt_tampered', first.body.replace('completed', 'cancelled'))).toMatchObject({ status: 200 }); // validly signed: a new event
+
+    const result = await l.child;
+    expect(result.exitCode).toBe(0);
+    const lines = l.stdout().trimEnd().split('\n').map((line) => JSON.parse(line) as { eventId: string; deliveryId: string; event: unknown });
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toEqual({ eventId: first.eventId, deliveryId: first.attempts[0]!.deliveryId, event: JSON.parse(first.body) });
+    expect(lines[1]).toMatchObject({ eventId: 'evt_tampered', event: { payload: { status: 'cancelled' } } });
+    expect(l.stderr().match(/Duplicate delivery dlv_\w+ of event (\w+): answered 200, not processed again\./g)).toHaveLength(2);
+    expect(l.stderr()).toMatch(/Warning: Delivery dlv_\w+ answered 400: the signature does not match the body/);
+    expect(l.stderr()).toMatch(/Stopped after 2 events\.\n$/);
+    expect(l.stdout() + l.stderr()).not.toContain(SECRET);
+  });
+
+  it('--exec failing twice then succeeding: the sender makes exactly three attempts, the event runs and prints once', async () => {
+    const dir = tempDir();
+    // Fails on its first two runs, then records its environment and succeeds.
+    const command = `n=$(cat "${dir}/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "${dir}/count"; [ $n -ge 3 ] || exit 7; env | grep '^SIMJOB_' | grep -v SECRET | sort > "${dir}/env"; cat > "${dir}/stdin"; echo "ran for $SIMJOB_JOB_ID"`;
+    const l = await listen(['--max-events', '1', '--exec', command]);
+    const record = await deliverTerminalEvent({ job: job(2), target: { url: l.url, secret: SECRET }, store: fileRecordStore(join(dir, 'webhook.json')), delaysMs: FAST });
+
+    expect(record.state).toBe('delivered');
+    expect(record.attempts.map((a) => a.status)).toEqual([500, 500, 200]);
+    expect(new Set(record.attempts.map((a) => a.deliveryId)).size).toBe(3);
+    const result = await l.child;
+    expect(result.exitCode).toBe(0);
+    // Human output: one line for the one event.
+    expect(l.stdout()).toBe(`${JSON.parse(record.body).timestamp}  job.terminal  ${job(2).id}  failed  ${record.eventId}  simc exited with code 1: ☃\n`);
+    for (const a of record.attempts.slice(0, 2)) {
+      expect(l.stderr()).toContain(`Warning: Delivery ${a.deliveryId} answered 500 so the sender retries: --exec exited with code 7.`);
+    }
+    expect(l.stderr()).toContain(`ran for ${job(2).id}`);
+    const env = readFileSync(join(dir, 'env'), 'utf8');
+    expect(env).toContain(`SIMJOB_EVENT_ID=${record.eventId}\n`);
+    expect(env).toContain(`SIMJOB_DELIVERY_ID=${record.attempts[2]!.deliveryId}\n`);
+    expect(env).toContain(`SIMJOB_JOB_ID=${job(2).id}\n`);
+    expect(env).toContain('SIMJOB_JOB_STATUS=failed\n');
+    expect(env).toContain('SIMJOB_JOB_STATUS_REASON=simc exited with code 1: ☃\n');
+    expect(env).toContain(`SIMJOB_EVENT_JSON=${record.body}\n`);
+    expect(readFileSync(join(dir, 'stdin'), 'utf8')).toBe(record.body);
+  });
+
+  it('--forward-to re-posts the exact body and service headers; a failing target makes the sender retry', async () => {
+    const target = await scriptedReceiver([503, 200]);
+    cleanups.push(target.close);
+    const l = await listen(['--max-events', '1', '--forward-to', target.url]);
+    const record = await deliverTerminalEvent({ job: job(3), target: { url: l.url, secret: SECRET }, store: fileRecordStore(join(tempDir(), 'webhook.json')), delaysMs: FAST });
+
+    expect(record.attempts.map((a) => a.status)).toEqual([502, 200]);
+    expect(target.requests).toHaveLength(2);
+    target.requests.forEach((q, i) => {
+      expect(q.body.toString('utf8')).toBe(record.body);
+      expect(q.headers['x-service-event-id']).toBe(record.eventId);
+      expect(q.headers['x-service-delivery-id']).toBe(record.attempts[i]!.deliveryId);
+      expect(q.headers['content-type']).toBe('application/json');
+      expect(q.headers['x-service-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    });
+    expect((await l.child).exitCode).toBe(0);
+    expect(l.stderr()).toMatch(/answered 502 so the sender retries: --forward-to http:\/\/127\.0\.0\.1:\d+\/hook failed: HTTP 503/);
+  });
+
+  it('Ctrl-C stops it cleanly with exit 0', async () => {
+    const l = await listen([]);
+    l.child.kill('SIGINT');
+    const result = await l.child;
+    expect(result.exitCode).toBe(0);
+    expect(l.stderr()).toMatch(/Stopped after 0 events\.\n$/);
+    expect(l.stdout()).toBe('');
+  });
+
+  it('a port in use, or no secret, is a one-line usage error (exit 2)', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise((r) => blocker.close(r)));
+    const port = String((blocker.address() as { port: number }).port);
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...isolatedDirs() };
+    const busy = await execa(process.execPath, [BIN, 'webhook', 'listen', '--port', port], { env: { ...env, SIMJOB_WEBHOOK_SECRET: SECRET }, extendEnv: false, reject: false });
+    expect(busy.exitCode).toBe(2);
+    expect(busy.stderr).toBe(`Error: Port ${port} on 127.0.0.1 is already in use. Pick another with --port, or --port 0 for any free port.`);
+    const noSecret = await execa(process.execPath, [BIN, 'webhook', 'listen', '--port', '0'], { env, extendEnv: false, reject: false });
+    expect(noSecret.exitCode).toBe(2);
+    expect(noSecret.stderr).toMatch(/^Error: No webhook signing secret\./);
+  });
+
+  it('a record from before a restart is delivered with its original event id', async () => {
+    const l = await listen(['--json', '--max-events', '1']);
+    const store = fileRecordStore(join(tempDir(), 'webhook.json'));
+    const pending = newDeliveryRecord(job(5));
+    await store.write(pending);
+    const record = await deliverTerminalEvent({ job: job(5), target: { url: l.url, secret: SECRET }, store });
+    expect(record.state).toBe('delivered');
+    await l.child;
+    expect(JSON.parse(l.stdout()).eventId).toBe(pending.eventId);
+  });
+});

@@ -1,0 +1,160 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ActionFailure, runExec } from '../../../src/webhook/actions.js';
+import { startListener, type Listener, type ListenerOptions, type ReceivedEvent } from '../../../src/webhook/listen.js';
+import { postRaw } from '../../../src/webhook/post.js';
+import { signatureHeader } from '../../../src/webhook/signature.js';
+
+const SECRET = 'whsec_listener_unit';
+const BODY = JSON.stringify({ kind: 'job.terminal', version: 'v1', timestamp: '2025-01-01T00:00:00.000Z', payload: { id: 'local-x', status: 'completed', statusReason: null } });
+let listener: Listener | undefined;
+afterEach(async () => {
+  await listener?.close();
+  listener = undefined;
+});
+
+async function start(over: Partial<ListenerOptions> = {}) {
+  const events: ReceivedEvent[] = [];
+  const refused: Array<[number, string]> = [];
+  let duplicates = 0;
+  listener = await startListener({
+    secret: SECRET,
+    port: 0,
+    path: '/hooks',
+    toleranceSeconds: 300,
+    process: async () => undefined,
+    onEvent: (e) => events.push(e),
+    onDuplicate: () => (duplicates += 1),
+    onRefused: (status, reason) => refused.push([status, reason]),
+    ...over,
+  });
+  return { url: listener.url, events, refused, duplicates: () => duplicates };
+}
+
+function post(url: string, options: { body?: string | Buffer; eventId?: string | null; signature?: string } = {}) {
+  const body = Buffer.from(options.body ?? BODY);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-service-signature': options.signature ?? signatureHeader(SECRET, Math.floor(Date.now() / 1000), body),
+    'x-service-delivery-id': 'dlv_1',
+  };
+  if (options.eventId !== null) headers['x-service-event-id'] = options.eventId ?? 'evt_1';
+  return postRaw(url, body, headers);
+}
+
+describe('startListener', () => {
+  it('answers 503 when processing outlasts the budget, and the retry runs the event again', async () => {
+    let calls = 0;
+    const l = await start({
+      budgetMs: 100,
+      process: (_e, signal) => new Promise((resolve, reject) => {
+        calls += 1;
+        if (calls > 1) return resolve();
+        signal.addEventListener('abort', () => reject(new Error('stopped')));
+      }),
+    });
+    expect(await post(l.url)).toEqual({ kind: 'answered', status: 503 });
+    expect(l.refused[0]).toEqual([503, 'processing took over 0.1 s: stopped']);
+    expect(l.events).toHaveLength(0);
+    expect(await post(l.url)).toEqual({ kind: 'answered', status: 200 });
+    expect(l.events).toHaveLength(1);
+    expect(calls).toBe(2);
+  });
+
+  it('a retry arriving while the first delivery is processed shares its outcome (processed once)', async () => {
+    let release!: () => void;
+    let calls = 0;
+    const l = await start({ process: () => { calls += 1; return new Promise<void>((r) => (release = r)); } });
+    const a = post(l.url);
+    while (calls === 0) await new Promise((r) => setTimeout(r, 5));
+    const b = post(l.url);
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    expect(await Promise.all([a, b])).toEqual([{ kind: 'answered', status: 200 }, { kind: 'answered', status: 200 }]);
+    expect(calls).toBe(1);
+    expect(l.events).toHaveLength(1);
+    expect(l.duplicates()).toBe(1);
+  });
+
+  it('refuses what is not a valid delivery with a permanent 4xx', async () => {
+    const l = await start();
+    const base = l.url.replace(/\/hooks$/, '');
+    expect(await postRaw(`${base}/other`, Buffer.from(BODY), {})).toMatchObject({ status: 404 });
+    expect(await post(l.url, { eventId: null })).toMatchObject({ status: 400 });
+    expect(await post(l.url, { body: '{"kind":"job.terminal"}' })).toMatchObject({ status: 400 });
+    expect(await post(l.url, { body: 'not json' })).toMatchObject({ status: 400 });
+    expect(await post(l.url, { signature: 't=1,v1=zz' })).toMatchObject({ status: 400 });
+    expect(await post(l.url, { body: Buffer.alloc(1024 * 1024 + 1, 0x20) })).toMatchObject({ status: 413 });
+    expect(l.refused.map(([s, r]) => `${s} ${r}`)).toEqual([
+      '404 nothing listens on /other; POST to /hooks',
+      '400 the X-Service-Event-Id header is missing',
+      '400 the body is not a webhook event (kind, version, timestamp, payload{id,status})',
+      '400 the body is not a webhook event (kind, version, timestamp, payload{id,status})',
+      expect.stringMatching(/^400 the signature does not match/),
+      '413 the body is over 1048576 bytes',
+    ]);
+    expect(l.events).toHaveLength(0);
+  });
+
+  it('refuses methods other than POST', async () => {
+    const l = await start();
+    const res = await fetch(l.url);
+    expect(res.status).toBe(405);
+  });
+});
+
+/** Alive and not a zombie (a killed orphan may wait for a PID 1 that never reaps it, in containers). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch {
+    return process.platform !== 'linux';
+  }
+}
+
+describe('runExec', () => {
+  const received: ReceivedEvent = {
+    eventId: 'evt_1',
+    deliveryId: 'dlv_1',
+    signature: 't=1,v1=00',
+    rawBody: Buffer.from(BODY),
+    event: JSON.parse(BODY),
+  };
+
+  it.skipIf(process.platform === 'win32')('stops a command that outlasts the answer budget, with the processes it started', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'simjob-exec-'));
+    const stop = new AbortController();
+    const running = runExec(`sleep 30 & echo $! > "${dir}/pid"; wait`, received, { env: process.env, signal: stop.signal, log: () => undefined });
+    let pid = 0;
+    for (let i = 0; i < 200 && !pid; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      try {
+        pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+      } catch {
+        // not yet
+      }
+    }
+    stop.abort();
+    const error = await running.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ActionFailure);
+    expect(error).toMatchObject({ status: 503, message: '--exec did not finish in time and was stopped' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(pid).toBeGreaterThan(0);
+    expect(isRunning(pid)).toBe(false);
+  });
+
+  it('a non-zero exit is a failure the sender retries (500), and output goes to the log', async () => {
+    const lines: string[] = [];
+    const error = await runExec('echo "job $SIMJOB_JOB_ID"; exit 3', received, { env: process.env, signal: new AbortController().signal, log: (t) => lines.push(t) }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 500, message: '--exec exited with code 3' });
+    expect(lines.join('')).toBe('job local-x\n');
+  });
+});
