@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../server/index.js';
+import { simjob } from '../helpers/cli.js';
+import { profileFile, userEnv } from './wait-helpers.js';
+
+let server: TestServer;
+let env: Record<string, string>;
+let profile: string;
+
+beforeAll(async () => {
+  server = await startServer({ queueMs: 50, runMs: 200, concurrency: 8 });
+  env = userEnv(server);
+  profile = profileFile('Fury', 5);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function finished(args: string[] = []): Promise<string> {
+  const r = await simjob(['submit', profile, '--channel', 'nightly', '--json', ...args], { env });
+  expect(r.exitCode, r.stderr).toBe(0);
+  const id = JSON.parse(r.stdout).id as string;
+  await server.waitForJob(id);
+  return id;
+}
+
+interface Row { name: string; kind: string; a: { mean: number; mean_error: number } | null; b: { mean: number; mean_error: number } | null; delta?: number; combinedError?: number; significant?: boolean }
+
+describe('compare', () => {
+  it('the actors and every profileset side by side, with Δ, the combined 95% error and significance', async () => {
+    const [a, b] = [await finished(), await finished()];
+    const run = await simjob(['compare', a, b, '--json'], { env });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const body = JSON.parse(run.stdout) as { a: { id: string }; b: { id: string }; test: string; rows: Row[] };
+    expect([body.a.id, body.b.id]).toEqual([a, b]);
+    expect(body.test).toContain('√(eA² + eB²)');
+    const resultA = JSON.parse((await simjob(['result', a, '--json'], { env })).stdout).result.summary.mainActor;
+    const resultB = JSON.parse((await simjob(['result', b, '--json'], { env })).stdout).result.summary.mainActor;
+    expect(body.rows[0]).toMatchObject({ name: 'Fury', kind: 'actor', a: { mean: resultA.mean }, b: { mean: resultB.mean } });
+    expect(body.rows.filter((r) => r.kind === 'profileset').map((r) => r.name).sort()).toEqual(['set_0', 'set_1', 'set_2', 'set_3', 'set_4']);
+    for (const row of body.rows) {
+      const combined = Math.sqrt(row.a!.mean_error ** 2 + row.b!.mean_error ** 2);
+      expect(row.delta).toBeCloseTo(row.b!.mean - row.a!.mean, 6);
+      expect(row.combinedError).toBeCloseTo(combined, 6);
+      expect(row.significant).toBe(Math.abs(row.delta!) > combined);
+    }
+
+    const human = await simjob(['compare', a, b], { env });
+    expect(human.exitCode).toBe(0);
+    expect(human.stdout).toMatch(new RegExp(`^A +${a} +nightly @ [0-9a-f]{10}\\nB +${b} +nightly @`));
+    expect(human.stdout).toContain('Name\tA\t± A\tB\t± B\tΔ\tΔ %\t± Δ\tSignificant\n');
+    expect(human.stdout).toMatch(/\nFury \(actor\)\t[\d,.]+\t[\d,.]+\t[\d,.]+\t[\d,.]+\t[+−]?[\d,.]+\t[+−]?[\d,.]+%\t[\d,.]+\t(yes|no)\n/);
+    expect(human.stderr).toMatch(/\d of 6 differences are significant\. Δ = B − A\. ±Δ = √\(eA² \+ eB²\)/);
+  });
+
+  it('a job compared with itself differs by nothing, significantly nowhere', async () => {
+    const a = await finished();
+    const body = JSON.parse((await simjob(['compare', a, a, '--json'], { env })).stdout) as { rows: Row[] };
+    expect(body.rows.every((r) => r.delta === 0 && r.significant === false)).toBe(true);
+  });
+
+  it('a job without DPS cannot be compared: exit 3, saying why', async () => {
+    const ok = await finished();
+    const failed = await finished(['--meta', 'test.outcome=failed']);
+    const run = await simjob(['compare', ok, failed], { env });
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr).toBe(`Error: Job ${failed} has no DPS to compare: it ended failed (execution_failed). See it with: simjob result ${failed}\n`);
+  });
+});
