@@ -12,7 +12,8 @@ rmSync(resolve(root, 'dist'), { recursive: true, force: true });
 
 await build({
   absWorkingDir: root,
-  entryPoints: { cli: 'src/cli.ts' },
+  // dist/worker.js: the background worker of local jobs, an entry of its own so it starts without the CLI.
+  entryPoints: { cli: 'src/cli.ts', worker: 'src/local/worker-main.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -228,12 +228,6 @@ export function buildProgram(rt: Runtime): Command {
     .description('Remove the stored signing secret of the active profile.')
     .action(lazyAction(rt, () => import('./commands/webhook/secret-unset.js')));
 
-  // Hidden and internal: the background worker of local jobs, started on demand by local commands (src/local/).
-  program
-    .command('__worker', { hidden: true })
-    .description('Run queued local jobs (started by simjob itself).')
-    .action(lazyAction(rt, () => import('./local/worker-command.js')));
-
   return program;
 }
 

@@ -69,6 +69,8 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     const digest = sha256(JSON.stringify({ request: compared, simc: input.simc ?? null }));
     const known = await readJson<KeyRecord>(keyPath);
     if (known) return this.replay(known, digest);
+    // Start the worker now, while this job is being written: its start-up (a Node process) is on the way to simc.
+    const starting = ensureWorker(this.store, this.workerEnv()).catch(() => undefined);
 
     const facts = inspectProfile(request.profile.text, Boolean(request.runtime?.multiStage));
     const simc = await findSimc({ flag: input.simc, env: this.ctx.env, config: this.ctx.config, channel: request.build.channel });
@@ -93,6 +95,8 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       if (winner) return this.replay(winner, digest);
     }
     await this.store.enqueue(job);
+    await starting;
+    // Again now that the job is queued: the worker seen running a moment ago may have left meanwhile.
     await ensureWorker(this.store, this.workerEnv());
     return { ...fetched(submitResponse(this.store, job)), replay: false };
   }

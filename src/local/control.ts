@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, promises as fs, readlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LocalError } from '../errors.js';
 import { isTerminal } from '../jobs/states.js';
 import { createExclusive, isAlive, isStale, readLockOwner, sleepMs } from './fsutil.js';
 import { finishJob, requeueForRetry } from './lifecycle.js';
@@ -38,18 +39,22 @@ export function isOrphan(job: LocalJob, live: LiveWorker | undefined): boolean {
   return !job.owner || !live || live.nonce !== job.owner.nonce;
 }
 
-/** bin/simjob.js, found from this module's place in src/local/ or dist/chunks/. */
-function simjobBin(): string {
+/** dist/worker.js (the worker's own build entry), found from this module's place in dist/chunks/ or src/local/. */
+export function workerEntry(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
-  for (let up = 0; up < 5; up++) {
-    const candidate = join(dir, 'bin', 'simjob.js');
+  for (let up = 0; up < 4; up++) {
+    const candidate = join(dir, 'dist', 'worker.js');
     if (existsSync(candidate)) return candidate;
     dir = resolve(dir, '..');
   }
-  return process.argv[1] ?? 'simjob';
+  throw new LocalError('The local worker (dist/worker.js) is missing from this installation.', 'Reinstall simjob, or run `npm run build` in a checkout.');
 }
 
-/** Start the worker in the background (detached, so it outlives this command), unless one runs or is starting. */
+/**
+ * Start the worker in the background (detached, so it outlives this command), unless one runs or is starting.
+ * `env` is the worker's environment: the caller's, with SIMJOB_PROFILE set when a --profile flag chose the profile
+ * (the worker reads `local.concurrency` from it).
+ */
 export async function ensureWorker(store: LocalStore, env: NodeJS.ProcessEnv): Promise<void> {
   if (await liveWorker(store)) return;
   const marker = JSON.stringify({ pid: process.pid, nonce: '', host: '', at: Date.now() });
@@ -61,7 +66,7 @@ export async function ensureWorker(store: LocalStore, env: NodeJS.ProcessEnv): P
   }
   const log = openSync(store.workerLogPath, 'a');
   try {
-    const child = spawn(process.execPath, [simjobBin(), '__worker'], {
+    const child = spawn(process.execPath, [workerEntry()], {
       detached: true,
       stdio: ['ignore', log, log],
       env,

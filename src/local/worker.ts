@@ -11,7 +11,7 @@
  */
 import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import { isTerminal } from '../jobs/states.js';
-import { exists, tryLock, type HeldLock } from './fsutil.js';
+import { exists, readLockOwner, tryLock, type HeldLock } from './fsutil.js';
 import { HEARTBEAT_MS, WORKER_STALE_MS, recoverInterrupted } from './control.js';
 import { clearRunOutputs, expireIfDue, finishJob, queueDeadline } from './lifecycle.js';
 import { runJob, type StopReason } from './runner.js';
@@ -120,10 +120,22 @@ export class Worker {
     });
   }
 
+  /** Our lock file is still there and still ours (not taken over as stale, nor gone with a deleted data dir). */
+  private async stillHoldsLock(): Promise<boolean> {
+    const owner = await readLockOwner(this.o.store.workerLockPath);
+    return owner?.nonce === this.nonce;
+  }
+
   private async loop(): Promise<void> {
     let idleSince = Date.now();
     while (!this.o.shutdown.aborted) {
       try {
+        if (!(await this.stillHoldsLock())) {
+          // Another worker owns the data dir now: touch nothing more (our runs are its orphans to recover).
+          this.o.log(`worker ${process.pid} lost the lock; stopping`);
+          this.lock = undefined;
+          return;
+        }
         const queued = await this.o.store.queuedIds();
         await this.fill(queued);
         await this.deliveries.tick();

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  alive, cleanUp, jobFile, json, localEnv, profileFile, quickProfile, run, statusOf, submitLocal, waitFor, waitForStatus,
+  FAKE_SIMC, alive, cleanUp, jobFile, json, localEnv, profileFile, quickProfile, run, statusOf, submitLocal, waitFor, waitForStatus,
   workerPid, type LocalEnv,
 } from './local-helpers.js';
 
@@ -271,22 +271,22 @@ describe('finding simc', () => {
     const missing = await run(env, ['submit', profile, '--local']);
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toMatch(/The simc named by SIMJOB_SIMC \(\/nonexistent\/simc\) does not exist/);
-    const flagged = await run(env, ['submit', profile, '--local', '--wait', '--json', '--simc', localEnv().SIMJOB_SIMC]);
+    const flagged = await run(env, ['submit', profile, '--local', '--wait', '--json', '--simc', FAKE_SIMC]);
     expect(flagged.exitCode, flagged.stderr).toBe(0);
-    expect(json(flagged).build.path).toBe(localEnv().SIMJOB_SIMC);
+    expect(json(flagged).build.path).toBe(FAKE_SIMC);
     const notLocal = await run(env, ['submit', profile, '--simc', '/x']);
     expect(notLocal.exitCode).toBe(2);
   });
 
   it('lists the configured binaries with the version and git revision of their version line', async () => {
     const env = freshEnv({ FAKE_SIMC_VERSION_LINE: 'SimulationCraft 1201-03 for World of Warcraft 12.0.1.66300 Live (wow build 66300, git build midnight f00dbab)' });
-    const set = await run(env, ['config', 'set', 'simc.nightly', env.SIMJOB_SIMC]);
+    const set = await run(env, ['config', 'set', 'simc.nightly', FAKE_SIMC]);
     expect(set.exitCode, set.stderr).toBe(0);
     const result = await run(env, ['builds', '--local', '--json']);
     expect(result.exitCode, result.stderr).toBe(0);
     const builds = json(result).builds as Array<Record<string, unknown>>;
     expect(builds.map((b) => b.source)).toEqual(['SIMJOB_SIMC', 'simc.nightly']);
-    expect(builds[1]).toMatchObject({ channel: 'nightly', simcVersion: '1201-03', commit: 'f00dbab', gitBranch: 'midnight', path: env.SIMJOB_SIMC });
+    expect(builds[1]).toMatchObject({ channel: 'nightly', simcVersion: '1201-03', commit: 'f00dbab', gitBranch: 'midnight', path: FAKE_SIMC });
     const human = await run(env, ['builds', '--local']);
     expect(human.stdout).toMatch(/simc\.nightly\t1201-03\tmidnight\tf00dbab\t/);
   });
