@@ -37,7 +37,7 @@
  * - **Multiple comparisons.** A per-pair z of 2 or 3 (a "95 %" band) is the usual mistake: with 1,000 candidates
  *   near the top, hundreds of one-sided comparisons are made per round and a 1-in-700 event happens every run.
  *   Here the quantile grows with N: for α = 1e-3, c ≈ 4.26 / 4.56 / 4.89 at N = 50 / 200 / 1,000 (z ≈ 6.0 / 6.5 /
- *   6.9), so a single comparison errs with probability < 1e-9 — far below 1/N.
+ *   6.9), so a single comparison errs with probability ≤ 1e-9 — far below 1/N.
  * - **The leader's upward bias.** The leader is the maximum of many noisy estimates, so it overshoots its true value
  *   (the winner's curse: ≈ s·√(2 ln K) for K near-tied candidates, 3.7 s at K = 1,000). Comparing against the k-th
  *   best instead would blunt that, but it is a heuristic with no stated error rate, and it keeps clear losers
@@ -51,7 +51,7 @@
  * - **δ.** The final stage can only tell apart candidates further apart than its own error; protecting the band δ
  *   below the leader keeps every candidate the final ranking could still put on top.
  * - **Cost.** The band is wide in the first stage (a few % of DPS at target_error 1.0) and narrow by the second
- *   (well under 1 % at 0.2), which is where the savings come from: most candidates 1–5 % below the best are gone
+ *   (under 1 % at 0.2), which is where the savings come from: most candidates 1–5 % below the best are gone
  *   before the expensive final stage.
  */
 import { tUpperQuantile } from './stats.js';
