@@ -44,7 +44,7 @@
  *   whenever one candidate genuinely dominates. Under E the leader overshoots by at most c·s_L, and c ≥ √(2 ln N),
  *   so the margin already absorbs the bias; the leader (and anyone else above i) can then be used safely.
  * - **Combined standard error.** The leader's own error counts as much as the candidate's: at equal precision
- *   √(s_i² + s_L²) = √2·s, and ignoring s_L would halve the band where it matters most, among near-ties.
+ *   √(s_i² + s_L²) = √2·s; ignoring s_L would narrow the band by √2 where it matters most, among near-ties.
  * - **Student's t, not the normal.** s is estimated from the iterations of the stage (about 100 in the first one),
  *   and at tail probabilities of 1e-6 the t quantile is markedly larger (c = 5.2 instead of 4.9 at 99 degrees of
  *   freedom, α/2N = 5e-7). With few iterations (a small `iterations=` cap) it widens the band a lot, correctly.
