@@ -43,6 +43,8 @@ export class Worker {
   private lock: HeldLock | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly running = new Map<string, RunningJob>();
+  /** Queue deadlines (maxQueueSeconds) of the queued jobs seen, null for none. */
+  private readonly deadlines = new Map<string, number | null>();
   private wakeUp: (() => void) | undefined;
   private watcher: FSWatcher | undefined;
   /** Webhook events of ended jobs, delivered with retries; the worker stays while any is pending. */
@@ -168,16 +170,32 @@ export class Worker {
 
   /** Expire queued jobs past maxQueueSeconds, and start the next ones while there is room. */
   private async fill(queued: string[]): Promise<void> {
+    const waiting = new Set(queued);
+    for (const id of this.deadlines.keys()) if (!waiting.has(id)) this.deadlines.delete(id);
     for (const id of queued) {
       if (this.running.has(id)) continue;
-      const job = await this.o.store.readJob(id);
-      if (!job || (job.status !== 'queued' && job.status !== 'pending')) {
-        await this.o.store.dequeue({ id });
+      const full = this.running.size >= this.o.concurrency;
+      // A full worker only looks for queue timeouts, from deadlines read once per queued job (a long queue is
+      // then not re-read every tick); the claim and the expiry re-check the job under its lock.
+      let deadline = this.deadlines.get(id);
+      if (deadline === undefined || !full) {
+        const job = await this.o.store.readJob(id);
+        if (!job || (job.status !== 'queued' && job.status !== 'pending')) {
+          await this.o.store.dequeue({ id });
+          continue;
+        }
+        deadline = queueDeadline(job);
+        this.deadlines.set(id, deadline);
+        if (deadline !== null && Date.now() >= deadline) {
+          await expireIfDue(this.o.store, job);
+          continue;
+        }
+      } else if (deadline !== null && Date.now() >= deadline) {
+        const job = await this.o.store.readJob(id);
+        if (job) await expireIfDue(this.o.store, job);
         continue;
       }
-      if (await expireIfDue(this.o.store, job)) continue;
-      if (this.running.size >= this.o.concurrency) continue; // keep going: later jobs may have expired
-      await this.claim(id);
+      if (!full) await this.claim(id);
     }
   }
 
