@@ -39,9 +39,9 @@ export function percentBar(c: ChalkInstance, percent: number, cells = 10): strin
  * The live text of one job for a spinner: state (coloured), bar and percent, stage, queue ETA counted down since
  * the status was read.
  */
-export function liveText(c: ChalkInstance, status: StatusRecord, sinceReadMs: number): string {
+export function liveText(c: ChalkInstance, status: StatusRecord, sinceReadMs: number, shownPercent?: number): string {
   const parts = [colourState(c, status.status)];
-  const percent = status.progress?.percent;
+  const percent = shownPercent ?? status.progress?.percent;
   if (status.status === 'running' && typeof percent === 'number') parts[0] += ` ${percentBar(c, percent)} ${Math.floor(percent)}%`;
   const stage = stageText(status);
   if (stage && status.status === 'running') parts.push(`stage ${stage}`);
@@ -93,10 +93,11 @@ async function spinnerProgress(out: Output, id: string): Promise<Progress> {
   let status: StatusRecord | undefined;
   let readAt = started;
   let problem: string | undefined;
+  const percent = new PercentEstimate();
 
   const text = () => {
     const now = Date.now();
-    const state = status ? liveText(c, status, now - readAt) : c.dim('checking…');
+    const state = status ? liveText(c, status, now - readAt, percent.at(now)) : c.dim('checking…');
     const tail = problem ? ` ${c.yellow(problem)}` : '';
     return `${c.bold(id)}  ${state}${c.dim(` · ${clock(now - started)}`)}${tail}`;
   };
@@ -111,6 +112,7 @@ async function spinnerProgress(out: Output, id: string): Promise<Progress> {
     update(next) {
       status = next;
       readAt = Date.now();
+      percent.read(next, readAt);
       problem = undefined;
       failing = false;
       spinner.text = text();
@@ -133,4 +135,38 @@ async function spinnerProgress(out: Output, id: string): Promise<Progress> {
       spinner.stop();
     },
   };
+}
+
+/**
+ * The percentage a spinner shows between two polls (which may be 30 s apart on a long run): the last reading moved
+ * on at the rate measured since the first reading of this run, never past 99% and never backwards between two
+ * readings. Each reading corrects it.
+ */
+export class PercentEstimate {
+  private first: { at: number; percent: number } | undefined;
+  private last: { at: number; percent: number } | undefined;
+  private shown = 0;
+
+  read(status: StatusRecord, at: number): void {
+    const percent = status.progress?.percent;
+    if (status.status !== 'running' || typeof percent !== 'number') {
+      this.first = this.last = undefined;
+      this.shown = 0;
+      return;
+    }
+    if (!this.first || percent < this.first.percent) this.first = { at, percent };
+    this.last = { at, percent };
+    // A reading is the truth: the estimate starts again from it (even when that is below what was shown).
+    this.shown = percent;
+  }
+
+  /** undefined: show the reading as it is (not running, or no rate yet). */
+  at(now: number): number | undefined {
+    const { first, last } = this;
+    if (!first || !last || last.at <= first.at || last.percent <= first.percent) return last?.percent;
+    const rate = (last.percent - first.percent) / (last.at - first.at);
+    const estimate = Math.min(99, last.percent + rate * (now - last.at));
+    this.shown = Math.max(this.shown, Math.max(last.percent, estimate));
+    return this.shown;
+  }
 }
