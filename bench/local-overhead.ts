@@ -4,7 +4,8 @@
  * the rounds. Two simjob figures:
  *   - cold: a fresh data dir each round, so simjob also starts its background worker (the usual single run);
  *   - warm: the worker of the previous round is still there (a run within its 2 s idle grace).
- * Target (issue 4): cold at most 150 ms more than simc alone.
+ * Target (issue 4): cold at most 150 ms more than simc alone. simjob's own CLI start-up and the worker's are each a
+ * Node start-up, so the figure is also printed in Node start-ups (`node -e 0`) to compare machines.
  * Run: npm run build && node scripts/tsrun.mjs bench/local-overhead.ts [rounds]
  */
 import { spawnSync } from 'node:child_process';
@@ -38,6 +39,7 @@ function timed(command: string, args: string[], options: { cwd?: string; env?: N
   return ms;
 }
 
+const bareNode: number[] = [];
 const direct: number[] = [];
 const cold: number[] = [];
 const warm: number[] = [];
@@ -53,18 +55,22 @@ try {
     const coldEnv = { ...process.env, SIMJOB_DATA_DIR: join(work, `cold-${round}`, 'data'), SIMJOB_CONFIG_DIR: join(work, `cold-${round}`, 'config') };
     const c = timed(process.execPath, [bin, ...submit], { env: coldEnv });
     const w = timed(process.execPath, [bin, ...submit], { env: warmEnv });
+    const n = timed(process.execPath, ['-e', '0'], {});
     if (round >= 0) {
       // Round -1 warms the disk cache and Node's compile cache.
+      bareNode.push(n);
       direct.push(d);
       cold.push(c);
       warm.push(w);
     }
   }
-  const [md, mc, mw] = [median(direct), median(cold), median(warm)];
+  const [md, mc, mw, mn] = [median(direct), median(cold), median(warm), median(bareNode)];
   console.log(`Local-mode overhead, median of ${rounds} rounds (Node ${process.versions.node}, stand-in simc):`);
+  console.log(`  node -e 0 (one Node start-up, for scale)  ${mn.toFixed(1).padStart(7)} ms`);
   console.log(`  simc directly                             ${md.toFixed(1).padStart(7)} ms`);
   console.log(`  simjob submit --local --wait (cold worker) ${mc.toFixed(1).padStart(7)} ms   +${(mc - md).toFixed(1)} ms`);
   console.log(`  simjob submit --local --wait (warm worker) ${mw.toFixed(1).padStart(7)} ms   +${(mw - md).toFixed(1)} ms`);
+  console.log(`  overhead in Node start-ups: cold ${((mc - md) / mn).toFixed(1)}, warm ${((mw - md) / mn).toFixed(1)}`);
   console.log(`Target: at most +${TARGET_MS} ms (cold): ${mc - md <= TARGET_MS ? 'met' : 'MISSED'}`);
 } finally {
   // Let the workers this bench started leave on their own (2 s idle grace) before their data dirs go.
