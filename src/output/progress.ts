@@ -149,7 +149,10 @@ export class PercentEstimate {
 
   read(status: StatusRecord, at: number): void {
     const percent = status.progress?.percent;
-    if (status.status !== 'running' || typeof percent !== 'number') {
+    // Multistage progress is not linear in time (each stage is more precise than the last) and the stage shown
+    // comes from the reading: such runs are shown as read.
+    const staged = (status.progress?.stage?.total ?? 1) > 1;
+    if (status.status !== 'running' || typeof percent !== 'number' || staged) {
       this.first = this.last = undefined;
       this.shown = 0;
       return;

@@ -71,5 +71,10 @@ describe('the spinner\'s percent between polls', () => {
     expect(e.at(40_000)).toBeUndefined();
     e.read(s('running', { progress: { percent: 1 } }), 50_000);
     expect(e.at(60_000)).toBe(1);
+    // multistage runs are shown as read
+    const m = new PercentEstimate();
+    m.read(s('running', { progress: { percent: 10, stage: { current: 1, total: 3 } } }), 0);
+    m.read(s('running', { progress: { percent: 20, stage: { current: 1, total: 3 } } }), 10_000);
+    expect(m.at(20_000)).toBeUndefined();
   });
 });
