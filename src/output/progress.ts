@@ -129,6 +129,7 @@ async function spinnerProgress(out: Output, id: string): Promise<Progress> {
       const symbol = ok ? c.green('✔') : c.red('✖');
       const how = `${colourState(c, final.status)}${final.errorCode ? ` (${final.errorCode})` : ''}`;
       spinner.stopAndPersist({ symbol, text: `Job ${c.bold(id)} ${how} after ${formatDuration(elapsedMs) ?? '0 s'} of waiting.` });
+      out.err('\n'); // on the terminal, a blank line between the verdict and the result
     },
     stop() {
       clearInterval(ticker);
