@@ -1,7 +1,9 @@
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import { CHANNELS, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES } from './api/enums.js';
 import { examples, lazyAction, type Runtime } from './commands/define.js';
 import { duration, oneOf, positiveInteger } from './commands/parse.js';
+import { completeAsPath, suggest } from './completions/hints.js';
+import { SETTING_KEYS } from './config/keys.js';
 import { httpUrl, port, urlPath } from './commands/webhook/parse.js';
 import { VERSION } from './version.js';
 
@@ -24,6 +26,14 @@ export function buildProgram(rt: Runtime): Command {
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
     .addHelpText('after', '\nLearn more:\n  simjob help environment   every environment variable\n  simjob help exit-codes    what each exit code means\n  simjob <command> --help   examples and flags of a command');
 
+  examples(program, [
+    'simjob login',
+    'simjob submit profile.simc --channel nightly --wait',
+    'simjob jobs --limit 10',
+    'simjob doctor',
+  ]);
+  const settingNames = SETTING_KEYS.map((k) => k.name);
+
   // -- auth and config ----------------------------------------------------------------------------------------------
   examples(
     program
@@ -34,31 +44,50 @@ export function buildProgram(rt: Runtime): Command {
     ['simjob login', 'simjob login --profile ci < key.txt', 'printenv SIM_KEY | simjob login --base-url https://api.example.com'],
   );
 
-  program
-    .command('logout')
-    .description('Remove the stored API key of the active profile.')
-    .action(lazyAction(rt, () => import('./commands/login/logout.js')));
+  examples(
+    program
+      .command('logout')
+      .description('Remove the stored API key of the active profile.')
+      .action(lazyAction(rt, () => import('./commands/login/logout.js'))),
+    ['simjob logout', 'simjob logout --profile ci'],
+  );
 
-  const config = program.command('config').description('Read and change settings (base_url, channel, output, …).');
-  config
-    .command('get <key>')
-    .description('Print one setting of the active profile.')
-    .action(lazyAction(rt, () => import('./commands/config/get.js')));
+  const config = examples(
+    program.command('config').description('Read and change settings (base_url, channel, output, …).'),
+    ['simjob config list', 'simjob config set base_url https://api.example.com', 'simjob config get channel --profile ci'],
+  );
   examples(
     config
-      .command('set <key> <value>')
+      .command('get')
+      .addArgument(suggest(new Argument('<key>'), settingNames))
+      .description('Print one setting of the active profile.')
+      .action(lazyAction(rt, () => import('./commands/config/get.js'))),
+    ['simjob config get base_url', 'simjob config get channel --profile ci'],
+  );
+  examples(
+    config
+      .command('set')
+      .addArgument(suggest(new Argument('<key>'), settingNames))
+      .argument('<value>')
       .description('Change one setting of the active profile.')
       .action(lazyAction(rt, () => import('./commands/config/set.js'))),
     ['simjob config set base_url https://api.example.com', 'simjob config set channel nightly --profile ci'],
   );
-  config
-    .command('unset <key>')
-    .description('Remove one setting of the active profile.')
-    .action(lazyAction(rt, () => import('./commands/config/unset.js')));
-  config
-    .command('list')
-    .description('Show the effective settings and where each comes from.')
-    .action(lazyAction(rt, () => import('./commands/config/list.js')));
+  examples(
+    config
+      .command('unset')
+      .addArgument(suggest(new Argument('<key>'), settingNames))
+      .description('Remove one setting of the active profile.')
+      .action(lazyAction(rt, () => import('./commands/config/unset.js'))),
+    ['simjob config unset channel', 'simjob config unset simc.path --profile ci'],
+  );
+  examples(
+    config
+      .command('list')
+      .description('Show the effective settings and where each comes from.')
+      .action(lazyAction(rt, () => import('./commands/config/list.js'))),
+    ['simjob config list', 'simjob config list --profile ci --json | jq -r \'.settings[] | "\\(.key)=\\(.value)"\''],
+  );
 
   // -- jobs ---------------------------------------------------------------------------------------------------------
   examples(
@@ -66,8 +95,9 @@ export function buildProgram(rt: Runtime): Command {
       .command('submit')
       .description('Submit profiles as sim jobs (a file, several files, or - for stdin).')
       .argument('<profiles...>', 'Profile files (.simc), or - to read one from stdin.')
-      .option('-c, --channel <channel>', 'Build channel: nightly, weekly or latest.', oneOf('--channel', CHANNELS))
-      .option('--branch <branch>', 'Override the channel\'s git branch: midnight.', oneOf('--branch', GIT_BRANCHES))
+      // .choices() so help and completions list the values; oneOf() keeps simjob's one-line error.
+      .addOption(new Option('-c, --channel <channel>', 'Build channel.').choices(CHANNELS).argParser(oneOf('--channel', CHANNELS)))
+      .addOption(new Option('--branch <branch>', 'Override the channel\'s git branch.').choices(GIT_BRANCHES).argParser(oneOf('--branch', GIT_BRANCHES)))
       .option('--multistage', 'Sim every profileset cheaply, cull the losers, re-sim the rest.')
       .option('--max-runtime <seconds>', 'Runtime cap in seconds (default 300).', positiveInteger('--max-runtime'))
       .option('--max-queue <seconds>', 'Queue timeout in seconds (default 1800).', positiveInteger('--max-queue'))
@@ -85,7 +115,7 @@ export function buildProgram(rt: Runtime): Command {
       .option('--cancel-on-interrupt', 'With --wait: cancel the job on Ctrl-C instead of leaving it running.')
       .option('--top <n>', 'With --wait: show the best N profilesets (default 20).', positiveInteger('--top'))
       .option('--local', 'Run on this machine with a local simc instead of the service.')
-      .option('--simc <path>', 'With --local: the simc binary to run.')
+      .addOption(completeAsPath(new Option('--simc <path>', 'With --local: the simc binary to run.')))
       .option('--concurrency <n>', 'Submit at most N profiles at once (batches).', positiveInteger('--concurrency'))
       .action(lazyAction(rt, () => import('./commands/submit/run.js'))),
     [
@@ -129,10 +159,13 @@ export function buildProgram(rt: Runtime): Command {
     ['simjob compare 519253542012420096 519253542012420097', 'simjob compare OLD NEW --all --json | jq \'.rows[] | select(.significant)\''],
   );
 
-  program
-    .command('cancel <id>')
-    .description('Cancel a queued or running job.')
-    .action(lazyAction(rt, () => import('./commands/cancel/run.js')));
+  examples(
+    program
+      .command('cancel <id>')
+      .description('Cancel a queued or running job.')
+      .action(lazyAction(rt, () => import('./commands/cancel/run.js'))),
+    ['simjob cancel 519253542012420096', 'simjob jobs --json | jq -r \'.jobs[] | select(.status == "queued") | .id\' | xargs -n1 simjob cancel'],
+  );
 
   examples(
     program
@@ -157,10 +190,13 @@ export function buildProgram(rt: Runtime): Command {
     ['simjob artifacts 519253542012420096', 'simjob artifacts 519253542012420096 --download --kind html_report -o reports/'],
   );
 
-  program
-    .command('usage')
-    .description('Show the account\'s usage and limits.')
-    .action(lazyAction(rt, () => import('./commands/usage/run.js')));
+  examples(
+    program
+      .command('usage')
+      .description('Show the account\'s usage and limits.')
+      .action(lazyAction(rt, () => import('./commands/usage/run.js'))),
+    ['simjob usage', 'simjob usage --json | jq .limits.maxActiveJobs'],
+  );
 
   examples(
     program
@@ -172,7 +208,10 @@ export function buildProgram(rt: Runtime): Command {
   );
 
   // -- webhooks -----------------------------------------------------------------------------------------------------
-  const webhook = program.command('webhook').description('Check, receive and configure job.terminal webhook events.');
+  const webhook = examples(
+    program.command('webhook').description('Check, receive and configure job.terminal webhook events.'),
+    ['simjob webhook listen --exec \'simjob result "$SIMJOB_JOB_ID"\'', 'simjob webhook verify --body-file body.json --signature "$SIG"', 'openssl rand -hex 32 | simjob webhook secret set'],
+  );
   examples(
     webhook
       .command('verify')
@@ -215,7 +254,10 @@ export function buildProgram(rt: Runtime): Command {
       'simjob webhook listen --port 0 --forward-to http://localhost:3000/hooks/simjob',
     ],
   );
-  const secret = webhook.command('secret').description('The signing secret used by local deliveries, listen and verify.');
+  const secret = examples(
+    webhook.command('secret').description('The signing secret used by local deliveries, listen and verify.'),
+    ['openssl rand -hex 32 | simjob webhook secret set', 'simjob webhook secret unset --profile ci'],
+  );
   examples(
     secret
       .command('set')
@@ -223,10 +265,43 @@ export function buildProgram(rt: Runtime): Command {
       .action(lazyAction(rt, () => import('./commands/webhook/secret-set.js'))),
     ['simjob webhook secret set', 'openssl rand -hex 32 | simjob webhook secret set'],
   );
-  secret
-    .command('unset')
-    .description('Remove the stored signing secret of the active profile.')
-    .action(lazyAction(rt, () => import('./commands/webhook/secret-unset.js')));
+  examples(
+    secret
+      .command('unset')
+      .description('Remove the stored signing secret of the active profile.')
+      .action(lazyAction(rt, () => import('./commands/webhook/secret-unset.js'))),
+    ['simjob webhook secret unset', 'simjob webhook secret unset --profile ci'],
+  );
+
+  // -- setup --------------------------------------------------------------------------------------------------------
+  examples(
+    program
+      .command('completion')
+      .addArgument(new Argument('<shell>', 'bash, zsh or fish.').choices(['bash', 'zsh', 'fish']).argParser(oneOf('shell', ['bash', 'zsh', 'fish'] as const)))
+      .description('Print the shell completion script for bash, zsh or fish.')
+      .addHelpText('after', [
+        '',
+        'Install (or use the same files from the package\'s completions/ folder):',
+        '  bash  simjob completion bash > ~/.local/share/bash-completion/completions/simjob',
+        '  zsh   simjob completion zsh > "${fpath[1]}/_simjob"        (a folder on $fpath; needs compinit)',
+        '  fish  simjob completion fish > ~/.config/fish/completions/simjob.fish',
+        'The scripts are static: pressing Tab never starts Node. Regenerate them after upgrading simjob.',
+      ].join('\n'))
+      .action(lazyAction(rt, () => import('./commands/completion/run.js'))),
+    ['simjob completion bash > ~/.local/share/bash-completion/completions/simjob', 'echo \'source <(simjob completion zsh)\' >> ~/.zshrc', 'simjob completion fish > ~/.config/fish/completions/simjob.fish'],
+  );
+  examples(
+    program
+      .command('doctor')
+      .description('Check the setup: config files and permissions, base URL, service, API key, local simc.')
+      .addHelpText('after', [
+        '',
+        'Each failed check prints a one-line fix. Exit 0 when every check passes, 1 when any fails.',
+        'A missing simc is not a failure (only --local needs one); a named simc that does not run is.',
+      ].join('\n'))
+      .action(lazyAction(rt, () => import('./commands/doctor/run.js'))),
+    ['simjob doctor', 'simjob doctor --profile ci', 'simjob doctor --json | jq -r \'.[] | select(.ok | not) | .fix\''],
+  );
 
   return program;
 }

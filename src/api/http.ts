@@ -219,7 +219,7 @@ export function header(headers: Record<string, string | string[] | undefined>, n
   return Array.isArray(value) ? value[0] : value;
 }
 
-function describeNetworkError(error: unknown, url: URL): string {
+export function describeNetworkError(error: unknown, url: URL): string {
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = err.code ?? err.cause?.code;
   switch (code) {
