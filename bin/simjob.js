@@ -5,6 +5,13 @@ import { readFileSync } from 'node:fs';
 import module from 'node:module';
 
 const args = process.argv.slice(2);
+// `simjob … | head` closes the pipe early: that is the reader's choice, not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${version}\n`);

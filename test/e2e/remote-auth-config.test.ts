@@ -98,3 +98,14 @@ describe('login, logout and config', () => {
     }
   });
 });
+
+describe('pipes', () => {
+  it('a reader that closes the pipe early (| head) is not an error', async () => {
+    const { execa } = await import('execa');
+    const { BIN } = await import('../helpers/cli.js');
+    const result = await execa('bash', ['-c', `node ${BIN} submit --help | head -1`], { reject: false });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('Examples:');
+  });
+});
