@@ -5,8 +5,8 @@ export const ENVIRONMENT_HELP: ReadonlyArray<[string, string]> = [
   ['SIMJOB_API_KEY', 'API key; overrides the stored key of the active profile (the CI way to authenticate).'],
   ['SIMJOB_BASE_URL', 'API base URL; overrides the profile\'s base_url (a --base-url flag overrides this).'],
   ['SIMJOB_PROFILE', 'Config profile to use when --profile is not given (default: "default").'],
-  ['SIMJOB_CONFIG_DIR', 'Where config.json and credentials.json live (default: $XDG_CONFIG_HOME/simjob or ~/.config/simjob).'],
-  ['SIMJOB_DATA_DIR', 'Where local jobs live (default: $XDG_DATA_HOME/simjob or ~/.local/share/simjob).'],
+  ['SIMJOB_CONFIG_DIR', 'Where config.json and credentials.json live (default: $XDG_CONFIG_HOME/simjob or ~/.config/simjob; %APPDATA%\\simjob on Windows).'],
+  ['SIMJOB_DATA_DIR', 'Where local jobs live (default: $XDG_DATA_HOME/simjob or ~/.local/share/simjob; ~/Library/Application Support/simjob on macOS; %LOCALAPPDATA%\\simjob on Windows).'],
   ['SIMJOB_SIMC', 'Path of the local simc binary (after --simc, before config and PATH).'],
   ['SIMJOB_PROVIDER_CLIENT_ID', 'Data-provider client id for armory= imports; sent with the job only, never stored.'],
   ['SIMJOB_PROVIDER_CLIENT_SECRET', 'Its secret; must be set together with SIMJOB_PROVIDER_CLIENT_ID.'],
@@ -16,8 +16,9 @@ export const ENVIRONMENT_HELP: ReadonlyArray<[string, string]> = [
   ['SIMJOB_DEBUG', '1 logs each HTTP request and response; "api" adds redacted headers and bodies.'],
   ['NO_COLOR', 'Any non-empty value turns colour off.'],
   ['FORCE_COLOR', '0-3 forces the colour level (beats NO_COLOR; --no-color beats it).'],
+  ['TERM, COLORTERM', 'TERM=dumb turns colour and spinners off; otherwise they pick the colour depth (truecolor, 256).'],
   ['CI', 'When set, no spinners: one plain line per change of state.'],
-  ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'Proxy for requests to the service and artifact hosts.'],
+  ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'Proxy for requests to the service and artifact hosts (lower-case names work too).'],
 ];
 
 export const HELP_TOPICS: Record<string, () => string> = {
