@@ -103,9 +103,9 @@ describe('pipes', () => {
   it('a reader that closes the pipe early (| head) is not an error', async () => {
     const { execa } = await import('execa');
     const { BIN } = await import('../helpers/cli.js');
-    const result = await execa('bash', ['-c', `node ${BIN} submit --help | head -1`], { reject: false });
-    expect(result.exitCode).toBe(0);
+    // `true` exits at once, so simjob always writes into a closed pipe (it takes ~80 ms just to start).
+    const result = await execa('bash', ['-o', 'pipefail', '-c', `node ${BIN} submit --help | true`], { reject: false });
     expect(result.stderr).toBe('');
-    expect(result.stdout).toBe('Examples:');
+    expect(result.exitCode).toBe(0);
   });
 });
