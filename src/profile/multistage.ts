@@ -37,17 +37,7 @@ export const FINAL_ONLY_DIRECTIVES: readonly SimOptionKey[] = [
 ];
 
 /** Every reason value of `result.summary.multiStage.reason`, in the order {@link multistageEligibility} checks. */
-export const MULTISTAGE_REASONS: readonly MultiStageReason[] = [
-  'disabled_by_option',
-  'unsupported_stage_sensitive_directive',
-  'unsupported_copy_set_only',
-  'unsupported_mixed_profileset_copy_set',
-  'no_variants_in_input',
-  'unsupported_multi_actor',
-  'no_profileset_candidates',
-  'below_min_candidates',
-  'eligible_profileset_only',
-];
+export { MULTISTAGE_REASONS } from '../api/enums.js';
 
 /** Sim options that, set inside a profileset, make that profileset stage-sensitive. */
 const PROFILESET_STAGE_SENSITIVE: readonly SimOptionKey[] = ['target_error', 'iterations', 'deterministic'];

@@ -2,6 +2,8 @@
  * Types of the profile analysis module (`src/profile/`). Kept in one file so other modules can
  * `import type { ... } from '../profile/types.js'` without loading any code.
  */
+import type { MultiStageReason } from '../api/enums.js';
+
 
 /** Where a directive sits in the source text. Offsets are UTF-16 indices into the analysed string. */
 export interface SourceSpan {
@@ -253,16 +255,8 @@ export interface ProfileAnalysis {
   readonly diagnostics: readonly ProfileDiagnostic[];
 }
 
-export type MultiStageReason =
-  | 'disabled_by_option'
-  | 'unsupported_stage_sensitive_directive'
-  | 'unsupported_copy_set_only'
-  | 'unsupported_mixed_profileset_copy_set'
-  | 'no_variants_in_input'
-  | 'unsupported_multi_actor'
-  | 'no_profileset_candidates'
-  | 'below_min_candidates'
-  | 'eligible_profileset_only';
+/** The reasons of `result.summary.multiStage.reason` (spec §2.4), defined once in api/enums. */
+export type { MultiStageReason };
 
 export interface MultiStageEligibility {
   readonly enabled: boolean;
