@@ -2,7 +2,8 @@
  * Local mode end to end: the built CLI, a background worker and the stand-in simc, one isolated data dir per
  * test. Every outcome a local job can have, as a user and a `--json` script see it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -250,6 +251,27 @@ describe('a worker that dies', () => {
     expect(status).toMatchObject({ status: 'failed', errorCode: 'execution_interrupted', retried: true });
     const listed = json(await run(env, ['jobs', '--local', '--json']));
     expect(listed.jobs.filter((j: { status: string }) => j.status === 'running')).toEqual([]);
+  });
+});
+
+describe('provider credentials', () => {
+  it('reach simc only as a private apikey.txt in the job folder, removed when the job ends; never in a record', async () => {
+    const secret = 'cs-0123456789abcdef0123456789abcdef';
+    const env = freshEnv({ SIMJOB_PROVIDER_CLIENT_ID: 'cid-0123456789abcdef0123456789abcd', SIMJOB_PROVIDER_CLIENT_SECRET: secret });
+    const blocker = await submitLocal(env, profileFile(env, 'hang.simc', quickProfile('Hang', HANG)));
+    await waitForStatus(env, blocker, 'running');
+    const id = await submitLocal(env, profileFile(env, 'p.simc', quickProfile('Creds')));
+    const keyFile = join(env.SIMJOB_DATA_DIR, 'jobs', id, 'apikey.txt');
+    expect(readFileSync(keyFile, 'utf8')).toBe(`cid-0123456789abcdef0123456789abcd:${secret}\n`);
+    if (process.platform !== 'win32') expect(statSync(keyFile).mode & 0o077).toBe(0);
+    await run(env, ['cancel', blocker]);
+    const { record } = await waitResult(env, id);
+    expect(record.status).toBe('completed');
+    expect(existsSync(keyFile)).toBe(false);
+    for (const args of [['status', id, '--json'], ['result', id, '--json'], ['jobs', '--local', '--json']]) {
+      expect((await run(env, args)).stdout).not.toContain(secret);
+    }
+    expect(readFileSync(join(env.SIMJOB_DATA_DIR, 'jobs', id, 'job.json'), 'utf8')).not.toContain(secret);
   });
 });
 
