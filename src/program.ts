@@ -24,7 +24,7 @@ export function buildProgram(rt: Runtime): Command {
     .option('--base-url <url>', 'API base URL (also SIMJOB_BASE_URL).')
     .showSuggestionAfterError(true)
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
-    .addHelpText('after', '\nLearn more:\n  simjob help environment   every environment variable\n  simjob help exit-codes    what each exit code means\n  simjob <command> --help   examples and flags of a command');
+    .addHelpText('after', '\nLearn more:\n  simjob doctor             check the setup, with a fix for each problem\n  simjob completion <shell> Tab completion for bash, zsh or fish\n  simjob help environment   every environment variable\n  simjob help exit-codes    what each exit code means\n  simjob <command> --help   examples and flags of a command');
 
   examples(program, [
     'simjob login',

@@ -108,6 +108,16 @@ for (const shell of ['bash', 'zsh', 'fish'] as const) {
   });
 }
 
+describe.skipIf(!shellInstalled('zsh') && !process.env.CI)('zsh with the script sourced from .zshrc instead of $fpath', () => {
+  it('registers itself with compdef and completes the same', async () => {
+    const lines = ['simjob su', 'simjob submit --channel ', 'simjob config '];
+    const [command, channel, config] = await completeZsh(dir, lines, { cwd: work, home, sourced: true });
+    expect(command).toEqual(['submit']);
+    expect(channel).toEqual(['latest', 'nightly', 'weekly']);
+    expect(config).toEqual(expect.arrayContaining(['get', 'list', 'set', 'unset']));
+  });
+});
+
 describe.skipIf(!existsSync(BASH_COMPLETION_LIB) && !process.env.CI)('bash with the bash-completion package loaded', () => {
   it('offers the same words and uses its file completion', async () => {
     expect(existsSync(BASH_COMPLETION_LIB), `${BASH_COMPLETION_LIB} is missing: apt-get install -y bash-completion`).toBe(true);

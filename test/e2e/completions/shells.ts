@@ -34,13 +34,13 @@ export async function completeBash(scriptFile: string, lines: string[], opts: { 
 }
 
 /** zsh: one interactive `zsh -f` per line on a pseudo-terminal (zpty), Tab pressed, compadd's matches captured. */
-export async function completeZsh(completionDir: string, lines: string[], opts: { cwd: string; home: string }): Promise<string[][]> {
+export async function completeZsh(completionDir: string, lines: string[], opts: { cwd: string; home: string; sourced?: boolean }): Promise<string[][]> {
   const harness = resolve(import.meta.dirname, 'zsh-capture.zsh');
   const results: string[][] = [];
   // Two at a time: each one is a shell on a pty running compinit.
   for (let i = 0; i < lines.length; i += 2) {
     const batch = lines.slice(i, i + 2).map(async (line) => {
-      const result = await execa('zsh', ['-f', harness, completionDir, line], {
+      const result = await execa('zsh', ['-f', harness, completionDir, line, opts.sourced ? 'source' : 'fpath'], {
         cwd: opts.cwd,
         env: { PATH: process.env.PATH, HOME: opts.home, TERM: 'dumb', LC_ALL: 'C' },
         extendEnv: false,

@@ -1,17 +1,29 @@
 #!/usr/bin/env zsh
 # Drive zsh's real completion system on a pseudo-terminal and print the matches it would offer, one per line.
-#   zsh -f zsh-capture.zsh <folder with _simjob> '<command line up to the cursor>'
+#   zsh -f zsh-capture.zsh <folder with _simjob> '<command line up to the cursor>' [source]
+# With "source", the script is sourced after compinit (the `source <(simjob completion zsh)` install) instead of
+# autoloaded from $fpath.
 # How: an interactive `zsh -f` runs under zpty with compinit loaded from that folder; Tab is bound to
 # complete-word; compadd is wrapped so every match the completion functions add is printed between two markers,
 # and the shell exits after the first completion. (The technique of Valodim's zsh-capture-completion.)
 emulate -L zsh
 zmodload zsh/zpty || { print -u2 'zsh/zpty is not available'; exit 3 }
-local dir=$1 cmdline=$2 init=${TMPDIR:-/tmp}/simjob-zsh-capture.$$.zsh
+local dir=$1 cmdline=$2 how=${3:-fpath} init=${TMPDIR:-/tmp}/simjob-zsh-capture.$$.zsh
 
-cat > $init <<INIT
+if [[ $how == source ]]; then
+  cat > $init <<INIT
+PS1='' PROMPT='' RPROMPT='' PROMPT_EOL_MARK=''
+autoload -Uz compinit && compinit -u -d ${(q)init}.dump
+source ${(q)dir}/_simjob
+INIT
+else
+  cat > $init <<INIT
 PS1='' PROMPT='' RPROMPT='' PROMPT_EOL_MARK=''
 fpath=(${(q)dir} \$fpath)
 autoload -Uz compinit && compinit -u -d ${(q)init}.dump
+INIT
+fi
+cat >> $init <<INIT
 bindkey '^I' complete-word
 zstyle ':completion:*' list-grouped false
 zstyle ':completion:*' insert-tab false
