@@ -194,8 +194,9 @@ export function buildProgram(rt: Runtime): Command {
     program
       .command('usage')
       .description('Show the account\'s usage and limits.')
+      .option('--local', 'Show the local queue instead.')
       .action(lazyAction(rt, () => import('./commands/usage/run.js'))),
-    ['simjob usage', 'simjob usage --json | jq .limits.maxActiveJobs'],
+    ['simjob usage', 'simjob usage --json | jq .limits.maxActiveJobs', 'simjob usage --local'],
   );
 
   examples(

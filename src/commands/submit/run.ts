@@ -132,9 +132,11 @@ function printSubmitted(ctx: Context, submitted: Submitted, p: PreparedSubmissio
   }
   if (r.links?.share) out(`Share: ${r.links.share}`);
   const ceiling = r.runtime?.ceiling;
-  if (ceiling?.runtimeSeconds || ceiling?.queueSeconds) {
-    out(ctx.out.c.dim(`Limits: runtime ${ceiling.runtimeSeconds ?? '?'} s, queue ${ceiling.queueSeconds ?? '?'} s`));
-  }
+  const limits = [
+    ceiling?.runtimeSeconds ? `runtime ${ceiling.runtimeSeconds} s` : undefined,
+    ceiling?.queueSeconds ? `queue ${ceiling.queueSeconds} s` : undefined,
+  ].filter(Boolean);
+  if (limits.length) out(ctx.out.c.dim(`Limits: ${limits.join(', ')}`));
   for (const w of r.warnings ?? []) {
     ctx.out.warn(`line ${w.line ?? '?'}: ${w.message ?? w.kind} (requested ${String(w.requested)}, applied ${String(w.applied)}; ${w.kind})`);
   }

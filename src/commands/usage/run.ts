@@ -1,8 +1,8 @@
 import type { Context } from '../../context.js';
 import { formatNumber, formatTime } from '../../output/format.js';
 
-export async function run(ctx: Context): Promise<void> {
-  const backend = await ctx.remote();
+export async function run(ctx: Context, _args: string[], options: { local?: boolean }): Promise<void> {
+  const backend = options.local ? await ctx.local() : await ctx.remote();
   const usage = await backend.usage();
   if (ctx.out.json) return ctx.out.printJson(usage.raw);
   const u = usage.data;
