@@ -288,6 +288,7 @@ complete -c simjob -n '__simjob_state \'artifacts\'' -s 'q' -l 'quiet' -d 'Print
 complete -c simjob -n '__simjob_state \'artifacts\'' -s 'd' -l 'debug' -d 'Log each HTTP request and response (secrets redacted) and show stack traces.'
 complete -c simjob -n '__simjob_state \'artifacts\'' -s 'p' -l 'profile' -r -f -d 'Use a named config profile (also SIMJOB_PROFILE).'
 complete -c simjob -n '__simjob_state \'artifacts\'' -l 'base-url' -r -f -d 'API base URL (also SIMJOB_BASE_URL).'
+complete -c simjob -n '__simjob_state \'usage\'' -l 'local' -d 'Show the local queue instead.'
 complete -c simjob -n '__simjob_state \'usage\'' -s 'h' -l 'help' -d 'Show help for a command.'
 complete -c simjob -n '__simjob_state \'usage\'' -l 'json' -d 'Print the API resource as one JSON document on stdout.'
 complete -c simjob -n '__simjob_state \'usage\'' -l 'no-color' -d 'Never colour output (also NO_COLOR=1).'
