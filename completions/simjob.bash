@@ -74,7 +74,7 @@ _simjob_arg() {
       esac ;;
     'simjob submit')
       case "$2" in
-        *) if (($2 >= 0)); then _simjob_paths file; fi ;;
+        *) _simjob_paths file ;;
       esac ;;
     'simjob webhook secret help')
       case "$2" in

@@ -114,7 +114,8 @@ function argCases(fn: string, args: ArgumentSpec[]): string {
   args.forEach((arg, index) => {
     if (arg.completion.kind === 'none') return;
     // A variadic argument (always the last) takes every position from its own on.
-    if (arg.variadic) lines.push(`        *) if (($2 >= ${index})); then ${action(fn, arg.completion)}; fi ;;`);
+    if (arg.variadic && index === 0) lines.push(`        *) ${action(fn, arg.completion)} ;;`);
+    else if (arg.variadic) lines.push(`        *) if (($2 >= ${index})); then ${action(fn, arg.completion)}; fi ;;`);
     else lines.push(`        ${index}) ${action(fn, arg.completion)} ;;`);
   });
   return lines.join('\n');

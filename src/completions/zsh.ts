@@ -8,7 +8,7 @@ import { allCommands, type ArgumentSpec, type CommandSpec, type OptionSpec, type
  */
 export function renderZsh(root: CommandSpec, program: string): string {
   const fnName = (c: CommandSpec) => `_${identifier([program, ...c.path].join('_'))}`;
-  const functions = allCommands(root).map((c) => renderCommand(c, fnName));
+  const functions = allCommands(root).map((c) => renderCommand(c, fnName, program));
   return `#compdef ${program}
 # zsh completion for ${program}. Generated from the command definitions (npm run completions); do not edit.
 # Install:  ${program} completion zsh > "\${fpath[1]}/_${program}"   (then start a new shell; needs compinit)
@@ -26,7 +26,7 @@ fi
 `;
 }
 
-function renderCommand(c: CommandSpec, fnName: (c: CommandSpec) => string): string {
+function renderCommand(c: CommandSpec, fnName: (c: CommandSpec) => string, program: string): string {
   const specs = c.options.map(optionSpec);
   const lines = [`${fnName(c)}() {`];
   if (c.subcommands.length) {
@@ -44,7 +44,8 @@ function renderCommand(c: CommandSpec, fnName: (c: CommandSpec) => string): stri
       `      local -a commands=(${list})`,
       `      _describe -t commands ${q([...c.path, 'command'].join(' '))} commands && ret=0 ;;`,
       '    (args)',
-      `      curcontext="\${curcontext%:*:*}:${identifier([...c.path].join('-') || 'simjob')}-$words[1]:"`,
+      // The zstyle context of the subcommand, e.g. :completion::complete:simjob-config-set:.
+      `      curcontext="\${curcontext%:*:*}:${[program, ...c.path].join('-')}-$words[1]:"`,
       '      case $words[1] in',
       ...dispatch,
       '      esac ;;',

@@ -14,7 +14,9 @@ import { memoryStream } from '../helpers/streams.js';
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = memoryStream();
   const stderr = memoryStream();
-  const code = await main(argv, { env: {}, stdout, stderr, stdin: Readable.from([]) });
+  // main() only ever calls write() on them (and reads isTTY/columns).
+  const streams = { stdout: stdout as unknown as NodeJS.WritableStream, stderr: stderr as unknown as NodeJS.WritableStream };
+  const code = await main(argv, { env: {}, ...streams, stdin: Readable.from([]) });
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
