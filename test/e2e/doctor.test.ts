@@ -56,6 +56,8 @@ describe('simjob doctor', () => {
     expect(human.stdout).toMatch(/All 7 checks passed\.\n$/);
     expect(human.stdout + human.stderr).not.toContain('sk_test_good');
     expect(human.stdout).not.toMatch(/\x1b\[/); // piped: no colour
+    const coloured = await doctor({ ...env, FORCE_COLOR: '1' });
+    expect(coloured.stdout).toContain('\x1b[32m✓\x1b[39m Config dir');
 
     const json = await doctorJson(env);
     expect(json.exitCode).toBe(0);
@@ -88,6 +90,8 @@ describe('simjob doctor', () => {
     expect(human.exitCode).toBe(1);
     expect(human.stdout).toMatch(/^✗ API key +No API key for profile "default"\.\n +Fix: Run `simjob login` or set SIMJOB_API_KEY\.$/m);
     expect(human.stdout).toMatch(/3 of 7 checks failed\.\n$/);
+    const coloured = await doctor({ ...isolatedDirs(), FORCE_COLOR: '1' });
+    expect(coloured.stdout).toContain('\x1b[31m✗\x1b[39m Base URL');
   });
 
   it('a stored key: accepted, and the credentials file must be 0600 (the fix is the chmod)', async () => {

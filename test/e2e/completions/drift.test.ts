@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { COMPLETION_FILES, completionScript, SHELLS, staleScripts, type Shell } from '../../../src/completions/index.js';
 import { simjobCompletion, simjobCompletionOptions, simjobProgram } from '../../../src/completions/simjob.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
-import { simjob } from '../../helpers/cli.js';
+import { isolatedDirs, simjob } from '../../helpers/cli.js';
 
 /**
  * The committed scripts in completions/ (shipped in the package) must be what src/program.ts generates now: a flag
@@ -36,6 +36,15 @@ describe('completion scripts in completions/', () => {
       expect(printed.exitCode).toBe(0);
       expect(printed.stdout).toBe(simjobCompletion(shell));
     }
+    // --json wraps the script; the `output` setting alone does not (`> file` must write a script).
+    const json = await simjob(['completion', 'fish', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual({ shell: 'fish', script: simjobCompletion('fish') });
+    const env = isolatedDirs();
+    expect((await simjob(['config', 'set', 'output', 'json'], { env })).exitCode).toBe(0);
+    expect((await simjob(['completion', 'zsh'], { env })).stdout).toBe(simjobCompletion('zsh'));
+
+    const unknown = await simjob(['completion', 'tcsh']);
+    expect(unknown).toMatchObject({ exitCode: 2, stdout: '', stderr: 'Error: shell must be one of bash, zsh, fish (got "tcsh").\n' });
   });
 
   it('are reported stale when a flag, a command or a choice is added to the program', () => {
