@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import PlainSummaryReporter from './test/helpers/plain-summary-reporter.js';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -7,6 +8,7 @@ export default defineConfig({
   define: { __SIMJOB_VERSION__: JSON.stringify(version) },
   test: {
     include: ['test/**/*.test.ts'],
+    reporters: ['default', new PlainSummaryReporter()],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Tests spawn processes and servers; two cores here, so keep parallelism modest.

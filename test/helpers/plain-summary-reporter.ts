@@ -1,0 +1,19 @@
+import type { Reporter, TestModule } from 'vitest/node';
+
+/**
+ * After vitest's own summary, one plain line `N passed, N failed, N skipped` that any CI log reader understands.
+ */
+export default class PlainSummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const counts = { passed: 0, failed: 0, skipped: 0 };
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') counts.passed += 1;
+        else if (state === 'failed') counts.failed += 1;
+        else counts.skipped += 1;
+      }
+    }
+    process.stdout.write(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+  }
+}
