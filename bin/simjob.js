@@ -18,6 +18,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
 } else {
   module.enableCompileCache?.();
   if (args.includes('--debug') || args.includes('-d') || process.env.SIMJOB_DEBUG) process.setSourceMapsEnabled(true);
+  // `submit … --local`: start the background worker first (a few ms), so its start-up overlaps the CLI's.
+  if (args.includes('submit') && args.includes('--local')) {
+    await import('../dist/worker-start.js').then((m) => m.startWorkerEarly(args, process.env), () => undefined);
+  }
   const { main } = await import('../dist/cli.js');
   const code = await main(args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
   process.exitCode = code;

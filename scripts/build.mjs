@@ -12,8 +12,9 @@ rmSync(resolve(root, 'dist'), { recursive: true, force: true });
 
 await build({
   absWorkingDir: root,
-  // dist/worker.js: the background worker of local jobs, an entry of its own so it starts without the CLI.
-  entryPoints: { cli: 'src/cli.ts', worker: 'src/local/worker-main.ts' },
+  // dist/worker.js: the background worker of local jobs, an entry of its own so it starts without the CLI;
+  // dist/worker-start.js: what bin/simjob.js loads to start it early on `submit --local`, before the CLI bundle.
+  entryPoints: { cli: 'src/cli.ts', worker: 'src/local/worker-main.ts', 'worker-start': 'src/local/worker-start.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
