@@ -134,6 +134,7 @@ export function buildProgram(rt: Runtime): Command {
       .option('-w, --wait', 'Wait until the job ends, showing progress.')
       .option('--timeout <duration>', 'With --wait: stop waiting after this long; exit 8.', duration('--timeout'))
       .option('--cancel-on-interrupt', 'With --wait: cancel the job on Ctrl-C.')
+      .option('--top <n>', 'With --wait: show the best N profilesets (default 20).', positiveInteger('--top'))
       .action(lazyAction(rt, () => import('./commands/status/run.js'))),
     ['simjob status 519253542012420096', 'simjob status 519253542012420096 --wait', 'simjob status 519253542012420096 --json | jq -r .status'],
   );

@@ -16,7 +16,6 @@ import { isTerminal } from '../jobs/states.js';
 import type { ChangeNotifier } from '../jobs/wait.js';
 import { ensureWorker, isOrphan, liveWorker, recoverJob, superviseLocalJobs } from './control.js';
 import { createExclusive, exists, readJson } from './fsutil.js';
-import { LOCAL_WEBHOOKS_DELIVERED } from './hooks.js';
 import { subscriptionFile, SUBSCRIPTION_FILE } from '../webhook/local.js';
 import { requireWebhookTarget } from '../webhook/target.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
@@ -75,7 +74,6 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     const facts = inspectProfile(request.profile.text, Boolean(request.runtime?.multiStage));
     const simc = await findSimc({ flag: input.simc, env: this.ctx.env, config: this.ctx.config, channel: request.build.channel });
     for (const warning of facts.warnings) this.ctx.out.warn(warning);
-    if (request.webhook && !LOCAL_WEBHOOKS_DELIVERED) this.ctx.out.warn('Local jobs do not send webhook events yet; no job.terminal event will be delivered.');
     // As the service: refused with webhook_not_configured unless a URL and a signing secret are set up.
     const webhook = request.webhook ? requireWebhookTarget(this.ctx.config, this.ctx.env) : undefined;
 

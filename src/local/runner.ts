@@ -1,12 +1,13 @@
 /**
  * Running one local job: one simc pass in the job folder, then its outcome mapped to the spec's terminal states
- * and error codes, the summary and the CSV. `runPass` is one simc run; `runJob` is the single-pass runner built
- * on it (a staged runner for --multistage would call `runPass` once per stage with a rewritten input).
+ * and error codes, the summary and the CSV. `runAndRead` is one simc pass; `runJob` is the single-pass runner built
+ * on it, and hands --multistage jobs to the staged runner (src/multistage/local.ts), which calls it once per stage.
  */
 import { promises as fs } from 'node:fs';
 import type { Ending } from './lifecycle.js';
 import { ProgressTracker } from './progress.js';
 import { ReportError, csvTable, parseReport, summarize } from './report.js';
+import { readStageReport } from './report-rows.js';
 import { findCrashLine, findErrorLine, localBuildId, parseVersionLine, runSimcOnce, type SimcExit } from './simc.js';
 import type { LocalBuildInfo, LocalJob, LocalStore } from './store.js';
 
@@ -203,6 +204,7 @@ export async function runAndRead(deps: RunDeps, job: LocalJob, files: PassFiles,
   }
   try {
     const report = parseReport(text);
+    readStageReport(report, job.mainActor); // the baseline's numbers must be there, or the report is unusable
     return { ok: true, report, pass, build: buildInfo(job, pass.versionLine, report) };
   } catch (error) {
     if (!(error instanceof ReportError)) throw error;

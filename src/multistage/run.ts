@@ -14,7 +14,7 @@
 import type { MultiStageReason, StageLabel } from '../profile/types.js';
 import { analyzeProfile, multistageEligibility, planStages, rewriteForStage } from '../profile/index.js';
 import { cullCandidates, type CullResult } from './cull.js';
-import { readStageReport, type MainActorChoice, type StageReport, type StageRow } from './report.js';
+import { readStageReport, type MainActorChoice, type StageReport, type StageRow } from '../local/report-rows.js';
 
 /** One simc run the orchestrator asks for. */
 export interface StagePass {

@@ -3,11 +3,10 @@
  * (`artifacts.csv`: one row per profileset across all stages plus the baseline).
  */
 import type { Summary } from '../api/schemas.js';
+import { SUMMARY_PROFILESET_LIMIT } from '../local/report.js';
 import type { StagedRunResult } from './run.js';
 
 /** The summary lists the top 200 profilesets; the count says how many there were (the JSON artifacts have all). */
-export const SUMMARY_PROFILESET_LIMIT = 200;
-
 export function stagedSummary(run: StagedRunResult, limit = SUMMARY_PROFILESET_LIMIT): Summary {
   const b = run.baseline;
   const mainActor: NonNullable<Summary['mainActor']> = { name: b.name, mean: b.mean, mean_error: b.meanError, mean_stddev: b.meanStdDev };

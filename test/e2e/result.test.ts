@@ -47,6 +47,12 @@ describe('result of a job with 1,000 profilesets', () => {
     expect(top200).toHaveLength(200);
   });
 
+  it('status --wait --top N shows the best N once the job has ended', async () => {
+    const run = await simjob(['status', id, '--wait', '--top', '5'], { env });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(rows(run.stdout).map((r) => r[0])).toEqual(['1', '2', '3', '4', '5']);
+  });
+
   it('--all reads every profileset from the JSON report artifact, ranked, without the API key', async () => {
     const before = server.artifactRequests.length;
     const run = await simjob(['result', id, '--all'], { env });

@@ -6,6 +6,7 @@ export interface StatusOptions {
   wait?: boolean;
   timeout?: number;
   cancelOnInterrupt?: boolean;
+  top?: number;
 }
 
 export async function run(ctx: Context, [rawId]: string[], options: StatusOptions): Promise<number | void> {
@@ -13,7 +14,7 @@ export async function run(ctx: Context, [rawId]: string[], options: StatusOption
   const backend = await ctx.backendFor(id);
   if (options.wait) {
     const { waitAndReport } = await import('../../jobs/wait-command.js');
-    return waitAndReport(ctx, backend, id, { timeoutMs: options.timeout, cancelOnInterrupt: options.cancelOnInterrupt });
+    return waitAndReport(ctx, backend, id, { timeoutMs: options.timeout, cancelOnInterrupt: options.cancelOnInterrupt, top: options.top });
   }
   const status = await backend.status(id);
   if (ctx.out.json) ctx.out.printJson(status.raw);

@@ -1,7 +1,7 @@
 /**
- * The numbers a staged run needs from one simc JSON report (json2 = 2.0.0, or 3.0.0-alpha1; contract §4.3–§4.8):
- * the baseline (main player) and every profileset, each with mean, spread and standard error, plus the
- * iterations the pass ran. Reads only; the report itself is the stage's artifact and is never rewritten.
+ * The rows of numbers in one simc JSON report (json2 = 2.0.0, or 3.0.0-alpha1; contract §4.3–§4.8): the baseline
+ * (main player) and every profileset, each with mean, spread and standard error, plus the iterations the pass ran.
+ * The one reader of report numbers: the summary and CSV of a job (report.ts) and the staged runs build on it.
  */
 
 /** simc writes it in `sim.options`; this is the 95 % value for a report that lacks it. */
@@ -39,7 +39,7 @@ export interface MainActorChoice {
   readonly name: string | null;
 }
 
-export class StageReportError extends Error {}
+export class ReportError extends Error {}
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
@@ -52,11 +52,11 @@ function errorOf(meanStdDev: number | null, written: number | null, estimator: n
 
 function baselineRow(sim: Json, choice: MainActorChoice, estimator: number): StageRow {
   const players = arr(sim.players).map(obj).filter((p): p is Json => p !== undefined);
-  if (players.length === 0) throw new StageReportError('the report has no players');
+  if (players.length === 0) throw new ReportError('the report has no players');
   const player = (choice.name === null ? undefined : players.find((p) => p.name === choice.name)) ?? players[choice.index] ?? (players[0] as Json);
   const dps = obj(obj(player.collected_data)?.dps);
   const mean = num(dps?.mean);
-  if (mean === null) throw new StageReportError(`player ${String(player.name)} has no collected_data.dps.mean`);
+  if (mean === null) throw new ReportError(`player ${String(player.name)} has no collected_data.dps.mean`);
   const meanStdDev = num(dps?.mean_std_dev);
   return {
     name: String(player.name ?? ''),
@@ -96,7 +96,7 @@ function profilesetRows(sim: Json, estimator: number): StageRow[] {
 
 export function readStageReport(report: unknown, choice: MainActorChoice): StageReport {
   const sim = obj(obj(report)?.sim);
-  if (!sim) throw new StageReportError('it has no "sim" object');
+  if (!sim) throw new ReportError('it has no "sim" object');
   const estimator = num(obj(sim.options)?.confidence_estimator) ?? DEFAULT_CONFIDENCE_ESTIMATOR;
   const baseline = baselineRow(sim, choice, estimator);
   const profilesets = profilesetRows(sim, estimator);
