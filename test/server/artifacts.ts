@@ -198,7 +198,12 @@ export class ArtifactHost {
     });
     for (const chunk of body.chunks()) {
       if (closed) return;
-      if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (!res.write(chunk)) {
+        // Whichever of drain and close comes first; the other's listeners are removed (no pile-up over many chunks).
+        const settled = new AbortController();
+        await Promise.race([once(res, 'drain', { signal: settled.signal }), once(res, 'close', { signal: settled.signal })]).catch(() => undefined);
+        settled.abort();
+      }
     }
     res.end();
   }
