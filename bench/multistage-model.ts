@@ -16,66 +16,14 @@
  */
 import { analyzeProfile } from '../src/profile/index.js';
 import type { RunPass } from '../src/multistage/run.js';
+import { Rng as StandInRng } from '../test/fake-simc/engine.mjs';
 
 export const STAND_IN_CONFIDENCE_ESTIMATOR = 1.9599639854088815;
 
-/** sfc32 with a splitmix32 seeding: small, fast, good enough for Monte Carlo. */
-export class Rng {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
-  private spare: number | null = null;
-
+/** The stand-in's own generator (sfc32, Marsaglia polar normals), seeded from a trial number. */
+export class Rng extends StandInRng {
   constructor(seed: number) {
-    let s = seed >>> 0;
-    const next = (): number => {
-      s = (s + 0x9e3779b9) | 0;
-      let z = s;
-      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-      return (z ^ (z >>> 16)) >>> 0;
-    };
-    this.a = next();
-    this.b = next();
-    this.c = next();
-    this.d = next();
-    for (let i = 0; i < 12; i++) this.u32();
-  }
-
-  u32(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.c = (this.c + t) | 0;
-    return t >>> 0;
-  }
-
-  /** Uniform [0, 1). */
-  real(): number {
-    return (this.u32() * 2 ** 21 + (this.u32() >>> 11)) / 2 ** 53;
-  }
-
-  /** Standard normal (Marsaglia polar). */
-  gauss(): number {
-    if (this.spare !== null) {
-      const s = this.spare;
-      this.spare = null;
-      return s;
-    }
-    let u: number;
-    let v: number;
-    let s: number;
-    do {
-      u = this.real() * 2 - 1;
-      v = this.real() * 2 - 1;
-      s = u * u + v * v;
-    } while (s >= 1 || s === 0);
-    const m = Math.sqrt((-2 * Math.log(s)) / s);
-    this.spare = v * m;
-    return u * m;
+    super(BigInt(seed), 'bench');
   }
 }
 

@@ -6,6 +6,7 @@ import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSy
 import { dirname, join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { isolatedDirs, simjob, type CliResult } from '../helpers/cli.js';
+import { alive } from '../helpers/process.js';
 import { REPO_ROOT } from '../helpers/shared.js';
 
 export const FAKE_SIMC = resolve(REPO_ROOT, 'test', 'fake-simc', 'simc');
@@ -81,21 +82,7 @@ export function workerPid(env: LocalEnv): number | undefined {
   }
 }
 
-/** Alive and not a zombie (a killed worker's parent is PID 1, which in containers may never reap it). */
-export function alive(pid: number | null | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
+export { alive };
 
 /** Is this pid the simc of that job (its working directory is the job folder)? Linux only; elsewhere: no. */
 function runsIn(pid: number, dir: string): boolean {

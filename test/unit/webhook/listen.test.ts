@@ -6,6 +6,7 @@ import { ActionFailure, runExec } from '../../../src/webhook/actions.js';
 import { startListener, type Listener, type ListenerOptions, type ReceivedEvent } from '../../../src/webhook/listen.js';
 import { postRaw } from '../../../src/webhook/post.js';
 import { signatureHeader } from '../../../src/webhook/signature.js';
+import { alive } from '../../helpers/process.js';
 
 const SECRET = 'whsec_listener_unit';
 const BODY = JSON.stringify({ kind: 'job.terminal', version: 'v1', timestamp: '2025-01-01T00:00:00.000Z', payload: { id: 'local-x', status: 'completed', statusReason: null } });
@@ -105,21 +106,6 @@ describe('startListener', () => {
   });
 });
 
-/** Alive and not a zombie (a killed orphan may wait for a PID 1 that never reaps it, in containers). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
-
 describe('runExec', () => {
   const received: ReceivedEvent = {
     eventId: 'evt_1',
@@ -148,7 +134,7 @@ describe('runExec', () => {
     expect(error).toMatchObject({ status: 503, message: '--exec did not finish in time and was stopped' });
     await new Promise((r) => setTimeout(r, 50));
     expect(pid).toBeGreaterThan(0);
-    expect(isRunning(pid)).toBe(false);
+    expect(alive(pid)).toBe(false);
   });
 
   it('a non-zero exit is a failure the sender retries (500), and output goes to the log', async () => {
