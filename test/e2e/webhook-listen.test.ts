@@ -1,4 +1,4 @@
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -9,6 +9,7 @@ import { deliverTerminalEvent, fileRecordStore, newDeliveryRecord } from '../../
 import { postRaw } from '../../src/webhook/post.js';
 import { signatureHeader } from '../../src/webhook/signature.js';
 import { BIN, isolatedDirs } from '../helpers/cli.js';
+import { startListen, type Listening } from '../helpers/listen.js';
 import { scriptedReceiver } from '../unit/webhook/receiver.js';
 
 const SECRET = 'whsec_e2e_listen';
@@ -18,33 +19,9 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-interface Listening {
-  url: string;
-  child: ResultPromise;
-  stdout: () => string;
-  stderr: () => string;
-}
-
-/** The built CLI, `webhook listen --port 0 …`, started as a user would; resolves once it prints its URL. */
-async function listen(args: string[], env: Record<string, string> = {}): Promise<Listening> {
-  const child = execa(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...isolatedDirs(), SIMJOB_WEBHOOK_SECRET: SECRET, ...env },
-    extendEnv: false,
-    reject: false,
-    timeout: 30_000,
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
-  cleanups.push(() => child.kill('SIGKILL'));
-  for (let i = 0; i < 300; i++) {
-    const url = /Listening for webhook deliveries on (\S+) \(Ctrl-C to stop\)/.exec(err)?.[1];
-    if (url) return { url, child, stdout: () => out, stderr: () => err };
-    if (child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`listen did not start: ${err}`);
+/** `webhook listen` with its own config dirs and the signing secret. */
+function listen(args: string[], env: Record<string, string> = {}): Promise<Listening> {
+  return startListen({ ...isolatedDirs(), SIMJOB_WEBHOOK_SECRET: SECRET, ...env }, args, cleanups);
 }
 
 function tempDir(): string {

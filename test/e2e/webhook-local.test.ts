@@ -3,13 +3,13 @@
  * stand-in simc and delivers job.terminal to `simjob webhook listen` (or to a scripted receiver), signed as the
  * service signs it. Every test has its own config and data dir; the worker it started is stopped by its pid.
  */
-import { execa, type ResultPromise } from 'execa';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryRecord } from '../../src/webhook/deliver.js';
 import { verifySignature } from '../../src/webhook/signature.js';
-import { BIN, isolatedDirs, simjob } from '../helpers/cli.js';
+import { isolatedDirs, simjob } from '../helpers/cli.js';
+import { startListen } from '../helpers/listen.js';
 import { REPO_ROOT } from '../helpers/shared.js';
 import { scriptedReceiver } from '../unit/webhook/receiver.js';
 
@@ -88,24 +88,7 @@ const settled = (env: Env, id: string) => waitFor(`the delivery of ${id} to end`
   return record && record.state !== 'pending' ? record : undefined;
 });
 
-async function listen(env: Env, args: string[]): Promise<{ url: string; child: ResultPromise; stdout: () => string; stderr: () => string }> {
-  const child = execa(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    extendEnv: false,
-    reject: false,
-    timeout: 30_000,
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
-  cleanups.push(() => child.kill('SIGKILL'));
-  const url = await waitFor('listen to start', () => {
-    if (child.exitCode !== null) throw new Error(`listen exited ${child.exitCode}: ${err}`);
-    return /Listening for webhook deliveries on (\S+)/.exec(err)?.[1];
-  });
-  return { url, child, stdout: () => out, stderr: () => err };
-}
+const listen = (env: Env, args: string[]) => startListen(env, args, cleanups);
 
 describe('local jobs with --webhook', () => {
   it('a local job\'s job.terminal event reaches `simjob webhook listen` and verifies', async () => {
