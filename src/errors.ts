@@ -24,7 +24,7 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 export const EXIT_CODE_HELP: ReadonlyArray<[number, string]> = [
   [ExitCode.OK, 'Success (with --wait: the job completed).'],
   [ExitCode.ERROR, 'API or network error, an unexpected failure, or a failed `simjob doctor` check.'],
-  [ExitCode.USAGE, 'Usage or validation error: a bad flag, argument, profile file or config value.'],
+  [ExitCode.USAGE, 'Usage or validation error: a bad flag, argument, profile file or config value; a missing setting (base URL, channel, simc).'],
   [ExitCode.JOB_UNSUCCESSFUL, 'A job it reports on ended unsuccessfully: failed, cancelled or timed_out.'],
   [ExitCode.AUTH, 'API key missing or rejected.'],
   [ExitCode.WAIT_TIMEOUT, 'The job had not finished when the wait timed out (--timeout).'],

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { Build, BuildList, CancelResponse, JobList, JobRecord, ResultRecord, StatusRecord, SubmitRequest, Usage } from '../api/schemas.js';
 import { dataDir } from '../config/paths.js';
 import type { Context } from '../context.js';
-import { ApiError, LocalError, UsageError } from '../errors.js';
+import { ApiError, ExitCode, LocalError, UsageError } from '../errors.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
 import { isTerminal } from '../jobs/states.js';
 import type { ChangeNotifier } from '../jobs/wait.js';
@@ -275,7 +275,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   /** The simc binaries local mode would use, each with what its version line says. */
   async builds(): Promise<Fetched<BuildList>> {
     const found = await configuredSimcs(this.ctx.env, this.ctx.config);
-    if (found.length === 0) throw new LocalError('No simc found for local mode.', NO_SIMC_HINT);
+    if (found.length === 0) throw new LocalError('No simc found for local mode.', NO_SIMC_HINT, ExitCode.USAGE);
     const builds: Build[] = [];
     for (const entry of found) {
       const probe = await probeSimc(entry.path, this.ctx.env);

@@ -10,7 +10,7 @@ import { constants, promises as fs, createWriteStream } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { Channel } from '../api/schemas.js';
 import type { Config } from '../config/resolve.js';
-import { LocalError } from '../errors.js';
+import { ExitCode, LocalError } from '../errors.js';
 
 export interface SimcChoice {
   path: string;
@@ -41,7 +41,8 @@ async function checkNamed(raw: string, source: string): Promise<SimcChoice> {
     } catch {
       // does not exist
     }
-    throw new LocalError(`The simc named by ${source} (${path}) ${why}.`, source === '--simc' ? 'Check the path.' : NO_SIMC_HINT);
+    // exit 2 like any other missing or bad setting (a base URL, a flag value)
+    throw new LocalError(`The simc named by ${source} (${path}) ${why}.`, source === '--simc' ? 'Check the path.' : NO_SIMC_HINT, ExitCode.USAGE);
   }
   return { path, source };
 }
@@ -70,7 +71,7 @@ export async function findSimc(opts: { flag?: string; env: NodeJS.ProcessEnv; co
   }
   const onPath = await simcOnPath(opts.env);
   if (onPath) return { path: onPath, source: 'PATH' };
-  throw new LocalError('No simc found for local mode.', NO_SIMC_HINT);
+  throw new LocalError('No simc found for local mode.', NO_SIMC_HINT, ExitCode.USAGE);
 }
 
 /** Every configured binary, for `builds --local`: one entry per source that names one (duplicates kept, marked). */

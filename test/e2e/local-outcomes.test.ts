@@ -281,7 +281,7 @@ describe('finding simc', () => {
     delete (env as Record<string, string>).SIMJOB_SIMC;
     const profile = profileFile(env, 'p.simc', quickProfile('P'));
     const result = await run({ ...env, PATH: '/nonexistent' }, ['submit', profile, '--local']);
-    expect(result.exitCode).toBe(1);
+    expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/No simc found.*--simc.*SIMJOB_SIMC.*simc\.path/);
@@ -291,7 +291,7 @@ describe('finding simc', () => {
     const env = freshEnv({ SIMJOB_SIMC: '/nonexistent/simc' });
     const profile = profileFile(env, 'p.simc', quickProfile('P'));
     const missing = await run(env, ['submit', profile, '--local']);
-    expect(missing.exitCode).toBe(1);
+    expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/The simc named by SIMJOB_SIMC \(\/nonexistent\/simc\) does not exist/);
     const flagged = await run(env, ['submit', profile, '--local', '--wait', '--json', '--simc', FAKE_SIMC]);
     expect(flagged.exitCode, flagged.stderr).toBe(0);
