@@ -24,6 +24,16 @@ export interface StageRow {
   readonly iterations: number | null;
 }
 
+/** A profileset as it ends up in a result: the numbers of the highest stage it reached (1 for a single pass). */
+export interface RankedRow extends StageRow {
+  readonly stage: number;
+}
+
+/** Best first; equal means by name, so the order never depends on the order simc wrote them in. */
+export function rankRows(rows: Iterable<RankedRow>): RankedRow[] {
+  return [...rows].sort((a, b) => b.mean - a.mean || a.name.localeCompare(b.name));
+}
+
 export interface StageReport {
   readonly baseline: StageRow;
   /** In report order (simc does not sort them). */

@@ -1,10 +1,11 @@
 /**
- * From simc's JSON report to the result summary of spec §2.4 and the CSV table of `artifacts.csv`. The numbers come
- * from report-rows.ts; the report file itself is never rewritten (its `seed` exceeds 2^53, so a parse-and-serialise
- * round trip would change it), and the JSON artifact is the file simc wrote.
+ * From simc's JSON report to the result summary of spec §2.4 and the CSV table of `artifacts.csv`, for single
+ * passes and staged runs alike. The numbers come from report-rows.ts; the report file itself is never rewritten
+ * (its `seed` exceeds 2^53, so a parse-and-serialise round trip would change it), and the JSON artifact is the
+ * file simc wrote.
  */
 import type { MainActor, MultiStageSummary, ProfilesetResult, Summary } from '../api/schemas.js';
-import { ReportError, readStageReport, type MainActorChoice, type StageRow } from './report-rows.js';
+import { rankRows, ReportError, readStageReport, type MainActorChoice, type RankedRow, type StageReport, type StageRow } from './report-rows.js';
 
 export { ReportError, type MainActorChoice };
 export const SUMMARY_PROFILESET_LIMIT = 200;
@@ -23,29 +24,23 @@ export function parseReport(text: string): Json {
   return parsed as Json;
 }
 
-/** The baseline and the profilesets ranked by mean (simc writes them unsorted). */
-function rankedRows(report: Json, choice: MainActorChoice): { baseline: StageRow; profilesets: StageRow[] } {
-  const { baseline, profilesets } = readStageReport(report, choice);
-  return { baseline, profilesets: [...profilesets].sort((a, b) => b.mean - a.mean) };
+/** The profilesets of one pass, ranked, each at stage 1. */
+export function singlePassRows(rows: StageReport): RankedRow[] {
+  return rankRows(rows.profilesets.map((p) => ({ ...p, stage: 1 })));
 }
 
-export function summarize(report: Json, choice: MainActorChoice, multiStage: MultiStageSummary): Summary {
-  const { baseline, profilesets } = rankedRows(report, choice);
-  const mainActor: MainActor = {
-    name: baseline.name,
-    mean: baseline.mean,
-    mean_error: baseline.meanError,
-    mean_stddev: baseline.meanStdDev,
-  };
-  if (profilesets.length > 0) {
-    const results: ProfilesetResult[] = profilesets.slice(0, SUMMARY_PROFILESET_LIMIT).map((s) => ({
-      name: s.name,
-      mean: s.mean,
-      mean_error: s.meanError,
-      mean_stddev: s.meanStdDev,
-      stage: 1,
+/** `result.summary`: the main actor, the top `limit` profilesets with their count, and the multistage block. */
+export function summaryOf(baseline: StageRow, ranked: readonly RankedRow[], multiStage: MultiStageSummary, limit = SUMMARY_PROFILESET_LIMIT): Summary {
+  const mainActor: MainActor = { name: baseline.name, mean: baseline.mean, mean_error: baseline.meanError, mean_stddev: baseline.meanStdDev };
+  if (ranked.length > 0) {
+    const results: ProfilesetResult[] = ranked.slice(0, limit).map((p) => ({
+      name: p.name,
+      mean: p.mean,
+      mean_error: p.meanError,
+      mean_stddev: p.meanStdDev,
+      stage: p.stage,
     }));
-    mainActor.profilesets = { count: profilesets.length, results };
+    mainActor.profilesets = { count: ranked.length, results };
   }
   return { metric: 'dps', mainActor, multiStage };
 }
@@ -58,9 +53,20 @@ function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** `result.csv`: the baseline (main actor) first, then every profileset ranked by mean (spec 2.1 `artifacts.csv`). */
-export function csvTable(report: Json, choice: MainActorChoice): string {
-  const { baseline, profilesets } = rankedRows(report, choice);
-  const lines = [baseline, ...profilesets].map((r) => [r.name, r.mean, r.min, r.max, r.stdDev, r.meanStdDev].map(csvField).join(','));
+/** `result.csv`: the baseline (main actor) first, then every profileset in the given (ranked) order. */
+export function csvOf(baseline: StageRow, ranked: readonly StageRow[]): string {
+  const lines = [baseline, ...ranked].map((r) => [r.name, r.mean, r.min, r.max, r.stdDev, r.meanStdDev].map(csvField).join(','));
   return `${[CSV_HEADER, ...lines].join('\n')}\n`;
+}
+
+/** The summary of a single pass, straight from its parsed report. */
+export function summarize(report: Json, choice: MainActorChoice, multiStage: MultiStageSummary): Summary {
+  const rows = readStageReport(report, choice);
+  return summaryOf(rows.baseline, singlePassRows(rows), multiStage);
+}
+
+/** The CSV of a single pass, straight from its parsed report. */
+export function csvTable(report: Json, choice: MainActorChoice): string {
+  const rows = readStageReport(report, choice);
+  return csvOf(rows.baseline, singlePassRows(rows));
 }

@@ -6,8 +6,8 @@
 import { promises as fs } from 'node:fs';
 import type { Ending } from './lifecycle.js';
 import { ProgressTracker } from './progress.js';
-import { ReportError, csvTable, parseReport, summarize } from './report.js';
-import { readStageReport } from './report-rows.js';
+import { ReportError, csvOf, parseReport, singlePassRows, summaryOf } from './report.js';
+import { readStageReport, type StageReport } from './report-rows.js';
 import { findCrashLine, findErrorLine, localBuildId, parseVersionLine, runSimcOnce, type SimcExit } from './simc.js';
 import type { LocalBuildInfo, LocalJob, LocalStore } from './store.js';
 
@@ -161,7 +161,7 @@ function lastLine(text: string): string | undefined {
 
 /** What one pass came to: simc's parsed report, or how the job ends because of this pass. */
 export type PassResult =
-  | { ok: true; report: Record<string, unknown>; pass: PassOutcome; build: LocalBuildInfo }
+  | { ok: true; report: Record<string, unknown>; rows: StageReport; pass: PassOutcome; build: LocalBuildInfo }
   | { ok: false; ending: Ending | undefined };
 
 /**
@@ -204,8 +204,8 @@ export async function runAndRead(deps: RunDeps, job: LocalJob, files: PassFiles,
   }
   try {
     const report = parseReport(text);
-    readStageReport(report, job.mainActor); // the baseline's numbers must be there, or the report is unusable
-    return { ok: true, report, pass, build: buildInfo(job, pass.versionLine, report) };
+    const rows = readStageReport(report, job.mainActor); // throws when the baseline's numbers are missing
+    return { ok: true, report, rows, pass, build: buildInfo(job, pass.versionLine, report) };
   } catch (error) {
     if (!(error instanceof ReportError)) throw error;
     return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `simc exited 0 but its JSON report is unreadable: ${error.message}.` });
@@ -220,8 +220,9 @@ export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | und
   const read = await runAndRead(deps, job, files, (line) => writer.line(line));
   await writer.flush();
   if (!read.ok) return read.ending;
-  const summary = summarize(read.report, job.mainActor, job.multiStageSummary);
-  if (job.outputs.csv) await deps.store.writeText(job.id, 'result.csv', csvTable(read.report, job.mainActor));
+  const ranked = singlePassRows(read.rows);
+  const summary = summaryOf(read.rows.baseline, ranked, job.multiStageSummary);
+  if (job.outputs.csv) await deps.store.writeText(job.id, 'result.csv', csvOf(read.rows.baseline, ranked));
   await deps.store.writeResult(job.id, { summary });
   return {
     status: 'completed',

@@ -14,7 +14,9 @@
 import type { MultiStageReason, StageLabel } from '../profile/types.js';
 import { analyzeProfile, multistageEligibility, planStages, rewriteForStage } from '../profile/index.js';
 import { cullCandidates, type CullResult } from './cull.js';
-import { readStageReport, type MainActorChoice, type StageReport, type StageRow } from '../local/report-rows.js';
+import { rankRows, readStageReport, type MainActorChoice, type RankedRow, type StageReport, type StageRow } from '../local/report-rows.js';
+
+export type { RankedRow };
 
 /** One simc run the orchestrator asks for. */
 export interface StagePass {
@@ -114,11 +116,6 @@ export interface PassRecord {
   readonly cull?: CullResult;
 }
 
-export interface RankedRow extends StageRow {
-  /** Highest stage reached; its numbers are this stage's. 1 for a single pass. */
-  readonly stage: number;
-}
-
 export interface StagedRunResult {
   readonly multiStage: MultiStageBlock;
   /** The baseline as the last pass measured it. */
@@ -161,10 +158,6 @@ class ProgressRelay {
   }
 }
 
-function rank(rows: Iterable<RankedRow>): RankedRow[] {
-  return [...rows].sort((a, b) => b.mean - a.mean || a.name.localeCompare(b.name));
-}
-
 /** Run a job's profile: staged when asked for and eligible, otherwise in one pass. */
 export async function runStaged(opts: StagedRunOptions): Promise<StagedRunResult> {
   const analysis = analyzeProfile(opts.profile);
@@ -190,7 +183,7 @@ export async function runStaged(opts: StagedRunOptions): Promise<StagedRunResult
     return {
       multiStage: { enabled: false, reason: eligibility.reason, stages: [] },
       baseline: report.baseline,
-      profilesets: rank(report.profilesets.map((r) => ({ ...r, stage: 1 }))),
+      profilesets: rankRows(report.profilesets.map((r) => ({ ...r, stage: 1 }))),
       passes: [{ stage: 1, label: null, targetError: null, profilesets: analysis.profilesets.length, culled: 0, iterations: report.iterations, durationMs: Math.round(performance.now() - started) }],
       artifacts: (out.artifacts ?? []).map((a) => ({ ...a, stage: null })),
       iterations: report.iterations,
@@ -269,7 +262,7 @@ export async function runStaged(opts: StagedRunOptions): Promise<StagedRunResult
   return {
     multiStage: { enabled: true, reason: eligibility.reason, stages: entries },
     baseline: last.baseline,
-    profilesets: rank(latest.values()),
+    profilesets: rankRows(latest.values()),
     passes,
     artifacts,
     iterations: passes.reduce((sum, p) => sum + p.iterations, 0),
