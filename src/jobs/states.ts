@@ -1,4 +1,4 @@
-import { isTerminal, type JobState } from '../api/enums.js';
+import { isTerminal } from '../api/enums.js';
 import { ExitCode } from '../errors.js';
 
 /**
@@ -7,8 +7,10 @@ import { ExitCode } from '../errors.js';
  * plus queued → cancelled (cancel or queue_timeout) and running → cancelled (cancel). Terminal states have no exits.
  * A state this client does not know (a newer server) is treated as not terminal and shown as it is.
  */
-export const WAITING_STATES: readonly JobState[] = ['pending', 'queued'];
-export const ACTIVE_STATES: readonly JobState[] = ['starting', 'running'];
+/** Not started yet: pending or queued. */
+export const isWaiting = (state: string): boolean => state === 'pending' || state === 'queued';
+/** Started and not ended: starting or running. */
+export const isActive = (state: string): boolean => state === 'starting' || state === 'running';
 
 export { isTerminal };
 

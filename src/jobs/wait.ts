@@ -1,5 +1,5 @@
 import type { StatusRecord } from '../api/schemas.js';
-import { sleep } from '../api/retry.js';
+import { isRetryableStatus, sleep } from '../api/retry.js';
 import { ApiError, NetworkError, WaitTimeoutError } from '../errors.js';
 import type { JobBackend } from './backend.js';
 import { isTerminal } from './states.js';
@@ -86,7 +86,7 @@ export function nextPollDelayMs(status: StatusRecord, now: number, previousDelay
 /** Errors a long wait rides out: the network, timeouts, 408, 429, 5xx. A 404 or 401 ends the wait. */
 export function isTransient(error: unknown): boolean {
   if (error instanceof NetworkError) return true;
-  return error instanceof ApiError && (error.status === 408 || error.status === 429 || error.status >= 500);
+  return error instanceof ApiError && isRetryableStatus(error.status);
 }
 
 function notifierOf(backend: JobBackend): ChangeNotifier | undefined {

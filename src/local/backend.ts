@@ -12,7 +12,7 @@ import { dataDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { ApiError, ExitCode, LocalError, UsageError } from '../errors.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
-import { isTerminal } from '../jobs/states.js';
+import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import type { ChangeNotifier } from '../jobs/wait.js';
 import { ensureWorker, isOrphan, liveWorker, recoverJob, superviseLocalJobs } from './control.js';
 import { createExclusive, exists, readJson } from './fsutil.js';
@@ -161,14 +161,14 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
    */
   private async current(id: string): Promise<LocalJob> {
     let job = await this.mustRead(id);
-    if (job.status === 'queued' || job.status === 'pending') {
+    if (isWaiting(job.status)) {
       job = (await expireIfDue(this.store, job)) ?? job;
       if (!isTerminal(job.status)) {
         // A submitter that died between writing the job and queueing it leaves no marker: put it back.
         if (!(await this.store.isEnqueued(job))) await this.store.enqueue(job);
         await ensureWorker(this.store, this.workerEnv());
       }
-    } else if (job.status === 'running' || job.status === 'starting') {
+    } else if (isActive(job.status)) {
       if (isOrphan(job, await liveWorker(this.store))) {
         await recoverJob(this.store, job);
         job = await this.mustRead(id);
@@ -205,20 +205,20 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   async cancel(id: string): Promise<Fetched<CancelResponse>> {
     const job = await this.current(id);
     const now = new Date().toISOString();
-    if (job.status === 'queued' || job.status === 'pending') {
+    if (isWaiting(job.status)) {
       const ended = await finishJob(
         this.store,
         id,
         { status: 'cancelled', errorCode: 'user_cancelled', statusReason: 'Cancelled on request before it started.', hasResult: false, cancelRequestedAt: now },
-        (current) => current.status === 'queued' || current.status === 'pending',
+        (current) => isWaiting(current.status),
       );
       if (ended) return fetched({ success: true, id, status: 'cancelled', cancelRequestedAt: now });
       // It started meanwhile: cancel it as a running job.
       return this.cancel(id);
     }
-    if (job.status === 'running' || job.status === 'starting') {
+    if (isActive(job.status)) {
       const updated = await this.store.updateJob(id, (current) =>
-        (current.status === 'running' || current.status === 'starting') && !current.cancelRequestedAt ? { ...current, cancelRequestedAt: now } : undefined,
+        isActive(current.status) && !current.cancelRequestedAt ? { ...current, cancelRequestedAt: now } : undefined,
       );
       if (updated && isTerminal(updated.status)) return this.cancel(id);
       return fetched({ success: true, id, status: 'cancel_requested', cancelRequestedAt: updated?.cancelRequestedAt ?? now });
@@ -267,7 +267,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     let running = 0;
     for (const id of await this.store.runningIds()) {
       const job = await this.store.readJob(id).catch(() => undefined);
-      if (job && (job.status === 'running' || job.status === 'starting')) running += 1;
+      if (job && (isActive(job.status))) running += 1;
     }
     return fetched({ period: null, snapshot: { activeJobs: queued + running, queuedJobs: queued, runningJobs: running }, limits: null });
   }

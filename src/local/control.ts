@@ -10,8 +10,9 @@ import { closeSync, existsSync, openSync, promises as fs, readlinkSync } from 'n
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalError } from '../errors.js';
-import { isTerminal } from '../jobs/states.js';
-import { createExclusive, isAlive, isStale, readLockOwner, sleepMs } from './fsutil.js';
+import { isActive, isTerminal } from '../jobs/states.js';
+import { sleep } from '../api/retry.js';
+import { createExclusive, isAlive, isStale, readLockOwner } from './fsutil.js';
 import { finishJob, requeueForRetry } from './lifecycle.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { pendingDeliveries } from '../webhook/local.js';
@@ -35,7 +36,7 @@ export async function liveWorker(store: LocalStore): Promise<LiveWorker | undefi
 
 /** Is this running job's worker gone? */
 export function isOrphan(job: LocalJob, live: LiveWorker | undefined): boolean {
-  if (job.status !== 'running' && job.status !== 'starting') return false;
+  if (!isActive(job.status)) return false;
   return !job.owner || !live || live.nonce !== job.owner.nonce;
 }
 
@@ -99,7 +100,7 @@ async function stopOrphanSimc(store: LocalStore, job: LocalJob): Promise<void> {
   } catch {
     return;
   }
-  for (let i = 0; i < 50 && isAlive(pid); i++) await sleepMs(20);
+  for (let i = 0; i < 50 && isAlive(pid); i++) await sleep(20);
 }
 
 /** Retry an orphaned job once; the second interruption ends it failed / execution_interrupted. */
@@ -108,7 +109,7 @@ export async function recoverJob(store: LocalStore, job: LocalJob): Promise<void
   if (!isOrphan(job, await liveWorker(store))) return;
   // Under the job's lock (the `when`), check that it is still the same attempt: a new worker may have retried it.
   if (!job.retried) {
-    await requeueForRetry(store, job.id, (current) => current.owner?.nonce === job.owner?.nonce && !isTerminal(current.status) && (current.status === 'running' || current.status === 'starting'));
+    await requeueForRetry(store, job.id, (current) => current.owner?.nonce === job.owner?.nonce && isActive(current.status));
     return;
   }
   await finishJob(
@@ -120,7 +121,7 @@ export async function recoverJob(store: LocalStore, job: LocalJob): Promise<void
       statusReason: 'The local worker running this job stopped unexpectedly, on the retry too; resubmit it.',
       hasResult: true,
     },
-    (current) => current.owner?.nonce === job.owner?.nonce && (current.status === 'running' || current.status === 'starting'),
+    (current) => current.owner?.nonce === job.owner?.nonce && isActive(current.status),
   );
 }
 

@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { LocalError } from '../errors.js';
+import { sleep } from '../api/retry.js';
 
-export const sleepMs = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function tempName(path: string): string {
   return `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
@@ -31,7 +31,7 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
     } catch (error) {
       const code = errno(error);
       if (attempt >= 20 || !(code === 'EPERM' || code === 'EACCES' || code === 'EBUSY')) throw error;
-      await sleepMs(5 + attempt * 5);
+      await sleep(5 + attempt * 5);
     }
   }
 }
@@ -212,7 +212,7 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, options: L
         'Try again; if it persists, that process is stuck: end it, and the lock is taken over.',
       );
     }
-    await sleepMs(wait + Math.random() * wait);
+    await sleep(wait + Math.random() * wait);
   }
   try {
     return await fn();

@@ -4,7 +4,7 @@
  */
 import { promises as fs } from 'node:fs';
 import type { TerminalState } from '../api/schemas.js';
-import { canMove, isTerminal } from '../jobs/states.js';
+import { canMove, isTerminal, isWaiting } from '../jobs/states.js';
 import { onTerminal } from './hooks.js';
 import { RUN_OUTPUT_FILES, type LocalJob, type LocalStore } from './store.js';
 
@@ -55,7 +55,7 @@ export async function finishJob(store: LocalStore, id: string, ending: Ending, w
 
 /** The moment a queued job's maxQueueSeconds runs out, or null when it has none. */
 export function queueDeadline(job: LocalJob): number | null {
-  if (job.maxQueueSeconds === null || (job.status !== 'queued' && job.status !== 'pending')) return null;
+  if (job.maxQueueSeconds === null || !isWaiting(job.status)) return null;
   return Date.parse(job.queuedAt) + job.maxQueueSeconds * 1000;
 }
 

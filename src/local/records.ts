@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { StatusRecord, Summary } from '../api/schemas.js';
 import { stageJsonFile } from '../multistage/files.js';
-import { isTerminal } from '../jobs/states.js';
+import { isActive, isTerminal } from '../jobs/states.js';
 import { ARTIFACT_FILES, type ArtifactKind, type LocalJob, type LocalProgress, type LocalStore } from './store.js';
 
 /** Artifact ids name their job and kind, so artifactUrl() finds the file without an index. */
@@ -76,7 +76,7 @@ export function jobRecord(store: LocalStore, job: LocalJob) {
 }
 
 export function statusRecord(job: LocalJob, progress: LocalProgress | undefined): StatusRecord {
-  const running = job.status === 'running' || job.status === 'starting';
+  const running = isActive(job.status);
   let progressBlock: StatusRecord['progress'] = null;
   if (running) {
     const percent = progress?.percent ?? 0;

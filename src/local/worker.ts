@@ -10,7 +10,7 @@
  * job first and looks for a live worker after, so one of the two always sees the other.
  */
 import { promises as fs, watch, type FSWatcher } from 'node:fs';
-import { isTerminal } from '../jobs/states.js';
+import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { exists, readLockOwner, tryLock, type HeldLock } from './fsutil.js';
 import { HEARTBEAT_MS, WORKER_STALE_MS, recoverInterrupted } from './control.js';
 import { clearRunOutputs, expireIfDue, finishJob, queueDeadline } from './lifecycle.js';
@@ -180,7 +180,7 @@ export class Worker {
       let deadline = this.deadlines.get(id);
       if (deadline === undefined || !full) {
         const job = await this.o.store.readJob(id);
-        if (!job || (job.status !== 'queued' && job.status !== 'pending')) {
+        if (!job || !isWaiting(job.status)) {
           await this.o.store.dequeue({ id });
           continue;
         }
@@ -204,8 +204,8 @@ export class Worker {
     // The running marker comes first: a worker that dies right after claiming still leaves a trace to recover.
     await store.markRunning(id);
     let claimed: LocalJob | undefined;
-    await store.updateJob(id, (job) => {
-      if (job.status !== 'queued' && job.status !== 'pending') return undefined;
+    const after = await store.updateJob(id, (job) => {
+      if (!isWaiting(job.status)) return undefined;
       const deadline = queueDeadline(job);
       if (deadline !== null && Date.now() >= deadline) return undefined;
       claimed = {
@@ -219,8 +219,8 @@ export class Worker {
       return claimed;
     });
     if (!claimed) {
-      const job = await store.readJob(id);
-      if (!job || isTerminal(job.status)) await store.unmarkRunning(id);
+      // `after` is the job as it stands (unchanged): let go of it unless another worker took it meanwhile
+      if (!after || isTerminal(after.status)) await store.unmarkRunning(id);
       return;
     }
     await store.dequeue(claimed);

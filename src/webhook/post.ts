@@ -6,6 +6,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isRetryableStatus } from '../api/retry.js';
 
 /** Spec 6.5: a receiver that has not answered within 10 s is treated as failed (and retried). */
 export const ANSWER_TIMEOUT_MS = 10_000;
@@ -61,7 +62,7 @@ export function postRaw(url: string, body: Buffer, headers: Record<string, strin
 /** Spec 6.5: 2xx is success; 408, 429 and 5xx (and no answer) are retried; any other status is permanent. */
 export function isRetryableOutcome(outcome: PostOutcome): boolean {
   if (outcome.kind === 'no_answer') return true;
-  return outcome.status === 408 || outcome.status === 429 || outcome.status >= 500;
+  return isRetryableStatus(outcome.status);
 }
 
 export function isSuccess(outcome: PostOutcome): boolean {
