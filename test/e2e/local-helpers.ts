@@ -2,7 +2,7 @@
  * Helpers for the end-to-end tests of local mode: the built CLI (bin/simjob.js) against the stand-in simc, with a
  * fresh config and data dir per test. The background worker those runs start is stopped by its pid at the end.
  */
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { isolatedDirs, simjob, type CliResult } from '../helpers/cli.js';
@@ -98,6 +98,10 @@ function runsIn(pid: number, dir: string): boolean {
  * remove the test's folders.
  */
 export async function cleanUp(env: LocalEnv): Promise<void> {
+  // A worker still starting (e.g. started early by a submit that then failed) removes worker.spawn once it has
+  // tried the lock: wait for that, so it is stopped below rather than writing into a folder being removed.
+  const spawning = join(env.SIMJOB_DATA_DIR, 'worker.spawn');
+  await waitFor('the starting worker to take the lock', async () => (existsSync(spawning) ? undefined : true), 5_000).catch(() => undefined);
   const pid = workerPid(env);
   if (pid && alive(pid)) {
     process.kill(pid, 'SIGTERM');
