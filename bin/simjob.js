@@ -17,7 +17,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   process.stdout.write(`${version}\n`);
 } else {
   module.enableCompileCache?.();
-  if (args.includes('--debug') || args.includes('-d') || process.env.SIMJOB_DEBUG) process.setSourceMapsEnabled(true);
+  const debugEnv = process.env.SIMJOB_DEBUG; // as src/debug.ts reads it
+  if (args.includes('--debug') || args.includes('-d') || (debugEnv && debugEnv !== '0' && debugEnv !== 'false')) process.setSourceMapsEnabled(true);
   // `submit … --local`: start the background worker first (a few ms), so its start-up overlaps the CLI's.
   if (args.includes('submit') && args.includes('--local')) {
     await import('../dist/worker-start.js').then((m) => m.startWorkerEarly(args, process.env), () => undefined);

@@ -1,4 +1,6 @@
 import { CommanderError } from 'commander';
+import { closeConnections } from './api/connections.js';
+import { debugLevelOf } from './debug.js';
 import type { Runtime } from './commands/define.js';
 import { runtimeContext } from './commands/define.js';
 import { ExitCode, InterruptedError, UsageError } from './errors.js';
@@ -52,26 +54,25 @@ export async function main(argv: string[], rt: Omit<Runtime, 'exitCode' | 'signa
       }
       return ExitCode.USAGE;
     }
-    const out = runtimeContext.current?.out ?? fallbackOutput(rt);
-    const debug = argv.includes('--debug') || argv.includes('-d') || Boolean(rt.env.SIMJOB_DEBUG);
+    const out = runtimeContext.current?.out ?? fallbackOutput(rt, argv);
+    const debug = (runtimeContext.current?.debugLevel ?? debugLevelOf(rt.env, argv.includes('--debug') || argv.includes('-d'))) > 0;
     if (interrupts.signal.aborted && !(error instanceof UsageError)) {
       return renderError(out, error instanceof InterruptedError ? error : interrupts.signal.reason, debug);
     }
     return renderError(out, error, debug);
   } finally {
     process.off('SIGINT', onSigint);
-    const { closeConnections } = await import('./api/transport.js');
     await closeConnections();
   }
 }
 
-function fallbackOutput(rt: Omit<Runtime, 'exitCode' | 'signal'>): Output {
+function fallbackOutput(rt: Omit<Runtime, 'exitCode' | 'signal'>, argv: readonly string[]): Output {
   return new Output({
     stdout: rt.stdout,
     stderr: rt.stderr,
     env: rt.env,
     json: false,
-    noColor: rt.env.NO_COLOR !== undefined,
+    noColor: argv.includes('--no-color'), // NO_COLOR and the rest: Output's own colour decision
     quiet: false,
   });
 }

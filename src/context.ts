@@ -1,5 +1,6 @@
 import type { RemoteBackend } from './api/remote.js';
 import { Config } from './config/resolve.js';
+import { debugLevelOf } from './debug.js';
 import { isLocalId, type JobBackend } from './jobs/backend.js';
 import { Output, type OutStream } from './output/io.js';
 import { userAgent } from './version.js';
@@ -35,8 +36,9 @@ export class Context {
   readonly stdin: ContextOptions['stdin'];
   /** Aborted on Ctrl-C: long waits and requests stop with it. */
   readonly signal: AbortSignal;
-  private remoteBackend: RemoteBackend | undefined;
-  private localBackend: JobBackend | undefined;
+  // Promises, so two lookups at once (compare's two jobs) share one backend instead of building two.
+  private remoteBackend: Promise<RemoteBackend> | undefined;
+  private localBackend: Promise<JobBackend> | undefined;
 
   constructor(opts: ContextOptions) {
     this.env = opts.env;
@@ -65,19 +67,19 @@ export class Context {
   }
 
   get debugLevel(): 0 | 1 | 2 {
-    const env = this.env.SIMJOB_DEBUG;
-    if (env === 'api') return 2;
-    if (this.flags.debug || (env && env !== '0' && env !== 'false')) return 1;
-    return 0;
+    return debugLevelOf(this.env, Boolean(this.flags.debug));
   }
 
-  async remote(): Promise<RemoteBackend> {
-    if (this.remoteBackend) return this.remoteBackend;
+  remote(): Promise<RemoteBackend> {
+    return (this.remoteBackend ??= this.createRemote());
+  }
+
+  private async createRemote(): Promise<RemoteBackend> {
     const baseUrl = this.config.baseUrl().value;
     const apiKey = this.config.apiKey().value;
     this.out.addSecret(apiKey);
     const { RemoteBackend } = await import('./api/remote.js');
-    this.remoteBackend = new RemoteBackend({
+    return new RemoteBackend({
       baseUrl,
       apiKey,
       userAgent: userAgent(),
@@ -86,14 +88,10 @@ export class Context {
       signal: this.signal,
       env: this.env,
     });
-    return this.remoteBackend;
   }
 
-  async local(): Promise<JobBackend> {
-    if (this.localBackend) return this.localBackend;
-    const { createLocalBackend } = await import('./local/backend.js');
-    this.localBackend = await createLocalBackend(this);
-    return this.localBackend;
+  local(): Promise<JobBackend> {
+    return (this.localBackend ??= import('./local/backend.js').then((m) => m.createLocalBackend(this)));
   }
 
   /** Local ids carry a prefix, so any command finds a local job without a flag. */

@@ -10,6 +10,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
+import { onCloseConnections } from './connections.js';
 
 export interface HttpRequestOptions {
   method: string;
@@ -46,10 +47,14 @@ export async function request(url: URL, options: HttpRequestOptions, env: NodeJS
       const viaUndici = await import('./transport-proxy.js');
       proxied = viaUndici.request;
       closeProxy = viaUndici.close;
+      onCloseConnections(closePools);
     }
     return proxied(url, options);
   }
-  agents ??= { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  if (!agents) {
+    agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+    onCloseConnections(closePools);
+  }
   const secure = url.protocol === 'https:';
   return new Promise((resolve, reject) => {
     const req = (secure ? https : http).request(url, {
@@ -87,7 +92,7 @@ export async function discard(body: Readable): Promise<void> {
 }
 
 /** Close pooled connections so the process exits at once instead of waiting for keep-alive sockets. */
-export async function closeConnections(): Promise<void> {
+async function closePools(): Promise<void> {
   agents?.http.destroy();
   agents?.https.destroy();
   agents = undefined;
