@@ -4,7 +4,7 @@
  * runs the profile as written, but says so), and whether multistage could have run.
  */
 import type { MultiStageSummary } from '../api/schemas.js';
-import { analyzeProfile, multistageEligibility, type ProfileAnalysis } from '../profile/index.js';
+import { analyzeProfile, mainActorChoice, multistageEligibility, type ProfileAnalysis } from '../profile/index.js';
 
 const MAX_LISTED = 5;
 
@@ -39,12 +39,10 @@ function includeWarnings(analysis: ProfileAnalysis): string[] {
 
 export function inspectProfile(text: string, multiStageRequested: boolean): LocalProfileFacts {
   const analysis = analyzeProfile(text);
-  const indexOption = analysis.simOptions.profileset_main_actor_index?.numeric;
-  const index = typeof indexOption === 'number' && Number.isInteger(indexOption) && indexOption >= 0 ? indexOption : 0;
   const eligibility = multistageEligibility(analysis, { requested: multiStageRequested });
   const warnings = [...serviceDifferences(analysis), ...includeWarnings(analysis)];
   // Eligible jobs run staged (src/multistage/local.ts, which fills in the stages); the rest in one pass, saying why.
   const multiStage: MultiStageSummary = { enabled: eligibility.enabled, reason: eligibility.reason, stages: [] };
   if (multiStageRequested && !eligibility.enabled) warnings.push(`--multistage: ${eligibility.detail}.`);
-  return { mainActor: { index, name: analysis.mainActor?.name ?? null }, warnings, multiStage };
+  return { mainActor: mainActorChoice(analysis), warnings, multiStage };
 }

@@ -12,7 +12,7 @@
  * Profiles that cannot be staged run once, unchanged, with the reason from `multistageEligibility`.
  */
 import type { MultiStageReason, StageLabel } from '../profile/types.js';
-import { analyzeProfile, multistageEligibility, planStages, rewriteForStage } from '../profile/index.js';
+import { analyzeProfile, mainActorChoice, multistageEligibility, planStages, rewriteForStage } from '../profile/index.js';
 import { cullCandidates, type CullResult } from './cull.js';
 import { rankRows, readStageReport, type MainActorChoice, type RankedRow, type StageReport, type StageRow } from '../local/report-rows.js';
 
@@ -136,15 +136,6 @@ function withNonFinalDetails(text: string): string {
   return `${text}${sep}# simjob: coarse stage, detailed report only in the final stage${eol}${NON_FINAL_DETAILS}${eol}`;
 }
 
-function defaultMainActor(profile: string): MainActorChoice {
-  const analysis = analyzeProfile(profile);
-  const index = analysis.simOptions.profileset_main_actor_index?.numeric;
-  return {
-    index: typeof index === 'number' && Number.isInteger(index) && index >= 0 ? index : 0,
-    name: analysis.mainActor?.name ?? null,
-  };
-}
-
 class ProgressRelay {
   private best = 0;
 
@@ -162,7 +153,7 @@ class ProgressRelay {
 export async function runStaged(opts: StagedRunOptions): Promise<StagedRunResult> {
   const analysis = analyzeProfile(opts.profile);
   const eligibility = multistageEligibility(analysis, { requested: opts.multiStage });
-  const mainActor = opts.mainActor ?? defaultMainActor(opts.profile);
+  const mainActor = opts.mainActor ?? mainActorChoice(analysis);
   const progress = new ProgressRelay(opts.onProgress);
 
   if (!eligibility.enabled) {

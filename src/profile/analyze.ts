@@ -146,6 +146,18 @@ function isPathLike(file: string): boolean {
   return /[\\/]/.test(file) || file.startsWith('~') || file.startsWith('..');
 }
 
+/**
+ * The actor whose numbers headline a result: `profileset_main_actor_index` (0 when absent or not a whole number
+ * ≥ 0), with that actor's name when the profile declares it (safer than the index: enemies and pets count too).
+ */
+export function mainActorChoice(analysis: ProfileAnalysis): { index: number; name: string | null } {
+  const index = analysis.simOptions.profileset_main_actor_index?.numeric;
+  return {
+    index: typeof index === 'number' && Number.isInteger(index) && index >= 0 ? index : 0,
+    name: analysis.mainActor?.name ?? null,
+  };
+}
+
 /** Analyse profile text. Never throws; problems simc would report are in `diagnostics`. */
 export function analyzeProfile(text: string): ProfileAnalysis {
   return analyzeTokens(tokenize(text));

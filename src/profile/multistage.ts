@@ -6,6 +6,7 @@
  * run that way and with which stages; `rewrite.ts` produces each stage's input.
  */
 import { MAX_ITERATIONS, MIN_TARGET_ERROR } from './analyze.js';
+import { FINAL_ONLY_DIRECTIVES, isFinalOnly } from './types.js';
 import type {
   DeferredDirective,
   MultiStageEligibility,
@@ -26,15 +27,8 @@ export const DEFAULT_STAGE_TARGET_ERRORS: readonly number[] = [1.0, 0.2, 0.05];
 /** Final-stage target error when the profile sets none. */
 export const DEFAULT_FINAL_TARGET_ERROR = 0.05;
 
-/** Directives that only take effect in the final stage; `rewriteForStage` strips them from earlier stages. */
-export const FINAL_ONLY_DIRECTIVES: readonly SimOptionKey[] = [
-  'calculate_scale_factors',
-  'scale_delta_multiplier',
-  'center_scale_delta',
-  'dps_plot_stats',
-  'report_details',
-  'scale_only',
-];
+/** `rewriteForStage` strips these from every stage but the final one. */
+export { FINAL_ONLY_DIRECTIVES };
 
 /** Every reason value of `result.summary.multiStage.reason`, in the order {@link multistageEligibility} checks. */
 export { MULTISTAGE_REASONS } from '../api/enums.js';
@@ -263,7 +257,7 @@ export function planStages(analysis: ProfileAnalysis): StagePlan {
   }));
 
   const deferred: DeferredDirective[] = analysis.simOptionOccurrences
-    .filter((o) => FINAL_ONLY_DIRECTIVES.includes(o.key))
+    .filter((o) => isFinalOnly(o.key))
     .map((o) => ({ key: o.key, value: o.value, line: o.line }));
 
   return { stages, finalTargetError, finalTargetErrorSource, iterations, iterationsSource, skippedTargetErrors, deferred };

@@ -10,16 +10,15 @@
  *    anywhere, also after an actor line, and the last occurrence wins. A line is therefore **appended** at the
  *    end when the profile has no such token, or when an include (`input=`, bare file name) follows the last
  *    one — an included file could set it again, and only a later line is sure to win.
- * 3. With `deferFinalOnly`, the final-only directives (`calculate_scale_factors`, `scale_delta_multiplier`,
- *    `center_scale_delta`, `dps_plot_stats`, `report_details`, `scale_only`) are removed at the top level.
+ * 3. With `deferFinalOnly`, the final-only directives (`FINAL_ONLY_DIRECTIVES` in types.ts) are removed at the
+ *    top level.
  *
  * Profilesets that set their own precision are not touched (they are "stage-sensitive" and not eligible for a
  * staged run in the first place; see `multistage.ts`). Included files are not read or changed.
  */
 import { analyzeTokens } from './analyze.js';
-import { FINAL_ONLY_DIRECTIVES } from './multistage.js';
 import { tokenize, type SourceLine } from './tokenize.js';
-import type { SourceSpan } from './types.js';
+import { isFinalOnly, type SourceSpan } from './types.js';
 
 export interface StageRewriteOptions {
   /** Names (as in `ProfileAnalysis.profilesets[].name`) of the profilesets that run in this stage. */
@@ -62,7 +61,7 @@ export function rewriteForStage(text: string, opts: StageRewriteOptions): string
   let lastTe = -1;
   let lastIt = -1;
   for (const o of analysis.simOptionOccurrences) {
-    if (opts.deferFinalOnly && FINAL_ONLY_DIRECTIVES.includes(o.key)) {
+    if (opts.deferFinalOnly && isFinalOnly(o.key)) {
       edits.push({ span: o, replacement: null });
     } else if (o.key === 'target_error') {
       edits.push({ span: o, replacement: teValue });

@@ -61,6 +61,16 @@ export interface CopySource {
   readonly line: number | null;
 }
 
+/** Directives that only take effect in the final stage of a staged run; earlier stages run without them. */
+export const FINAL_ONLY_DIRECTIVES = [
+  'calculate_scale_factors',
+  'scale_delta_multiplier',
+  'center_scale_delta',
+  'dps_plot_stats',
+  'report_details',
+  'scale_only',
+] as const;
+
 /** Sim options this module knows about (all are sim-level in simc, so their position does not matter). */
 export const SIM_OPTIONS_OF_INTEREST = [
   'iterations',
@@ -74,12 +84,7 @@ export const SIM_OPTIONS_OF_INTEREST = [
   'profileset_metric',
   'profileset_work_threads',
   'profileset_init_threads',
-  'calculate_scale_factors',
-  'scale_delta_multiplier',
-  'center_scale_delta',
-  'dps_plot_stats',
-  'report_details',
-  'scale_only',
+  ...FINAL_ONLY_DIRECTIVES,
   'normalize_scale_factors',
   'strict_parsing',
   'fight_style',
@@ -89,6 +94,8 @@ export const SIM_OPTIONS_OF_INTEREST = [
   'optimal_raid',
 ] as const;
 export type SimOptionKey = (typeof SIM_OPTIONS_OF_INTEREST)[number];
+
+export const isFinalOnly = (key: SimOptionKey): boolean => (FINAL_ONLY_DIRECTIVES as readonly string[]).includes(key);
 
 /** One occurrence of a sim option at the top level (not inside a profileset). */
 export interface SimOptionOccurrence extends SourceSpan {
