@@ -108,7 +108,7 @@ async function reportTerminal(ctx: Context, backend: JobBackend, id: string, opt
   if (ctx.out.json) ctx.out.printJson(shown.raw);
   else {
     const { printResult } = await import('../output/views/result.js');
-    printResult(ctx.out, shown.data, { top: options.top ?? 20 });
+    printResult(ctx.out, shown.data, { top: options.top });
   }
   return exitCodeForState(shown.data.status);
 }

@@ -3,7 +3,7 @@
  * Each throws ActionFailure when it did not succeed, so the listener answers 5xx and the sender retries (spec 6.5).
  */
 import { spawn } from 'node:child_process';
-import { describeOutcome, isSuccess, postRaw } from './post.js';
+import { deliveryHeaders, describeOutcome, isSuccess, postRaw } from './post.js';
 import type { ReceivedEvent } from './listen.js';
 
 export class ActionFailure extends Error {
@@ -74,11 +74,6 @@ export function runExec(
 
 /** Re-post the delivery as received: the exact body and the service's headers, so the target can verify it too. */
 export async function forwardDelivery(url: string, received: ReceivedEvent, signal: AbortSignal, timeoutMs: number): Promise<void> {
-  const outcome = await postRaw(url, received.rawBody, {
-    'content-type': 'application/json',
-    'x-service-signature': received.signature,
-    'x-service-event-id': received.eventId,
-    'x-service-delivery-id': received.deliveryId,
-  }, { signal, timeoutMs });
+  const outcome = await postRaw(url, received.rawBody, deliveryHeaders(received), { signal, timeoutMs });
   if (!isSuccess(outcome)) throw new ActionFailure(`--forward-to ${url} failed: ${describeOutcome(outcome)}`, 502);
 }

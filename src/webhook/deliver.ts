@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { sleep as sleepFor } from '../api/retry.js';
 import { userAgent } from '../version.js';
-import { describeOutcome, isRetryableOutcome, isSuccess, postRaw, type PostOutcome } from './post.js';
+import { deliveryHeaders, describeOutcome, isRetryableOutcome, isSuccess, postRaw, type PostOutcome } from './post.js';
 import { signatureHeader } from './signature.js';
 
 export const RETRY_DELAYS_MS: readonly number[] = [2_000, 4_000, 8_000, 16_000, 32_000];
@@ -154,13 +154,9 @@ export async function deliverTerminalEvent(options: DeliverOptions): Promise<Del
 function send(options: DeliverOptions, record: DeliveryRecord, deliveryId: string, now: () => number): Promise<PostOutcome> {
   const body = Buffer.from(record.body, 'utf8');
   const t = Math.floor(now() / 1000);
-  return postRaw(options.target.url, body, {
-    'content-type': 'application/json',
-    'user-agent': userAgent(),
-    'x-service-signature': signatureHeader(options.target.secret, t, body),
-    'x-service-event-id': record.eventId,
-    'x-service-delivery-id': deliveryId,
-  }, { timeoutMs: options.timeoutMs, signal: options.signal });
+  const signature = signatureHeader(options.target.secret, t, body);
+  const headers = { ...deliveryHeaders({ signature, eventId: record.eventId, deliveryId }), 'user-agent': userAgent() };
+  return postRaw(options.target.url, body, headers, { timeoutMs: options.timeoutMs, signal: options.signal });
 }
 
 /** A record kept as a JSON file (the job folder's webhook.json), replaced atomically on every write. */

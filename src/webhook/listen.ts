@@ -7,7 +7,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebhookEvent } from '../api/schemas.js';
+import type { WebhookEvent } from '../api/schemas.js';
+import { parseWebhookEvent } from './event.js';
 import { verifySignature } from './signature.js';
 
 /** Answer well inside the sender's 10 s, leaving time for the response to travel. */
@@ -98,7 +99,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (!verdict.ok) return refuse(400, verdict.reason);
     const eventId = header(req, 'x-service-event-id');
     if (!eventId) return refuse(400, 'the X-Service-Event-Id header is missing');
-    const event = parseEvent(rawBody);
+    const event = parseWebhookEvent(rawBody);
     if (!event) return refuse(400, 'the body is not a webhook event (kind, version, timestamp, payload{id,status})');
 
     const received: ReceivedEvent = { eventId, deliveryId: deliveryId ?? '', signature: signature ?? '', rawBody, event };
@@ -161,15 +162,6 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
     else if (size > 16 * MAX_BODY_BYTES) req.destroy();
   }
   return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks);
-}
-
-function parseEvent(rawBody: Buffer): WebhookEvent | undefined {
-  try {
-    const parsed = WebhookEvent.safeParse(JSON.parse(rawBody.toString('utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Config } from '../config/resolve.js';
 import type { LocalJob, LocalStore } from '../local/store.js';
 import { deliverTerminalEvent, fileRecordStore, newDeliveryRecord, type RecordStore, type WebhookTarget } from './deliver.js';
+import { webhookUrl } from './target.js';
 
 export const RECORD_FILE = 'webhook.json';
 export const SUBSCRIPTION_FILE = 'webhook-subscription.json';
@@ -111,7 +112,7 @@ export class LocalDeliveries {
       subscription = undefined;
     }
     const config = new Config(this.env, { profile: subscription?.profile });
-    const url = subscription?.url ?? this.env.SIMJOB_WEBHOOK_URL ?? config.stringSetting('webhook.url');
+    const url = subscription?.url ?? webhookUrl(config, this.env);
     const secret = config.webhookSecret();
     return url && secret ? { url, secret } : undefined;
   }

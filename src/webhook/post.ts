@@ -20,6 +20,16 @@ export interface PostOptions {
   signal?: AbortSignal;
 }
 
+/** The headers of a delivery as the service sends them (spec §6). */
+export function deliveryHeaders(d: { signature: string; eventId: string; deliveryId: string }): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'x-service-signature': d.signature,
+    'x-service-event-id': d.eventId,
+    'x-service-delivery-id': d.deliveryId,
+  };
+}
+
 export function postRaw(url: string, body: Buffer, headers: Record<string, string>, options: PostOptions = {}): Promise<PostOutcome> {
   const target = new URL(url);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;

@@ -11,11 +11,9 @@ import type { WebhookTarget } from './deliver.js';
 export const NOT_CONFIGURED_HINT =
   'Set the receiver with `simjob config set webhook.url http://127.0.0.1:8790/webhooks` (or SIMJOB_WEBHOOK_URL) and the signing secret with `simjob webhook secret set` (or SIMJOB_WEBHOOK_SECRET), or submit without --webhook.';
 
-export function webhookTarget(config: Config, env: NodeJS.ProcessEnv): WebhookTarget | undefined {
-  const raw = env.SIMJOB_WEBHOOK_URL || config.stringSetting('webhook.url');
-  const secret = config.webhookSecret();
-  if (!raw || !secret) return undefined;
-  return { url: parseBaseUrl(raw, env.SIMJOB_WEBHOOK_URL ? 'SIMJOB_WEBHOOK_URL' : 'webhook.url'), secret };
+/** The receiver's URL as configured (an empty SIMJOB_WEBHOOK_URL counts as unset), not yet checked. */
+export function webhookUrl(config: Config, env: NodeJS.ProcessEnv): string | undefined {
+  return env.SIMJOB_WEBHOOK_URL || config.stringSetting('webhook.url') || undefined;
 }
 
 /**
@@ -23,12 +21,10 @@ export function webhookTarget(config: Config, env: NodeJS.ProcessEnv): WebhookTa
  * refused with the service's 400 webhook_not_configured (local conditions carry the service's codes).
  */
 export function requireWebhookTarget(config: Config, env: NodeJS.ProcessEnv): WebhookTarget {
-  const target = webhookTarget(config, env);
-  if (target) return target;
-  const missing = [
-    !(env.SIMJOB_WEBHOOK_URL || config.stringSetting('webhook.url')) && 'no URL',
-    !config.webhookSecret() && 'no signing secret',
-  ].filter(Boolean).join(' and ');
+  const raw = webhookUrl(config, env);
+  const secret = config.webhookSecret();
+  if (raw && secret) return { url: parseBaseUrl(raw, env.SIMJOB_WEBHOOK_URL ? 'SIMJOB_WEBHOOK_URL' : 'webhook.url'), secret };
+  const missing = [!raw && 'no URL', !secret && 'no signing secret'].filter(Boolean).join(' and ');
   throw new ApiError(
     `This local job asks for a webhook, but ${missing} is configured (webhook_not_configured).`,
     { status: 400, code: 'webhook_not_configured', meta: null, requestId: undefined, retryAfterMs: undefined, method: 'LOCAL', path: '' },

@@ -6,7 +6,7 @@ import { formatNumber } from '../../output/format.js';
 import { rankByMean, readAllProfilesets, type RankedProfileset } from '../../output/report-profilesets.js';
 import { difference, type Difference } from '../../output/stats.js';
 import { printTable } from '../../output/table.js';
-import { signed } from '../../output/views/result.js';
+import { DEFAULT_TOP, signed } from '../../output/views/result.js';
 import { checkJobId } from '../ids.js';
 
 export interface CompareOptions {
@@ -14,7 +14,6 @@ export interface CompareOptions {
   all?: boolean;
 }
 
-const DEFAULT_TOP = 20;
 
 /** The significance test, as printed under the table and carried in --json. */
 export const TEST_DESCRIPTION =

@@ -8,8 +8,6 @@ export interface ResultOptions {
   all?: boolean;
 }
 
-export const DEFAULT_TOP = 20;
-
 /** Exit code follows the job: 0 completed, 3 failed/cancelled/timed_out (so `simjob result ID && deploy` is safe). */
 export async function run(ctx: Context, [rawId]: string[], options: ResultOptions): Promise<number> {
   const id = checkJobId(rawId);
@@ -33,6 +31,6 @@ export async function run(ctx: Context, [rawId]: string[], options: ResultOption
     const { readAllProfilesets } = await import('../../output/report-profilesets.js');
     all = await readAllProfilesets(backend, result.data, { signal: ctx.signal, env: ctx.env });
   }
-  printResult(ctx.out, result.data, { top: options.all ? Number.POSITIVE_INFINITY : options.top ?? DEFAULT_TOP, all });
+  printResult(ctx.out, result.data, { top: options.all ? Number.POSITIVE_INFINITY : options.top, all });
   return exitCodeForState(result.data.status);
 }

@@ -10,7 +10,7 @@ import { waitForTerminal } from '../../jobs/wait.js';
 import type { BatchItem, BatchProgress } from '../../output/batch-progress.js';
 import { printBatchSummary } from '../../output/views/batch-summary.js';
 import type { PreparedSubmission, SubmitOptions } from './run.js';
-import { submitOne } from './run.js';
+import { GLOB_CHARS, hasGlob, submitOne } from './run.js';
 
 /** Profiles of one batch in flight at once, unless --concurrency says otherwise. */
 export const DEFAULT_CONCURRENCY = 4;
@@ -83,10 +83,9 @@ export async function submitBatch(ctx: Context, backend: JobBackend, prepared: P
 async function submitEntry(ctx: Context, backend: JobBackend, entry: Entry, options: SubmitOptions, progress: BatchProgress, deadline: number | undefined, plainNoWait: boolean): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const submitted = await submitOne(backend, entry.p, options);
-      if (!submitted.data.id) throw new NetworkError('The service accepted the submission but returned no job id.', 'Find it with `simjob jobs`.');
+      const { submitted, id } = await submitOne(backend, entry.p, options);
       entry.submitted = submitted;
-      entry.id = submitted.data.id;
+      entry.id = id;
       const replay = submitted.replay ? ' (replay of the job with this idempotency key)' : '';
       if (plainNoWait) ctx.out.line(`${entry.p.profile.source}\t${entry.id}${submitted.replay ? '\t(replay)' : ''}`);
       else progress.accepted(entry, `${entry.label}: submitted as job ${entry.id}${replay}`);
@@ -224,12 +223,6 @@ export function worstOf(codes: number[]): number {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Profile arguments: globs the shell did not expand (quoted, or a shell without globbing) are expanded here.
-
-const GLOB_CHARS = /[*?[]/;
-
-export function hasGlob(arg: string): boolean {
-  return arg !== '-' && GLOB_CHARS.test(arg);
-}
 
 /**
  * Expand `*`, `?`, `[abc]` and `**` in profile arguments, sorted, files only; hidden entries match only a pattern

@@ -9,7 +9,9 @@ import { describeMultistage, preflight, type Preflight } from '../../jobs/prefli
 import { readAllBytes } from '../../util/prompt.js';
 
 /** `*`, `?` or `[` in a profile argument: a glob for batch.ts to expand (the module loads only then). */
-const hasGlob = (arg: string) => arg !== '-' && /[*?[]/.test(arg);
+/** `*`, `?` or `[`: the argument is a pattern for batch.ts to expand (unless a file of that name exists). */
+export const GLOB_CHARS = /[*?[]/;
+export const hasGlob = (arg: string): boolean => arg !== '-' && GLOB_CHARS.test(arg);
 
 export interface SubmitOptions extends SubmitFlags {
   dryRun?: boolean;
@@ -65,9 +67,7 @@ export async function run(ctx: Context, args: string[], options: SubmitOptions):
     return submitBatch(ctx, backend, prepared, options);
   }
   const [one] = prepared as [PreparedSubmission];
-  const submitted = await submitOne(backend, one, options);
-  const id = submitted.data.id;
-  if (!id) throw new NetworkError('The service accepted the submission but returned no job id.', 'Find it with `simjob jobs`.');
+  const { submitted, id } = await submitOne(backend, one, options);
   if (!options.wait) {
     if (ctx.out.json) ctx.out.printJson(submitted.raw);
     else printSubmitted(ctx, submitted, one);
@@ -92,9 +92,11 @@ function resolveChannel(ctx: Context, options: SubmitOptions): Channel {
  * Send one submission. The HTTP layer retries it only with the same idempotency key, so a retry can never make a
  * second job; if every attempt fails, the key is the way to find out what happened.
  */
-export async function submitOne(backend: JobBackend, p: PreparedSubmission, options: SubmitOptions): Promise<Submitted> {
+/** Send one submission; the answer must carry a job id. */
+export async function submitOne(backend: JobBackend, p: PreparedSubmission, options: SubmitOptions): Promise<{ submitted: Submitted; id: string }> {
+  let submitted: Submitted;
   try {
-    return await backend.submit({ request: p.request, idempotencyKey: p.idempotencyKey, plain: Boolean(options.plain), simc: options.simc });
+    submitted = await backend.submit({ request: p.request, idempotencyKey: p.idempotencyKey, plain: Boolean(options.plain), simc: options.simc });
   } catch (error) {
     const uncertain = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
     if (!uncertain) throw error;
@@ -103,6 +105,9 @@ export async function submitOne(backend: JobBackend, p: PreparedSubmission, opti
       hint: `The submission may have reached the service. Run the same command with --idempotency-key ${p.idempotencyKey} to get its job id without creating a second job.`,
     });
   }
+  const id = submitted.data.id;
+  if (!id) throw new NetworkError('The service accepted the submission but returned no job id.', 'Find it with `simjob jobs`.');
+  return { submitted, id };
 }
 
 /** `--max-runtime` and `--max-queue` above the account's limits fail here, naming the limit, before any submission. */

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { WebhookEvent } from '../../api/schemas.js';
+import { parseWebhookEvent } from '../../webhook/event.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SimjobError, UsageError } from '../../errors.js';
 import { readAllBytes } from '../../util/prompt.js';
@@ -39,16 +39,10 @@ export async function run(ctx: Context, _args: string[], options: VerifyOptions)
   const verdict = verifySignature({ secret, header, rawBody, toleranceSeconds: tolerance });
   if (!verdict.ok) throw new InvalidDeliveryError(`Invalid webhook delivery: ${verdict.reason}.`, HINTS[verdict.code]);
 
-  let parsed: ReturnType<typeof WebhookEvent.safeParse> | undefined;
-  try {
-    parsed = WebhookEvent.safeParse(JSON.parse(rawBody.toString('utf8')));
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed?.success) {
+  const event = parseWebhookEvent(rawBody);
+  if (!event) {
     throw new InvalidDeliveryError('The signature is valid, but the body is not a webhook event (kind, version, timestamp, payload).');
   }
-  const event = parsed.data;
   if (ctx.out.json) {
     ctx.out.printJson(event);
     return;

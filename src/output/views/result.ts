@@ -7,9 +7,12 @@ import { rankByMean, type RankedProfileset } from '../report-profilesets.js';
 import { difference } from '../stats.js';
 import { printTable, type Column } from '../table.js';
 
+/** How many profilesets a result or a comparison lists without --top. */
+export const DEFAULT_TOP = 20;
+
 export interface ResultViewOptions {
-  /** How many profilesets to list (Infinity: all there are). */
-  top: number;
+  /** How many profilesets to list (Infinity: all there are); DEFAULT_TOP when not given. */
+  top?: number | undefined;
   /** Every profileset, read from the JSON report (--all); replaces the summary's top 200. */
   all?: RankedProfileset[];
 }
@@ -79,7 +82,7 @@ function printProfilesets(out: Output, record: ResultRecord, options: ResultView
   const source = options.all ?? (sets ? rankByMean(sets.results) : []);
   if (!actor || source.length === 0) return;
 
-  const shown: Row[] = source.slice(0, options.top).map((r, i) => ({ ...r, rank: i + 1 }));
+  const shown: Row[] = source.slice(0, options.top ?? DEFAULT_TOP).map((r, i) => ({ ...r, rank: i + 1 }));
   const base: Row = { name: `baseline (${actor.name})`, mean: actor.mean, mean_error: actor.mean_error, stage: null, baseline: true };
   // On a terminal the baseline sits among the profilesets, where it ranks, when that place is within the list.
   const tty = out.stdoutIsTTY;

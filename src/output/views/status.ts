@@ -1,3 +1,4 @@
+import { isTerminal } from '../../api/enums.js';
 import type { StatusRecord } from '../../api/schemas.js';
 import { colourState, formatDuration, formatTime } from '../format.js';
 import type { Output } from '../io.js';
@@ -23,7 +24,7 @@ export function describeStatus(status: StatusRecord, options: DescribeOptions = 
   if (stage && status.status === 'running') parts.push(`stage ${stage}`);
   const eta = queueEtaText(status, options.etaElapsedMs ?? 0);
   if (eta) parts.push(eta);
-  if (status.retried && !isDone(status.status)) parts.push('retried after a platform error');
+  if (status.retried && !isTerminal(status.status)) parts.push('retried after a platform error');
   const text = parts.join(' · ');
   return status.errorCode ? `${text} — ${status.errorCode}` : text;
 }
@@ -46,9 +47,6 @@ export function queueEtaText(status: StatusRecord, elapsedMs = 0): string | unde
   return `starts in ~${s < 60 ? `${s} s` : formatDuration(s * 1000)}`;
 }
 
-function isDone(state: string): boolean {
-  return state === 'completed' || state === 'failed' || state === 'cancelled' || state === 'timed_out';
-}
 
 export function printStatus(out: Output, id: string, status: StatusRecord): void {
   out.keyValues([
