@@ -1,7 +1,7 @@
 import { Argument, Command, Option } from 'commander';
 import { CHANNELS, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES } from './api/enums.js';
 import { examples, lazyAction, type Runtime } from './commands/define.js';
-import { duration, oneOf, positiveInteger } from './commands/parse.js';
+import { duration, oneOf, positiveInteger } from './util/parse.js';
 import { completeAsPath, suggest } from './completions/hints.js';
 import { SETTING_KEYS } from './config/keys.js';
 import { httpUrl, port, urlPath } from './commands/webhook/parse.js';

@@ -1,4 +1,6 @@
+import { CHANNELS, PRIORITIES } from '../api/enums.js';
 import { UsageError } from '../errors.js';
+import { oneOf, positiveInteger } from '../util/parse.js';
 
 /**
  * Every setting `simjob config` accepts, with its validation. Settings are per profile and live in config.json;
@@ -9,28 +11,6 @@ export interface SettingKey {
   description: string;
   /** Validate and normalise a value typed by the user; throw a UsageError that says what is allowed. */
   parse(value: string): string | number;
-}
-
-const CHANNELS = ['nightly', 'weekly', 'latest'] as const;
-const PRIORITIES = ['background', 'standard', 'high'] as const;
-
-function oneOf(name: string, allowed: readonly string[]) {
-  return (value: string): string => {
-    if (!allowed.includes(value)) {
-      throw new UsageError(`${name} must be one of ${allowed.join(', ')} (got "${value}").`);
-    }
-    return value;
-  };
-}
-
-function positiveInteger(name: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) {
-      throw new UsageError(`${name} must be a positive whole number (got "${value}").`);
-    }
-    return n;
-  };
 }
 
 export function parseBaseUrl(value: string, source = 'base_url'): string {

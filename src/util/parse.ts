@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 
-/** Option parsers shared by command specs: each rejects bad input with a one-line error naming the flag. */
+/** Value parsers shared by command flags and config settings: each rejects bad input with a one-line error naming the flag or setting. */
 
 export function positiveInteger(flag: string) {
   return (value: string): number => {
