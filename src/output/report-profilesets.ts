@@ -6,6 +6,7 @@ import type { Artifact, ResultRecord } from '../api/schemas.js';
 import { ExitCode, SimjobError } from '../errors.js';
 import type { JobBackend } from '../jobs/backend.js';
 import { userAgent } from '../version.js';
+import { rankByMean } from './stats.js';
 
 /** One profileset as the views rank it: the summary's entries and the JSON report's alike. */
 export interface RankedProfileset {
@@ -50,10 +51,6 @@ export function profilesetsFromReport(doc: unknown, metric?: string | null): Ran
     out.push({ name: entry.name, mean, mean_stddev: stddev, mean_error: num(figures.mean_error) ?? (stddev === undefined ? undefined : stddev * z) });
   }
   return out;
-}
-
-export function rankByMean<T extends { mean: number }>(rows: readonly T[]): T[] {
-  return [...rows].sort((a, b) => b.mean - a.mean);
 }
 
 export interface DownloadOptions {

@@ -43,3 +43,8 @@ export function difference(a: Estimate, b: Estimate): Difference {
     significant: combined === undefined ? undefined : Math.abs(delta) > combined,
   };
 }
+
+/** Best first (highest mean). */
+export function rankByMean<T extends { mean: number }>(rows: readonly T[]): T[] {
+  return [...rows].sort((a, b) => b.mean - a.mean);
+}

@@ -1,7 +1,7 @@
 import type { ResultRecord } from '../../api/schemas.js';
 import { colourState, formatDuration, formatNumber } from '../format.js';
 import type { Output } from '../io.js';
-import { rankByMean } from '../report-profilesets.js';
+import { rankByMean } from '../stats.js';
 import { printTable } from '../table.js';
 import { signed } from './result.js';
 

@@ -3,8 +3,8 @@ import type { Artifact, ResultRecord } from '../../api/schemas.js';
 import { ERROR_ADVICE } from '../../jobs/states.js';
 import { colourState, formatDuration, formatNumber } from '../format.js';
 import type { Output } from '../io.js';
-import { rankByMean, type RankedProfileset } from '../report-profilesets.js';
-import { difference } from '../stats.js';
+import type { RankedProfileset } from '../report-profilesets.js';
+import { difference, rankByMean } from '../stats.js';
 import { printTable, type Column } from '../table.js';
 
 /** How many profilesets a result or a comparison lists without --top. */
