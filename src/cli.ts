@@ -28,22 +28,6 @@ export async function main(argv: string[], rt: Omit<Runtime, 'exitCode' | 'signa
   process.on('SIGINT', onSigint);
 
   const program = buildProgram(runtime);
-  program.exitOverride();
-  program.configureOutput({
-    writeOut: (text) => rt.stdout.write(text),
-    writeErr: (text) => rt.stderr.write(text),
-    // Commander's own usage errors ("unknown option", "missing argument") in simjob's one-line form.
-    outputError: (text, write) => write(`Error: ${text.replace(/^error: /, '').trimEnd()}\n`),
-  });
-  // Nested groups too (`config set`, `webhook verify`): their usage errors must also exit 2 in the one-line form.
-  const configure = (parent: typeof program): void => {
-    for (const command of parent.commands) {
-      command.exitOverride().configureOutput(program.configureOutput());
-      configure(command);
-    }
-  };
-  configure(program);
-
   try {
     await program.parseAsync(argv, { from: 'user' });
     return runtime.exitCode;

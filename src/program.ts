@@ -12,7 +12,16 @@ import { VERSION } from './version.js';
  * Handlers live in src/commands/<name>/run.ts and are imported only when their command runs.
  */
 export function buildProgram(rt: Runtime): Command {
+  // Before any subcommand is made: commander copies both onto every command created later (nested groups too),
+  // so every usage error exits 2 in simjob's one-line form.
   const program = new Command('simjob')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => rt.stdout.write(text),
+      writeErr: (text) => rt.stderr.write(text),
+      // Commander's own usage errors ("unknown option", "missing argument") in simjob's one-line form.
+      outputError: (text, write) => write(`Error: ${text.replace(/^error: /, '').trimEnd()}\n`),
+    })
     .description('Run SimulationCraft sims as jobs, on the Simulation Job Service or a local simc.')
     .version(VERSION, '-v, --version', 'Print the version.')
     .helpOption('-h, --help', 'Show help for a command.')
