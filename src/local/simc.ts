@@ -31,8 +31,13 @@ async function isExecutableFile(path: string): Promise<boolean> {
   }
 }
 
-async function checkNamed(raw: string, source: string): Promise<SimcChoice> {
-  const path = resolve(raw.replace(/^~(?=$|[\\/])/, process.env.HOME ?? '~'));
+/** A simc path as named by a flag, variable or setting: `~` is the home folder, relative paths from the cwd. */
+function simcPath(raw: string, env: NodeJS.ProcessEnv): string {
+  return resolve(raw.replace(/^~(?=$|[\\/])/, env.HOME ?? '~'));
+}
+
+async function checkNamed(raw: string, source: string, env: NodeJS.ProcessEnv): Promise<SimcChoice> {
+  const path = simcPath(raw, env);
   if (!(await isExecutableFile(path))) {
     let why = 'does not exist';
     try {
@@ -63,11 +68,11 @@ export async function simcOnPath(env: NodeJS.ProcessEnv): Promise<string | undef
 }
 
 export async function findSimc(opts: { flag?: string; env: NodeJS.ProcessEnv; config: Config; channel: Channel }): Promise<SimcChoice> {
-  if (opts.flag) return checkNamed(opts.flag, '--simc');
-  if (opts.env.SIMJOB_SIMC) return checkNamed(opts.env.SIMJOB_SIMC, 'SIMJOB_SIMC');
+  if (opts.flag) return checkNamed(opts.flag, '--simc', opts.env);
+  if (opts.env.SIMJOB_SIMC) return checkNamed(opts.env.SIMJOB_SIMC, 'SIMJOB_SIMC', opts.env);
   for (const key of [`simc.${opts.channel}`, 'simc.path']) {
     const value = opts.config.stringSetting(key);
-    if (value) return checkNamed(value, `the setting ${key}`);
+    if (value) return checkNamed(value, `the setting ${key}`, opts.env);
   }
   const onPath = await simcOnPath(opts.env);
   if (onPath) return { path: onPath, source: 'PATH' };
@@ -77,13 +82,13 @@ export async function findSimc(opts: { flag?: string; env: NodeJS.ProcessEnv; co
 /** Every configured binary, for `builds --local`: one entry per source that names one (duplicates kept, marked). */
 export async function configuredSimcs(env: NodeJS.ProcessEnv, config: Config): Promise<Array<{ channel: Channel | null; source: string; path: string }>> {
   const found: Array<{ channel: Channel | null; source: string; path: string }> = [];
-  if (env.SIMJOB_SIMC) found.push({ channel: null, source: 'SIMJOB_SIMC', path: resolve(env.SIMJOB_SIMC) });
+  if (env.SIMJOB_SIMC) found.push({ channel: null, source: 'SIMJOB_SIMC', path: simcPath(env.SIMJOB_SIMC, env) });
   for (const channel of ['nightly', 'weekly', 'latest'] as const) {
     const value = config.stringSetting(`simc.${channel}`);
-    if (value) found.push({ channel, source: `simc.${channel}`, path: resolve(value) });
+    if (value) found.push({ channel, source: `simc.${channel}`, path: simcPath(value, env) });
   }
   const any = config.stringSetting('simc.path');
-  if (any) found.push({ channel: null, source: 'simc.path', path: resolve(any) });
+  if (any) found.push({ channel: null, source: 'simc.path', path: simcPath(any, env) });
   const onPath = await simcOnPath(env);
   if (onPath) found.push({ channel: null, source: 'PATH', path: onPath });
   return found;
