@@ -1,6 +1,7 @@
 import type {
   Build, BuildList, CancelResponse, JobList, JobRecord, ResultRecord, StatusRecord, SubmitRequest, SubmitResponse, Usage,
 } from '../api/schemas.js';
+import type { ProfileAnalysis } from '../profile/types.js';
 
 /** A resource as the backend read it (`data`, typed) and exactly as it arrived (`raw`, for --json output). */
 export interface Fetched<T> {
@@ -16,6 +17,8 @@ export interface SubmitInput {
   plain: boolean;
   /** Local backend only: the simc binary to run (`submit --simc PATH`). */
   simc?: string;
+  /** The profile's analysis when the caller already made it (preflight), so it is not made twice. */
+  analysis?: ProfileAnalysis;
 }
 
 export interface Submitted extends Fetched<SubmitResponse> {

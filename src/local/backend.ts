@@ -63,7 +63,8 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
 
   async submit(input: SubmitInput): Promise<Submitted> {
     const { request } = input;
-    const keyPath = join(this.store.keysDir, sha256(input.idempotencyKey));
+    const keyHash = sha256(input.idempotencyKey);
+    const keyPath = join(this.store.keysDir, keyHash);
     const { metadata: _ignored, ...compared } = request;
     const digest = sha256(JSON.stringify({ request: compared, simc: input.simc ?? null }));
     const known = await readJson<KeyRecord>(keyPath);
@@ -71,13 +72,13 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     // Start the worker now, while this job is being written: its start-up (a Node process) is on the way to simc.
     const starting = ensureWorker(this.store, this.workerEnv()).catch(() => undefined);
 
-    const facts = inspectProfile(request.profile.text, Boolean(request.runtime?.multiStage));
+    const facts = inspectProfile(request.profile.text, Boolean(request.runtime?.multiStage), input.analysis);
     const simc = await findSimc({ flag: input.simc, env: this.ctx.env, config: this.ctx.config, channel: request.build.channel });
     for (const warning of facts.warnings) this.ctx.out.warn(warning);
     // As the service: refused with webhook_not_configured unless a URL and a signing secret are set up.
     const webhook = request.webhook ? requireWebhookTarget(this.ctx.config, this.ctx.env) : undefined;
 
-    const job = this.newJob(request, simc, facts, { keyHash: sha256(input.idempotencyKey), digest });
+    const job = this.newJob(request, simc, facts, { keyHash, digest });
     const files: Record<string, { data: string; mode?: number }> = { 'input.simc': { data: request.profile.text } };
     if (request.credentials) {
       // simc reads provider credentials from ./apikey.txt in its working directory (the job folder); the file

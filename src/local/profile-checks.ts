@@ -37,8 +37,7 @@ function includeWarnings(analysis: ProfileAnalysis): string[] {
     .map((inc) => `line ${inc.line}: ${inc.file} is looked up from the job's folder, not your profile's; give an absolute path if simc cannot find it.`);
 }
 
-export function inspectProfile(text: string, multiStageRequested: boolean): LocalProfileFacts {
-  const analysis = analyzeProfile(text);
+export function inspectProfile(text: string, multiStageRequested: boolean, analysis = analyzeProfile(text)): LocalProfileFacts {
   const eligibility = multistageEligibility(analysis, { requested: multiStageRequested });
   const warnings = [...serviceDifferences(analysis), ...includeWarnings(analysis)];
   // Eligible jobs run staged (src/multistage/local.ts, which fills in the stages); the rest in one pass, saying why.

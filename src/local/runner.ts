@@ -214,7 +214,8 @@ export async function runAndRead(deps: RunDeps, job: LocalJob, files: PassFiles,
 
 /** The single-pass runner. Returns how the job ended, or undefined when the worker is shutting down (retry later). */
 export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | undefined> {
-  if (job.multiStage && job.multiStageSummary.enabled) return (await import('../multistage/local.js')).runStagedJob(deps, job);
+  // enabled only when --multistage asked for it and the profile is eligible (else disabled_by_option or why not)
+  if (job.multiStageSummary.enabled) return (await import('../multistage/local.js')).runStagedJob(deps, job);
   const files = SINGLE_PASS_FILES(job);
   const writer = new ProgressWriter(deps.store, job.id);
   const read = await runAndRead(deps, job, files, (line) => writer.line(line));

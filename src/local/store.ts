@@ -212,8 +212,9 @@ export class LocalStore {
   /** Queued job ids in run order: priority, then submission order (ids sort by time). */
   async queuedIds(): Promise<string[]> {
     const names = await readdirOrEmpty(this.queueDir);
+    // A stray file in the queue folder must not make jobDir throw on every worker tick.
     return names
-      .filter((n) => /^\d-local-/.test(n))
+      .filter((n) => /^\d-/.test(n) && isWellFormedLocalId(n.slice(2)))
       .sort()
       .map((n) => n.slice(2));
   }

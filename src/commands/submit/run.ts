@@ -56,7 +56,9 @@ export async function run(ctx: Context, args: string[], options: SubmitOptions):
 
   if (options.dryRun) return printDryRun(ctx, prepared, options);
   for (const p of prepared) {
-    if (p.preflight.multistage) ctx.out.notice(`${label(p)}${describeMultistage(p.preflight.multistage)}`);
+    const staging = p.preflight.multistage;
+    // A local run that cannot be staged says why itself (as a warning of the run it will make instead).
+    if (staging && (staging.enabled || !options.local)) ctx.out.notice(`${label(p)}${describeMultistage(staging)}`);
   }
 
   const backend = options.local ? await ctx.local() : await ctx.remote();
@@ -96,7 +98,7 @@ function resolveChannel(ctx: Context, options: SubmitOptions): Channel {
 export async function submitOne(backend: JobBackend, p: PreparedSubmission, options: SubmitOptions): Promise<{ submitted: Submitted; id: string }> {
   let submitted: Submitted;
   try {
-    submitted = await backend.submit({ request: p.request, idempotencyKey: p.idempotencyKey, plain: Boolean(options.plain), simc: options.simc });
+    submitted = await backend.submit({ request: p.request, idempotencyKey: p.idempotencyKey, plain: Boolean(options.plain), simc: options.simc, analysis: p.preflight.analysis });
   } catch (error) {
     const uncertain = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
     if (!uncertain) throw error;
