@@ -19,13 +19,19 @@ export class DownloadRefused extends Error {
  * artifact URLs are public (spec §5), and the API key must never reach another host. `file:` URLs (local jobs)
  * are copied.
  */
-export async function downloadTo(url: string, target: string, opts: { userAgent: string; signal?: AbortSignal; env?: NodeJS.ProcessEnv }): Promise<number> {
+export interface DownloadOptions {
+  userAgent: string;
+  signal?: AbortSignal | undefined;
+  env?: NodeJS.ProcessEnv | undefined;
+}
+
+export async function downloadTo(url: string, target: string, opts: DownloadOptions): Promise<void> {
   const partial = `${target}.partial`;
   let current = new URL(url);
   if (current.protocol === 'file:') {
     await copyFile(fileURLToPath(current), partial);
     await rename(partial, target);
-    return 0;
+    return;
   }
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (current.protocol !== 'https:' && current.protocol !== 'http:') {
@@ -56,7 +62,26 @@ export async function downloadTo(url: string, target: string, opts: { userAgent:
       if (opts.signal?.aborted) throw opts.signal.reason;
       throw new NetworkError(`Download of ${target} failed: ${(error as Error).message}.`, 'Run the command again.');
     }
-    return Number(headers['content-length'] ?? 0);
+    return;
   }
   throw new NetworkError(`Too many redirects downloading ${url}.`);
+}
+
+/**
+ * Download an artifact from the URL in its result; when the host refuses that URL (expired signature), ask the
+ * API for a fresh one (GET /v1/sim/artifacts/{id}/url) and try once more. A second refusal is thrown as
+ * DownloadRefused for the caller to explain; a 410 from the API is artifact_expired, which explains itself.
+ */
+export async function downloadArtifact(
+  artifact: { id: string; url: string },
+  target: string,
+  api: { artifactUrl(id: string): Promise<string> },
+  opts: DownloadOptions,
+): Promise<void> {
+  try {
+    await downloadTo(artifact.url, target, opts);
+  } catch (error) {
+    if (!(error instanceof DownloadRefused)) throw error;
+    await downloadTo(await api.artifactUrl(artifact.id), target, opts);
+  }
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DownloadRefused, downloadTo } from '../api/download.js';
+import { DownloadRefused, downloadArtifact } from '../api/download.js';
 import type { Artifact, ResultRecord } from '../api/schemas.js';
 import { ExitCode, SimjobError } from '../errors.js';
 import type { JobBackend } from '../jobs/backend.js';
@@ -87,17 +87,13 @@ export async function readAllProfilesets(backend: JobBackend, record: ResultReco
 }
 
 async function fetchJson(backend: JobBackend, artifact: Artifact, path: string, options: DownloadOptions): Promise<unknown> {
-  const opts = { userAgent: userAgent(), signal: options.signal, env: options.env };
   try {
-    await downloadTo(artifact.url, path, opts);
+    await downloadArtifact(artifact, path, backend, { userAgent: userAgent(), signal: options.signal, env: options.env });
   } catch (error) {
-    if (!(error instanceof DownloadRefused)) throw error;
-    await downloadTo(await backend.artifactUrl(artifact.id), path, opts).catch((again: unknown) => {
-      if (again instanceof DownloadRefused) {
-        throw new SimjobError(`The artifact host refused the JSON report (artifact ${artifact.id}, HTTP ${again.status}), even with a fresh URL.`, ExitCode.ERROR, 'It may have expired; without --all the summary is shown.');
-      }
-      throw again;
-    });
+    if (error instanceof DownloadRefused) {
+      throw new SimjobError(`The artifact host refused the JSON report (artifact ${artifact.id}, HTTP ${error.status}), even with a fresh URL.`, ExitCode.ERROR, 'It may have expired; without --all the summary is shown.');
+    }
+    throw error;
   }
   try {
     return JSON.parse(await readFile(path, 'utf8')) as unknown;

@@ -1,6 +1,6 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { DownloadRefused, downloadTo } from '../../api/download.js';
+import { DownloadRefused, downloadArtifact } from '../../api/download.js';
 import type { Artifact } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -50,7 +50,7 @@ export async function run(ctx: Context, [rawId]: string[], options: ArtifactsOpt
   const saved: Array<{ kind: string; stage: number | null; path: string; bytes: number }> = [];
   for (const artifact of chosen) {
     const path = join(dir, fileName(artifact));
-    await downloadArtifact(ctx, backend, artifact, path);
+    await saveArtifact(ctx, backend, artifact, path);
     const bytes = (await stat(path)).size;
     saved.push({ kind: artifact.kind, stage: artifact.stage ?? null, path, bytes });
     if (!ctx.out.json) ctx.out.notice(`Saved ${artifact.kind}${artifact.stage ? ` (stage ${artifact.stage})` : ''} → ${path} (${bytes.toLocaleString('en-US')} bytes)`);
@@ -58,19 +58,10 @@ export async function run(ctx: Context, [rawId]: string[], options: ArtifactsOpt
   if (ctx.out.json) ctx.out.printJson(saved);
 }
 
-/** Try the URL from the result; if the host refuses it, ask the API for a fresh one (GET /v1/sim/artifacts/{id}/url). */
-async function downloadArtifact(ctx: Context, backend: JobBackend, artifact: Artifact, path: string): Promise<void> {
-  const opts = { userAgent: userAgent(), signal: ctx.signal, env: ctx.env };
+/** The artifact to `path`, with a fresh URL if the first is refused (api/download.ts). */
+async function saveArtifact(ctx: Context, backend: JobBackend, artifact: Artifact, path: string): Promise<void> {
   try {
-    await downloadTo(artifact.url, path, opts);
-    return;
-  } catch (error) {
-    if (!(error instanceof DownloadRefused)) throw error;
-  }
-  // A 410 here is artifact_expired: the API error already explains retention.
-  const fresh = await backend.artifactUrl(artifact.id);
-  try {
-    await downloadTo(fresh, path, opts);
+    await downloadArtifact(artifact, path, backend, { userAgent: userAgent(), signal: ctx.signal, env: ctx.env });
   } catch (error) {
     if (error instanceof DownloadRefused) {
       throw new UsageError(`The artifact host refused ${artifact.kind} of this job (HTTP ${error.status}), even with a fresh URL.`, 'It may have expired; re-run the sim to produce it again.');
