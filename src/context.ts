@@ -70,13 +70,18 @@ export class Context {
     return debugLevelOf(this.env, Boolean(this.flags.debug));
   }
 
+  /** The API client of this command (one per command). */
   remote(): Promise<RemoteBackend> {
-    return (this.remoteBackend ??= this.createRemote());
+    return (this.remoteBackend ??= this.remoteClient());
   }
 
-  private async createRemote(): Promise<RemoteBackend> {
-    const baseUrl = this.config.baseUrl().value;
-    const apiKey = this.config.apiKey().value;
+  /**
+   * A new API client: the configured base URL, key and Ctrl-C signal unless overridden (login tries a key before
+   * storing it; a cancel after Ctrl-C needs a signal that is not already aborted).
+   */
+  async remoteClient(overrides: { baseUrl?: string; apiKey?: string; signal?: AbortSignal } = {}): Promise<RemoteBackend> {
+    const baseUrl = overrides.baseUrl ?? this.config.baseUrl().value;
+    const apiKey = overrides.apiKey ?? this.config.apiKey().value;
     this.out.addSecret(apiKey);
     const { RemoteBackend } = await import('./api/remote.js');
     return new RemoteBackend({
@@ -85,7 +90,7 @@ export class Context {
       userAgent: userAgent(),
       debug: this.debugLevel,
       log: (line) => this.out.err(`${this.out.ce.dim(line)}\n`),
-      signal: this.signal,
+      signal: overrides.signal ?? this.signal,
       env: this.env,
     });
   }

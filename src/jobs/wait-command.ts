@@ -67,16 +67,7 @@ export async function interrupted(ctx: Context, backend: JobBackend, id: string,
  */
 export async function cancelDetached(ctx: Context, backend: JobBackend, id: string) {
   if (backend.kind !== 'remote') return backend.cancel(id);
-  const [{ RemoteBackend }, { userAgent }] = await Promise.all([import('../api/remote.js'), import('../version.js')]);
-  const detached = new RemoteBackend({
-    baseUrl: ctx.config.baseUrl().value,
-    apiKey: ctx.config.apiKey().value,
-    userAgent: userAgent(),
-    debug: ctx.debugLevel,
-    log: (line) => ctx.out.err(`${ctx.out.ce.dim(line)}\n`),
-    signal: AbortSignal.timeout(15_000),
-    env: ctx.env,
-  });
+  const detached = await ctx.remoteClient({ signal: AbortSignal.timeout(15_000) });
   return detached.cancel(id);
 }
 

@@ -1,10 +1,8 @@
-import { RemoteBackend } from '../../api/remote.js';
 import { checkKey } from '../../config/resolve.js';
 import { openCredentials, openSettings } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, InterruptedError, UsageError } from '../../errors.js';
 import { readAll, readHidden } from '../../util/prompt.js';
-import { userAgent } from '../../version.js';
 
 export interface LoginOptions {
   verify: boolean;
@@ -52,15 +50,7 @@ async function readKey(ctx: Context): Promise<string> {
 
 /** Ask the usage endpoint with the new key: a rejected key is never stored. */
 async function verifyKey(ctx: Context, baseUrl: string, key: string): Promise<void> {
-  const backend = new RemoteBackend({
-    baseUrl,
-    apiKey: key,
-    userAgent: userAgent(),
-    debug: ctx.debugLevel,
-    log: (line) => ctx.out.err(`${line}\n`),
-    signal: ctx.signal,
-    env: ctx.env,
-  });
+  const backend = await ctx.remoteClient({ baseUrl, apiKey: key });
   try {
     await backend.usage();
   } catch (error) {
