@@ -45,3 +45,17 @@ export async function readAllBytes(stdin: NodeJS.ReadableStream): Promise<Buffer
   for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks);
 }
+
+/**
+ * A secret typed at a hidden prompt on a terminal, or else the first non-blank line of stdin ('' when there is
+ * none). Never from a flag value: flags end up in shell history and `ps`. Ctrl-C at the prompt throws `cancelled()`.
+ */
+export async function readSecretLine(stdin: NodeJS.ReadableStream & { isTTY?: boolean }, prompt: string, cancelled: () => Error): Promise<string> {
+  if (stdin.isTTY) {
+    const value = await readHidden(stdin as NodeJS.ReadStream, process.stderr, prompt);
+    if (value === undefined) throw cancelled();
+    return value;
+  }
+  const text = await readAll(stdin);
+  return text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
+}

@@ -2,7 +2,7 @@ import { checkKey } from '../../config/resolve.js';
 import { openCredentials, openSettings } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, InterruptedError, UsageError } from '../../errors.js';
-import { readAll, readHidden } from '../../util/prompt.js';
+import { readSecretLine } from '../../util/prompt.js';
 
 export interface LoginOptions {
   verify: boolean;
@@ -36,16 +36,11 @@ export async function run(ctx: Context, _args: string[], options: LoginOptions):
 }
 
 async function readKey(ctx: Context): Promise<string> {
-  if (ctx.stdin.isTTY) {
-    const key = await readHidden(ctx.stdin as NodeJS.ReadStream, process.stderr, 'Paste your API key (input hidden): ');
-    if (key === undefined) throw new InterruptedError('Login cancelled.');
-    return key;
-  }
-  const text = await readAll(ctx.stdin);
-  if (!text.trim()) {
+  const key = await readSecretLine(ctx.stdin, 'Paste your API key (input hidden): ', () => new InterruptedError('Login cancelled.'));
+  if (!ctx.stdin.isTTY && !key.trim()) {
     throw new UsageError('No API key on stdin.', 'Pipe the key in (`simjob login < key.txt`) or run `simjob login` in a terminal.');
   }
-  return text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
+  return key;
 }
 
 /** Ask the usage endpoint with the new key: a rejected key is never stored. */
