@@ -120,9 +120,9 @@ export function buildProgram(rt: Runtime): Command {
       .option('--idempotency-key <key>', 'Reuse a key to make retries of this submission safe.')
       .option('--dry-run', 'Validate and print the request without sending it.')
       .option('-w, --wait', 'Wait for the job to end and print its result.')
-      .option('--timeout <duration>', 'With --wait: stop waiting after this long (e.g. 30m); exit 8.', duration('--timeout'))
-      .option('--cancel-on-interrupt', 'With --wait: cancel the job on Ctrl-C instead of leaving it running.')
-      .option('--top <n>', 'With --wait: show the best N profilesets (default 20).', positiveInteger('--top'))
+      .addOption(waitOption.timeout())
+      .addOption(waitOption.cancelOnInterrupt())
+      .addOption(waitOption.top())
       .option('--local', 'Run on this machine with a local simc instead of the service.')
       .addOption(completeAsPath(new Option('--simc <path>', 'With --local: the simc binary to run.')))
       .option('--concurrency <n>', 'Submit at most N profiles at once (batches).', positiveInteger('--concurrency'))
@@ -141,9 +141,9 @@ export function buildProgram(rt: Runtime): Command {
       .command('status <id>')
       .description('Show the state of a job (queue ETA, progress, error).')
       .option('-w, --wait', 'Wait until the job ends, showing progress.')
-      .option('--timeout <duration>', 'With --wait: stop waiting after this long; exit 8.', duration('--timeout'))
-      .option('--cancel-on-interrupt', 'With --wait: cancel the job on Ctrl-C.')
-      .option('--top <n>', 'With --wait: show the best N profilesets (default 20).', positiveInteger('--top'))
+      .addOption(waitOption.timeout())
+      .addOption(waitOption.cancelOnInterrupt())
+      .addOption(waitOption.top())
       .action(lazyAction(rt, () => import('./commands/status/run.js'))),
     ['simjob status 519253542012420096', 'simjob status 519253542012420096 --wait', 'simjob status 519253542012420096 --json | jq -r .status'],
   );
@@ -229,8 +229,8 @@ export function buildProgram(rt: Runtime): Command {
       .description('Check a delivery\'s signature: exit 0 and the event when valid, exit 1 with the reason when not.')
       .option('--body-file <file>', 'The raw request body, byte for byte (default: stdin).')
       .option('--signature <value>', 'The X-Service-Signature header value (also SIMJOB_WEBHOOK_SIGNATURE).')
-      .option('--secret-file <file>', 'Read the signing secret from a file (else SIMJOB_WEBHOOK_SECRET, else the stored one).')
-      .option('--tolerance <seconds>', 'Refuse signatures older or newer than this (default 300).', positiveInteger('--tolerance'))
+      .addOption(signatureOption.secretFile())
+      .addOption(signatureOption.tolerance())
       .action(lazyAction(rt, () => import('./commands/webhook/verify.js'))),
     [
       'simjob webhook verify --body-file body.json --signature "t=1711360000,v1=5257a8…"',
@@ -246,8 +246,8 @@ export function buildProgram(rt: Runtime): Command {
       .option('--exec <command>', 'Shell command run per new event; a non-zero exit answers 500 so the sender retries.')
       .option('--forward-to <url>', 'Re-post each new delivery (same body and headers) to this URL; a failure answers 502.', httpUrl)
       .option('--max-events <n>', 'Exit after N new events.', positiveInteger('--max-events'))
-      .option('--secret-file <file>', 'Read the signing secret from a file (else SIMJOB_WEBHOOK_SECRET, else the stored one).')
-      .option('--tolerance <seconds>', 'Refuse signatures older or newer than this (default 300).', positiveInteger('--tolerance'))
+      .addOption(signatureOption.secretFile())
+      .addOption(signatureOption.tolerance())
       .addHelpText('after', [
         '',
         'Output: one line per new event on stdout. With --json, one JSON object per line, {eventId, deliveryId, event}:',
@@ -320,3 +320,16 @@ export function buildProgram(rt: Runtime): Command {
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
+
+/** What `submit --wait` and `status --wait` share (a fresh Option per command, as commander needs). */
+const waitOption = {
+  timeout: () => new Option('--timeout <duration>', 'With --wait: stop waiting after this long (e.g. 30m); exit 8.').argParser(duration('--timeout')),
+  cancelOnInterrupt: () => new Option('--cancel-on-interrupt', 'With --wait: cancel the job on Ctrl-C instead of leaving it running.'),
+  top: () => new Option('--top <n>', 'With --wait: show the best N profilesets (default 20).').argParser(positiveInteger('--top')),
+};
+
+/** What `webhook verify` and `webhook listen` share: where the secret comes from, how old a signature may be. */
+const signatureOption = {
+  secretFile: () => new Option('--secret-file <file>', 'Read the signing secret from a file (else SIMJOB_WEBHOOK_SECRET, else the stored one).'),
+  tolerance: () => new Option('--tolerance <seconds>', 'Refuse signatures older or newer than this (default 300).').argParser(positiveInteger('--tolerance')),
+};
