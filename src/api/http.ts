@@ -56,10 +56,6 @@ export class HttpClient {
     this.base = new URL(opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
   }
 
-  get origin(): string {
-    return this.base.origin;
-  }
-
   url(path: string, query?: CallOptions<unknown>['query']): URL {
     const url = new URL(path.replace(/^\//, ''), this.base);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));

@@ -82,7 +82,7 @@ export class RemoteBackend implements JobBackend {
  * The text/plain form of spec 2.1: options as query parameters (notes §2.2 lists the full set; booleans are the
  * literal strings true/false). Metadata has no plain-text form; submit refuses --plain with --meta.
  */
-export function plainQuery(req: SubmitRequest): Record<string, string | undefined> {
+function plainQuery(req: SubmitRequest): Record<string, string | undefined> {
   return {
     channel: req.build.channel,
     gitBranch: req.build.gitBranch,
@@ -98,7 +98,7 @@ export function plainQuery(req: SubmitRequest): Record<string, string | undefine
 }
 
 /** Provider credentials travel as a header pair in the plain-text form, never as query parameters. */
-export function plainHeaders(req: SubmitRequest): Record<string, string> {
+function plainHeaders(req: SubmitRequest): Record<string, string> {
   if (!req.credentials) return {};
   return {
     'x-provider-client-id': req.credentials.providerClientId,

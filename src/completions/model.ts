@@ -99,7 +99,7 @@ function argumentSpec(argument: Argument): ArgumentSpec {
 }
 
 /** Choices, then explicit hints, then the placeholder's name (`<file>`, `<folder>`, `<profiles...>`). */
-export function valueCompletion(target: Option | Argument, valueName: string): ValueCompletion {
+function valueCompletion(target: Option | Argument, valueName: string): ValueCompletion {
   if (target.argChoices?.length) return { kind: 'words', words: [...target.argChoices] };
   const suggested = suggestionsHint(target);
   if (suggested?.length) return { kind: 'words', words: [...suggested] };

@@ -12,7 +12,8 @@ export interface Resolved<T> {
 
 /**
  * The effective configuration of one invocation. Precedence everywhere: flag > environment > profile > default.
- * Files are read lazily, so commands that need no config (e.g. `webhook verify`) never touch them.
+ * Files are read lazily, once each: settings on the first setting asked for (every command asks for `output`
+ * unless --json is given), credentials only when a key or secret is needed.
  */
 export class Config {
   readonly dir: string;

@@ -51,14 +51,6 @@ export function readProfileCredentials(dir: string, profile: string): ProfileDat
   return readStoreFile(join(dir, CREDENTIALS_FILE)).profiles?.[profile] ?? {};
 }
 
-export function listProfiles(dir: string): string[] {
-  const names = new Set([
-    ...Object.keys(readStoreFile(join(dir, SETTINGS_FILE)).profiles ?? {}),
-    ...Object.keys(readStoreFile(join(dir, CREDENTIALS_FILE)).profiles ?? {}),
-  ]);
-  return [...names].sort();
-}
-
 /** Read a dotted key (`simc.nightly`) from a profile's nested settings. */
 export function getPath(data: ProfileData, key: string): unknown {
   let node: unknown = data;

@@ -30,7 +30,7 @@ import {
 } from './types.js';
 
 /** Class names that declare a player (`<class>=<name>`), from simc `sim.cpp` create_options. */
-export const CLASS_DIRECTIVES: ReadonlySet<string> = new Set([
+const CLASS_DIRECTIVES: ReadonlySet<string> = new Set([
   'deathknight',
   'demonhunter',
   'druid',
@@ -62,7 +62,7 @@ const OTHER_ACTOR_DIRECTIVES: ReadonlyMap<string, ActorKind> = new Map<string, A
  * Actor-creating ("actor scope") directives: the contract's list (§1.6) plus `player_simplified`, which
  * simc's `profileset.cpp` `is_actor_scope` also counts.
  */
-export function isActorDirective(key: string): boolean {
+function isActorDirective(key: string): boolean {
   return CLASS_DIRECTIVES.has(key) || OTHER_ACTOR_DIRECTIVES.has(key);
 }
 
@@ -110,7 +110,7 @@ const DISALLOWED_PREFIX: ReadonlyArray<readonly [string, DisallowedCategory]> = 
  * The category under which the service rejects an option name (service notes §9), or `null` when allowed.
  * Matched case-insensitively (`apiKey` and `apikey` are both listed).
  */
-export function disallowedCategory(key: string): DisallowedCategory | null {
+function disallowedCategory(key: string): DisallowedCategory | null {
   const k = key.toLowerCase();
   const exact = DISALLOWED_EXACT.get(k);
   if (exact !== undefined) return exact;
@@ -120,7 +120,7 @@ export function disallowedCategory(key: string): DisallowedCategory | null {
 
 const NUMBER_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** simc numeric option value: empty means 0; anything else must look like a number. */
-export function parseSimcNumber(value: string): number | null {
+function parseSimcNumber(value: string): number | null {
   if (value === '') return 0;
   if (!NUMBER_RE.test(value)) return null;
   const n = Number(value);

@@ -19,13 +19,13 @@ import type {
 } from './types.js';
 
 /** Fewer candidates than this fall back to a single run (`below_min_candidates`). */
-export const MIN_MULTISTAGE_CANDIDATES = 4;
+const MIN_MULTISTAGE_CANDIDATES = 4;
 
 /** Target errors of the default stages, coarse to fine (service notes §15). */
-export const DEFAULT_STAGE_TARGET_ERRORS: readonly number[] = [1.0, 0.2, 0.05];
+const DEFAULT_STAGE_TARGET_ERRORS: readonly number[] = [1.0, 0.2, 0.05];
 
 /** Final-stage target error when the profile sets none. */
-export const DEFAULT_FINAL_TARGET_ERROR = 0.05;
+const DEFAULT_FINAL_TARGET_ERROR = 0.05;
 
 /** `rewriteForStage` strips these from every stage but the final one. */
 export { FINAL_ONLY_DIRECTIVES };

@@ -34,7 +34,7 @@ export interface StageRewriteOptions {
 type Edit = { readonly span: SourceSpan; readonly replacement: string | null };
 
 /** Format a number for a simc option value (no exponent for the values used here). */
-export function formatSimcNumber(n: number): string {
+function formatSimcNumber(n: number): string {
   if (Number.isInteger(n)) return String(n);
   const s = String(n);
   return s.includes('e') ? n.toFixed(12).replace(/0+$/, '') : s;

@@ -13,7 +13,7 @@ export class ActionFailure extends Error {
 }
 
 /** Variables the `--exec` command gets, besides the listener's own environment. */
-export function execEnvironment(received: ReceivedEvent): Record<string, string> {
+function execEnvironment(received: ReceivedEvent): Record<string, string> {
   const { payload } = received.event;
   return {
     SIMJOB_EVENT_ID: received.eventId,

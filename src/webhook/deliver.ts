@@ -63,7 +63,7 @@ export interface RecordStore {
 const newId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '')}`;
 
 /** The event as the service words it (spec 6.3); the timestamp is when the event was created. */
-export function terminalEventBody(job: TerminalJob, createdAt: Date): string {
+function terminalEventBody(job: TerminalJob, createdAt: Date): string {
   return JSON.stringify({
     kind: 'job.terminal',
     version: 'v1',

@@ -12,7 +12,7 @@ import { parseWebhookEvent } from './event.js';
 import { verifySignature } from './signature.js';
 
 /** Answer well inside the sender's 10 s, leaving time for the response to travel. */
-export const ANSWER_BUDGET_MS = 9_000;
+const ANSWER_BUDGET_MS = 9_000;
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Event ids remembered for deduplication; the oldest are forgotten first. */
 const MAX_SEEN = 10_000;

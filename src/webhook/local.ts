@@ -14,7 +14,7 @@ import type { LocalJob, LocalStore } from '../local/store.js';
 import { deliverTerminalEvent, fileRecordStore, newDeliveryRecord, type RecordStore, type WebhookTarget } from './deliver.js';
 import { webhookUrl } from './target.js';
 
-export const RECORD_FILE = 'webhook.json';
+const RECORD_FILE = 'webhook.json';
 export const SUBSCRIPTION_FILE = 'webhook-subscription.json';
 
 interface Subscription {

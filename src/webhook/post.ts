@@ -9,7 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import { isRetryableStatus } from '../api/retry.js';
 
 /** Spec 6.5: a receiver that has not answered within 10 s is treated as failed (and retried). */
-export const ANSWER_TIMEOUT_MS = 10_000;
+const ANSWER_TIMEOUT_MS = 10_000;
 
 export type PostOutcome =
   | { kind: 'answered'; status: number }

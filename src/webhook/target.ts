@@ -8,7 +8,7 @@ import { parseBaseUrl } from '../config/keys.js';
 import { ApiError } from '../errors.js';
 import type { WebhookTarget } from './deliver.js';
 
-export const NOT_CONFIGURED_HINT =
+const NOT_CONFIGURED_HINT =
   'Set the receiver with `simjob config set webhook.url http://127.0.0.1:8790/webhooks` (or SIMJOB_WEBHOOK_URL) and the signing secret with `simjob webhook secret set` (or SIMJOB_WEBHOOK_SECRET), or submit without --webhook.';
 
 /** The receiver's URL as configured (an empty SIMJOB_WEBHOOK_URL counts as unset), not yet checked. */

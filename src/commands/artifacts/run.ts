@@ -78,7 +78,7 @@ const EXTENSIONS: Record<string, string> = {
 };
 
 /** `json_report.json`, `html_report-stage3.html`, `input.simc`, `stdout_log.txt`. */
-export function fileName(artifact: Artifact): string {
+function fileName(artifact: Artifact): string {
   const stage = artifact.stage ? `-stage${artifact.stage}` : '';
   const ext = artifact.kind === 'input' ? 'simc' : EXTENSIONS[artifact.mimeType ?? ''] ?? 'bin';
   const safeKind = artifact.kind.replace(/[^A-Za-z0-9_.-]/g, '_');

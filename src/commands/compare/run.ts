@@ -16,7 +16,7 @@ export interface CompareOptions {
 
 
 /** The significance test, as printed under the table and carried in --json. */
-export const TEST_DESCRIPTION =
+const TEST_DESCRIPTION =
   'Δ = B − A. ±Δ = √(eA² + eB²), the 95% half-width of the difference from the two 95% half-widths (mean_error). ' +
   'Significant when |Δ| > ±Δ: a two-sided z-test at the 5% level, assuming the two sims are independent.';
 
@@ -68,7 +68,7 @@ async function profilesets(ctx: Context, backend: JobBackend, r: ResultRecord, o
 }
 
 /** The actors, then the profilesets in A's ranking, then those only B has. */
-export function compareRows(a: ResultRecord, b: ResultRecord, setsA: RankedProfileset[], setsB: RankedProfileset[]): CompareRow[] {
+function compareRows(a: ResultRecord, b: ResultRecord, setsA: RankedProfileset[], setsB: RankedProfileset[]): CompareRow[] {
   const side = (p: { mean: number; mean_error?: number | null } | undefined | null): Side | null => (p ? { mean: p.mean, mean_error: p.mean_error ?? null } : null);
   const row = (name: string, kind: CompareRow['kind'], x: Side | null, y: Side | null): CompareRow => ({
     name, kind, a: x, b: y, ...(x && y ? difference(x, y) : {}),

@@ -268,6 +268,6 @@ function octal(mode: number): string {
 }
 
 /** Quote a path for a copy-pasted shell command only when it needs it. */
-export function shellQuote(text: string): string {
+function shellQuote(text: string): string {
   return /^[A-Za-z0-9_./@%+=:,~-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

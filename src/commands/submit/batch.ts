@@ -13,7 +13,7 @@ import type { PreparedSubmission, SubmitOptions } from './run.js';
 import { GLOB_CHARS, hasGlob, submitOne } from './run.js';
 
 /** Profiles of one batch in flight at once, unless --concurrency says otherwise. */
-export const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 4;
 /** Backoff for a 429 that came without Retry-After. */
 const LIMIT_BACKOFF_MS = [2_000, 5_000, 10_000, 20_000, 30_000];
 
@@ -206,7 +206,7 @@ function isFatal(error: unknown): boolean {
   return error instanceof AuthError || error instanceof NetworkError || (error instanceof ApiError && (error.status === 401 || error.status === 403));
 }
 
-export function exitOf(entry: Entry): number {
+function exitOf(entry: Entry): number {
   if (entry.submitError !== undefined) return entry.submitError instanceof SimjobError ? entry.submitError.exitCode : ExitCode.ERROR;
   if (entry.waitError !== undefined) return entry.waitError instanceof SimjobError ? entry.waitError.exitCode : ExitCode.ERROR;
   if (entry.timedOut) return ExitCode.WAIT_TIMEOUT;
@@ -217,7 +217,7 @@ export function exitOf(entry: Entry): number {
 /** Severity, least to worst: completed, job unsuccessful, timed out waiting, error, auth, bad input. */
 const SEVERITY: readonly number[] = [ExitCode.OK, ExitCode.JOB_UNSUCCESSFUL, ExitCode.WAIT_TIMEOUT, ExitCode.ERROR, ExitCode.AUTH, ExitCode.USAGE];
 
-export function worstOf(codes: number[]): number {
+function worstOf(codes: number[]): number {
   return codes.reduce((worst, code) => (SEVERITY.indexOf(code) > SEVERITY.indexOf(worst) ? code : worst), ExitCode.OK as number);
 }
 

@@ -15,8 +15,8 @@ export interface ListenOptions {
   secretFile?: string;
 }
 
-export const DEFAULT_PORT = 8790;
-export const DEFAULT_PATH = '/webhooks';
+const DEFAULT_PORT = 8790;
+const DEFAULT_PATH = '/webhooks';
 
 /**
  * Receive deliveries on 127.0.0.1 until Ctrl-C (exit 0: stopping is the normal end of a listener) or --max-events.

@@ -14,7 +14,7 @@ export interface VerifyOptions {
 }
 
 /** The delivery is not authentic (or not an event). Exit 1: the input was well formed, the answer is "no". */
-export class InvalidDeliveryError extends SimjobError {
+class InvalidDeliveryError extends SimjobError {
   constructor(message: string, hint?: string) {
     super(message, ExitCode.ERROR, hint);
   }
