@@ -4,6 +4,7 @@
  * where Base is `Baseline` or `Profileset` (whose phase is the profileset's name), k/K the phase index and count,
  * cur/total the iterations of this phase (total is projected when target_error decides the end).
  */
+import type { LocalProgress, LocalStore } from './store.js';
 
 export interface ProgressLine {
   base: string;
@@ -48,5 +49,39 @@ export class ProgressTracker {
     if (!parsed) return undefined;
     this.best = Math.max(this.best, parsed.percent);
     return { percent: Math.round(this.best * 10) / 10, phase: parsed.phase };
+  }
+}
+
+/**
+ * A job's progress.json, written at most every 200 ms and never twice at once; `flush` writes the latest state
+ * and waits for it. Used by single passes (percent, phase) and staged runs (with the stage).
+ */
+export class ProgressWriter {
+  private latest: LocalProgress | undefined;
+  private lastWrite = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly store: LocalStore, private readonly id: string) {}
+
+  set(progress: Omit<LocalProgress, 'updatedAt'>): void {
+    this.latest = { ...progress, updatedAt: new Date().toISOString() };
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, Math.max(0, 200 - (Date.now() - this.lastWrite)));
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const latest = this.latest;
+    this.latest = undefined;
+    if (latest) {
+      this.lastWrite = Date.now();
+      this.writing = this.writing.then(() => this.store.writeProgress(this.id, latest)).catch(() => undefined);
+    }
+    await this.writing;
   }
 }

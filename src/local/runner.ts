@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import type { Ending } from './lifecycle.js';
-import { ProgressTracker } from './progress.js';
+import { ProgressTracker, ProgressWriter } from './progress.js';
 import { ReportError, csvOf, parseReport, singlePassRows, summaryOf } from './report.js';
 import { readStageReport, type StageReport } from './report-rows.js';
 import { findCrashLine, findErrorLine, localBuildId, parseVersionLine, runSimcOnce, type SimcExit } from './simc.js';
@@ -52,52 +52,6 @@ export const SINGLE_PASS_FILES = (job: LocalJob): PassFiles => ({
 export function simcArgs(files: PassFiles): string[] {
   const json = files.jsonVersion === '3' ? `json=${files.json},version=3.0.0-alpha1` : `json2=${files.json}`;
   return [files.input, json, ...(files.html ? [`html=${files.html}`] : []), `output=${files.text}`, 'progressbar_type=1'];
-}
-
-/** Writes progress.json at most every 200 ms (and never two writes at once). */
-class ProgressWriter {
-  private tracker = new ProgressTracker();
-  private latest: { percent: number; phase: string | null } | undefined;
-  private lastWrite = 0;
-  private writing: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(private readonly store: LocalStore, private readonly id: string) {}
-
-  line(text: string): void {
-    const update = this.tracker.update(text);
-    if (!update) return;
-    this.latest = update;
-    this.schedule();
-  }
-
-  private schedule(): void {
-    if (this.timer || this.writing) return;
-    const wait = Math.max(0, 200 - (Date.now() - this.lastWrite));
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush();
-    }, wait);
-  }
-
-  async flush(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    await this.writing;
-    const latest = this.latest;
-    if (!latest) return;
-    this.latest = undefined;
-    this.lastWrite = Date.now();
-    this.writing = this.store
-      .writeProgress(this.id, { percent: latest.percent, phase: latest.phase, updatedAt: new Date().toISOString() })
-      .catch(() => undefined)
-      .finally(() => {
-        this.writing = undefined;
-      });
-    await this.writing;
-  }
 }
 
 /** One simc run in the job folder. */
@@ -218,7 +172,11 @@ export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | und
   if (job.multiStageSummary.enabled) return (await import('../multistage/local.js')).runStagedJob(deps, job);
   const files = SINGLE_PASS_FILES(job);
   const writer = new ProgressWriter(deps.store, job.id);
-  const read = await runAndRead(deps, job, files, (line) => writer.line(line));
+  const tracker = new ProgressTracker();
+  const read = await runAndRead(deps, job, files, (line) => {
+    const update = tracker.update(line);
+    if (update) writer.set(update);
+  });
   await writer.flush();
   if (!read.ok) return read.ending;
   const ranked = singlePassRows(read.rows);

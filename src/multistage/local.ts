@@ -9,11 +9,11 @@
  */
 import { promises as fs } from 'node:fs';
 import type { Ending } from '../local/lifecycle.js';
-import { ProgressTracker } from '../local/progress.js';
+import { ProgressTracker, ProgressWriter } from '../local/progress.js';
 import { runAndRead, type PassFiles, type RunDeps } from '../local/runner.js';
-import type { LocalBuildInfo, LocalJob, LocalProgress, LocalStore } from '../local/store.js';
+import type { LocalBuildInfo, LocalJob } from '../local/store.js';
 import { stageJsonFile } from './files.js';
-import { runStaged, type RunPass, type StagedProgress } from './run.js';
+import { runStaged, type RunPass } from './run.js';
 import { stagedCsv, stagedSummary } from './summary.js';
 
 /** A pass that did not produce a report: how the job ends (undefined: the worker is shutting down). */
@@ -23,41 +23,10 @@ class PassEnded extends Error {
   }
 }
 
-/** progress.json at most every 200 ms, the last state always written. */
-class StageProgressWriter {
-  private latest: LocalProgress | undefined;
-  private lastWrite = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> = Promise.resolve();
-
-  constructor(private readonly store: LocalStore, private readonly id: string) {}
-
-  update(p: StagedProgress, phase: string | null): void {
-    this.latest = { percent: p.percent, phase, stage: p.stage, updatedAt: new Date().toISOString() };
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush();
-    }, Math.max(0, 200 - (Date.now() - this.lastWrite)));
-  }
-
-  async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const latest = this.latest;
-    this.latest = undefined;
-    if (latest) {
-      this.lastWrite = Date.now();
-      this.writing = this.writing.then(() => this.store.writeProgress(this.id, latest)).catch(() => undefined);
-    }
-    await this.writing;
-  }
-}
-
 /** Run a local job with `runtime.multiStage` in stages. Returns how it ended (undefined: retry later). */
 export async function runStagedJob(deps: RunDeps, job: LocalJob): Promise<Ending | undefined> {
   const input = await fs.readFile(deps.store.file(job.id, 'input.simc'), 'utf8');
-  const writer = new StageProgressWriter(deps.store, job.id);
+  const writer = new ProgressWriter(deps.store, job.id);
   let phase: string | null = null;
   let simDurationMs = 0;
   let build: LocalBuildInfo | undefined;
@@ -96,7 +65,7 @@ export async function runStagedJob(deps: RunDeps, job: LocalJob): Promise<Ending
       multiStage: true,
       runPass,
       mainActor: job.mainActor,
-      onProgress: (p) => writer.update(p, phase),
+      onProgress: (p) => writer.set({ percent: p.percent, phase, stage: p.stage }),
     });
     await writer.flush();
     if (job.outputs.csv) await deps.store.writeText(job.id, 'result.csv', stagedCsv(run));
