@@ -59,10 +59,12 @@ export function queueDeadline(job: LocalJob): number | null {
   return Date.parse(job.queuedAt) + job.maxQueueSeconds * 1000;
 }
 
+/** Whether a queue deadline (queueDeadline) has passed; a job without one never times out in the queue. */
+export const isDue = (deadline: number | null, now = Date.now()): boolean => deadline !== null && now >= deadline;
+
 /** End a queued job whose queue time ran out (`cancelled` / `queue_timeout`, as the service does). */
 export async function expireIfDue(store: LocalStore, job: LocalJob, now = Date.now()): Promise<LocalJob | undefined> {
-  const deadline = queueDeadline(job);
-  if (deadline === null || now < deadline) return undefined;
+  if (!isDue(queueDeadline(job), now)) return undefined;
   return finishJob(
     store,
     job.id,
@@ -72,10 +74,7 @@ export async function expireIfDue(store: LocalStore, job: LocalJob, now = Date.n
       statusReason: `Waited in the queue longer than ${job.maxQueueSeconds} s (maxQueueSeconds); the job never started.`,
       hasResult: false,
     },
-    (current) => {
-      const d = queueDeadline(current);
-      return d !== null && Date.now() >= d;
-    },
+    (current) => isDue(queueDeadline(current)),
   );
 }
 

@@ -13,7 +13,7 @@ import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { exists, readLockOwner, tryLock, type HeldLock } from './fsutil.js';
 import { HEARTBEAT_MS, WORKER_STALE_MS, recoverInterrupted } from './control.js';
-import { clearRunOutputs, expireIfDue, finishJob, queueDeadline } from './lifecycle.js';
+import { clearRunOutputs, expireIfDue, finishJob, isDue, queueDeadline } from './lifecycle.js';
 import { runJob, type StopReason } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { LocalDeliveries, pendingDeliveries } from '../webhook/local.js';
@@ -186,11 +186,11 @@ export class Worker {
         }
         deadline = queueDeadline(job);
         this.deadlines.set(id, deadline);
-        if (deadline !== null && Date.now() >= deadline) {
+        if (isDue(deadline)) {
           await expireIfDue(this.o.store, job);
           continue;
         }
-      } else if (deadline !== null && Date.now() >= deadline) {
+      } else if (isDue(deadline)) {
         const job = await this.o.store.readJob(id);
         if (job) await expireIfDue(this.o.store, job);
         continue;
@@ -206,8 +206,7 @@ export class Worker {
     let claimed: LocalJob | undefined;
     const after = await store.updateJob(id, (job) => {
       if (!isWaiting(job.status)) return undefined;
-      const deadline = queueDeadline(job);
-      if (deadline !== null && Date.now() >= deadline) return undefined;
+      if (isDue(queueDeadline(job))) return undefined;
       claimed = {
         ...job,
         status: 'running',
