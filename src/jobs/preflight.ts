@@ -1,7 +1,7 @@
 import type { SubmitRequest } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import {
-  analyzeProfile, multistageEligibility, planStages, type PlannedStage, type ProfileAnalysis,
+  analyzeProfile, multistageEligibility, type PlannedStage, type ProfileAnalysis,
 } from '../profile/index.js';
 import type { MultiStageReason } from '../api/enums.js';
 
@@ -40,8 +40,8 @@ export function preflight(source: string, request: SubmitRequest, mode: 'remote'
   const precision = analysis.precisionWarnings.map((w) => `line ${w.line}: ${w.message}`);
   let multistage: Preflight['multistage'];
   if (request.runtime?.multiStage) {
-    const eligibility = multistageEligibility(analysis, { requested: true });
-    multistage = { ...eligibility, stages: eligibility.enabled ? [...planStages(analysis).stages] : [] };
+    const { plan, ...eligibility } = multistageEligibility(analysis, { requested: true });
+    multistage = { ...eligibility, stages: plan ? [...plan.stages] : [] };
   }
   return { analysis, precision, multistage };
 }

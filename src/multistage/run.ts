@@ -181,7 +181,7 @@ export async function runStaged(opts: StagedRunOptions): Promise<StagedRunResult
     };
   }
 
-  const plan = planStages(analysis);
+  const plan = eligibility.plan ?? planStages(analysis);
   const total = plan.stages.length;
   let alive = analysis.profilesets.map((p) => p.name);
   const latest = new Map<string, RankedRow>();

@@ -196,7 +196,7 @@ export function multistageEligibility(analysis: ProfileAnalysis, opts: Multistag
 
   const plan = planStages(analysis);
   const targets = plan.stages.map((s) => `${s.label} ${s.targetError}`).join(', ');
-  return result(true, 'eligible_profileset_only', `${candidates} profileset candidates run in ${plural(plan.stages.length, 'stage')} (${targets})${includeNote}`);
+  return { ...result(true, 'eligible_profileset_only', `${candidates} profileset candidates run in ${plural(plan.stages.length, 'stage')} (${targets})${includeNote}`), plan };
 }
 
 /**

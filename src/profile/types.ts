@@ -270,6 +270,8 @@ export interface MultiStageEligibility {
   readonly reason: MultiStageReason;
   /** One line a user can act on. */
   readonly detail: string;
+  /** When enabled: the stages it would run (the plan the detail describes). */
+  readonly plan?: StagePlan;
 }
 
 export type StageLabel = 'initial' | 'intermediate' | 'final';
