@@ -1,4 +1,4 @@
-import { allCommands, valuedOptionNames, type ArgumentSpec, type CommandSpec, type ValueCompletion } from './model.js';
+import { allCommands, identifier, posixQuote as q, valuedOptionNames, type ArgumentSpec, type CommandSpec, type ValueCompletion } from './model.js';
 
 /**
  * A static bash completion script: the tree is compiled into `case` tables, so a Tab press runs a few lines of
@@ -131,13 +131,4 @@ function action(fn: string, completion: ValueCompletion): string {
     default:
       return ':';
   }
-}
-
-/** Single-quote for bash. */
-function q(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-export function identifier(name: string): string {
-  return name.replace(/[^A-Za-z0-9]/g, '_');
 }

@@ -1,5 +1,4 @@
-import { identifier } from './bash.js';
-import { allCommands, valuedOptionNames, type CommandSpec, type OptionSpec, type ValueCompletion } from './model.js';
+import { allCommands, identifier, valuedOptionNames, type CommandSpec, type OptionSpec, type ValueCompletion } from './model.js';
 
 /**
  * A static fish completion file: `complete` lines guarded by a small walker (`__simjob_state`) that reads the
@@ -15,8 +14,9 @@ export function renderFish(root: CommandSpec, program: string): string {
     .filter((c) => c.subcommands.length)
     .map((c) => `        case ${q(key(c))}\n            printf '%s\\n' ${c.subcommands.map((s) => q(s.name)).join(' ')}`);
   const valuedCases = commands
-    .filter((c) => valuedOptionNames(c).length)
-    .map((c) => `        case ${q(key(c))}\n            printf '%s\\n' ${valuedOptionNames(c).map(q).join(' ')}`);
+    .map((c) => ({ c, names: valuedOptionNames(c) }))
+    .filter(({ names }) => names.length)
+    .map(({ c, names }) => `        case ${q(key(c))}\n            printf '%s\\n' ${names.map(q).join(' ')}`);
 
   const lines: string[] = [];
   for (const c of commands) {

@@ -131,3 +131,13 @@ export function allCommands(root: CommandSpec): CommandSpec[] {
 export function valuedOptionNames(command: CommandSpec): string[] {
   return command.options.filter((o) => o.value && !o.value.optional).flatMap((o) => o.names);
 }
+
+/** Single-quote for a POSIX shell (bash, zsh): ' becomes '\''. */
+export function posixQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A name safe in a shell function or variable name. */
+export function identifier(name: string): string {
+  return name.replace(/[^A-Za-z0-9]/g, '_');
+}

@@ -1,5 +1,4 @@
-import { identifier } from './bash.js';
-import { allCommands, type ArgumentSpec, type CommandSpec, type OptionSpec, type ValueCompletion } from './model.js';
+import { allCommands, identifier, posixQuote as q, type ArgumentSpec, type CommandSpec, type OptionSpec, type ValueCompletion } from './model.js';
 
 /**
  * A static zsh completion function (`_simjob`, for a directory on $fpath): one `_arguments` call per command,
@@ -91,9 +90,4 @@ function action(completion: ValueCompletion): string {
 /** Text inside an _arguments spec: brackets and colons are syntax there. */
 function escape(text: string): string {
   return text.replace(/([\\[\]:])/g, '\\$1');
-}
-
-/** Single-quote for zsh. */
-function q(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
