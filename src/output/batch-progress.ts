@@ -1,7 +1,6 @@
-import type { Ora } from 'ora';
 import type { StatusRecord } from '../api/schemas.js';
 import type { Output } from './io.js';
-import { clock, liveText, stateKey, transientText } from './progress.js';
+import { clock, liveText, startTickingSpinner, stateKey, transientText } from './progress.js';
 import { truncate } from './table.js';
 import { describeStatus } from './views/status.js';
 
@@ -33,7 +32,6 @@ const MAX_LIVE_ROWS = 8;
  */
 export async function createBatchProgress(out: Output, items: readonly BatchItem[]): Promise<BatchProgress> {
   if (!out.interactive) return linesFor(out);
-  const { default: ora } = await import('ora');
   const c = out.ce;
   const started = Date.now();
   const failing = new Set<BatchItem>();
@@ -54,14 +52,8 @@ export async function createBatchProgress(out: Output, items: readonly BatchItem
     if (live.length > MAX_LIVE_ROWS) rows.push(c.dim(`  … and ${live.length - MAX_LIVE_ROWS} more`));
     return [`${items.length} profiles: ${tally}${c.dim(` · ${clock(now - started)}`)}`, ...rows].map((l) => truncate(l, width() + 40)).join('\n');
   };
-  const spinner: Ora = ora({ stream: out.stderr as NodeJS.WriteStream, discardStdin: false, isEnabled: true, text: text() }).start();
-  const ticker = setInterval(() => {
-    spinner.text = text();
-  }, 1000);
-  ticker.unref();
-  const redraw = () => {
-    spinner.text = text();
-  };
+  const spinner = await startTickingSpinner(out, text);
+  const redraw = spinner.redraw;
   return {
     accepted: (_item, line) => {
       out.err(`${line}\n`);
@@ -76,10 +68,7 @@ export async function createBatchProgress(out: Output, items: readonly BatchItem
       failing.add(item);
     },
     note: (line) => out.notice(line),
-    stop: () => {
-      clearInterval(ticker);
-      spinner.stop();
-    },
+    stop: () => spinner.stop(),
   };
 }
 

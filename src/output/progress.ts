@@ -85,9 +85,34 @@ export function transientText(error: Error, retryInMs: number): string {
   return `Polling failed (${error.message.replace(/\.$/, '')}); retrying in ${Math.ceil(retryInMs / 1000)} s. The job is unaffected.`;
 }
 
+export interface TickingSpinner {
+  /** Draw the text again now (after a change). */
+  redraw(): void;
+  /** Stop redrawing; leave a last line with this symbol and text, or nothing. */
+  stop(last?: { symbol: string; text: string }): void;
+}
+
+/** An ora spinner on stderr whose text is redrawn every second, so clocks and ETAs tick between polls. */
+export async function startTickingSpinner(out: Output, text: () => string): Promise<TickingSpinner> {
+  const { default: ora } = await import('ora');
+  const spinner: Ora = ora({ stream: out.stderr as NodeJS.WriteStream, discardStdin: false, isEnabled: true, text: text() }).start();
+  const redraw = () => {
+    spinner.text = text();
+  };
+  const ticker = setInterval(redraw, 1000);
+  ticker.unref();
+  return {
+    redraw,
+    stop(last) {
+      clearInterval(ticker);
+      if (last) spinner.stopAndPersist(last);
+      else spinner.stop();
+    },
+  };
+}
+
 /** On a terminal: an ora spinner on stderr, redrawn every second so elapsed time and the queue ETA tick. */
 async function spinnerProgress(out: Output, id: string): Promise<Progress> {
-  const { default: ora } = await import('ora');
   const c = out.ce;
   const started = Date.now();
   let status: StatusRecord | undefined;
@@ -101,11 +126,7 @@ async function spinnerProgress(out: Output, id: string): Promise<Progress> {
     const tail = problem ? ` ${c.yellow(problem)}` : '';
     return `${c.bold(id)}  ${state}${c.dim(` · ${clock(now - started)}`)}${tail}`;
   };
-  const spinner: Ora = ora({ stream: out.stderr as NodeJS.WriteStream, discardStdin: false, isEnabled: true, text: text() }).start();
-  const ticker = setInterval(() => {
-    spinner.text = text();
-  }, 1000);
-  ticker.unref();
+  const spinner = await startTickingSpinner(out, text);
   let failing = false;
 
   return {
@@ -115,24 +136,22 @@ async function spinnerProgress(out: Output, id: string): Promise<Progress> {
       percent.read(next, readAt);
       problem = undefined;
       failing = false;
-      spinner.text = text();
+      spinner.redraw();
     },
     transient(error, retryInMs) {
       problem = `(connection trouble; retrying in ${Math.ceil(retryInMs / 1000)} s)`;
-      spinner.text = text();
+      spinner.redraw();
       if (!failing) out.notice(transientText(error, retryInMs));
       failing = true;
     },
     done(final, elapsedMs) {
-      clearInterval(ticker);
       const ok = final.status === 'completed';
       const symbol = ok ? c.green('✔') : c.red('✖');
       const how = `${colourState(c, final.status)}${final.errorCode ? ` (${final.errorCode})` : ''}`;
-      spinner.stopAndPersist({ symbol, text: `Job ${c.bold(id)} ${how} after ${formatDuration(elapsedMs) ?? '0 s'} of waiting.` });
+      spinner.stop({ symbol, text: `Job ${c.bold(id)} ${how} after ${formatDuration(elapsedMs) ?? '0 s'} of waiting.` });
       out.err('\n'); // on the terminal, a blank line between the verdict and the result
     },
     stop() {
-      clearInterval(ticker);
       spinner.stop();
     },
   };
