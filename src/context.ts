@@ -99,6 +99,11 @@ export class Context {
     return (this.localBackend ??= import('./local/backend.js').then((m) => m.createLocalBackend(this)));
   }
 
+  /** The backend a `--local` flag asks for. */
+  backend(local: boolean | undefined): Promise<JobBackend> {
+    return local ? this.local() : this.remote();
+  }
+
   /** Local ids carry a prefix, so any command finds a local job without a flag. */
   backendFor(jobId: string): Promise<JobBackend> {
     return isLocalId(jobId) ? this.local() : this.remote();

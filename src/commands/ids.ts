@@ -1,10 +1,10 @@
 import { UsageError } from '../errors.js';
 
 /** Job ids are opaque to us (18 digits on the service, `local-…` locally), but never empty or full of spaces. */
-export function checkJobId(id: string | undefined, what = 'job id'): string {
+export function checkJobId(id: string | undefined): string {
   const trimmed = (id ?? '').trim();
   if (!trimmed || /\s|\//.test(trimmed)) {
-    throw new UsageError(`"${id ?? ''}" is not a ${what}.`, 'Find ids with `simjob jobs`.');
+    throw new UsageError(`"${id ?? ''}" is not a job id.`, 'Find ids with `simjob jobs`.');
   }
   return trimmed;
 }

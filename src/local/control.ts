@@ -105,8 +105,9 @@ async function stopOrphanSimc(store: LocalStore, job: LocalJob): Promise<void> {
 
 /** Retry an orphaned job once; the second interruption ends it failed / execution_interrupted. */
 export async function recoverJob(store: LocalStore, job: LocalJob): Promise<void> {
-  await stopOrphanSimc(store, job);
+  // Checked again first: its worker may have proved alive since the caller looked, and then its simc must live.
   if (!isOrphan(job, await liveWorker(store))) return;
+  await stopOrphanSimc(store, job);
   // Under the job's lock (the `when`), check that it is still the same attempt: a new worker may have retried it.
   if (!job.retried) {
     await requeueForRetry(store, job.id, (current) => current.owner?.nonce === job.owner?.nonce && isActive(current.status));

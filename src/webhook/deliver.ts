@@ -11,8 +11,8 @@
  * and counts an attempt cut off midway as made (the receiver deduplicates by event id, so at-least-once is safe).
  */
 import { randomUUID } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import { sleep as sleepFor } from '../api/retry.js';
+import { readJson, writeJsonAtomic } from '../local/fsutil.js';
 import { userAgent } from '../version.js';
 import { deliveryHeaders, describeOutcome, isRetryableOutcome, isSuccess, postRaw, type PostOutcome } from './post.js';
 import { signatureHeader } from './signature.js';
@@ -162,18 +162,7 @@ function send(options: DeliverOptions, record: DeliveryRecord, deliveryId: strin
 /** A record kept as a JSON file (the job folder's webhook.json), replaced atomically on every write. */
 export function fileRecordStore(path: string): RecordStore {
   return {
-    async read() {
-      try {
-        return JSON.parse(await fs.readFile(path, 'utf8')) as DeliveryRecord;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw error;
-      }
-    },
-    async write(record) {
-      const tmp = `${path}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-      await fs.writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`);
-      await fs.rename(tmp, path);
-    },
+    read: () => readJson<DeliveryRecord>(path),
+    write: (record) => writeJsonAtomic(path, record),
   };
 }

@@ -9,7 +9,7 @@ export interface BuildsOptions {
 }
 
 export async function run(ctx: Context, [id]: string[], options: BuildsOptions): Promise<void> {
-  const backend = options.local ? await ctx.local() : await ctx.remote();
+  const backend = await ctx.backend(options.local);
   if (id !== undefined) {
     if (options.local) throw new UsageError('`builds --local` lists the local binaries; it takes no id.');
     const build = await backend.build(id);

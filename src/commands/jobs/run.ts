@@ -16,7 +16,7 @@ const MAX_PAGES = 100;
 
 export async function run(ctx: Context, _args: string[], options: JobsOptions): Promise<void> {
   if (options.limit !== undefined && options.limit > 100) throw new UsageError('--limit must be between 1 and 100.');
-  const backend = options.local ? await ctx.local() : await ctx.remote();
+  const backend = await ctx.backend(options.local);
   const first = await backend.list({ limit: options.limit, cursor: options.cursor });
   let page: JobList = first.data;
   const jobs: JobListItem[] = [...page.jobs];

@@ -61,7 +61,7 @@ export async function run(ctx: Context, args: string[], options: SubmitOptions):
     if (staging && (staging.enabled || !options.local)) ctx.out.notice(`${label(p)}${describeMultistage(staging)}`);
   }
 
-  const backend = options.local ? await ctx.local() : await ctx.remote();
+  const backend = await ctx.backend(options.local);
   if (backend.kind === 'remote') await checkAccountLimits(backend, options);
 
   if (prepared.length > 1) {

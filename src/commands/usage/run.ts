@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { formatNumber, formatTime } from '../../output/format.js';
 
 export async function run(ctx: Context, _args: string[], options: { local?: boolean }): Promise<void> {
-  const backend = options.local ? await ctx.local() : await ctx.remote();
+  const backend = await ctx.backend(options.local);
   const usage = await backend.usage();
   if (ctx.out.json) return ctx.out.printJson(usage.raw);
   const u = usage.data;
