@@ -30,9 +30,11 @@ export const CREDENTIALS_FILE = 'apikey.txt';
  */
 export async function finishJob(store: LocalStore, id: string, ending: Ending, when: (job: LocalJob) => boolean = () => true): Promise<LocalJob | undefined> {
   let moved = false;
-  const job = await store.updateJob(id, (current) => {
+  const job = await store.updateJob(id, async (current) => {
     if (isTerminal(current.status) || !canMove(current.status, ending.status) || !when(current)) return undefined;
     moved = true;
+    // Gone before the record says the job ended, so nobody who sees it ended can still find the secret.
+    await fs.rm(store.file(id, CREDENTIALS_FILE), { force: true });
     return {
       ...current,
       ...ending,
@@ -44,11 +46,7 @@ export async function finishJob(store: LocalStore, id: string, ending: Ending, w
     };
   });
   if (!job || !moved) return undefined;
-  await Promise.all([
-    store.dequeue(job),
-    store.unmarkRunning(id),
-    fs.rm(store.file(id, CREDENTIALS_FILE), { force: true }),
-  ]);
+  await Promise.all([store.dequeue(job), store.unmarkRunning(id)]);
   await onTerminal(job, store);
   return job;
 }
