@@ -4,7 +4,7 @@
  * only then.
  */
 import { EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
-import { TransportError, type HttpRequestOptions, type HttpResponse } from './transport.js';
+import { TransportError, type HttpRequestOptions, type HttpResponse } from './wire.js';
 
 let agent: Dispatcher | undefined;
 

@@ -11,27 +11,9 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import { onCloseConnections } from './connections.js';
+import { TransportError, type HttpRequestOptions, type HttpResponse } from './wire.js';
 
-export interface HttpRequestOptions {
-  method: string;
-  headers: Record<string, string>;
-  body?: string;
-  /** Inactivity limit: no response headers, or no body bytes, for this long fails the request. */
-  timeoutMs: number;
-  signal?: AbortSignal;
-}
-
-export interface HttpResponse {
-  statusCode: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Readable;
-}
-
-export class TransportError extends Error {
-  constructor(message: string, readonly code: string) {
-    super(message);
-  }
-}
+export { TransportError, type HttpRequestOptions, type HttpResponse } from './wire.js';
 
 let agents: { http: http.Agent; https: https.Agent } | undefined;
 let proxied: ((url: URL, options: HttpRequestOptions) => Promise<HttpResponse>) | undefined;

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { Context, type GlobalFlags } from '../context.js';
 
-/** What every command handler looks like: positional arguments, its options, and the context. */
-export type Handler<O = Record<string, unknown>> = (ctx: Context, args: string[], options: O) => Promise<number | void>;
+/** What every command handler looks like: positional arguments, its options, the context, and the command itself. */
+export type Handler<O = Record<string, unknown>> = (ctx: Context, args: string[], options: O, command: Command) => Promise<number | void>;
 
 /** Process-wide things the CLI entry hands to every command. */
 export interface Runtime {
@@ -28,7 +28,7 @@ export function lazyAction<O>(runtime: Runtime, load: () => Promise<{ run: Handl
     const ctx = new Context({ ...runtime, flags: globalFlags(flags) });
     runtimeContext.current = ctx;
     const { run } = await load();
-    const code = await run(ctx, positional.filter((v) => v !== undefined), options);
+    const code = await run(ctx, positional.filter((v) => v !== undefined), options, command);
     runtime.exitCode = typeof code === 'number' ? code : 0;
   };
 }

@@ -1,18 +1,17 @@
 import type { Runtime } from '../commands/define.js';
-import { HELP_TOPICS } from '../help-topics.js';
 import { buildProgram } from '../program.js';
 import { completionScript, type Shell } from './index.js';
+import { simjobCompletionOptions } from './options.js';
+
+export { simjobCompletionOptions };
 
 /**
- * simjob's own completion scripts, from the same buildProgram() the CLI parses with. Shared by
- * `simjob completion <shell>`, `npm run completions` and the drift test, so all three always agree.
+ * simjob's own completion scripts, from the same buildProgram() the CLI parses with. Used by `npm run completions`
+ * and the tests; `simjob completion <shell>` makes the same script from the tree that parsed it (the drift test
+ * checks that the two agree).
  */
 export function simjobCompletion(shell: Shell): string {
   return completionScript(shell, simjobProgram(), simjobCompletionOptions());
-}
-
-export function simjobCompletionOptions() {
-  return { helpTopics: Object.keys(HELP_TOPICS) };
 }
 
 /** The command tree alone: no handler ever runs, so the runtime is inert. */

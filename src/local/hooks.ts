@@ -12,6 +12,6 @@ export async function onTerminal(job: LocalJob, store: LocalStore): Promise<void
   if (!job.webhook) return;
   // Queued for the worker, which delivers with retries (src/webhook/local.ts); started here if none runs (cancel).
   await queueTerminalEvent(job, store);
-  const { ensureWorker } = await import('./control.js');
+  const { ensureWorker } = await import('./worker-process.js');
   await ensureWorker(store, process.env);
 }

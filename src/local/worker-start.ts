@@ -9,7 +9,7 @@
  * the same work again and reports its errors itself.
  */
 import { dataDir } from '../config/paths.js';
-import { ensureWorker } from './control.js';
+import { ensureWorker } from './worker-process.js';
 import { LocalStore } from './store.js';
 
 /**

@@ -12,7 +12,8 @@
 import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { exists, readLockOwner, tryLock, type HeldLock } from './fsutil.js';
-import { HEARTBEAT_MS, WORKER_STALE_MS, recoverInterrupted } from './control.js';
+import { recoverInterrupted } from './control.js';
+import { HEARTBEAT_MS, WORKER_STALE_MS } from './worker-process.js';
 import { clearRunOutputs, expireIfDue, finishJob, isDue, queueDeadline } from './lifecycle.js';
 import { runJob, type StopReason } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';

@@ -10,7 +10,7 @@
 import { promises as fs } from 'node:fs';
 import type { Ending } from '../local/lifecycle.js';
 import { ProgressTracker, ProgressWriter } from '../local/progress.js';
-import { runAndRead, type PassFiles, type RunDeps } from '../local/runner.js';
+import { runAndRead, type PassFiles, type RunDeps } from '../local/pass.js';
 import type { LocalBuildInfo, LocalJob } from '../local/store.js';
 import { stageJsonFile } from './files.js';
 import { runStaged, type RunPass } from './run.js';

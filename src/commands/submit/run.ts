@@ -1,39 +1,16 @@
-import type { Channel, Priority, SubmitRequest, Usage } from '../../api/schemas.js';
+import type { Channel, Priority, Usage } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
-import { ApiError, NetworkError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import type { JobBackend, Submitted } from '../../jobs/backend.js';
-import {
-  buildRequest, checkIdempotencyKey, newIdempotencyKey, readProfile, type ProfileInput, type SubmitFlags,
-} from '../../jobs/submission.js';
-import { describeMultistage, preflight, type Preflight } from '../../jobs/preflight.js';
+import { buildRequest, checkIdempotencyKey, newIdempotencyKey, readProfile } from '../../jobs/submission.js';
+import { describeMultistage, preflight } from '../../jobs/preflight.js';
 import { readAllBytes } from '../../util/prompt.js';
-
-/** `*`, `?` or `[` in a profile argument: a glob for batch.ts to expand (the module loads only then). */
-/** `*`, `?` or `[`: the argument is a pattern for batch.ts to expand (unless a file of that name exists). */
-export const GLOB_CHARS = /[*?[]/;
-export const hasGlob = (arg: string): boolean => arg !== '-' && GLOB_CHARS.test(arg);
-
-export interface SubmitOptions extends SubmitFlags {
-  dryRun?: boolean;
-  wait?: boolean;
-  timeout?: number;
-  cancelOnInterrupt?: boolean;
-  top?: number;
-  local?: boolean;
-  simc?: string;
-  concurrency?: number;
-}
-
-export interface PreparedSubmission {
-  profile: ProfileInput;
-  request: SubmitRequest;
-  idempotencyKey: string;
-  preflight: Preflight;
-}
+import { hasGlob } from './globs.js';
+import { submitOne, type PreparedSubmission, type SubmitOptions } from './send.js';
 
 export async function run(ctx: Context, args: string[], options: SubmitOptions): Promise<number | void> {
   // A quoted glob ('profiles/*.simc'), or one the shell left alone, is expanded here.
-  const sources = args.some(hasGlob) ? await (await import('./batch.js')).expandProfileArgs(args) : args;
+  const sources = args.some(hasGlob) ? await (await import('./globs.js')).expandProfileArgs(args) : args;
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError('Only one profile can come from stdin ("-").');
   if (options.simc && !options.local) throw new UsageError('--simc names the simc of a local run; it needs --local.', 'Add --local, or drop --simc.');
   if (options.idempotencyKey && sources.length > 1) {
@@ -88,28 +65,6 @@ function resolveChannel(ctx: Context, options: SubmitOptions): Channel {
     'No build channel given.',
     'Pass --channel nightly|weekly|latest, or set a default with `simjob config set channel nightly`.',
   );
-}
-
-/**
- * Send one submission. The HTTP layer retries it only with the same idempotency key, so a retry can never make a
- * second job; if every attempt fails, the key is the way to find out what happened.
- */
-/** Send one submission; the answer must carry a job id. */
-export async function submitOne(backend: JobBackend, p: PreparedSubmission, options: SubmitOptions): Promise<{ submitted: Submitted; id: string }> {
-  let submitted: Submitted;
-  try {
-    submitted = await backend.submit({ request: p.request, idempotencyKey: p.idempotencyKey, plain: Boolean(options.plain), simc: options.simc, analysis: p.preflight.analysis });
-  } catch (error) {
-    const uncertain = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
-    if (!uncertain) throw error;
-    const err = error as NetworkError | ApiError;
-    throw Object.assign(err, {
-      hint: `The submission may have reached the service. Run the same command with --idempotency-key ${p.idempotencyKey} to get its job id without creating a second job.`,
-    });
-  }
-  const id = submitted.data.id;
-  if (!id) throw new NetworkError('The service accepted the submission but returned no job id.', 'Find it with `simjob jobs`.');
-  return { submitted, id };
 }
 
 /** `--max-runtime` and `--max-queue` above the account's limits fail here, naming the limit, before any submission. */

@@ -1,0 +1,45 @@
+/** Sending one prepared submission: shared by a single submit (run.ts) and a batch (batch.ts). */
+import type { SubmitRequest } from '../../api/schemas.js';
+import { ApiError, NetworkError } from '../../errors.js';
+import type { JobBackend, Submitted } from '../../jobs/backend.js';
+import type { Preflight } from '../../jobs/preflight.js';
+import type { ProfileInput, SubmitFlags } from '../../jobs/submission.js';
+
+export interface SubmitOptions extends SubmitFlags {
+  dryRun?: boolean;
+  wait?: boolean;
+  timeout?: number;
+  cancelOnInterrupt?: boolean;
+  top?: number;
+  local?: boolean;
+  simc?: string;
+  concurrency?: number;
+}
+
+export interface PreparedSubmission {
+  profile: ProfileInput;
+  request: SubmitRequest;
+  idempotencyKey: string;
+  preflight: Preflight;
+}
+
+/**
+ * Send one submission. The HTTP layer retries it only with the same idempotency key, so a retry can never make a
+ * second job; if every attempt fails, the key is the way to find out what happened. The answer must carry a job id.
+ */
+export async function submitOne(backend: JobBackend, p: PreparedSubmission, options: SubmitOptions): Promise<{ submitted: Submitted; id: string }> {
+  let submitted: Submitted;
+  try {
+    submitted = await backend.submit({ request: p.request, idempotencyKey: p.idempotencyKey, plain: Boolean(options.plain), simc: options.simc, analysis: p.preflight.analysis });
+  } catch (error) {
+    const uncertain = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
+    if (!uncertain) throw error;
+    const err = error as NetworkError | ApiError;
+    throw Object.assign(err, {
+      hint: `The submission may have reached the service. Run the same command with --idempotency-key ${p.idempotencyKey} to get its job id without creating a second job.`,
+    });
+  }
+  const id = submitted.data.id;
+  if (!id) throw new NetworkError('The service accepted the submission but returned no job id.', 'Find it with `simjob jobs`.');
+  return { submitted, id };
+}

@@ -1,0 +1,166 @@
+/**
+ * One simc pass of a local job in its folder, read: its outcome mapped to the spec's terminal states and error
+ * codes, or its parsed report. The single-pass runner (runner.ts) makes one; the staged runner
+ * (src/multistage/local.ts) one per stage.
+ */
+import { promises as fs } from 'node:fs';
+import type { Ending } from './lifecycle.js';
+import { ReportError, parseReport } from './report.js';
+import { readStageReport, type StageReport } from './report-rows.js';
+import { findCrashLine, findErrorLine, localBuildId, parseVersionLine, runSimcOnce, type SimcExit } from './simc.js';
+import type { LocalBuildInfo, LocalJob, LocalStore } from './store.js';
+
+export type StopReason = 'cancel' | 'timeout' | 'shutdown';
+
+export interface RunDeps {
+  store: LocalStore;
+  env: NodeJS.ProcessEnv;
+  /** Aborted with a StopReason to stop simc (SIGTERM, then SIGKILL after killGraceMs). */
+  stop: AbortSignal;
+  killGraceMs: number;
+  /** Record simc's pid on the job, so a dead worker's simc can be found and stopped. */
+  onSimcPid: (pid: number) => Promise<void>;
+}
+
+export interface PassFiles {
+  /** Profile to run, relative to the job folder (simc's cwd). */
+  input: string;
+  jsonVersion: '2' | '3';
+  json: string;
+  html: string | null;
+  text: string;
+  stdout: string;
+  stderr: string;
+}
+
+export interface PassOutcome extends SimcExit {
+  versionLine: string | null;
+}
+
+export const SINGLE_PASS_FILES = (job: LocalJob): PassFiles => ({
+  input: 'input.simc',
+  jsonVersion: job.outputs.jsonVersion,
+  json: 'report.json',
+  html: job.outputs.html ? 'report.html' : null,
+  text: 'simc-output.txt',
+  stdout: 'stdout.log',
+  stderr: 'stderr.log',
+});
+
+/** simc's argv for one pass: the profile, then the report options (sim options, so their place after it is fine). */
+export function simcArgs(files: PassFiles): string[] {
+  const json = files.jsonVersion === '3' ? `json=${files.json},version=3.0.0-alpha1` : `json2=${files.json}`;
+  return [files.input, json, ...(files.html ? [`html=${files.html}`] : []), `output=${files.text}`, 'progressbar_type=1'];
+}
+
+/** One simc run in the job folder. */
+export async function runPass(deps: RunDeps, job: LocalJob, files: PassFiles, progress?: (line: string) => void): Promise<PassOutcome> {
+  const dir = deps.store.jobDir(job.id);
+  let versionLine: string | null = null;
+  const exit = await runSimcOnce({
+    simcPath: job.simc.path,
+    args: simcArgs(files),
+    cwd: dir,
+    env: deps.env,
+    stdoutFile: deps.store.file(job.id, files.stdout),
+    stderrFile: deps.store.file(job.id, files.stderr),
+    onStdoutLine: (line) => {
+      if (versionLine === null && line.startsWith('SimulationCraft ')) versionLine = line.trim();
+      progress?.(line);
+    },
+    onSpawn: (pid) => void deps.onSimcPid(pid).catch(() => undefined),
+    stop: deps.stop,
+    killGraceMs: deps.killGraceMs,
+  });
+  return { ...exit, versionLine };
+}
+
+function buildInfo(job: LocalJob, versionLine: string | null, report?: Record<string, unknown>): LocalBuildInfo {
+  const parsed = versionLine ? parseVersionLine(versionLine) : undefined;
+  const fromReport = (key: string) => (report && typeof report[key] === 'string' ? (report[key] as string) : null);
+  return {
+    id: localBuildId(job.simc.path, versionLine),
+    channel: job.channel,
+    path: job.simc.path,
+    simcVersion: parsed?.simcVersion ?? fromReport('version'),
+    commit: parsed?.commit ?? fromReport('git_revision'),
+    gitBranch: parsed?.gitBranch ?? fromReport('git_branch'),
+    versionLine,
+  };
+}
+
+/** The end of stderr is where simc's fatal line is; a huge stderr (warnings) is read from its tail. */
+async function readStderr(path: string): Promise<string> {
+  const LIMIT = 4 * 1024 * 1024;
+  try {
+    const handle = await fs.open(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      const start = Math.max(0, size - LIMIT);
+      const buffer = Buffer.alloc(size - start);
+      await handle.read(buffer, 0, buffer.length, start);
+      return buffer.toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return '';
+  }
+}
+
+function lastLine(text: string): string | undefined {
+  return text.trim().split(/\r?\n/).pop()?.trim() || undefined;
+}
+
+/** What one pass came to: simc's parsed report, or how the job ends because of this pass. */
+export type PassResult =
+  | { ok: true; report: Record<string, unknown>; rows: StageReport; pass: PassOutcome; build: LocalBuildInfo }
+  | { ok: false; ending: Ending | undefined };
+
+/**
+ * One simc run, read: run simc on `files.input`, and either return its parsed JSON report or map the failure to
+ * the terminal state and errorCode of the spec (undefined: the worker is shutting down, so the job is left to be
+ * retried). A staged runner calls this once per stage with a rewritten input and per-stage file names.
+ */
+export async function runAndRead(deps: RunDeps, job: LocalJob, files: PassFiles, onLine?: (line: string) => void): Promise<PassResult> {
+  const pass = await runPass(deps, job, files, onLine);
+  const stopped = deps.stop.aborted ? (deps.stop.reason as StopReason) : undefined;
+  const exitCode = pass.signal ?? (pass.exitCode === null ? null : String(pass.exitCode));
+  const build = buildInfo(job, pass.versionLine);
+  const base = { simcExitCode: exitCode, simDurationMs: pass.spawnError ? null : pass.durationMs, build, hasResult: true };
+  const fail = (ending: Ending): PassResult => ({ ok: false, ending });
+
+  if (stopped === 'shutdown') return { ok: false, ending: undefined };
+  if (stopped === 'cancel') {
+    return fail({ ...base, status: 'cancelled', errorCode: 'user_cancelled', statusReason: 'Cancelled on request while running; simc was stopped.' });
+  }
+  if (stopped === 'timeout') {
+    return fail({ ...base, status: 'timed_out', errorCode: 'execution_timeout', statusReason: `simc ran longer than maxRuntimeSeconds (${job.maxRuntimeSeconds} s) and was stopped.` });
+  }
+  if (pass.spawnError) {
+    return fail({ ...base, status: 'failed', errorCode: 'build_unavailable', statusReason: `simc at ${job.simc.path} could not be started: ${pass.spawnError}` });
+  }
+  if (pass.exitCode !== 0) {
+    const stderr = await readStderr(deps.store.file(job.id, files.stderr));
+    const errorLine = findErrorLine(stderr);
+    if (errorLine && !pass.signal) return fail({ ...base, status: 'failed', errorCode: 'simulation_error', statusReason: errorLine });
+    const crash = findCrashLine(stderr) ?? lastLine(stderr);
+    const how = pass.signal ? `was killed by ${pass.signal}` : `exited with code ${pass.exitCode}`;
+    return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `simc ${how}${crash ? `: ${crash}` : ''}` });
+  }
+  // Exit 0 is a success only with a readable JSON report: simc does not fail its exit code when a report fails.
+  let text: string;
+  try {
+    text = await fs.readFile(deps.store.file(job.id, files.json), 'utf8');
+  } catch {
+    return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: 'simc exited 0 but wrote no JSON report.' });
+  }
+  try {
+    const report = parseReport(text);
+    const rows = readStageReport(report, job.mainActor); // throws when the baseline's numbers are missing
+    return { ok: true, report, rows, pass, build: buildInfo(job, pass.versionLine, report) };
+  } catch (error) {
+    if (!(error instanceof ReportError)) throw error;
+    return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `simc exited 0 but its JSON report is unreadable: ${error.message}.` });
+  }
+}

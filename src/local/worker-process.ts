@@ -1,0 +1,78 @@
+/**
+ * The background worker as a process: is one alive, is a job's worker gone, start one.
+ *
+ * The worker is single per data dir: it holds `worker.lock` (pid + nonce, refreshed every few seconds). A job
+ * being run names its worker's nonce, so a job is orphaned exactly when its nonce is not the live lock's.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, promises as fs } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LocalError } from '../errors.js';
+import { isActive } from '../jobs/states.js';
+import { createExclusive, isStale, readLockOwner } from './fsutil.js';
+import type { LocalJob, LocalStore } from './store.js';
+
+/** The worker refreshes its lock every HEARTBEAT_MS; a lock not refreshed for WORKER_STALE_MS is dead. */
+export const HEARTBEAT_MS = 5_000;
+export const WORKER_STALE_MS = 60_000;
+/** A worker being started by another process is given this long to take the lock before we start another. */
+const SPAWN_GRACE_MS = 5_000;
+
+export interface LiveWorker {
+  pid: number;
+  nonce: string;
+}
+
+export async function liveWorker(store: LocalStore): Promise<LiveWorker | undefined> {
+  const owner = await readLockOwner(store.workerLockPath);
+  if (!owner || isStale(owner, WORKER_STALE_MS)) return undefined;
+  return { pid: owner.pid, nonce: owner.nonce };
+}
+
+/** Is this running job's worker gone? */
+export function isOrphan(job: LocalJob, live: LiveWorker | undefined): boolean {
+  if (!isActive(job.status)) return false;
+  return !job.owner || !live || live.nonce !== job.owner.nonce;
+}
+
+/** dist/worker.js (the worker's own build entry), found from this module's place in dist/chunks/ or src/local/. */
+export function workerEntry(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let up = 0; up < 4; up++) {
+    const candidate = join(dir, 'dist', 'worker.js');
+    if (existsSync(candidate)) return candidate;
+    dir = resolve(dir, '..');
+  }
+  throw new LocalError('The local worker (dist/worker.js) is missing from this installation.', 'Reinstall simjob, or run `npm run build` in a checkout.');
+}
+
+/**
+ * Start the worker in the background (detached, so it outlives this command), unless one runs or is starting.
+ * `env` is the worker's environment: the caller's, with SIMJOB_PROFILE set when a --profile flag chose the profile
+ * (the worker reads `local.concurrency` from it).
+ */
+export async function ensureWorker(store: LocalStore, env: NodeJS.ProcessEnv): Promise<void> {
+  if (await liveWorker(store)) return;
+  const marker = JSON.stringify({ pid: process.pid, nonce: '', host: '', at: Date.now() });
+  if (!(await createExclusive(store.workerSpawnPath, marker))) {
+    const other = await readLockOwner(store.workerSpawnPath);
+    if (other && Date.now() - other.mtimeMs < SPAWN_GRACE_MS) return; // another process is starting one right now
+    await fs.rm(store.workerSpawnPath, { force: true });
+    if (!(await createExclusive(store.workerSpawnPath, marker))) return;
+  }
+  const log = openSync(store.workerLogPath, 'a');
+  try {
+    const child = spawn(process.execPath, [workerEntry()], {
+      detached: true,
+      stdio: ['ignore', log, log],
+      env,
+      cwd: store.root,
+      windowsHide: true,
+    });
+    child.on('error', () => undefined);
+    child.unref();
+  } finally {
+    closeSync(log);
+  }
+}
