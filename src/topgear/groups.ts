@@ -32,3 +32,10 @@ export function parseSlots(list: string): Group[] {
   if (wanted.size === 0) throw new SlotsError(`--slots needs at least one of ${GROUP_NAMES.join(',')}.`);
   return GROUP_NAMES.filter((g) => wanted.has(g));
 }
+
+/**
+ * Default of `--max-combos`. Every combination beyond the equipped set is one profileset; 1,000 keeps a full top
+ * gear run of a well-stocked bag (the fixture's 744) in one job while stopping an accidental all-slots run of a
+ * hoarder's bags (tens of thousands) before it costs anything.
+ */
+export const DEFAULT_MAX_COMBOS = 1000;

@@ -6,6 +6,7 @@ import type { Output } from '../io.js';
 import type { RankedProfileset } from '../report-profilesets.js';
 import { difference, rankByMean } from '../stats.js';
 import { printTable, type Column } from '../table.js';
+import { printTopGearHeadline } from './topgear.js';
 
 /** How many profilesets a result or a comparison lists without --top. */
 export const DEFAULT_TOP = 20;
@@ -35,6 +36,7 @@ const MULTISTAGE_REASONS: Record<string, string> = {
  */
 export function printResult(out: Output, record: ResultRecord, options: ResultViewOptions): void {
   printHeadline(out, record);
+  printTopGearHeadline(out, record);
   printOutcome(out, record);
   printProfilesets(out, record, options);
   printFunnel(out, record);
