@@ -117,6 +117,13 @@ describe('simjob topgear refuses bad input with one line and exit 2, sending not
     expect(await refuse([FURY, '--talents', 'all'])).toEqual(['Error: 2,232 combinations is more than --max-combos 1,000: --slots head,neck,finger,trinket would make 756 (or raise --max-combos).']);
   });
 
+  it('a profile over the service\'s 2 MB: which --slots would fit (local runs have no such limit)', async () => {
+    const extra = ['back', 'feet', 'wrist', 'legs'].map((slot, i) => `#\n# Spare ${slot} (280)\n# ${slot}=,id=${300_000 + i}`).join('\n');
+    const big = FURY_TEXT.replace('### Gear from Bags\n', `### Gear from Bags\n${extra}\n`);
+    const [line] = await refuse(['-', '--max-combos', '20000'], big);
+    expect(line).toMatch(/^Error: The profile for 11,904 combinations is \d+\.\d MB, over the service's 2 MB: --slots [a-z,]+ would make [\d,]+ combinations \(or run it with --local\)\.$/);
+  });
+
   it('bad --slots, and nothing to swap in', async () => {
     expect(await refuse([FURY, '--slots', 'hat'])).toEqual(['Error: --slots: "hat" is not a slot group; use any of head,neck,shoulder,back,chest,wrist,hands,waist,legs,feet,finger,trinket,weapon.']);
     expect(await refuse([FURY, '--slots', 'legs'])).toEqual([`Error: Export ${FURY} offers nothing to swap in for --slots legs: the equipped set is the only combination. Name other slot groups in --slots, or drop it.`]);

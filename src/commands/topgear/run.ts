@@ -5,6 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { MAX_PROFILE_BYTES } from '../../api/schemas.js';
 import { ExportError, parseAddonExport, type AddonExport } from '../../addon/export.js';
 import { planTopGear, type TopGearPlan } from '../../topgear/combinations.js';
 import { DEFAULT_MAX_COMBOS, parseSlots, SlotsError, type Group } from '../../topgear/groups.js';
@@ -51,6 +52,7 @@ export async function run(ctx: Context, [source = '-']: string[], options: TopGe
 
   const profile = topGearProfile(exp, plan, source === '-' ? 'stdin' : source);
   if (options.output) return writeProfile(ctx, options.output, profile.text, plan);
+  if (!options.local) checkServiceSize(profile.text, plan);
 
   const meta = [...options.meta];
   if (meta.some((m) => m.startsWith(`${TOPGEAR_META_KEY}=`))) {
@@ -106,6 +108,15 @@ function tooMany(plan: TopGearPlan, max: number, talents: 'active' | 'all' | und
     ? `--slots ${suggestion.slots.join(',')} would make ${formatNumber(suggestion.count)}`
     : talents === 'all' ? 'drop --talents all' : 'no --slots choice fits';
   return new UsageError(`${formatNumber(plan.count)} combinations is more than --max-combos ${formatNumber(max)}: ${fix} (or raise --max-combos).`);
+}
+
+/** Names are never shortened, so a big run can outgrow the service's 2 MB; say which --slots would fit. */
+function checkServiceSize(text: string, plan: TopGearPlan): void {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= MAX_PROFILE_BYTES) return;
+  const suggestion = suggestSlots(plan, Math.floor((plan.count * MAX_PROFILE_BYTES) / bytes));
+  const fix = suggestion ? `--slots ${suggestion.slots.join(',')} would make ${formatNumber(suggestion.count)} combinations` : 'fewer --slots would';
+  throw new UsageError(`The profile for ${formatNumber(plan.count)} combinations is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the service's 2 MB: ${fix} (or run it with --local).`);
 }
 
 async function writeProfile(ctx: Context, file: string, text: string, plan: TopGearPlan): Promise<number> {
