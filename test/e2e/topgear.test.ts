@@ -83,6 +83,16 @@ describe('simjob topgear --local', () => {
   });
 });
 
+describe('simjob topgear --help', () => {
+  it('gives the default of --max-combos and the one-hander/two-hander caveat', async () => {
+    const help = await simjob(['topgear', '--help']);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toMatch(/--max-combos <n>\s+Refuse to submit more combinations than this\s+\(default 1000\)/);
+    expect(help.stdout).toContain('The export cannot tell one-handers from two-handers');
+    for (const flag of ['--channel', '--local', '--wait', '--meta', '--simc', '--timeout', '--no-multistage', '--dry-run', '--html']) expect(help.stdout).toContain(flag);
+  });
+});
+
 describe('simjob topgear refuses bad input with one line and exit 2, sending nothing', () => {
   let server: TestServer;
   let env: Record<string, string>;

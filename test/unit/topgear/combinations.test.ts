@@ -117,6 +117,12 @@ describe('the rules, one by one', () => {
     expect(single).toContain("Vaelgor's Final Stare (282) in trinket1");
   });
 
+  it('an item line listed twice (same id, bonus ids, gems) counts once', () => {
+    const twice = { ...FURY, bags: [...FURY.bags, { ...FURY.bags[0]!, line: 999 }] };
+    expect(planTopGear(twice, { slots: ['trinket'] }).count).toBe(9);
+    expect(planTopGear(twice, { slots: ['trinket'] }).leftOut).toContain('1 item listed twice (the same item line)');
+  });
+
   it('at most one Great Vault item in a combination', () => {
     for (const c of combinations(planTopGear(FURY))) expect(c.changes.filter((ch) => ch.candidate.item.source === 'vault').length).toBeLessThanOrEqual(1);
     expect(planTopGear(FURY).leftOut).toContain('408 combinations with more than one vault item (the vault gives one)');
