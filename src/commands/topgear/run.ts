@@ -13,7 +13,7 @@ import { suggestSlots } from '../../topgear/limit.js';
 import { topGearProfile } from '../../topgear/profile.js';
 import { TOPGEAR_KIND, TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
 import { formatNumber } from '../../output/format.js';
-import { terminalSafe } from '../../output/safe.js';
+import { terminalSafe, terminalSafeLine } from '../../output/safe.js';
 import { readAllBytes } from '../../util/prompt.js';
 import type { SubmitOptions } from '../submit/send.js';
 import { checkLocalFlags, submitProfiles } from '../submit/run.js';
@@ -34,7 +34,7 @@ export async function run(ctx: Context, [source = '-']: string[], options: TopGe
   try {
     exp = parseAddonExport(text);
   } catch (error) {
-    if (error instanceof ExportError) throw new UsageError(`${label}: ${error.message}`, error.hint);
+    if (error instanceof ExportError) throw new UsageError(terminalSafeLine(`${label}: ${error.message}`), error.hint);
     throw error;
   }
   for (const warning of exp.warnings) ctx.out.warn(warning);

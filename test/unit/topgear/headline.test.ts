@@ -36,6 +36,15 @@ describe('the top gear headline of a result', () => {
     expect(topGearHeadline(r)).toBe('Keep what you wear: no combination beats the equipped set (the best, Alnhara Lantern (285) in trinket1, is −1,000.0 dps ± 50.0 (−2.00%)).');
   });
 
+  it('on a terminal, the baseline row of a top gear table is the equipped set', () => {
+    const stdout = memoryStream(true, 140);
+    const stderr = memoryStream(true, 140);
+    const out = new Output({ stdout, stderr, env: {}, json: false, noColor: true, quiet: false });
+    printResult(out, topgear([['Alnhara Lantern (285) in trinket1', 50_600, 40], ['Eye of Midnight (276) in finger2', 49_000, 40]]), {});
+    expect(stdout.text()).toContain('equipped set (Examplewar)');
+    expect(stdout.text()).not.toContain('baseline (');
+  });
+
   it('only for jobs marked kind=topgear, printed under the job headline; names are made terminal-safe', () => {
     expect(topGearHeadline(topgear([['a', 51_000, 10]], null))).toBeUndefined();
     expect(topGearHeadline(topgear([['a', 51_000, 10]], { kind: 'other' }))).toBeUndefined();
