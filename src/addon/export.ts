@@ -108,7 +108,8 @@ export function parseAddonExport(text: string): AddonExport {
       }
       const named = parseNameComment(line);
       if (named) {
-        pendingName = { ...named, comment: line };
+        // The name comes first; an optional upgrade comment may follow it before the item line.
+        pendingName ??= { ...named, comment: line };
         lastItemComment = lineNo;
         return;
       }

@@ -44,6 +44,11 @@ describe('reading the addon export', () => {
     expect(baseline).not.toContain('Saved Loadout');
   });
 
+  it('an upgrade comment between an item\'s name and its line does not rename it', () => {
+    const exp = parseAddonExport(FURY.replace("# Night Ender's Tusks (289)\n", "# Night Ender's Tusks (289)\n# Upgrade Level: Hero 6/6 (289)\n"));
+    expect(exp.equipped.head?.name).toBe("Night Ender's Tusks");
+  });
+
   it('reads a real export without a checksum line or vault (the BM hunter fixture)', () => {
     const exp = parseAddonExport(fixture('topgear-high-spread-sortbek-bm-gear.simc'));
     expect([exp.className, exp.characterName]).toEqual(['hunter', 'Sørtbek']);
