@@ -6,6 +6,7 @@ import { completeAsPath, suggest } from './completions/hints.js';
 import { SETTING_KEYS } from './config/keys.js';
 import { httpUrl, port, urlPath } from './commands/webhook/parse.js';
 import { VERSION } from './version.js';
+import { DEFAULT_MAX_COMBOS, GROUP_NAMES } from './topgear/groups.js';
 
 /**
  * Every command and flag, as data for commander: the single source for parsing, help and completions.
@@ -99,7 +100,7 @@ export function buildProgram(rt: Runtime): Command {
   );
 
   // -- jobs ---------------------------------------------------------------------------------------------------------
-  examples(
+  const submit = examples(
     program
       .command('submit')
       .description('Submit profiles as sim jobs (a file, several files, or - for stdin).')
@@ -133,6 +134,37 @@ export function buildProgram(rt: Runtime): Command {
       'simjob submit profiles/*.simc --channel weekly --wait --json | jq \'.[].result.summary.mainActor.mean\'',
       'simc_export | simjob submit - --channel latest',
       'simjob submit profile.simc --local --wait',
+    ],
+  );
+
+  examples(
+    copyOptions(submit, program
+      .command('topgear')
+      .description('Find the best gear among what a character wears, carries and is offered in the Great Vault, from the /simc addon text.')
+      .argument('<export>', 'The /simc addon text in a file, or - to read it from stdin.')
+      .option('--slots <list>', `Slot groups that vary, comma-separated (default: all): ${GROUP_NAMES.join(',')}.`)
+      .addOption(new Option('--talents <which>', 'active: the equipped talents; all: also every saved loadout.').choices(TALENT_CHOICES).argParser(oneOf('--talents', TALENT_CHOICES)))
+      .option('--max-combos <n>', `Refuse to submit more combinations than this (default ${DEFAULT_MAX_COMBOS}).`, positiveInteger('--max-combos'))
+      .addOption(completeAsPath(new Option('-o, --output <file>', 'Write the generated profile to FILE and submit nothing.')))
+      .option('--no-multistage', 'Run every combination to full precision instead of culling in stages (multistage is on by default).')
+      .option('--dry-run', 'Print the counts, the stage plan and the request without sending it.'), ['--multistage', '--dry-run', '--concurrency'])
+      .addHelpText('after', [
+        '',
+        'Combinations: each slot tries the equipped item, the bag items and the Great Vault items for it. Rings and',
+        'trinkets are unordered pairs of two different items (never the same item id twice); at most one vault item.',
+        'The equipped set is the baseline; every other combination is a profileset named by what it swaps in.',
+        '',
+        'Weapons: every main-hand candidate with every off-hand candidate, and main-hand alone when nothing is in the',
+        'off hand. The export cannot tell one-handers from two-handers, so this is right for the character as',
+        'equipped: a two-hander from the bags is tried beside the equipped off-hand, which the game would not allow.',
+        'Leave such rows out of your decision, or use --slots without weapon.',
+      ].join('\n'))
+      .action(lazyAction(rt, () => import('./commands/topgear/run.js'))),
+    [
+      'simjob topgear export.txt --channel latest --wait',
+      'simjob topgear export.txt --slots trinket,finger --local --wait',
+      'pbpaste | simjob topgear - --talents all --wait',
+      'simjob topgear export.txt -o topgear.simc',
     ],
   );
 
@@ -315,6 +347,25 @@ export function buildProgram(rt: Runtime): Command {
   );
 
   return program;
+}
+
+const TALENT_CHOICES = ['active', 'all'] as const;
+
+/**
+ * Give `to` the options of `from` it does not define itself, except `skip` (a fresh Option each, as commander needs;
+ * completion hints are copied too): `topgear` takes every submit flag without a second list of them.
+ */
+function copyOptions(from: Command, to: Command, skip: string[]): Command {
+  for (const option of from.options) {
+    if (skip.includes(option.long ?? '') || to.options.some((o) => o.long === option.long)) continue;
+    const copy = new Option(option.flags, option.description);
+    if (option.argChoices) copy.choices(option.argChoices);
+    if (option.parseArg) copy.argParser(option.parseArg);
+    if (option.defaultValue !== undefined) copy.default(option.defaultValue, option.defaultValueDescription);
+    for (const symbol of Object.getOwnPropertySymbols(option)) (copy as unknown as Record<symbol, unknown>)[symbol] = (option as unknown as Record<symbol, unknown>)[symbol];
+    to.addOption(copy);
+  }
+  return to;
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -2,7 +2,7 @@ import type { Channel, Priority, Usage } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { JobBackend, Submitted } from '../../jobs/backend.js';
-import { buildRequest, checkIdempotencyKey, newIdempotencyKey, readProfile } from '../../jobs/submission.js';
+import { buildRequest, checkIdempotencyKey, newIdempotencyKey, readProfile, type ProfileInput } from '../../jobs/submission.js';
 import { describeMultistage, preflight } from '../../jobs/preflight.js';
 import { readAllBytes } from '../../util/prompt.js';
 import { hasGlob } from './globs.js';
@@ -12,15 +12,29 @@ export async function run(ctx: Context, args: string[], options: SubmitOptions):
   // A quoted glob ('profiles/*.simc'), or one the shell left alone, is expanded here.
   const sources = args.some(hasGlob) ? await (await import('./globs.js')).expandProfileArgs(args) : args;
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError('Only one profile can come from stdin ("-").');
-  if (options.simc && !options.local) throw new UsageError('--simc names the simc of a local run; it needs --local.', 'Add --local, or drop --simc.');
+  checkLocalFlags(options);
   if (options.idempotencyKey && sources.length > 1) {
     throw new UsageError('--idempotency-key names one submission; it cannot be used with several profiles.');
   }
+  const profiles: ProfileInput[] = [];
+  for (const source of sources) profiles.push(await readProfile(source, () => readAllBytes(ctx.stdin)));
+  return submitProfiles(ctx, profiles, options);
+}
+
+export function checkLocalFlags(options: SubmitOptions): void {
+  if (options.simc && !options.local) throw new UsageError('--simc names the simc of a local run; it needs --local.', 'Add --local, or drop --simc.');
+}
+
+/**
+ * Submit profiles already read (by `submit`, or made by `topgear`): preflight, dry run, send one or a batch, and
+ * with --wait show the result.
+ */
+export async function submitProfiles(ctx: Context, profiles: ProfileInput[], options: SubmitOptions): Promise<number | void> {
   const channel = resolveChannel(ctx, options);
   const priority = options.priority ?? (ctx.config.stringSetting('priority') as Priority | undefined);
   const prepared: PreparedSubmission[] = [];
-  for (const source of sources) {
-    const profile = await readProfile(source, () => readAllBytes(ctx.stdin));
+  for (const profile of profiles) {
+    const { source } = profile;
     const request = buildRequest(profile, options, channel, ctx.env, priority);
     const key = options.idempotencyKey ? checkIdempotencyKey(options.idempotencyKey) : newIdempotencyKey();
     const checked = preflight(source, request, options.local ? 'local' : 'remote');

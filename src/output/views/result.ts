@@ -6,6 +6,8 @@ import type { Output } from '../io.js';
 import type { RankedProfileset } from '../report-profilesets.js';
 import { difference, rankByMean } from '../stats.js';
 import { printTable, type Column } from '../table.js';
+import { isTopGearJob } from '../../jobs/topgear-marker.js';
+import { printTopGearHeadline } from './topgear.js';
 
 /** How many profilesets a result or a comparison lists without --top. */
 export const DEFAULT_TOP = 20;
@@ -35,6 +37,7 @@ const MULTISTAGE_REASONS: Record<string, string> = {
  */
 export function printResult(out: Output, record: ResultRecord, options: ResultViewOptions): void {
   printHeadline(out, record);
+  printTopGearHeadline(out, record);
   printOutcome(out, record);
   printProfilesets(out, record, options);
   printFunnel(out, record);
@@ -83,7 +86,7 @@ function printProfilesets(out: Output, record: ResultRecord, options: ResultView
   if (!actor || source.length === 0) return;
 
   const shown: Row[] = source.slice(0, options.top ?? DEFAULT_TOP).map((r, i) => ({ ...r, rank: i + 1 }));
-  const base: Row = { name: `baseline (${actor.name})`, mean: actor.mean, mean_error: actor.mean_error, stage: null, baseline: true };
+  const base: Row = { name: isTopGearJob(record.metadata) ? `equipped set (${actor.name})` : `baseline (${actor.name})`, mean: actor.mean, mean_error: actor.mean_error, stage: null, baseline: true };
   // On a terminal the baseline sits among the profilesets, where it ranks, when that place is within the list.
   const tty = out.stdoutIsTTY;
   const rows: Row[] = [...shown];

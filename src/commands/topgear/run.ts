@@ -1,0 +1,132 @@
+/**
+ * `simjob topgear`: read the addon export, build the gear combinations, and submit them as one profileset job
+ * through submit's own machinery (preflight, dry run, remote or local, --wait).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { MAX_PROFILE_BYTES } from '../../api/schemas.js';
+import { ExportError, parseAddonExport, type AddonExport } from '../../addon/export.js';
+import { planTopGear, type TopGearPlan } from '../../topgear/combinations.js';
+import { DEFAULT_MAX_COMBOS, parseSlots, SlotsError, type Group } from '../../topgear/groups.js';
+import { suggestSlots } from '../../topgear/limit.js';
+import { topGearProfile } from '../../topgear/profile.js';
+import { TOPGEAR_KIND, TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
+import { formatNumber } from '../../output/format.js';
+import { terminalSafe, terminalSafeLine } from '../../output/safe.js';
+import { readAllBytes } from '../../util/prompt.js';
+import type { SubmitOptions } from '../submit/send.js';
+import { checkLocalFlags, submitProfiles } from '../submit/run.js';
+
+export interface TopGearOptions extends SubmitOptions {
+  slots?: string;
+  talents?: 'active' | 'all';
+  maxCombos?: number;
+  output?: string;
+}
+
+export async function run(ctx: Context, [source = '-']: string[], options: TopGearOptions): Promise<number | void> {
+  checkLocalFlags(options);
+  const slots = readSlots(options.slots);
+  const text = await readExport(ctx, source);
+  const label = source === '-' ? 'The export on stdin' : `Export ${source}`;
+  let exp: AddonExport;
+  try {
+    exp = parseAddonExport(text);
+  } catch (error) {
+    if (error instanceof ExportError) throw new UsageError(terminalSafeLine(`${label}: ${error.message}`), error.hint);
+    throw error;
+  }
+  for (const warning of exp.warnings) ctx.out.warn(warning);
+
+  const plan = planTopGear(exp, { slots, talents: options.talents });
+  reportCounts(ctx, exp, plan);
+  if (plan.count < 2) {
+    throw new UsageError(
+      `${label} offers nothing to swap in${options.slots ? ` for --slots ${options.slots}` : ''}: the equipped set is the only combination.`,
+      options.slots ? 'Name other slot groups in --slots, or drop it.' : 'Open your bags in game and run /simc again: it lists the gear they hold.',
+    );
+  }
+  const max = options.maxCombos ?? DEFAULT_MAX_COMBOS;
+  if (plan.count > max) throw tooMany(plan, max, options.talents);
+
+  const profile = topGearProfile(exp, plan, source === '-' ? 'stdin' : source);
+  if (options.output) return writeProfile(ctx, options.output, profile.text, plan);
+  if (!options.local) checkServiceSize(profile.text, plan);
+
+  const meta = [...options.meta];
+  if (meta.some((m) => m.startsWith(`${TOPGEAR_META_KEY}=`))) {
+    throw new UsageError(`--meta ${TOPGEAR_META_KEY}= is set by topgear itself (it marks the job for \`simjob result\`).`, 'Use another key.');
+  }
+  if (options.plain) ctx.out.warn('--plain sends no metadata, so `simjob result` will not know this is a top gear job (the profileset names still say what each one swaps in).');
+  else meta.push(`${TOPGEAR_META_KEY}=${TOPGEAR_KIND}`);
+  return submitProfiles(ctx, [{ source, text: profile.text }], { ...options, meta });
+}
+
+function readSlots(list: string | undefined): Group[] | undefined {
+  if (list === undefined) return undefined;
+  try {
+    return parseSlots(list);
+  } catch (error) {
+    if (error instanceof SlotsError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function readExport(ctx: Context, source: string): Promise<string> {
+  let bytes: Buffer;
+  if (source === '-') {
+    if (ctx.stdin.isTTY) ctx.out.notice('Paste the /simc text, then press Ctrl-D.');
+    bytes = await readAllBytes(ctx.stdin);
+  } else {
+    try {
+      bytes = await readFile(source);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw new UsageError(`Export ${source} does not exist.`, 'Save the /simc text to a file, or pipe it in with -.');
+      if (code === 'EISDIR') throw new UsageError(`Export ${source} is a folder, not a file.`);
+      throw new UsageError(`Cannot read export ${source}: ${(error as Error).message}.`);
+    }
+  }
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') throw new UsageError(`${source === '-' ? 'The export on stdin' : `Export ${source}`} is empty.`, 'Paste the whole text of the /simc window.');
+  return text;
+}
+
+/** On stderr: how many combinations, per slot group, and what was left out and why. */
+function reportCounts(ctx: Context, exp: AddonExport, plan: TopGearPlan): void {
+  const who = `${exp.characterName} (${[exp.spec, exp.className].filter(Boolean).join(' ')})`;
+  const perGroup = plan.groups.map((g) => `${g.group} ${g.choices.length}`);
+  if (plan.loadouts.length > 1) perGroup.push(`talents ${plan.loadouts.length}`);
+  ctx.out.notice(terminalSafe(`${who}: ${formatNumber(plan.count)} combinations (the equipped set and ${formatNumber(plan.count - 1)} profilesets)${perGroup.length ? `: ${perGroup.join(', ')}` : ''}.`));
+  if (plan.leftOut.length) ctx.out.notice(ctx.out.ce.dim(`Left out: ${plan.leftOut.join('; ')}.`));
+}
+
+function tooMany(plan: TopGearPlan, max: number, talents: 'active' | 'all' | undefined): UsageError {
+  const suggestion = suggestSlots(plan, max);
+  const fix = suggestion
+    ? `--slots ${suggestion.slots.join(',')} would make ${formatNumber(suggestion.count)}`
+    : talents === 'all' ? 'drop --talents all' : 'no --slots choice fits';
+  return new UsageError(`${formatNumber(plan.count)} combinations is more than --max-combos ${formatNumber(max)}: ${fix} (or raise --max-combos).`);
+}
+
+/** Names are never shortened, so a big run can outgrow the service's 2 MB; say which --slots would fit. */
+function checkServiceSize(text: string, plan: TopGearPlan): void {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= MAX_PROFILE_BYTES) return;
+  const suggestion = suggestSlots(plan, Math.floor((plan.count * MAX_PROFILE_BYTES) / bytes));
+  const fix = suggestion ? `--slots ${suggestion.slots.join(',')} would make ${formatNumber(suggestion.count)} combinations` : 'fewer --slots would';
+  throw new UsageError(`The profile for ${formatNumber(plan.count)} combinations is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the service's 2 MB: ${fix} (or run it with --local).`);
+}
+
+async function writeProfile(ctx: Context, file: string, text: string, plan: TopGearPlan): Promise<number> {
+  try {
+    await writeFile(file, text);
+  } catch (error) {
+    throw new UsageError(`Cannot write ${file}: ${(error as Error).message}.`, 'Check the folder exists and is writable.');
+  }
+  const bytes = Buffer.byteLength(text);
+  if (ctx.out.json) ctx.out.printJson({ output: file, combinations: plan.count, profilesets: plan.count - 1, bytes });
+  else ctx.out.notice(`Wrote ${file} (${formatNumber(plan.count - 1)} profilesets, ${formatNumber(Math.ceil(bytes / 1024))} KB). Run it with: simjob submit ${file} --multistage`);
+  return 0;
+}

@@ -1,0 +1,246 @@
+/**
+ * Which gear combinations a top gear run simulates (the rules are in the README, "simjob topgear"):
+ * - a slot's candidates are the equipped item, the bag items for that slot and the vault items for that slot;
+ * - rings and trinkets are unordered pairs of two different candidates that never share an item id;
+ * - weapons: every main_hand candidate with every off_hand candidate; main_hand alone when the off hand is empty;
+ * - at most one Great Vault item in a combination (the player may take only one);
+ * - `--talents all` crosses every combination with every distinct saved loadout.
+ */
+import type { AddonExport, Loadout } from '../addon/export.js';
+import type { AddonItem, Slot } from '../addon/items.js';
+import { GROUPS, GROUP_NAMES, type Group } from './groups.js';
+
+export interface Candidate {
+  item: AddonItem;
+  /** "Vaelgor's Final Stare (282)", unique among the candidates of its group. */
+  label: string;
+}
+
+export interface Change {
+  slot: Slot;
+  candidate: Candidate;
+}
+
+/** One way to fill a group's slots, as the changes against what is equipped (none: as equipped). */
+export interface GroupChoice {
+  changes: Change[];
+  /** Great Vault items in it (0 or 1). */
+  vault: number;
+}
+
+export interface GroupPlan {
+  group: Group;
+  /** choices[0] is the group as equipped. */
+  choices: GroupChoice[];
+}
+
+export interface Combination {
+  changes: Change[];
+  /** A saved loadout to use instead of the active talents (`--talents all`); null keeps the active talents. */
+  loadout: Loadout | null;
+}
+
+export interface PlanOptions {
+  /** Groups that may vary (default: all). */
+  slots?: readonly Group[];
+  talents?: 'active' | 'all';
+}
+
+export interface TopGearPlan {
+  /** Every group that has something to try, in slot order. */
+  groups: GroupPlan[];
+  /** null = the active talents; then the saved loadouts that differ from it (`--talents all`). */
+  loadouts: Array<Loadout | null>;
+  /** Combinations, the equipped set included. */
+  count: number;
+  /** What was left out and why, one phrase each ("2 ring pairs that share an item id"). */
+  leftOut: string[];
+}
+
+export function planTopGear(exp: AddonExport, options: PlanOptions = {}): TopGearPlan {
+  const selected = new Set<Group>(options.slots ?? GROUP_NAMES);
+  const leftOut = new Map<string, { noun: string; rest: string; n: number }>();
+  const note: Note = (noun, rest, n = 1) => {
+    if (n <= 0) return;
+    const entry = leftOut.get(`${noun} ${rest}`) ?? { noun, rest, n: 0 };
+    entry.n += n;
+    leftOut.set(`${noun} ${rest}`, entry);
+  };
+
+  const groups: GroupPlan[] = [];
+  for (const group of GROUP_NAMES) {
+    const slots: readonly Slot[] = GROUPS[group];
+    const offered = [...exp.bags, ...exp.vault].filter((i) => slots.includes(i.slot));
+    if (!selected.has(group)) {
+      note('item', 'in slots --slots leaves as equipped', offered.length);
+      continue;
+    }
+    const plan = group === 'weapon' ? weaponChoices(exp, note) : slots.length === 2 ? pairChoices(exp, slots as [Slot, Slot], note) : singleChoices(exp, slots[0] as Slot, note);
+    if (plan.length > 1) groups.push({ group, choices: plan });
+  }
+  const otherSlots = [...exp.bags, ...exp.vault].filter((i) => !GROUP_NAMES.some((g) => (GROUPS[g] as readonly Slot[]).includes(i.slot)));
+  note('shirt/tabard item', '(cosmetic)', otherSlots.length);
+
+  const loadouts = loadoutsFor(exp, options.talents ?? 'active', note);
+  const counts = groups.map(choiceCounts);
+  const count = countCombinations(counts) * loadouts.length;
+  const unconstrained = counts.reduce((n, [n0, n1]) => n * (n0 + n1), 1) * loadouts.length;
+  note('combination', 'with more than one vault item (the vault gives one)', unconstrained - count);
+  return { groups, loadouts, count, leftOut: [...leftOut.values()].map((e) => `${plural(e.n, e.noun)} ${e.rest}`) };
+}
+
+/** How many choices of a group hold no vault item (n0) and one (n1). */
+export function choiceCounts(g: GroupPlan): [number, number] {
+  let n1 = 0;
+  for (const c of g.choices) n1 += c.vault;
+  return [g.choices.length - n1, n1];
+}
+
+/** Combinations of groups with at most one vault item in all: ∏n0 + Σ_g n1_g · ∏_{h≠g} n0_h. */
+export function countCombinations(counts: ReadonlyArray<[number, number]>): number {
+  let none = 1;
+  let one = 0;
+  for (const [n0, n1] of counts) {
+    one = one * n0 + none * n1;
+    none *= n0;
+  }
+  return none + one;
+}
+
+/** Every combination, the equipped set (no changes, active talents) first. */
+export function* combinations(plan: TopGearPlan): Generator<Combination> {
+  const picked: GroupChoice[] = [];
+  function* walk(i: number, vault: number, loadout: Loadout | null): Generator<Combination> {
+    if (i === plan.groups.length) {
+      yield { changes: picked.flatMap((c) => c.changes), loadout };
+      return;
+    }
+    for (const choice of (plan.groups[i] as GroupPlan).choices) {
+      if (vault + choice.vault > 1) continue;
+      picked.push(choice);
+      yield* walk(i + 1, vault + choice.vault, loadout);
+      picked.pop();
+    }
+  }
+  for (const loadout of plan.loadouts) yield* walk(0, 0, loadout);
+}
+
+type Note = (noun: string, rest: string, n?: number) => void;
+
+/** The candidates of some slots: equipped first, then bags, then vault; an identical item line counts once. */
+function candidatesOf(exp: AddonExport, slots: readonly Slot[], note: Note): Candidate[] {
+  const items: AddonItem[] = [];
+  for (const slot of slots) if (exp.equipped[slot]) items.push(exp.equipped[slot]);
+  for (const item of [...exp.bags, ...exp.vault]) {
+    if (!slots.includes(item.slot)) continue;
+    if (items.some((i) => i.options === item.options)) note('item', 'listed twice (the same item line)');
+    else items.push(item);
+  }
+  return labelled(items);
+}
+
+/** Labels that tell the candidates of a group apart: "Name (ilvl)", "(ilvl, vault)", then "#2" for look-alikes. */
+function labelled(items: AddonItem[]): Candidate[] {
+  const seen = new Map<string, number>();
+  return items.map((item) => {
+    const details = [item.ilvl, item.source === 'vault' ? 'vault' : null].filter((d) => d !== null);
+    const base = `${item.name ?? `item ${item.id}`}${details.length ? ` (${details.join(', ')})` : ''}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return { item, label: n === 1 ? base : `${base} #${n}` };
+  });
+}
+
+function singleChoices(exp: AddonExport, slot: Slot, note: Note): GroupChoice[] {
+  const candidates = candidatesOf(exp, [slot], note);
+  const equipped = exp.equipped[slot];
+  const choices: GroupChoice[] = [{ changes: [], vault: 0 }];
+  for (const c of candidates) {
+    if (c.item === equipped) continue;
+    choices.push({ changes: [{ slot, candidate: c }], vault: c.item.source === 'vault' ? 1 : 0 });
+  }
+  return choices;
+}
+
+/** Rings and trinkets: {A, B} once (never also {B, A}), A and B of different item ids, each kept where it is worn. */
+function pairChoices(exp: AddonExport, [first, second]: [Slot, Slot], note: Note): GroupChoice[] {
+  const candidates = candidatesOf(exp, [first, second], note);
+  const [worn1, worn2] = [exp.equipped[first], exp.equipped[second]];
+  const kind = first === 'finger1' ? 'ring' : 'trinket';
+  const choices: GroupChoice[] = [{ changes: [], vault: 0 }];
+  for (let i = 0; i < candidates.length; i++) {
+    for (let j = i + 1; j < candidates.length; j++) {
+      let [a, b] = [candidates[i] as Candidate, candidates[j] as Candidate];
+      if (a.item.id === b.item.id) {
+        note(`${kind} pair`, 'sharing an item id');
+        continue;
+      }
+      const vault = Number(a.item.source === 'vault') + Number(b.item.source === 'vault');
+      if (vault > 1) {
+        note(`${kind} pair`, 'with two vault items');
+        continue;
+      }
+      // Keep an item that is already worn in its own slot, so the set changes as little as it must.
+      if (a.item === worn2 || b.item === worn1) [a, b] = [b, a];
+      const changes: Change[] = [];
+      if (a.item !== worn1) changes.push({ slot: first, candidate: a });
+      if (b.item !== worn2) changes.push({ slot: second, candidate: b });
+      if (changes.length) choices.push({ changes, vault });
+    }
+  }
+  return choices;
+}
+
+/** Every main_hand candidate with every off_hand candidate; main_hand alone when nothing is in the off hand. */
+function weaponChoices(exp: AddonExport, note: Note): GroupChoice[] {
+  const mains = candidatesOf(exp, ['main_hand'], note);
+  const offHand = exp.equipped.off_hand;
+  const offs = offHand ? candidatesOf(exp, ['off_hand'], note) : [];
+  if (!offHand) {
+    const unused = [...exp.bags, ...exp.vault].filter((i) => i.slot === 'off_hand').length;
+    note('off-hand item', '(nothing is worn in the off hand: a two-hander)', unused);
+  }
+  const choices: GroupChoice[] = [];
+  for (const m of mains.length ? mains : [null]) {
+    for (const o of offs.length ? offs : [null]) {
+      const vault = Number(m?.item.source === 'vault') + Number(o?.item.source === 'vault');
+      if (vault > 1) {
+        note('weapon pair', 'with two vault items');
+        continue;
+      }
+      const changes: Change[] = [];
+      if (m && m.item !== exp.equipped.main_hand) changes.push({ slot: 'main_hand', candidate: m });
+      if (o && o.item !== offHand) changes.push({ slot: 'off_hand', candidate: o });
+      if (changes.length) choices.push({ changes, vault });
+      else choices.unshift({ changes, vault });
+    }
+  }
+  if (choices[0]?.changes.length) choices.unshift({ changes: [], vault: 0 }); // no weapon worn
+  return choices;
+}
+
+/** The active talents, then (`--talents all`) every saved loadout with a talent string not already listed. */
+function loadoutsFor(exp: AddonExport, talents: 'active' | 'all', note: Note): Array<Loadout | null> {
+  const list: Array<Loadout | null> = [null];
+  if (talents === 'active') {
+    note('saved loadout', '(--talents all tries them)', exp.loadouts.length);
+    return list;
+  }
+  const seen = new Set<string>(exp.talents ? [exp.talents] : []);
+  const names = new Map<string, number>();
+  for (const l of exp.loadouts) {
+    if (seen.has(l.talents)) {
+      note('saved loadout', 'the same as the active talents or another loadout');
+      continue;
+    }
+    seen.add(l.talents);
+    const n = (names.get(l.name) ?? 0) + 1;
+    names.set(l.name, n);
+    list.push({ name: n === 1 ? l.name : `${l.name} #${n}`, talents: l.talents });
+  }
+  return list;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : word.endsWith('s') ? 'es' : 's'}`;
+}

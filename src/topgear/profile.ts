@@ -1,0 +1,37 @@
+/**
+ * The top gear profile: the export's character with its equipped gear as the baseline actor, then one profileset per
+ * other combination that sets only the slots (and talents) it changes, so every candidate runs the same APL,
+ * consumables and options.
+ */
+import type { AddonExport } from '../addon/export.js';
+import { combinations, type TopGearPlan } from './combinations.js';
+import { combinationName, uniqueNames } from './names.js';
+
+export interface TopGearProfile {
+  text: string;
+  /** Profileset names in the order written. */
+  names: string[];
+}
+
+export function topGearProfile(exp: AddonExport, plan: TopGearPlan, source: string): TopGearProfile {
+  const who = [exp.className, exp.spec].filter(Boolean).join(', ');
+  const lines = [
+    `# simjob topgear: ${exp.characterName} (${who}) from ${source.replace(/[\r\n]/g, ' ')}.`,
+    `# ${plan.count} combinations: the equipped set (this actor, the baseline) and ${plan.count - 1} profilesets,`,
+    '# each setting only the slots it changes.',
+    ...exp.baseline,
+    '',
+  ];
+  const unique = uniqueNames();
+  const names: string[] = [];
+  for (const combo of combinations(plan)) {
+    if (combo.changes.length === 0 && !combo.loadout) continue; // the baseline actor
+    const name = unique(combinationName(combo));
+    names.push(name);
+    const set = `profileset."${name}"+=`;
+    for (const change of combo.changes) lines.push(`${set}${change.slot}=${change.candidate.item.options}`);
+    if (combo.loadout) lines.push(`${set}talents=${combo.loadout.talents}`);
+  }
+  lines.push('');
+  return { text: lines.join('\n'), names };
+}
