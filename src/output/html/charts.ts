@@ -32,7 +32,7 @@ const NOTE_WIDTH = 210;
 const ROW = 22;
 const TOP = 26;
 const BOTTOM = 28;
-const LABEL_CHARS = 38;
+const LABEL_CHARS = 34;
 
 const short = (s: string, max: number) => ([...s].length > max ? `${[...s].slice(0, max - 1).join('')}…` : s);
 const px = (n: number) => (Math.round(n * 10) / 10).toString();
@@ -77,7 +77,7 @@ export function barChart(bars: Bar[], options: BarChartOptions): string {
   const height = TOP + bars.length * ROW + BOTTOM;
   const plotBottom = TOP + bars.length * ROW;
   const out: string[] = [];
-  out.push(`<svg class="chart bars" viewBox="0 0 ${WIDTH} ${height}" width="100%" role="img" aria-labelledby="${chartIds.next('t')} ${chartIds.current('d')}">`);
+  out.push(`<svg class="chart bars" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-labelledby="${chartIds.next('t')} ${chartIds.current('d')}">`);
   out.push(`<title id="${chartIds.current('t')}">${text(options.title)}</title><desc id="${chartIds.current('d')}">${text(options.description)}</desc>`);
   for (const tick of niceTicks(lo, hi)) {
     if (tick < lo) continue;
@@ -129,7 +129,7 @@ export function distributionChart(values: Array<{ mean: number; error?: number |
   const x = (i: number) => left + (n > 1 ? (i / (n - 1)) * (right - left) : (right - left) / 2);
   const y = (v: number) => bottom - ((v - lo) / (hi - lo || 1)) * (bottom - top);
   const out: string[] = [];
-  out.push(`<svg class="chart distribution" viewBox="0 0 ${WIDTH} ${height}" width="100%" role="img" aria-labelledby="${chartIds.next('t')} ${chartIds.current('d')}">`);
+  out.push(`<svg class="chart distribution" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-labelledby="${chartIds.next('t')} ${chartIds.current('d')}">`);
   out.push(`<title id="${chartIds.current('t')}">${text(options.title)}</title><desc id="${chartIds.current('d')}">${text(options.description)}</desc>`);
   if (options.shown > 0 && options.shown < n) {
     out.push(`<rect class="shown" x="${left}" y="${top}" width="${px(x(options.shown - 1) - left)}" height="${bottom - top}"/>`);
@@ -168,7 +168,7 @@ export function funnelChart(stages: FunnelStage[], options: { title: string; des
   const full = 520;
   const centre = 20 + full / 2;
   const out: string[] = [];
-  out.push(`<svg class="chart funnel" viewBox="0 0 ${WIDTH} ${height}" width="100%" role="img" aria-labelledby="${chartIds.next('t')} ${chartIds.current('d')}">`);
+  out.push(`<svg class="chart funnel" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-labelledby="${chartIds.next('t')} ${chartIds.current('d')}">`);
   out.push(`<title id="${chartIds.current('t')}">${text(options.title)}</title><desc id="${chartIds.current('d')}">${text(options.description)}</desc>`);
   stages.forEach((stage, i) => {
     const width = Math.max(2, (stage.profilesets / max) * full);

@@ -78,9 +78,14 @@ function subtitle(jobs: ReportJob[], options: ReportOptions): string {
   return `${ids}, from ${origins}. Generated ${options.generatedAt.toISOString().slice(0, 10)}.`;
 }
 
-function jobTitle(job: ReportJob): string {
+/** "Patchwerk · fury.simc", or the actor's name. */
+function jobName(job: ReportJob): string {
   const scenario = metadataString(job, SCENARIO_KEY);
-  return `${scenario ? `${scenario} · ` : ''}${profileLabel(job)} (${job.record.id})`;
+  return `${scenario ? `${scenario} · ` : ''}${profileLabel(job)}`;
+}
+
+function jobTitle(job: ReportJob): string {
+  return `${jobName(job)} (${job.record.id})`;
 }
 
 /** Jobs with DPS, as bars against a reference job (the first one with DPS). */
@@ -98,7 +103,7 @@ function jobBars(jobs: ReportJob[], label: (job: ReportJob) => string): { bars: 
 
 /** Several jobs: one bar each with Δ against the first, and a table of them all. */
 function comparisonOverview(jobs: ReportJob[]): string {
-  const { bars, reference } = jobBars(jobs, (job) => jobTitle(job));
+  const { bars, reference } = jobBars(jobs, (job) => `${jobs.indexOf(job) + 1}. ${jobName(job)}`);
   const parts = ['<h2>Jobs side by side</h2>'];
   if (reference) {
     const ref = reference.record.result.summary!.mainActor!;

@@ -14,8 +14,8 @@ a{color:var(--accent)}
 .dps{font-size:22px;font-weight:600}
 .status-completed{color:var(--better)}.status-failed,.status-timed_out,.status-cancelled{color:var(--worse)}
 .outcome{padding:10px 14px;border-left:4px solid var(--worse);background:var(--panel)}
-figure{margin:12px 0}
-.chart{display:block;max-width:100%;height:auto;font:12px system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif}
+figure{margin:12px 0;overflow-x:auto}
+.chart{display:block;width:100%;min-width:640px;height:auto;font:12px system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif}
 .chart text{fill:var(--fg)}.chart .tick{fill:var(--muted)}
 .chart .grid{stroke:var(--line);stroke-width:1}
 .chart .row .bar{fill:var(--same)}
@@ -36,14 +36,14 @@ figure{margin:12px 0}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{padding:4px 8px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
 th{position:sticky;top:0;background:var(--bg);font-weight:600}
-th.text,td.text{text-align:left;white-space:normal;overflow-wrap:anywhere}
+th.text,td.text{text-align:left;white-space:normal;overflow-wrap:break-word;min-width:9ch}
 tr.baseline td{font-weight:600;background:var(--panel)}
 td.better{color:var(--better)}td.worse{color:var(--worse)}td.same{color:var(--muted)}
 th button{font:inherit;color:inherit;background:none;border:0;padding:0;cursor:pointer;text-decoration:underline dotted}
 th[aria-sort=ascending] button::after{content:" ▲"}th[aria-sort=descending] button::after{content:" ▼"}
 .controls{display:flex;gap:12px;align-items:center;margin:8px 0}
 .controls input{font:inherit;padding:4px 8px;min-width:260px;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px}
-.table-wrap{border:1px solid var(--line);border-radius:6px}.table-wrap.tall{max-height:75vh;overflow:auto}
+.table-wrap{border:1px solid var(--line);border-radius:6px;overflow-x:auto}.table-wrap.tall{max-height:75vh;overflow:auto}
 .matrix td,.matrix th{text-align:right}.matrix th[scope=row]{text-align:left}
 footer{margin-top:40px;font-size:12px}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
@@ -54,6 +54,7 @@ main{max-width:none;padding:0}
 .table-wrap,.table-wrap.tall{max-height:none;overflow:visible;border:0}
 th{position:static}
 figure,.headline,tr{break-inside:avoid}
+figure{overflow:visible}.chart{min-width:0}
 h2,h3{break-after:avoid}
 a{color:inherit;text-decoration:none}
 }
