@@ -133,14 +133,14 @@ export function distributionChart(values: Array<{ mean: number; error?: number |
   out.push(`<title id="${chartIds.current('t')}">${text(options.title)}</title><desc id="${chartIds.current('d')}">${text(options.description)}</desc>`);
   if (options.shown > 0 && options.shown < n) {
     out.push(`<rect class="shown" x="${left}" y="${top}" width="${px(x(options.shown - 1) - left)}" height="${bottom - top}"/>`);
-    out.push(`<text class="tick" x="${left + 4}" y="${top + 12}">top ${options.shown}: the bar chart</text>`);
+    out.push(`<text class="tick" x="${px(x(options.shown - 1) + 4)}" y="${bottom - 6}">← top ${options.shown}: the bar chart</text>`);
   }
   for (const tick of niceTicks(lo, hi, 4)) {
     if (tick < lo) continue;
     out.push(`<line class="grid" x1="${left}" x2="${right}" y1="${px(y(tick))}" y2="${px(y(tick))}"/>`);
     out.push(`<text class="tick" x="${left - 6}" y="${px(y(tick) + 4)}" text-anchor="end">${text(compact(tick))}</text>`);
   }
-  for (const rank of niceTicks(1, n, 5).filter((r) => r >= 1 && r <= n)) {
+  for (const rank of [1, ...niceTicks(1, n, 5).filter((r) => r > 1 && r <= n && r / n > 0.05)]) {
     out.push(`<text class="tick" x="${px(x(rank - 1))}" y="${bottom + 18}" text-anchor="middle">#${formatNumber(rank)}</text>`);
   }
   const upper = values.map((v, i) => `${px(x(i))} ${px(y(v.mean + (v.error ?? 0)))}`);

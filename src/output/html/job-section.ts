@@ -42,7 +42,8 @@ export function legend(referenceWord: string): string {
 
 /** One job: headline, outcome, ranked profilesets (chart, overview, table), funnel, artifacts. */
 export function jobSection(job: ReportJob, options: SectionOptions): string {
-  return [headline(job), outcome(job), profilesets(job, options), funnel(job, options), artifacts(job, options)].join('\n');
+  const ranked = profilesets(job, options);
+  return [headline(job), outcome(job), ranked.charts, funnel(job, options), ranked.table, artifacts(job, options)].join('\n');
 }
 
 export function headline(job: ReportJob): string {
@@ -95,10 +96,11 @@ function rankedRows(job: ReportJob): Row[] {
   return rows;
 }
 
-function profilesets(job: ReportJob, options: SectionOptions): string {
+/** The charts of the ranked profilesets, and (after the funnel) the table of every one. */
+function profilesets(job: ReportJob, options: SectionOptions): { charts: string; table: string } {
   const summary = job.record.result.summary;
   const actor = summary?.mainActor;
-  if (!actor || job.profilesets.length === 0) return '';
+  if (!actor || job.profilesets.length === 0) return { charts: '', table: '' };
   const h = `h${options.level}`;
   const metric = summary?.metric ?? 'dps';
   const noun = isTopGear(job) ? 'combinations' : 'profilesets';
@@ -128,8 +130,7 @@ function profilesets(job: ReportJob, options: SectionOptions): string {
   if (job.count > total) {
     parts.push(`<p class="caption">The job's summary lists the top ${formatNumber(total)} of its ${formatNumber(job.count)} ${noun}; <code>simjob report ${text(job.record.id)}</code> reads every one from its JSON report while the artifacts are kept.</p>`);
   }
-  parts.push(table(job, rows, metric, noun));
-  return parts.join('\n');
+  return { charts: parts.join('\n'), table: `<${h}>Every ${noun.replace(/s$/, '')}</${h}>\n${table(job, rows, metric, noun)}` };
 }
 
 function table(job: ReportJob, rows: Row[], metric: string, noun: string): string {
