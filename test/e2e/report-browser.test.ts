@@ -155,6 +155,11 @@ describe.skipIf(!chromiumInstalled && !process.env.CI)('simjob report in headles
     await shoot(v, '1000-profilesets');
 
     expect(await v.page.locator('svg.bars g.row').count()).toBe(21);
+    const truth = server.jobs.get(id)!.result!.allProfilesets;
+    const actor = server.jobs.get(id)!.result!.summary!.mainActor!;
+    const above = truth.filter((p) => p.mean >= actor.mean).length;
+    expect(above).toBeGreaterThan(20);
+    expect(await v.page.locator('svg.bars g.row.reference text.value').textContent()).toContain(`baseline (after #${above.toLocaleString('en-US')})`);
     expect(await v.page.locator('svg.distribution path.line').count()).toBe(1);
     expect(await v.page.locator('svg.distribution path.band').count()).toBe(1);
     // Three stages: 1,000 → 400 → 200 (the test server culls 60% then half), with the counts in words.
@@ -167,7 +172,6 @@ describe.skipIf(!chromiumInstalled && !process.env.CI)('simjob report in headles
     // Every profileset is in the table (read from the JSON reports, as result --all does), with its stage.
     const table = 'table.sets';
     expect(await v.page.locator(`${table} tbody tr`).count()).toBe(1001);
-    const truth = server.jobs.get(id)!.result!.allProfilesets;
     const stages = await cellTexts(v, table, 7);
     const rows = await cellTexts(v, table, 1);
     const stageOf = new Map(rows.map((n, i) => [n, stages[i]]));

@@ -108,12 +108,15 @@ function profilesets(job: ReportJob, options: SectionOptions): { charts: string;
   const shownSets = Math.min(options.top, job.profilesets.length);
   // The chart: the top N and the baseline (where it ranks, or last when it ranks below them all).
   const chartRows = rows.filter((r) => r.baseline || (r.rank ?? Infinity) <= shownSets);
+  const above = rows.findIndex((r) => r.baseline);
+  // Below the charted ranks the baseline still shows, last, saying where it ranks.
+  const baselineNote = above > shownSets ? `baseline (after #${formatNumber(above)})` : 'baseline';
   const bars: Bar[] = chartRows.map((r) => ({
     label: r.baseline ? r.name : `${r.rank}. ${r.name}`,
     mean: r.mean,
     error: r.mean_error,
     role: r.baseline ? 'reference' : roleOf(r.d!),
-    note: r.baseline ? 'baseline' : deltaNote(r.d!),
+    note: r.baseline ? baselineNote : deltaNote(r.d!),
   }));
   const total = job.profilesets.length;
   const better = job.profilesets.filter((p) => difference(actor, p).significant && p.mean > actor.mean).length;
