@@ -44,7 +44,8 @@ th[aria-sort=ascending] button::after{content:" ▲"}th[aria-sort=descending] bu
 .controls{display:flex;gap:12px;align-items:center;margin:8px 0}
 .controls input{font:inherit;padding:4px 8px;min-width:260px;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px}
 .table-wrap{border:1px solid var(--line);border-radius:6px;overflow-x:auto}.table-wrap.tall{max-height:75vh;overflow:auto}
-.matrix td,.matrix th{text-align:right}.matrix th[scope=row]{text-align:left}
+.matrix td,.matrix th{text-align:right}.matrix th.text{text-align:left}
+td.nowrap{white-space:nowrap}
 footer{margin-top:40px;font-size:12px}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 @media print{
