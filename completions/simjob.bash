@@ -78,6 +78,10 @@ _simjob_arg() {
       case "$2" in
         *) _simjob_paths file ;;
       esac ;;
+    'simjob report')
+      case "$2" in
+        *) _simjob_paths file ;;
+      esac ;;
     'simjob webhook secret help')
       case "$2" in
         0) _simjob_words 'set unset' ;;

@@ -274,6 +274,7 @@ complete -c simjob -n '__simjob_state \'report\'' -s 'q' -l 'quiet' -d 'Print on
 complete -c simjob -n '__simjob_state \'report\'' -s 'd' -l 'debug' -d 'Log each HTTP request and response (secrets redacted) and show stack traces.'
 complete -c simjob -n '__simjob_state \'report\'' -s 'p' -l 'profile' -r -f -d 'Use a named config profile (also SIMJOB_PROFILE).'
 complete -c simjob -n '__simjob_state \'report\'' -l 'base-url' -r -f -d 'API base URL (also SIMJOB_BASE_URL).'
+complete -c simjob -n '__simjob_state \'report\' 0+' -F -d 'inputs'
 complete -c simjob -n '__simjob_state \'cancel\'' -s 'h' -l 'help' -d 'Show help for a command.'
 complete -c simjob -n '__simjob_state \'cancel\'' -l 'json' -d 'Print the API resource as one JSON document on stdout.'
 complete -c simjob -n '__simjob_state \'cancel\'' -l 'no-color' -d 'Never colour output (also NO_COLOR=1).'

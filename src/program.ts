@@ -173,8 +173,9 @@ export function buildProgram(rt: Runtime): Command {
     program
       .command('report')
       .description('Write one self-contained HTML page with charts for jobs or saved --json results.')
-      .argument('<inputs...>', 'Job ids, saved `--json` results (one resource or a batch\'s array), or - for stdin.')
-      .addOption(completeAsPath(new Option('-o, --output <file>', 'Write the page here (default: simjob-report-<id>.html).')))
+      // Tab offers files: a job id is pasted, a saved result is picked.
+      .addArgument(completeAsPath(new Argument('<inputs...>', 'Job ids, saved `--json` results (one resource or a batch\'s array), or - for stdin.')))
+      .option('-o, --output <file>', 'Write the page here (default: simjob-report-<id>.html).')
       .option('--open', 'Open the page in the default browser.')
       .option('--top <n>', 'Profilesets in each bar chart (default 20; the table lists every one).', positiveInteger('--top'))
       .action(lazyAction(rt, () => import('./commands/report/run.js'))),
