@@ -92,6 +92,9 @@ describe('simjob report', () => {
     expect(html).toContain('<h1>Comparison of 2 jobs</h1>');
     expect(html).toContain('Main actor DPS of 2 jobs, Δ against the first');
     expect(html.match(/<section id="job-\d"/g)).toHaveLength(2);
+    // Both profiles name their profilesets set_0, set_1, …: the three they share are compared across the jobs.
+    const across = html.split('<table class="sortable across">')[1]!.split('</table>')[0]!;
+    expect(across.split('\n').filter((l) => l.startsWith('<tr>')).map((l) => /<td class="text">([^<]+)<\/td>/.exec(l)![1]).sort()).toEqual(['set_0', 'set_1', 'set_2']);
   });
 
   it('a failed job: the page says what went wrong, and the exit code is 3 as for simjob result', async () => {

@@ -83,6 +83,19 @@ describe('renderReport', () => {
     expect(html).toContain('<p class="outcome"><strong>simulation_error</strong>: Error: bad line');
   });
 
+  it('jobs that share profilesets get a table of them across the jobs, Δ against the first job', () => {
+    const before = job({ id: '1' }, ['a', 'b', 'c']);
+    const after = job({ id: '2' }, ['b', 'a', 'z']);
+    const html = render([before, after]);
+    const across = html.split('<table class="sortable across">')[1]!.split('</table>')[0]!;
+    const rows = across.split('\n').filter((l) => l.startsWith('<tr>'));
+    // a: 1010 in job 1, 1010 in job 2 (its first); b: 990 in job 1, 1010 in job 2 (+2.02%, significant: errors are 5)
+    expect(rows).toEqual([
+      '<tr><td class="text">a</td><td>1,010.0</td><td>990.0</td><td class="worse">−1.98%</td></tr>',
+      '<tr><td class="text">b</td><td>990.0</td><td>1,010.0</td><td class="better">+2.02%</td></tr>',
+    ]);
+  });
+
   it('a scenario matrix groups jobs by the scenario and profile metadata, in the order given', () => {
     const jobs = ['ST', 'AoE'].flatMap((scenario) => ['a.simc', 'b.simc'].map((profile, i) => job({ id: `${scenario}-${profile}`, metadata: { scenario, profile }, result: { summary: { mainActor: { name: 'X', mean: 1000 + i * 50, mean_error: 5 } }, artifacts: [] } })));
     const html = render(jobs);

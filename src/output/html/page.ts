@@ -112,11 +112,43 @@ function comparisonOverview(jobs: ReportJob[]): string {
     parts.push(`<figure>${barChart(bars, { title, description, reference: { value: ref.mean, label: `first job ${formatNumber(ref.mean, 0)}` } })}<figcaption>${text(title)}. ${legend('the first job')} ${text(axisNote(bars, ref.mean))}</figcaption></figure>`);
   }
   parts.push(jobsTable(jobs, () => reference));
+  parts.push(sharedProfilesets(jobs));
   return parts.join('\n');
+}
+
+/**
+ * The profilesets the jobs have in common (the same profile on two builds, say), in the first job's ranking, with
+ * each later job's DPS and Δ against the first job's figure for the same profileset.
+ */
+function sharedProfilesets(jobs: ReportJob[]): string {
+  const withSets = jobs.filter((j) => j.profilesets.length > 0);
+  if (withSets.length < 2) return '';
+  const [first, ...others] = withSets as [ReportJob, ...ReportJob[]];
+  const byName = others.map((j) => new Map(j.profilesets.map((p) => [p.name, p])));
+  const names = first.profilesets.filter((p) => byName.some((m) => m.has(p.name)));
+  if (names.length === 0) return '';
+  const label = (job: ReportJob) => `${jobs.indexOf(job) + 1}. ${jobName(job)}`;
+  const head = [
+    '<th class="text" data-type="text" data-filter="name">Profileset</th>',
+    `<th data-type="num">${text(label(first))}</th>`,
+    ...others.map((j) => `<th data-type="num">${text(label(j))}</th><th data-type="num">Δ % vs ${jobs.indexOf(first) + 1}</th>`),
+  ].join('');
+  const rows = names.map((p) => {
+    const cells = byName.map((m) => {
+      const q = m.get(p.name);
+      if (!q) return '<td>—</td><td></td>';
+      const d = difference(p, q);
+      return `<td>${formatNumber(q.mean, 1)}</td><td class="${roleOf(d)}">${text(deltaNote(d))}</td>`;
+    });
+    return `<tr><td class="text">${text(p.name)}</td><td>${formatNumber(p.mean, 1)}</td>${cells.join('')}</tr>`;
+  });
+  const caption = `The ${formatNumber(names.length)} profilesets job ${jobs.indexOf(first) + 1} shares with the others, in its ranking; Δ % against its figure for the same profileset, n.s. when within the combined 95% error.`;
+  return `<h3>Profilesets across jobs</h3><div class="table-wrap${rows.length > 40 ? ' tall' : ''}"><table class="sortable across"><caption class="visually-hidden">${text(caption)}</caption><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div><p class="caption">${text(caption)}</p>`;
 }
 
 /** Every job in the order given, with Δ against its reference: the first job, or the first profile of its scenario. */
 function jobsTable(jobs: ReportJob[], referenceOf: (job: ReportJob) => ReportJob | undefined): string {
+  const scenarios = jobs.some((j) => metadataString(j, SCENARIO_KEY));
   const rows = jobs.map((job, i) => {
     const reference = referenceOf(job);
     const ref = reference?.record.result.summary?.mainActor;
@@ -124,9 +156,9 @@ function jobsTable(jobs: ReportJob[], referenceOf: (job: ReportJob) => ReportJob
     const d = actor && ref && job !== reference ? difference(ref, actor) : undefined;
     const role = d ? roleOf(d) : '';
     const build = job.record.build ? [job.record.build.channel, job.record.build.commit?.slice(0, 10)].filter(Boolean).join(' @ ') : '';
-    return `<tr><td>${i + 1}</td><td class="text"><a href="#job-${i + 1}">${text(profileLabel(job))}</a></td><td class="text">${text(metadataString(job, SCENARIO_KEY) ?? '')}</td><td>${actor ? formatNumber(actor.mean, 1) : '—'}</td><td>${actor ? formatNumber(actor.mean_error, 1) : ''}</td><td class="${role}">${d ? signed(d.delta, 1) : job === reference ? 'reference' : ''}</td><td class="${role}">${d?.percent !== undefined ? `${signed(d.percent, 2)}%` : ''}</td><td>${d ? (d.significant === undefined ? '—' : d.significant ? 'yes' : 'no') : ''}</td><td class="text status-${text(job.record.status)}">${text(job.record.status)}</td><td class="text nowrap">${text(build)}</td><td class="text"><code>${text(job.record.id)}</code></td></tr>`;
+    return `<tr><td>${i + 1}</td><td class="text"><a href="#job-${i + 1}">${text(profileLabel(job))}</a></td>${scenarios ? `<td class="text">${text(metadataString(job, SCENARIO_KEY) ?? '')}</td>` : ''}<td>${actor ? formatNumber(actor.mean, 1) : '—'}</td><td>${actor ? formatNumber(actor.mean_error, 1) : ''}</td><td class="${role}">${d ? signed(d.delta, 1) : job === reference ? 'reference' : ''}</td><td class="${role}">${d?.percent !== undefined ? `${signed(d.percent, 2)}%` : ''}</td><td>${d ? (d.significant === undefined ? '—' : d.significant ? 'yes' : 'no') : ''}</td><td class="text status-${text(job.record.status)}">${text(job.record.status)}</td><td class="text nowrap">${text(build)}</td><td class="text"><code>${text(job.record.id)}</code></td></tr>`;
   });
-  const head = '<th data-type="num">#</th><th class="text" data-type="text" data-filter="name">Profile</th><th class="text" data-type="text">Scenario</th><th data-type="num">DPS</th><th data-type="num">± error</th><th data-type="num">Δ</th><th data-type="num">Δ %</th><th data-type="text">Significant</th><th class="text" data-type="text">Status</th><th class="text" data-type="text">Build</th><th class="text" data-type="text">Job</th>';
+  const head = `<th data-type="num">#</th><th class="text" data-type="text" data-filter="name">Profile</th>${scenarios ? '<th class="text" data-type="text">Scenario</th>' : ''}<th data-type="num">DPS</th><th data-type="num">± error</th><th data-type="num">Δ</th><th data-type="num">Δ %</th><th data-type="text">Significant</th><th class="text" data-type="text">Status</th><th class="text" data-type="text">Build</th><th class="text" data-type="text">Job</th>`;
   return `<div class="table-wrap"><table class="sortable jobs"><caption class="visually-hidden">Every job, in the order given, with Δ against its reference.</caption><thead><tr>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table></div>`;
 }
 
