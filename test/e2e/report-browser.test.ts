@@ -26,6 +26,7 @@ describe.skipIf(!chromiumInstalled && !process.env.CI)('simjob report in headles
   let env: Record<string, string>;
   let dir: string;
   let browser: Browser;
+  let thousandPage: string | undefined;
 
   beforeAll(async () => {
     rmSync(SHOTS, { recursive: true, force: true });
@@ -149,6 +150,7 @@ describe.skipIf(!chromiumInstalled && !process.env.CI)('simjob report in headles
     const names = Array.from({ length: 20 }, (_, i) => `trinket_${i + 1}`);
     const id = await submit([profile('Arms', names), '--multistage', '--meta', 'test.profilesets=1000']);
     const file = await report([id], 'thousand');
+    thousandPage = file;
     expect(readFileSync(file).length).toBeLessThan(1024 * 1024);
     const v = await visit(browser, file);
     clean(v);
@@ -186,6 +188,27 @@ describe.skipIf(!chromiumInstalled && !process.env.CI)('simjob report in headles
     expect((await cellTexts(v, table, 1)).filter((n) => !n.startsWith('baseline'))).toHaveLength(expected);
     expect(await v.page.locator('.controls [aria-live]').textContent()).toBe(`${expected} of 1000 shown`);
     await v.page.close();
+  });
+
+  it('without JavaScript the 1,000-profileset page still shows every chart and every row, in rank order', async () => {
+    expect(thousandPage, 'made by the test before').toBeDefined();
+    const noScript = await launchBrowser({ javaScript: false });
+    try {
+      const v = await visit(noScript, thousandPage!);
+      clean(v);
+      expect(await v.page.locator('svg.bars g.row').count()).toBe(21);
+      expect(await v.page.locator('svg.distribution path.line').count()).toBe(1);
+      expect(await v.page.locator('svg.funnel rect.stage').count()).toBe(3);
+      expect(await v.page.locator('table.sets tbody tr').count()).toBe(1001);
+      const dps = (await v.page.locator('table.sets tbody tr td:nth-child(3)').allTextContents()).map(number);
+      expect(dps).toEqual([...dps].sort((a, b) => b - a));
+      // No dead controls: the filter and the sort buttons are the script's to add.
+      expect(await v.page.locator('.controls, th button').count()).toBe(0);
+      await shoot(v, '1000-profilesets-no-js');
+      await v.page.close();
+    } finally {
+      await noScript.close();
+    }
   });
 
   it('a 3×3 scenario batch: a chart per scenario, the matrix, a section per job', async () => {

@@ -19,11 +19,11 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Headless chromium with a fresh profile folder, removed on close. */
-export async function launchBrowser(): Promise<Browser> {
+/** Headless chromium with a fresh profile folder, removed on close; `javaScript: false` as for a reader who turned it off. */
+export async function launchBrowser(options: { javaScript?: boolean } = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'simjob-chromium-'));
   try {
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1200, height: 900 } });
+    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1200, height: 900 }, javaScriptEnabled: options.javaScript ?? true });
     return {
       context,
       close: async () => {
