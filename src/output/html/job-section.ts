@@ -105,13 +105,21 @@ function profilesets(job: ReportJob, options: SectionOptions): { charts: string;
   const metric = summary?.metric ?? 'dps';
   const noun = isTopGear(job) ? 'combinations' : 'profilesets';
   const rows = rankedRows(job);
-  const shownSets = Math.min(options.top, job.profilesets.length);
-  // The chart: the top N and the baseline (where it ranks, or last when it ranks below them all).
-  const chartRows = rows.filter((r) => r.baseline || (r.rank ?? Infinity) <= shownSets);
+  const shown = Math.min(options.top, job.profilesets.length);
+  const parts = [`<${h}>Ranked ${noun}</${h}>`, topChart(job, rows, shown, metric, noun)];
+  if (job.profilesets.length > shown) parts.push(overviewChart(job, shown, metric, noun));
+  if (job.count > job.profilesets.length) {
+    parts.push(`<p class="caption">The job's summary lists the top ${formatNumber(job.profilesets.length)} of its ${formatNumber(job.count)} ${noun}; <code>simjob report ${text(job.record.id)}</code> reads every one from its JSON report while the artifacts are kept.</p>`);
+  }
+  return { charts: parts.join('\n'), table: `<${h}>Every ${noun.replace(/s$/, '')}</${h}>\n${table(job, rows, metric, noun)}` };
+}
+
+/** Bars for the best `shown` and the baseline: where it ranks, or last (saying where it ranks) when below them all. */
+function topChart(job: ReportJob, rows: Row[], shown: number, metric: string, noun: string): string {
+  const actor = job.record.result.summary!.mainActor!;
   const above = rows.findIndex((r) => r.baseline);
-  // Below the charted ranks the baseline still shows, last, saying where it ranks.
-  const baselineNote = above > shownSets ? `baseline (after #${formatNumber(above)})` : 'baseline';
-  const bars: Bar[] = chartRows.map((r) => ({
+  const baselineNote = above > shown ? `baseline (after #${formatNumber(above)})` : 'baseline';
+  const bars: Bar[] = rows.filter((r) => r.baseline || (r.rank ?? Infinity) <= shown).map((r) => ({
     label: r.baseline ? r.name : `${r.rank}. ${r.name}`,
     mean: r.mean,
     error: r.mean_error,
@@ -119,21 +127,22 @@ function profilesets(job: ReportJob, options: SectionOptions): { charts: string;
     note: r.baseline ? baselineNote : deltaNote(r.d!),
   }));
   const total = job.profilesets.length;
-  const better = job.profilesets.filter((p) => difference(actor, p).significant && p.mean > actor.mean).length;
   const best = job.profilesets[0]!;
-  const title = shownSets < total ? `The best ${shownSets} of ${formatNumber(total)} ${noun}, with the baseline` : `All ${formatNumber(total)} ${noun}, with the baseline`;
+  const better = job.profilesets.filter((p) => difference(actor, p).significant && p.mean > actor.mean).length;
+  const title = shown < total ? `The best ${shown} of ${formatNumber(total)} ${noun}, with the baseline` : `All ${formatNumber(total)} ${noun}, with the baseline`;
   const description = `${title}, by mean ${metric} with 95% error bars. Best: ${best.name}, ${formatNumber(best.mean, 0)} (${deltaNote(difference(actor, best))} against the baseline's ${formatNumber(actor.mean, 0)}). ${better} of ${formatNumber(total)} are significantly better than the baseline. Every value is in the table below.`;
-  const parts = [`<${h}>Ranked ${noun}</${h}>`];
-  parts.push(`<figure>${barChart(bars, { title, description, reference: { value: actor.mean, label: `baseline ${formatNumber(actor.mean, 0)}` }, metric })}<figcaption>${text(title)}. ${legend('baseline')} ${text(axisNote(bars, actor.mean))}</figcaption></figure>`);
-  if (total > shownSets) {
-    const dtitle = `All ${formatNumber(total)} ${noun}, best to worst`;
-    const ddesc = `${dtitle}: mean ${metric} by rank with its 95% error band; the dashed line is the baseline (${formatNumber(actor.mean, 0)}). Ranks 1 to ${shownSets} are the chart above. Range: ${formatNumber(job.profilesets[total - 1]!.mean, 0)} to ${formatNumber(best.mean, 0)}.`;
-    parts.push(`<figure>${distributionChart(job.profilesets, { title: dtitle, description: ddesc, baseline: actor.mean, shown: shownSets, metric })}<figcaption>${text(dtitle)}: the line is the mean, the band its 95% error, the dashed line the baseline.</figcaption></figure>`);
-  }
-  if (job.count > total) {
-    parts.push(`<p class="caption">The job's summary lists the top ${formatNumber(total)} of its ${formatNumber(job.count)} ${noun}; <code>simjob report ${text(job.record.id)}</code> reads every one from its JSON report while the artifacts are kept.</p>`);
-  }
-  return { charts: parts.join('\n'), table: `<${h}>Every ${noun.replace(/s$/, '')}</${h}>\n${table(job, rows, metric, noun)}` };
+  const chart = barChart(bars, { title, description, reference: { value: actor.mean, label: `baseline ${formatNumber(actor.mean, 0)}` }, metric });
+  return `<figure>${chart}<figcaption>${text(title)}. ${legend('baseline')} ${text(axisNote(bars, actor.mean))}</figcaption></figure>`;
+}
+
+/** Every profileset as one line with its error band, for when there are more than the bars show. */
+function overviewChart(job: ReportJob, shown: number, metric: string, noun: string): string {
+  const actor = job.record.result.summary!.mainActor!;
+  const sets = job.profilesets;
+  const title = `All ${formatNumber(sets.length)} ${noun}, best to worst`;
+  const description = `${title}: mean ${metric} by rank with its 95% error band; the dashed line is the baseline (${formatNumber(actor.mean, 0)}). Ranks 1 to ${shown} are the chart above. Range: ${formatNumber(sets[sets.length - 1]!.mean, 0)} to ${formatNumber(sets[0]!.mean, 0)}.`;
+  const chart = distributionChart(sets, { title, description, baseline: actor.mean, shown, metric });
+  return `<figure>${chart}<figcaption>${text(title)}: the line is the mean, the band its 95% error, the dashed line the baseline.</figcaption></figure>`;
 }
 
 function table(job: ReportJob, rows: Row[], metric: string, noun: string): string {
