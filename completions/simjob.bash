@@ -5,7 +5,7 @@
 # Sets _sj_cmds (subcommands), _sj_opts (options) and _sj_valued (options that take a value) for a command path.
 _simjob_node() {
   case "$1" in
-    'simjob') _sj_cmds='login logout config submit topgear status result compare cancel jobs artifacts usage builds webhook completion doctor help'; _sj_opts='-v --version --json --no-color -q --quiet -d --debug -p --profile --base-url -h --help'; _sj_valued=' -p --profile --base-url ' ;;
+    'simjob') _sj_cmds='login logout config submit topgear status result compare report cancel jobs artifacts usage builds webhook completion doctor help'; _sj_opts='-v --version --json --no-color -q --quiet -d --debug -p --profile --base-url -h --help'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob login') _sj_cmds=''; _sj_opts='--no-verify -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob logout') _sj_cmds=''; _sj_opts='-h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob config') _sj_cmds='get set unset list help'; _sj_opts='-h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
@@ -19,6 +19,7 @@ _simjob_node() {
     'simjob status') _sj_cmds=''; _sj_opts='-w --wait --timeout --cancel-on-interrupt --top -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --timeout --top -p --profile --base-url ' ;;
     'simjob result') _sj_cmds=''; _sj_opts='--top --all -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --top -p --profile --base-url ' ;;
     'simjob compare') _sj_cmds=''; _sj_opts='--top --all -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --top -p --profile --base-url ' ;;
+    'simjob report') _sj_cmds=''; _sj_opts='-o --output --open --top -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -o --output --top -p --profile --base-url ' ;;
     'simjob cancel') _sj_cmds=''; _sj_opts='-h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob jobs') _sj_cmds=''; _sj_opts='-L --limit --cursor --all --local -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -L --limit --cursor -p --profile --base-url ' ;;
     'simjob artifacts') _sj_cmds=''; _sj_opts='--download -k --kind -o --dir -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -k --kind -o --dir -p --profile --base-url ' ;;
@@ -54,6 +55,7 @@ _simjob_value() {
     'simjob topgear --priority') _simjob_words 'background standard high' ;;
     'simjob topgear --json-version') _simjob_words '2 3' ;;
     'simjob topgear --simc') _simjob_paths file ;;
+    'simjob report -o'|'simjob report --output') _simjob_paths file ;;
     'simjob artifacts -o'|'simjob artifacts --dir') _simjob_paths directory ;;
     'simjob webhook verify --body-file') _simjob_paths file ;;
     'simjob webhook verify --secret-file') _simjob_paths file ;;
@@ -84,6 +86,10 @@ _simjob_arg() {
       case "$2" in
         *) _simjob_paths file ;;
       esac ;;
+    'simjob report')
+      case "$2" in
+        *) _simjob_paths file ;;
+      esac ;;
     'simjob webhook secret help')
       case "$2" in
         0) _simjob_words 'set unset' ;;
@@ -98,7 +104,7 @@ _simjob_arg() {
       esac ;;
     'simjob help')
       case "$2" in
-        0) _simjob_words 'login logout config submit topgear status result compare cancel jobs artifacts usage builds webhook completion doctor environment exit-codes' ;;
+        0) _simjob_words 'login logout config submit topgear status result compare report cancel jobs artifacts usage builds webhook completion doctor environment exit-codes' ;;
       esac ;;
   esac
 }

@@ -19,6 +19,8 @@ export const ENVIRONMENT_HELP: ReadonlyArray<[string, string]> = [
   ['TERM, COLORTERM', 'TERM=dumb turns colour and spinners off; otherwise they pick the colour depth (truecolor, 256).'],
   ['CI', 'When set, no spinners: one plain line per change of state.'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'Proxy for requests to the service and artifact hosts (lower-case names work too).'],
+  ['BROWSER', 'The browser `report --open` starts (a command, with arguments); else the system\'s default browser.'],
+  ['DISPLAY, WAYLAND_DISPLAY', 'On Linux, `report --open` uses xdg-open only when one is set (a desktop session).'],
 ];
 
 export const HELP_TOPICS: Record<string, () => string> = {

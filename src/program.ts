@@ -203,6 +203,24 @@ export function buildProgram(rt: Runtime): Command {
 
   examples(
     program
+      .command('report')
+      .description('Write one self-contained HTML page with charts for jobs or saved --json results.')
+      // Tab offers files: a job id is pasted, a saved result is picked.
+      .addArgument(completeAsPath(new Argument('<inputs...>', 'Job ids, saved `--json` results (one resource or a batch\'s array), or - for stdin.')))
+      .option('-o, --output <file>', 'Write the page here (default: simjob-report-<id>.html).')
+      .option('--open', 'Open the page in the default browser.')
+      .option('--top <n>', 'Profilesets in each bar chart (default 20; the table lists every one).', positiveInteger('--top'))
+      .action(lazyAction(rt, () => import('./commands/report/run.js'))),
+    [
+      'simjob report 519253542012420096 --open',
+      'simjob report local-0123456789abcdefgh -o fury.html',
+      'simjob submit profiles/*.simc --wait --json > batch.json && simjob report batch.json -o batch.html',
+      'simjob report OLD_ID NEW_ID -o comparison.html',
+    ],
+  );
+
+  examples(
+    program
       .command('cancel <id>')
       .description('Cancel a queued or running job.')
       .action(lazyAction(rt, () => import('./commands/cancel/run.js'))),
