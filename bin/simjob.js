@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The bin shim: answer --version without loading the CLI, turn on the compile cache where Node has one
 // (22.1+), then load the bundled CLI. Kept tiny on purpose: every line here runs on every invocation.
-import { readFileSync } from 'node:fs';
-import module from 'node:module';
+// Built-ins through process.getBuiltinModule, not `import`: an ES import of node:fs reads its lazy `promises`
+// export, which loads fs/promises and readline (scripts/build.mjs does the same for the bundle).
+const { readFileSync } = process.getBuiltinModule('node:fs');
+const module = process.getBuiltinModule('node:module');
 
 const args = process.argv.slice(2);
 // `simjob … | head` closes the pipe early: that is the reader's choice, not an error.
@@ -24,6 +26,6 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
     await import('../dist/worker-start.js').then((m) => m.startWorkerEarly(args, process.env), () => undefined);
   }
   const { main } = await import('../dist/cli.js');
-  const code = await main(args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+  const code = await main(args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: () => process.stdin });
   process.exitCode = code;
 }
