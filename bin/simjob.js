@@ -3,22 +3,26 @@
 // (22.1+), then load the bundled CLI. Kept tiny on purpose: every line here runs on every invocation.
 // Built-ins through process.getBuiltinModule, not `import`: an ES import of node:fs reads its lazy `promises`
 // export, which loads fs/promises and readline (scripts/build.mjs does the same for the bundle).
-const { readFileSync } = process.getBuiltinModule('node:fs');
-const module = process.getBuiltinModule('node:module');
+const { readFileSync, writeSync } = process.getBuiltinModule('node:fs');
 
 const args = process.argv.slice(2);
-// `simjob … | head` closes the pipe early: that is the reader's choice, not an error.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
-}
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+  // Straight to fd 1: creating process.stdout (a stream; a socket for a pipe) would cost more than the answer.
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  process.stdout.write(`${version}\n`);
+  try {
+    writeSync(1, `${version}\n`);
+  } catch (error) {
+    if (error.code !== 'EPIPE') throw error; // `simjob --version | true`: the reader left, not an error
+  }
 } else {
-  module.enableCompileCache?.();
+  // `simjob … | head` closes the pipe early: that is the reader's choice, not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
+  process.getBuiltinModule('node:module').enableCompileCache?.();
   const debugEnv = process.env.SIMJOB_DEBUG; // as src/debug.ts reads it
   if (args.includes('--debug') || args.includes('-d') || (debugEnv && debugEnv !== '0' && debugEnv !== 'false')) process.setSourceMapsEnabled(true);
   // `submit … --local`: start the background worker first (a few ms), so its start-up overlaps the CLI's.
