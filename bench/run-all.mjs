@@ -61,7 +61,7 @@ if (table.size) {
     ...nodes.map((n) => {
       const value = row.values[n.version];
       if (value === undefined) return '–';
-      const shown = `${value.toFixed(2)}${row.unit === '×' ? '×' : ` ${row.unit}`}`;
+      const shown = `${Number.isInteger(value) ? value : value.toFixed(2)}${row.unit === '×' ? '×' : ` ${row.unit}`}`;
       return row.max === undefined || value <= row.max ? shown : `${shown} !`;
     }),
     row.max === undefined ? '' : `≤ ${row.max}${row.unit === '×' ? '×' : ` ${row.unit}`}`,
