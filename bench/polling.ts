@@ -15,6 +15,7 @@ import type { StatusRecord } from '../src/api/schemas.js';
 import type { JobBackend } from '../src/jobs/backend.js';
 import { waitForTerminal } from '../src/jobs/wait.js';
 import { startServer } from '../test/server/index.js';
+import { printFigures } from './lib/figures.js';
 
 const BIN = resolve(import.meta.dirname, '..', 'bin', 'simjob.js');
 const { values } = parseArgs({ options: { 'queue-s': { type: 'string', default: '20' }, 'run-s': { type: 'string', default: '40' } } });
@@ -60,6 +61,10 @@ try {
     const s = await simulate(q * 1000, r * 1000);
     console.log(`  ${fmt(q).padEnd(8)}  ${fmt(r).padEnd(7)}  ${String(s.polls).padStart(5)}   ${(s.late / 1000).toFixed(2).padStart(6)} s        ${(s.maxGap / 1000).toFixed(1)} s`);
   }
+  printFigures([
+    { name: 'job end noticed after', value: (seen!.at - ended) / 1000, unit: 's', max: 2 },
+    { name: 'API requests for a 60 s job', value: mine.length, unit: 'requests', max: 40 },
+  ]);
   if (!ok) process.exitCode = 1;
 } finally {
   await server.close();

@@ -1,54 +1,97 @@
 /**
- * Cold start of `node -e 0`, `simjob --version` and `simjob status <id> --json` against a local test server, in one
- * run, as medians. Targets (issue 2): --version within 1.3× bare Node, status within 2×.
- * Run: npm run build && node scripts/tsrun.mjs bench/startup.ts [runs]
+ * Cold start of `simjob --version` and `simjob status <id> --json` (against the local test server) as multiples of
+ * a bare `node -e 0`, all on the Node running this script. Each round runs every command once, in turn, so a busy
+ * machine slows them alike; the figures are medians over the rounds. Where Node has a compile cache (22.1+), status
+ * is also timed with the cache off (NODE_DISABLE_COMPILE_CACHE=1), to check that the cache bin/simjob.js turns on
+ * is a gain. Targets (issue 15): --version ≤ 1.15×, status ≤ 1.6×.
+ * On Linux it also prints CPU time (user + system, all threads) per run as a ratio: a busy machine stretches wall
+ * time, much less the CPU a command needs. It comes from this process's children's totals in /proc/self/stat,
+ * counted in clock ticks (10 ms), so it is a mean over the rounds, not a median.
+ * Run: npm run build && node scripts/tsrun.mjs bench/startup.ts [rounds]
  * The test server runs in its own process, so it never competes with the timed commands for this process.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { median, printFigures } from './lib/figures.js';
 import { BIN as bin, startServerProcess } from './lib/server-process.js';
 
-const runs = Number(process.argv[2] ?? 30);
+const rounds = Number(process.argv[2] ?? 40);
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+const hasCompileCache = major > 22 || (major === 22 && minor >= 1);
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+interface Timed {
+  name: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  samples: number[];
+  cpuMs: number;
 }
 
-function time(args: string[], env: NodeJS.ProcessEnv): number[] {
-  const samples: number[] = [];
-  for (let i = 0; i < runs + 3; i++) {
-    const started = process.hrtime.bigint();
-    const child = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    if (child.status !== 0) throw new Error(`${args.join(' ')} failed: ${child.stderr.toString()}`);
-    if (i >= 3) samples.push(ms); // the first runs warm the disk cache
-  }
-  return samples;
+/** CPU ms used by this process's waited-for children so far (Linux), or undefined. */
+function childrenCpuMs(): number | undefined {
+  if (!existsSync('/proc/self/stat')) return undefined;
+  const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * 10; // cutime + cstime, in ticks of 10 ms (USER_HZ 100)
+}
+
+function runOnce(command: Timed, env: NodeJS.ProcessEnv): number {
+  const cpuBefore = childrenCpuMs();
+  const started = process.hrtime.bigint();
+  const child = spawnSync(process.execPath, command.args, { env: { ...env, ...command.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (child.status !== 0) throw new Error(`${command.args.join(' ')} failed: ${child.stderr.toString()}`);
+  const cpuAfter = childrenCpuMs();
+  if (cpuBefore !== undefined && cpuAfter !== undefined) command.cpuMs += cpuAfter - cpuBefore;
+  return ms;
 }
 
 const server = await startServerProcess();
 const configDir = mkdtempSync(join(tmpdir(), 'simjob-bench-'));
 try {
-  const env = { ...process.env, SIMJOB_CONFIG_DIR: configDir, SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good', NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, SIMJOB_CONFIG_DIR: configDir, SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good', NO_COLOR: '1' };
+  delete env.NODE_DISABLE_COMPILE_CACHE;
   const submitted = JSON.parse(
     execFileSync(process.execPath, [bin, 'submit', '-', '--channel', 'nightly', '--json'], { env, input: 'warrior="Bench"\n' }).toString(),
   ) as { id: string };
 
-  const node = median(time(['-e', '0'], env));
-  const version = median(time([bin, '--version'], env));
-  const status = median(time([bin, 'status', submitted.id, '--json'], env));
-  const rows = [
-    ['node -e 0', node, 1],
-    ['simjob --version', version, version / node],
-    [`simjob status <id> --json`, status, status / node],
-  ] as const;
-  console.log(`Cold start, median of ${runs} runs (Node ${process.versions.node}):`);
-  for (const [name, ms, ratio] of rows) console.log(`  ${name.padEnd(28)} ${ms.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}× node`);
-  console.log(`Targets: --version ≤ 1.30× (${version / node <= 1.3 ? 'met' : 'MISSED'}), status ≤ 2.00× (${status / node <= 2 ? 'met' : 'MISSED'})`);
+  const node: Timed = { name: 'node -e 0', args: ['-e', '0'], samples: [], cpuMs: 0 };
+  const version: Timed = { name: 'simjob --version', args: [bin, '--version'], samples: [], cpuMs: 0 };
+  const status: Timed = { name: 'simjob status <id> --json', args: [bin, 'status', submitted.id, '--json'], samples: [], cpuMs: 0 };
+  const uncached: Timed = { ...status, name: 'the same, compile cache off', env: { NODE_DISABLE_COMPILE_CACHE: '1' }, samples: [], cpuMs: 0 };
+  const commands = hasCompileCache ? [node, version, status, uncached] : [node, version, status];
+  for (let round = -3; round < rounds; round++) {
+    for (const command of commands) {
+      const ms = runOnce(command, env);
+      if (round >= 0) command.samples.push(ms); // the first rounds warm the disk and compile caches
+      else command.cpuMs = 0;
+    }
+  }
+  const cpu = (command: Timed) => command.cpuMs / rounds;
+
+  const bare = median(node.samples);
+  console.log(`Cold start, median of ${rounds} rounds (Node ${process.versions.node}):`);
+  const measuredCpu = childrenCpuMs() !== undefined;
+  for (const command of commands) {
+    const ms = median(command.samples);
+    const cpuText = measuredCpu ? `   CPU ${cpu(command).toFixed(1).padStart(6)} ms  ${(cpu(command) / cpu(node)).toFixed(2)}× node` : '';
+    console.log(`  ${command.name.padEnd(28)} ${ms.toFixed(1).padStart(7)} ms  ${(ms / bare).toFixed(2)}× node${cpuText}`);
+  }
+  const figures = [
+    { name: 'simjob --version / node -e 0', value: median(version.samples) / bare, unit: '×', max: 1.15 },
+    { name: 'simjob status <id> --json / node -e 0', value: median(status.samples) / bare, unit: '×', max: 1.6 },
+    ...(hasCompileCache ? [{ name: 'the same, compile cache off / node -e 0', value: median(uncached.samples) / bare, unit: '×' }] : []),
+    ...(measuredCpu
+      ? [
+          { name: 'CPU time: simjob --version / node -e 0', value: cpu(version) / cpu(node), unit: '×' },
+          { name: 'CPU time: simjob status <id> --json / node -e 0', value: cpu(status) / cpu(node), unit: '×' },
+          ...(hasCompileCache ? [{ name: 'CPU time: the same, compile cache off / node -e 0', value: cpu(uncached) / cpu(node), unit: '×' }] : []),
+        ]
+      : []),
+  ];
+  for (const f of figures.filter((f) => f.max !== undefined)) console.log(`Target: ${f.name} ≤ ${f.max}×: ${f.value <= f.max! ? 'met' : 'MISSED'}`);
+  printFigures(figures);
 } finally {
   server.stop();
   rmSync(configDir, { recursive: true, force: true });

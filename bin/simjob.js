@@ -1,22 +1,28 @@
 #!/usr/bin/env node
 // The bin shim: answer --version without loading the CLI, turn on the compile cache where Node has one
 // (22.1+), then load the bundled CLI. Kept tiny on purpose: every line here runs on every invocation.
-import { readFileSync } from 'node:fs';
-import module from 'node:module';
+// Built-ins through process.getBuiltinModule, not `import`: an ES import of node:fs reads its lazy `promises`
+// export, which loads fs/promises and readline (scripts/build.mjs does the same for the bundle).
+const { readFileSync, writeSync } = process.getBuiltinModule('node:fs');
 
 const args = process.argv.slice(2);
-// `simjob … | head` closes the pipe early: that is the reader's choice, not an error.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
-}
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+  // Straight to fd 1: creating process.stdout (a stream; a socket for a pipe) would cost more than the answer.
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  process.stdout.write(`${version}\n`);
+  try {
+    writeSync(1, `${version}\n`);
+  } catch (error) {
+    if (error.code !== 'EPIPE') throw error; // `simjob --version | true`: the reader left, not an error
+  }
 } else {
-  module.enableCompileCache?.();
+  // `simjob … | head` closes the pipe early: that is the reader's choice, not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
+  process.getBuiltinModule('node:module').enableCompileCache?.();
   const debugEnv = process.env.SIMJOB_DEBUG; // as src/debug.ts reads it
   if (args.includes('--debug') || args.includes('-d') || (debugEnv && debugEnv !== '0' && debugEnv !== 'false')) process.setSourceMapsEnabled(true);
   // `submit … --local`: start the background worker first (a few ms), so its start-up overlaps the CLI's.
@@ -24,6 +30,6 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
     await import('../dist/worker-start.js').then((m) => m.startWorkerEarly(args, process.env), () => undefined);
   }
   const { main } = await import('../dist/cli.js');
-  const code = await main(args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+  const code = await main(args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: () => process.stdin });
   process.exitCode = code;
 }

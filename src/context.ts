@@ -19,7 +19,8 @@ export interface ContextOptions {
   env: NodeJS.ProcessEnv;
   stdout: OutStream;
   stderr: OutStream;
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Opened on first use (see Runtime.stdin). */
+  stdin: () => NodeJS.ReadableStream & { isTTY?: boolean };
   flags: GlobalFlags;
   signal: AbortSignal;
 }
@@ -33,7 +34,7 @@ export class Context {
   readonly config: Config;
   readonly env: NodeJS.ProcessEnv;
   readonly flags: GlobalFlags;
-  readonly stdin: ContextOptions['stdin'];
+  private readonly openStdin: ContextOptions['stdin'];
   /** Aborted on Ctrl-C: long waits and requests stop with it. */
   readonly signal: AbortSignal;
   // Promises, so two lookups at once (compare's two jobs) share one backend instead of building two.
@@ -43,7 +44,7 @@ export class Context {
   constructor(opts: ContextOptions) {
     this.env = opts.env;
     this.flags = opts.flags;
-    this.stdin = opts.stdin;
+    this.openStdin = opts.stdin;
     this.signal = opts.signal;
     this.config = new Config(opts.env, { profile: opts.flags.profile, baseUrl: opts.flags.baseUrl });
     const json = opts.flags.json || (this.safeSetting('output') === 'json');
@@ -64,6 +65,10 @@ export class Context {
     } catch {
       return undefined;
     }
+  }
+
+  get stdin(): ReturnType<ContextOptions['stdin']> {
+    return this.openStdin();
   }
 
   get debugLevel(): 0 | 1 | 2 {

@@ -8,14 +8,14 @@
  * `/usr/bin/time` against `node -e 0`; see bench/startup.ts). A CLI that runs once per command cannot pay that.
  */
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import type { Readable } from 'node:stream';
 import { onCloseConnections } from './connections.js';
 import { TransportError, type HttpRequestOptions, type HttpResponse } from './wire.js';
 
 export { TransportError, type HttpRequestOptions, type HttpResponse } from './wire.js';
 
-let agents: { http: http.Agent; https: https.Agent } | undefined;
+let agents: { http: http.Agent; https?: https.Agent } | undefined;
 let proxied: ((url: URL, options: HttpRequestOptions) => Promise<HttpResponse>) | undefined;
 let closeProxy: (() => Promise<void>) | undefined;
 
@@ -34,15 +34,18 @@ export async function request(url: URL, options: HttpRequestOptions, env: NodeJS
     return proxied(url, options);
   }
   if (!agents) {
-    agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+    agents = { http: new http.Agent({ keepAlive: true }) };
     onCloseConnections(closePools);
   }
   const secure = url.protocol === 'https:';
+  // node:https (with TLS and crypto, ~30 modules) only for an https URL.
+  const https = secure ? process.getBuiltinModule('node:https') : undefined;
+  const agent = https ? (agents.https ??= new https.Agent({ keepAlive: true })) : agents.http;
   return new Promise((resolve, reject) => {
-    const req = (secure ? https : http).request(url, {
+    const req = (https ?? http).request(url, {
       method: options.method,
       headers: options.body === undefined ? options.headers : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
-      agent: secure ? agents!.https : agents!.http,
+      agent,
       signal: options.signal,
       timeout: options.timeoutMs,
     });
@@ -76,7 +79,7 @@ export async function discard(body: Readable): Promise<void> {
 /** Close pooled connections so the process exits at once instead of waiting for keep-alive sockets. */
 async function closePools(): Promise<void> {
   agents?.http.destroy();
-  agents?.https.destroy();
+  agents?.https?.destroy();
   agents = undefined;
   await closeProxy?.();
   proxied = undefined;

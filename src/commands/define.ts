@@ -9,7 +9,8 @@ export interface Runtime {
   env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** A function, because touching process.stdin opens it (and loads fs streams) even for commands that never read it. */
+  stdin: () => NodeJS.ReadableStream & { isTTY?: boolean };
   signal: AbortSignal;
   /** Set by the action with the handler's exit code. */
   exitCode: number;

@@ -20,7 +20,7 @@ export function simjobProgram() {
     env: {},
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    stdin: () => process.stdin,
     signal: new AbortController().signal,
     exitCode: 0,
   };

@@ -112,7 +112,9 @@ describe('local jobs with --webhook', () => {
     for (const file of ['webhook.json', 'webhook-subscription.json', 'job.json']) {
       expect(readFileSync(join(env.SIMJOB_DATA_DIR, 'jobs', id, file), 'utf8')).not.toContain(SECRET);
     }
-    expect(readFileSync(join(env.SIMJOB_DATA_DIR, 'worker.log'), 'utf8')).toMatch(new RegExp(`webhook ${line.eventId} for ${id}: attempt 1/6 ${line.deliveryId} → HTTP 200 \\(delivered\\)`));
+    // The worker logs the attempt after it writes the record: wait for the line rather than race it.
+    const logged = new RegExp(`webhook ${line.eventId} for ${id}: attempt 1/6 ${line.deliveryId} → HTTP 200 \\(delivered\\)`);
+    await waitFor('the attempt in worker.log', () => (logged.test(readFileSync(join(env.SIMJOB_DATA_DIR, 'worker.log'), 'utf8')) ? true : undefined));
   });
 
   it('without a URL or secret, a local --webhook submission is refused like the service (webhook_not_configured)', async () => {
@@ -189,7 +191,8 @@ describe('local jobs with --webhook', () => {
     expect(record.state).toBe('delivered');
     expect(record.attempts.map((a) => a.status)).toEqual([503, 200]);
     expect(receiver.requests.map((q) => q.headers['x-service-event-id'])).toEqual([record.eventId, record.eventId]);
-    expect(existsSync(join(env.SIMJOB_DATA_DIR, 'webhooks', id))).toBe(false);
+    // The worker clears the pending entry after it writes the record: wait for it rather than race it.
+    await waitFor('the pending entry to be cleared', () => (existsSync(join(env.SIMJOB_DATA_DIR, 'webhooks', id)) ? undefined : true));
   });
 
   it('a job retried after its worker died sends one event, after the final attempt', async () => {

@@ -16,7 +16,7 @@ async function run(argv: string[]): Promise<{ code: number; stdout: string; stde
   const stderr = memoryStream();
   // main() only ever calls write() on them (and reads isTTY/columns).
   const streams = { stdout: stdout as unknown as NodeJS.WritableStream, stderr: stderr as unknown as NodeJS.WritableStream };
-  const code = await main(argv, { env: {}, ...streams, stdin: Readable.from([]) });
+  const code = await main(argv, { env: {}, ...streams, stdin: () => Readable.from([]) });
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 

@@ -1,0 +1,50 @@
+import { execa } from 'execa';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../server/index.js';
+import { BIN } from '../helpers/cli.js';
+
+// What `simjob status <id> --json` makes Node load, on whichever Node runs the suite (CI: 20 and 24). The start-up
+// figures live in bench/startup.ts; this keeps out the modules found to cost the most (README, Design: Start-up).
+let server: TestServer;
+let dir: string;
+
+beforeAll(async () => {
+  server = await startServer({ queueMs: 0, runMs: 0, apiKeys: ['sk_test_good'] });
+  dir = mkdtempSync(join(tmpdir(), 'simjob-startup-'));
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Node's built-in modules a command loaded, from process.moduleLoadList at exit. */
+async function builtinsLoadedBy(args: string[], env: Record<string, string>): Promise<string[]> {
+  const preload = join(dir, 'module-list.cjs');
+  const out = join(dir, 'modules.json');
+  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`);
+  const run = await execa(process.execPath, ['--require', preload, BIN, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, extendEnv: false, reject: false });
+  expect(run.exitCode, run.stderr).toBe(0);
+  return (JSON.parse(readFileSync(out, 'utf8')) as string[]).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+}
+
+describe('start-up of simjob status --json', () => {
+  it('loads neither undici, TLS, child processes nor fs/promises for a plain http service', async () => {
+    const env = { SIMJOB_CONFIG_DIR: join(dir, 'config'), SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good' };
+    const submitted = await execa(process.execPath, [BIN, 'submit', '-', '--channel', 'nightly', '--json'], { env, input: 'warrior="Startup"\n' });
+    const { id } = JSON.parse(submitted.stdout) as { id: string };
+    const loaded = await builtinsLoadedBy(['status', id, '--json'], env);
+    expect(loaded).toContain('http'); // it did make its request
+    const costly = ['internal/deps/undici/undici', 'tls', 'https', 'crypto', 'child_process', 'internal/readline/interface'];
+    // Node 20's own ES module loader reads files through fs/promises (and so readline): not simjob's to avoid.
+    const ownedBySimjob = Number(process.versions.node.split('.')[0]) >= 22 ? costly : costly.filter((m) => m !== 'internal/readline/interface');
+    expect(loaded.filter((m) => ownedBySimjob.includes(m))).toEqual([]);
+  });
+
+  it('--version answers without creating stdout (a socket on a pipe) or loading the CLI', async () => {
+    const loaded = await builtinsLoadedBy(['--version'], {});
+    expect(loaded.filter((m) => ['net', 'tty', 'http', 'internal/fs/sync_write_stream'].includes(m))).toEqual([]);
+  });
+});
