@@ -177,10 +177,25 @@ export const MultiStageSummary = z.looseObject({
 });
 export type MultiStageSummary = z.infer<typeof MultiStageSummary>;
 
+/** One actor of a multi-actor (`copy=`) comparison (openapi 1.19.1 `summary.actors.results[]`). */
+export const ActorResult = z.looseObject({
+  name: z.string(),
+  mean: z.number(),
+  mean_error: nnum,
+  mean_stddev: nnum,
+  stddev: z.optional(nnum),
+  min: z.optional(nnum),
+  max: z.optional(nnum),
+});
+export type ActorResult = z.infer<typeof ActorResult>;
+
 export const Summary = z.looseObject({
+  /** `dps` or `raid_dps` (openapi 1.19.1); any newer string is kept. */
   metric: z.nullish(z.string()),
   mainActor: z.nullish(MainActor),
   multiStage: z.nullish(MultiStageSummary),
+  actors: z.nullish(z.looseObject({ count: z.number(), results: z.array(ActorResult) })),
+  iterations: nnum,
 });
 export type Summary = z.infer<typeof Summary>;
 

@@ -35,12 +35,12 @@ function expectedOf(file: string): Expected {
   return { main: players[0], profilesets: profilesets.sort(best), players: [...players].sort(best), notifications: report.notifications ?? [] };
 }
 
-/** Rows of the piped (TSV) result table: [rank, name, dps, ±, Δ, Δ%, stage]. */
-const tableRows = (stdout: string) => stdout.split('\n').filter((l) => /^\d+\t/.test(l)).map((l) => l.split('\t'));
+/** Rows of the piped (TSV) profileset table: [rank, name, dps, ±, Δ, Δ%, stage] (the actors table has 5 columns). */
+const tableRows = (stdout: string) => stdout.split('\n').filter((l) => /^\d+\t/.test(l)).map((l) => l.split('\t')).filter((r) => r.length === 7);
 const number = (cell: string) => Number(cell.replace(/,/g, '').replace('−', '-'));
 
 let env: LocalEnv;
-const jobs = new Map<string, { id: string; submitOut: string }>();
+const jobs = new Map<string, { id: string; submitOut: string; submitErr: string }>();
 
 beforeAll(async () => {
   env = localEnv({ SIMJOB_SIMC: REPLAY_SIMC });
@@ -51,7 +51,7 @@ beforeAll(async () => {
     expect(submitted.exitCode, `${file}: ${submitted.stderr}`).toBe(0);
     const id = /Submitted job (local-[0-9a-z]{18})/.exec(submitted.stdout + submitted.stderr)?.[1];
     expect(id, submitted.stderr).toBeDefined();
-    jobs.set(file, { id: id as string, submitOut: submitted.stdout });
+    jobs.set(file, { id: id as string, submitOut: submitted.stdout, submitErr: submitted.stderr });
   }
 }, 300_000);
 afterAll(async () => {
@@ -122,9 +122,56 @@ describe.each(REPORTS)('the real report %s replayed through submit --local --wai
     for (const p of expected.players) expect(shown.stdout).toContain(p.name);
   });
 
-  it('shows simc’s notifications from the report', async () => {
-    const shown = await run(env, ['result', jobs.get(file)!.id]);
-    for (const note of expected.notifications) expect(shown.stdout + shown.stderr).toContain(note.trim());
-    if (expected.notifications.length === 0) expect(shown.stdout + shown.stderr).not.toMatch(/simc notification/i);
+  it('shows simc’s notifications from the report (result and submit --wait), and keeps them out of --json', async () => {
+    const { id, submitErr } = jobs.get(file)!;
+    const shown = await run(env, ['result', id]);
+    for (const text of [shown.stderr, submitErr]) {
+      for (const note of expected.notifications) expect(text).toContain(`simc notification: ${note.trim()}`);
+      if (expected.notifications.length === 0) expect(text).not.toContain('simc notification');
+    }
+    expect(json(await run(env, ['result', id, '--json'])).result.notifications).toBeUndefined();
+  });
+});
+
+describe('profileset_metric in local mode', () => {
+  const r10 = 'r10_mid1200_vengeance_6tanks_10t.json';
+  const r01 = 'r01_legion720_elemental_1actor.json';
+  const raid = (file: string) => {
+    const report = JSON.parse(readFileSync(join(REPORTS_DIR, file), 'utf8'));
+    const stats = report.sim.statistics.raid_dps;
+    return { mean: stats.mean as number, error: stats.mean_std_dev === undefined ? null : stats.mean_std_dev * report.sim.options.confidence_estimator };
+  };
+
+  it('raid_dps (first of a list) reports the group total from the report’s sim-wide statistics', async () => {
+    const profile = profileFile(env, 'raid.simc', `# replay.report=${r10}\nprofileset_metric=raid_dps/dps\n`);
+    const submitted = await run(env, ['submit', profile, '--local', '--wait', '--json'], 60_000);
+    expect(submitted.exitCode, submitted.stderr).toBe(0);
+    const summary = json(submitted).result.summary;
+    const want = raid(r10);
+    expect(summary.metric).toBe('raid_dps');
+    expect(summary.mainActor.name).toBe(expectedOf(r10).main.name);
+    expect(summary.mainActor.mean).toBeCloseTo(want.mean, 6);
+    expect(summary.mainActor.mean_error).toBeCloseTo(want.error!, 6);
+    // the actors stay in their own dps
+    expect(summary.actors.results[0].mean).toBeCloseTo(expectedOf(r10).players[0]!.mean, 6);
+    const shown = await run(env, ['result', json(submitted).id]);
+    expect(shown.stdout).toContain('raid dps (group total)');
+    expect(shown.stdout).not.toContain('Δ % vs');
+  });
+
+  it('raid_dps of an old report without its standard error has no error rather than another one', async () => {
+    const profile = profileFile(env, 'raid-old.simc', `# replay.report=${r01}\nprofileset_metric=RAID_DPS\n`);
+    const summary = json(await run(env, ['submit', profile, '--local', '--wait', '--json'], 60_000)).result.summary;
+    expect(summary.metric).toBe('raid_dps');
+    expect(summary.mainActor.mean).toBeCloseTo(raid(r01).mean, 6);
+    expect(summary.mainActor.mean_error).toBeNull();
+  });
+
+  it('refuses a metric a summary cannot be in, before running anything', async () => {
+    const profile = profileFile(env, 'hps.simc', `# replay.report=${r10}\nprofileset_metric=hps,dps\n`);
+    const refused = await run(env, ['submit', profile, '--local', '--wait']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr.trim().split('\n')[0]).toContain('line 2: profileset_metric=hps cannot be summarised; a result reports dps or raid_dps.');
+    expect(refused.stdout).toBe('');
   });
 });
