@@ -39,6 +39,8 @@ export const SubmitRequest = z.strictObject({
       multiStage: z.optional(z.boolean()),
       maxRuntimeSeconds: z.optional(z.int().check(z.positive())),
       maxQueueSeconds: z.optional(z.int().check(z.positive())),
+      /** openapi 1.14+: the job's credit budget (replaces maxRuntimeSeconds, which it must not be sent with). */
+      maxCredits: z.optional(z.int().check(z.positive())),
     }),
   ),
   priority: z.optional(z.enum(PRIORITIES)),
@@ -114,6 +116,7 @@ export const JobRecord = z.looseObject({
       totalDurationMs: nnum,
       creditsConsumed: nnum,
       priorityFeeCredits: nnum,
+      creditsPerSecond: nnum,
       vcpus: nnum,
       ceiling: z.nullish(Ceiling),
     }),
@@ -250,9 +253,13 @@ export type JobList = z.infer<typeof JobList>;
 /** GET /v1/sim/artifacts/{id}/url. */
 export const ArtifactUrl = z.looseObject({ url: z.string() });
 
-/** GET /v1/sim/usage (notes §12). */
+/** GET /v1/sim/usage (notes §12): `plan` (openapi 1.14+) and its deprecated alias `limits`. */
 const Limits = z.looseObject({
   maxActiveJobs: nnum,
+  maxCreditsPerJob: nnum,
+  defaultCreditsPerJob: nnum,
+  creditsPerSecond: nnum,
+  pool: nstr,
   maxRuntimeSeconds: nnum,
   defaultRuntimeSeconds: nnum,
   maxQueueSeconds: nnum,
