@@ -26,6 +26,12 @@ export interface AccountLimits {
   priorityFeeCredits: number;
   /** Available credit balance at start (purchased). */
   credits: number;
+  /** Largest `runtime.maxCredits` (openapi 1.14+); by default maxRuntimeSeconds × 32 credits per second. */
+  maxCreditsPerJob?: number;
+  /** `maxSimcVariants` served by usage (null: no cap, the default). */
+  maxSimcVariants?: number | null;
+  /** Serve the deprecated seconds fields of usage as null, as a newer service may. */
+  secondsFieldsNull?: boolean;
 }
 
 export interface WebhookConfig {
@@ -98,6 +104,8 @@ export interface Submission {
   profileText: string;
   multiStage: boolean;
   maxRuntimeSeconds: number;
+  /** The credit budget (openapi 1.14+): given, or maxRuntimeSeconds × 32. */
+  maxCredits: number;
   maxQueueSeconds: number;
   priority: Priority;
   metadata: Record<string, string> | null;
