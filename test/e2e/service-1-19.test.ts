@@ -90,3 +90,43 @@ describe('hints name the job', () => {
     await simjob(['cancel', id], { env });
   });
 });
+
+describe('result of the newer summary fields', () => {
+  async function finished(text: string): Promise<string> {
+    const file = join(work, `p${Math.random().toString(36).slice(2)}.simc`);
+    writeFileSync(file, text);
+    const submitted = await simjob(['submit', file, '--channel', 'nightly', '--json'], { env });
+    expect(submitted.exitCode, submitted.stderr).toBe(0);
+    const id = JSON.parse(submitted.stdout).id as string;
+    await server.waitForJob(id);
+    return id;
+  }
+
+  it('lists the actors of a copy= comparison (summary.actors), best first, against the headline actor', async () => {
+    const id = await finished('warrior="Fury"\nspec=fury\ncopy=Fury_Alt\ntalents=B\ncopy=Fury_Third,Fury\n');
+    const record = JSON.parse((await simjob(['result', id, '--json'], { env })).stdout);
+    const actors = record.result.summary.actors;
+    expect(actors.count).toBe(3);
+    const means = actors.results.map((a: { mean: number }) => a.mean);
+    expect(means).toEqual([...means].sort((a, b) => b - a));
+    const shown = await simjob(['result', id], { env });
+    expect(shown.exitCode, shown.stderr).toBe(0);
+    const rows = shown.stdout.split('\n').filter((l) => /^\d+\t/.test(l)).map((l) => l.split('\t'));
+    expect(rows.map((r) => r[1])).toEqual(actors.results.map((a: { name: string }) => a.name));
+    const fury = actors.results.find((a: { name: string }) => a.name === 'Fury');
+    rows.forEach((row, i) => {
+      const mean = actors.results[i].mean as number;
+      expect(row[4]).toBe(row[1] === 'Fury' ? '' : `${mean > fury.mean ? '+' : '−'}${(Math.abs(mean - fury.mean) / fury.mean * 100).toFixed(2)}%`);
+    });
+  });
+
+  it('headlines the group total when the profile asks for profileset_metric=raid_dps', async () => {
+    const id = await finished('warrior="Fury"\nspec=fury\ncopy=Fury_Alt\nprofileset_metric=raid_dps,dps\n');
+    const summary = JSON.parse((await simjob(['result', id, '--json'], { env })).stdout).result.summary;
+    expect(summary.metric).toBe('raid_dps');
+    const total = summary.actors.results.reduce((n: number, a: { mean: number }) => n + a.mean, 0);
+    expect(summary.mainActor.mean).toBeCloseTo(total, 1);
+    const shown = await simjob(['result', id], { env });
+    expect(shown.stdout).toMatch(/Actor +Fury +[\d,.]+ raid dps \(group total\) ±/);
+  });
+});

@@ -160,8 +160,17 @@ export interface StageEntry {
   culled: number;
 }
 
+export interface ActorEntry {
+  name: string;
+  mean: number;
+  mean_error: number;
+  mean_stddev: number;
+}
+
 export interface Summary {
-  metric: 'dps';
+  metric: 'dps' | 'raid_dps';
+  /** openapi 1.19.1: every actor of a `copy=` comparison without profilesets, best first. */
+  actors?: { count: number; results: ActorEntry[] };
   mainActor: {
     name: string;
     mean: number;
