@@ -32,7 +32,7 @@ async function submitted(args: string[] = []): Promise<string> {
 }
 
 describe('submit', () => {
-  it('sends every field of spec 2.1 from its flags, validated against openapi 1.5.0', async () => {
+  it('sends every field of spec 2.1 from its flags, validated against openapi 1.19.1', async () => {
     const result = await simjob([
       'submit', profile, '--channel', 'weekly', '--branch', 'midnight', '--multistage', '--max-runtime', '600',
       '--max-queue', '120', '--priority', 'background', '--meta', 'run=42', '--meta', 'who=ci', '--webhook',
@@ -394,7 +394,7 @@ describe('a server that is slow, rate limited, or newer', () => {
     expect(result.stderr).not.toContain('sk_test_good');
   });
 
-  it('every request the CLI made validated against openapi 1.5.0', () => {
+  it('every request the CLI made validated against openapi 1.19.1', () => {
     const checked = server.requests.filter((r) => !r.injected && r.validation.valid !== null);
     expect(checked.length).toBeGreaterThan(20);
     const invalid = checked.filter((r) => r.validation.valid === false && r.headers['user-agent']?.toString().startsWith('simjob/'));

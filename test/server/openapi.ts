@@ -151,7 +151,7 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, root = 
   });
 }
 
-/** The createJob body against the 1.5.0 schema: [] when valid. */
+/** The createJob body against the 1.19.1 schema: [] when valid. */
 export function checkSubmitBody(body: unknown): string[] {
   const op = operations.find((o) => o.id === 'createJob');
   if (!op?.body) throw new Error('createJob body schema missing');
@@ -208,7 +208,7 @@ function headerValue(headers: RequestToCheck['headers'], name: string): string |
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** An answer against the response schema of its status (and the headers 1.5.0 marks required). */
+/** An answer against the response schema of its status (and the headers 1.19.1 marks required). */
 export function validateResponse(
   operationId: string | null,
   status: number,

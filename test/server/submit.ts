@@ -1,5 +1,5 @@
 /**
- * POST /v1/sim/jobs bodies: JSON (openapi 1.5.0, strict) or text/plain with query parameters and provider headers
+ * POST /v1/sim/jobs bodies: JSON (openapi 1.19.1, strict) or text/plain with query parameters and provider headers
  * (notes §2.2), both turned into one `Submission`; plus the idempotency digest and the per-job test knobs.
  */
 import { createHash } from 'node:crypto';
@@ -126,6 +126,7 @@ export function toSubmission(json: Json, account: Account): Submission {
     // a credit budget is run as the seconds it buys; a seconds cap is billed as a budget (openapi 1.19.1)
     maxRuntimeSeconds: body.runtime?.maxRuntimeSeconds ?? Math.floor((body.runtime?.maxCredits ?? defaultRuntimeSeconds(account) * CREDITS_PER_SECOND) / CREDITS_PER_SECOND),
     maxCredits: body.runtime?.maxCredits ?? (body.runtime?.maxRuntimeSeconds ?? defaultRuntimeSeconds(account)) * CREDITS_PER_SECOND,
+    creditBudget: body.runtime?.maxCredits !== undefined,
     maxQueueSeconds: body.runtime?.maxQueueSeconds ?? defaultQueueSeconds(account),
     priority: body.priority ?? 'standard',
     metadata: body.metadata ?? null,
