@@ -111,6 +111,7 @@ export function buildProgram(rt: Runtime): Command {
       .option('--multistage', 'Sim every profileset cheaply, cull the losers, re-sim the rest.')
       .option('--max-runtime <seconds>', 'Runtime cap in seconds (default 300).', positiveInteger('--max-runtime'))
       .option('--max-queue <seconds>', 'Queue timeout in seconds (default 1800).', positiveInteger('--max-queue'))
+      .option('--max-credits <credits>', 'Credit budget of the job (service default 9600; at most the plan\'s maxCreditsPerJob).', positiveInteger('--max-credits'))
       .addOption(new Option('--priority <priority>', 'Queue priority.').choices(PRIORITIES).argParser(oneOf('--priority', PRIORITIES)))
       .option('--meta <key=value>', 'Metadata echoed back on the job (repeatable).', collect, [])
       .option('--webhook', 'Send a job.terminal webhook event when the job ends.')

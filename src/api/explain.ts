@@ -12,6 +12,9 @@ export function explainApiError(
   const meta = details.meta ?? {};
   const said = serverMessage ? ` (${serverMessage.replace(/\.$/, '')})` : '';
   const tag = code ? `${code}, HTTP ${status}` : `HTTP ${status}`;
+  // The job the request was about, from its path, so hints name it rather than a placeholder.
+  const jobId = /\/v1\/sim\/jobs\/([^/?]+)/.exec(details.path ?? '')?.[1];
+  const job = jobId ? decodeURIComponent(jobId) : 'ID';
   const wait = details.retryAfterMs !== undefined ? ` Retry after ${Math.ceil(details.retryAfterMs / 1000)} s.` : '';
 
   switch (code) {
@@ -31,17 +34,17 @@ export function explainApiError(
     case 'idempotency_key_reuse':
       return {
         message: `The idempotency key was already used for job ${String(meta.originalJobId ?? '(unknown)')} with a different payload (idempotency_key_reuse).`,
-        hint: `Run \`simjob status ${String(meta.originalJobId ?? '<id>')}\` to follow that job, or use a new --idempotency-key.`,
+        hint: meta.originalJobId ? `Run \`simjob status ${String(meta.originalJobId)}\` to follow that job, or use a new --idempotency-key.` : 'Use a new --idempotency-key (or the payload that key was first used with).',
       };
     case 'result_not_ready':
       return {
         message: `The job is still ${String(meta.status ?? 'running')}; its result is not ready (result_not_ready).`,
-        hint: 'Wait for it with `simjob status <id> --wait`, then fetch the result.',
+        hint: `Wait for it with \`simjob status ${job} --wait\`, then fetch the result.`,
       };
     case 'result_unavailable':
       return {
         message: `The job ended ${String(meta.status ?? '')} without a result (result_unavailable).`.replace('  ', ' '),
-        hint: 'See why with `simjob status <id>`.',
+        hint: `See why with \`simjob status ${job}\`.`,
       };
     case 'job_not_cancellable':
       return {
@@ -51,10 +54,13 @@ export function explainApiError(
     case 'insufficient_credits':
     case 'insufficient_credits_liability': {
       const fee = meta.priorityFeeCredits !== undefined ? ` The high-priority fee is ${String(meta.priorityFeeCredits)} credits.` : '';
-      const afford = meta.maxAffordableRuntimeSeconds !== undefined ? ` Your balance covers --max-runtime ${String(meta.maxAffordableRuntimeSeconds)}.` : '';
+      // openapi 1.14+ says it in credits; older servers in seconds
+      const afford = meta.maxAffordableCredits !== undefined
+        ? ` Your balance covers --max-credits ${String(meta.maxAffordableCredits)}.`
+        : meta.maxAffordableRuntimeSeconds !== undefined ? ` Your balance covers --max-runtime ${String(meta.maxAffordableRuntimeSeconds)}.` : '';
       return {
         message: `Not enough credits to reserve this job (${code}).${fee}${afford}`,
-        hint: code === 'insufficient_credits_liability' ? 'Top up, or submit with --priority standard.' : 'Top up credits, or lower --max-runtime.',
+        hint: code === 'insufficient_credits_liability' ? 'Top up, or submit with --priority standard.' : `Top up credits, or lower ${meta.maxAffordableCredits !== undefined ? '--max-credits' : '--max-runtime'}.`,
       };
     }
     case 'inactive_entitlement':

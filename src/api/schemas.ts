@@ -39,6 +39,8 @@ export const SubmitRequest = z.strictObject({
       multiStage: z.optional(z.boolean()),
       maxRuntimeSeconds: z.optional(z.int().check(z.positive())),
       maxQueueSeconds: z.optional(z.int().check(z.positive())),
+      /** openapi 1.14+: the job's credit budget (replaces maxRuntimeSeconds, which it must not be sent with). */
+      maxCredits: z.optional(z.int().check(z.positive())),
     }),
   ),
   priority: z.optional(z.enum(PRIORITIES)),
@@ -114,6 +116,7 @@ export const JobRecord = z.looseObject({
       totalDurationMs: nnum,
       creditsConsumed: nnum,
       priorityFeeCredits: nnum,
+      creditsPerSecond: nnum,
       vcpus: nnum,
       ceiling: z.nullish(Ceiling),
     }),
@@ -177,10 +180,25 @@ export const MultiStageSummary = z.looseObject({
 });
 export type MultiStageSummary = z.infer<typeof MultiStageSummary>;
 
+/** One actor of a multi-actor (`copy=`) comparison (openapi 1.19.1 `summary.actors.results[]`). */
+export const ActorResult = z.looseObject({
+  name: z.string(),
+  mean: z.number(),
+  mean_error: nnum,
+  mean_stddev: nnum,
+  stddev: z.optional(nnum),
+  min: z.optional(nnum),
+  max: z.optional(nnum),
+});
+export type ActorResult = z.infer<typeof ActorResult>;
+
 export const Summary = z.looseObject({
+  /** `dps` or `raid_dps` (openapi 1.19.1); any newer string is kept. */
   metric: z.nullish(z.string()),
   mainActor: z.nullish(MainActor),
   multiStage: z.nullish(MultiStageSummary),
+  actors: z.nullish(z.looseObject({ count: z.number(), results: z.array(ActorResult) })),
+  iterations: nnum,
 });
 export type Summary = z.infer<typeof Summary>;
 
@@ -235,9 +253,13 @@ export type JobList = z.infer<typeof JobList>;
 /** GET /v1/sim/artifacts/{id}/url. */
 export const ArtifactUrl = z.looseObject({ url: z.string() });
 
-/** GET /v1/sim/usage (notes §12). */
+/** GET /v1/sim/usage (notes §12): `plan` (openapi 1.14+) and its deprecated alias `limits`. */
 const Limits = z.looseObject({
   maxActiveJobs: nnum,
+  maxCreditsPerJob: nnum,
+  defaultCreditsPerJob: nnum,
+  creditsPerSecond: nnum,
+  pool: nstr,
   maxRuntimeSeconds: nnum,
   defaultRuntimeSeconds: nnum,
   maxQueueSeconds: nnum,

@@ -41,6 +41,8 @@ export interface JobBackend {
   job(id: string): Promise<Fetched<JobRecord>>;
   status(id: string): Promise<Fetched<StatusRecord>>;
   result(id: string): Promise<Fetched<ResultRecord>>;
+  /** simc's warnings from the job's report (`notifications`), where the backend keeps them apart (local only). */
+  notifications?(id: string): Promise<string[]>;
   cancel(id: string): Promise<Fetched<CancelResponse>>;
   list(params: ListParams): Promise<Fetched<JobList>>;
   /** A fresh download URL for an artifact (remote: GET /v1/sim/artifacts/{id}/url; local: a file: URL). */

@@ -1,7 +1,7 @@
 import type { SubmitRequest } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import {
-  analyzeProfile, multistageEligibility, type PlannedStage, type ProfileAnalysis,
+  analyzeProfile, multistageEligibility, summaryMetricOf, type PlannedStage, type ProfileAnalysis,
 } from '../profile/index.js';
 import type { MultiStageReason } from '../api/enums.js';
 
@@ -34,6 +34,15 @@ export function preflight(source: string, request: SubmitRequest, mode: 'remote'
     throw new UsageError(
       `${name} line ${blocked.line}: the service does not allow ${blocked.directive}= (${blocked.category})${more}.`,
       'Remove it: the service manages output files, threads and networking itself (or run it with --local).',
+    );
+  }
+
+  const metric = summaryMetricOf(analysis);
+  if ('unsupported' in metric && mode === 'local') {
+    // A summary is in dps or raid_dps (as the service's); reporting another metric under either name would mislead.
+    throw new UsageError(
+      `${name} line ${metric.line}: profileset_metric=${metric.unsupported} cannot be summarised; a result reports dps or raid_dps.`,
+      'Put dps or raid_dps first in profileset_metric (simc ranks by the first), or remove it; the JSON report keeps every metric listed.',
     );
   }
 

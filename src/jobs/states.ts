@@ -42,7 +42,7 @@ export const ERROR_ADVICE: Record<string, string> = {
   execution_interrupted: 'The run was interrupted by the platform; resubmit.',
   build_unavailable: 'The build for this channel was not available; try another channel or resubmit later.',
   insufficient_credits: 'The account ran out of credits; top up and resubmit.',
-  max_credits_reached: 'The job hit its credit budget; raise the budget or lower the precision.',
+  max_credits_reached: 'The job hit its credit budget: raise --max-credits, or lower iterations/target_error precision.',
   user_cancelled: 'The job was cancelled on request.',
   internal: 'The service failed internally; resubmit, and quote the job id to support if it repeats.',
 };

@@ -11,6 +11,7 @@ export interface SubmitFlags {
   branch?: 'midnight';
   multistage?: boolean;
   maxRuntime?: number;
+  maxCredits?: number;
   maxQueue?: number;
   priority?: Priority;
   meta: string[];
@@ -146,8 +147,13 @@ export function buildRequest(profile: ProfileInput, flags: SubmitFlags, channel:
     throw new UsageError('The plain-text form documents only standard and high priority.', 'Drop --plain to submit at background priority.');
   }
 
+  if (flags.maxCredits !== undefined && flags.maxRuntime !== undefined) {
+    throw new UsageError('--max-credits and --max-runtime do not go together: the service reads --max-runtime as a budget of seconds × 32 credits.', 'Give one of them (--max-credits on servers with openapi 1.14+).');
+  }
+  if (flags.plain && flags.maxCredits !== undefined) throw new UsageError('--max-credits cannot be sent with --plain: the plain-text form has no maxCredits parameter.', 'Drop --plain, or use --max-runtime.');
   const runtime = {
     ...(flags.multistage ? { multiStage: true } : {}),
+    ...(flags.maxCredits !== undefined ? { maxCredits: flags.maxCredits } : {}),
     ...(flags.maxRuntime !== undefined ? { maxRuntimeSeconds: flags.maxRuntime } : {}),
     ...(flags.maxQueue !== undefined ? { maxQueueSeconds: flags.maxQueue } : {}),
   };

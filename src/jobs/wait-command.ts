@@ -99,7 +99,8 @@ async function reportTerminal(ctx: Context, backend: JobBackend, id: string, opt
   if (ctx.out.json) ctx.out.printJson(shown.raw);
   else {
     const { printResult } = await import('../output/views/result.js');
-    printResult(ctx.out, shown.data, { top: options.top });
+    const notifications = result ? ((await backend.notifications?.(id)) ?? []) : [];
+    printResult(ctx.out, shown.data, { top: options.top, notifications });
   }
   return exitCodeForState(shown.data.status);
 }

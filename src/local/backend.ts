@@ -203,6 +203,10 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     return fetched({ ...jobRecord(this.store, job), result: { summary: stored?.summary ?? null, artifacts: artifactList(this.store, job, kinds, stored?.summary) } });
   }
 
+  async notifications(id: string): Promise<string[]> {
+    return (await this.store.readResult(id))?.notifications ?? [];
+  }
+
   /** Queued: ends at once. Running: the request is recorded and the worker stops simc (SIGTERM, then SIGKILL). */
   async cancel(id: string): Promise<Fetched<CancelResponse>> {
     const job = await this.current(id);

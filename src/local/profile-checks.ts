@@ -4,12 +4,13 @@
  * runs the profile as written, but says so), and whether multistage could have run.
  */
 import type { MultiStageSummary } from '../api/schemas.js';
+import type { MainActorChoice } from './report-rows.js';
 import { analyzeProfile, mainActorChoice, multistageEligibility, type ProfileAnalysis } from '../profile/index.js';
 
 const MAX_LISTED = 5;
 
 export interface LocalProfileFacts {
-  mainActor: { index: number; name: string | null };
+  mainActor: MainActorChoice;
   /** One line each, for stderr at submission. */
   warnings: string[];
   /** The `multiStage` block of this job's summary. */

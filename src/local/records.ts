@@ -41,7 +41,7 @@ export function submitResponse(store: LocalStore, job: LocalJob) {
   return {
     success: true,
     id: job.id,
-    runtime: { ceiling: { runtimeSeconds: job.maxRuntimeSeconds, queueSeconds: job.maxQueueSeconds }, priorityFeeCredits: 0 },
+    runtime: { ceiling: { maxCredits: null, runtimeSeconds: job.maxRuntimeSeconds, queueSeconds: job.maxQueueSeconds }, priorityFeeCredits: 0 },
     links: links(store, job),
   };
 }
@@ -66,8 +66,10 @@ export function jobRecord(store: LocalStore, job: LocalJob) {
       totalDurationMs: job.totalDurationMs,
       creditsConsumed: terminal ? 0 : null,
       priorityFeeCredits: 0,
+      // openapi 1.19.1 fields: local runs are not metered and have no credit budget
+      creditsPerSecond: job.startedAt ? 0 : null,
       vcpus: job.startedAt ? availableParallelism() : null,
-      ceiling: { runtimeSeconds: job.maxRuntimeSeconds, queueSeconds: job.maxQueueSeconds },
+      ceiling: { maxCredits: null, runtimeSeconds: job.maxRuntimeSeconds, queueSeconds: job.maxQueueSeconds },
     },
     retried: job.retried,
     build: buildSummary(job),

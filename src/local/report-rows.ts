@@ -4,6 +4,10 @@
  * The one reader of report numbers: the summary and CSV of a job (report.ts) and the staged runs build on it.
  */
 
+import type { SummaryMetric } from '../profile/index.js';
+
+export type { SummaryMetric };
+
 /** simc writes it in `sim.options`; this is the 95 % value for a report that lacks it. */
 const DEFAULT_CONFIDENCE_ESTIMATOR = 1.959963984540054;
 
@@ -35,7 +39,10 @@ export function rankRows(rows: Iterable<RankedRow>): RankedRow[] {
 }
 
 export interface StageReport {
+  /** The main actor in the summary's metric (dps: its own; raid_dps: the group's total, `sim.statistics.raid_dps`). */
   readonly baseline: StageRow;
+  /** Every player's own DPS, in report order (pets and enemies are not players). */
+  readonly players: StageRow[];
   /** In report order (simc does not sort them). */
   readonly profilesets: StageRow[];
   /** Iterations of the whole pass: the baseline's plus every profileset's. */
@@ -47,7 +54,10 @@ export interface MainActorChoice {
   readonly index: number;
   /** The actor's name when the profile declares it (safer than the index: enemies and pets count too). */
   readonly name: string | null;
+  /** The summary's metric (`profileset_metric`'s first entry); dps when absent. */
+  readonly metric?: SummaryMetric;
 }
+
 
 export class ReportError extends Error {}
 
@@ -60,24 +70,47 @@ function errorOf(meanStdDev: number | null, written: number | null, estimator: n
   return meanStdDev !== null ? meanStdDev * estimator : written;
 }
 
-function baselineRow(sim: Json, choice: MainActorChoice, estimator: number): StageRow {
-  const players = arr(sim.players).map(obj).filter((p): p is Json => p !== undefined);
-  if (players.length === 0) throw new ReportError('the report has no players');
-  const player = (choice.name === null ? undefined : players.find((p) => p.name === choice.name)) ?? players[choice.index] ?? (players[0] as Json);
-  const dps = obj(obj(player.collected_data)?.dps);
-  const mean = num(dps?.mean);
-  if (mean === null) throw new ReportError(`player ${String(player.name)} has no collected_data.dps.mean`);
-  const meanStdDev = num(dps?.mean_std_dev);
+function sampleRow(name: string, sample: Json | undefined, iterations: number | null, estimator: number): StageRow | null {
+  const mean = num(sample?.mean);
+  if (mean === null) return null;
+  const meanStdDev = num(sample?.mean_std_dev);
   return {
-    name: String(player.name ?? ''),
+    name,
     mean,
-    min: num(dps?.min),
-    max: num(dps?.max),
-    stdDev: num(dps?.std_dev),
+    min: num(sample?.min),
+    max: num(sample?.max),
+    stdDev: num(sample?.std_dev),
     meanStdDev,
     meanError: errorOf(meanStdDev, null, estimator),
-    iterations: num(obj(sim.options)?.iterations),
+    iterations,
   };
+}
+
+function playerObjects(sim: Json): Json[] {
+  const players = arr(sim.players).map(obj).filter((p): p is Json => p !== undefined);
+  if (players.length === 0) throw new ReportError('the report has no players');
+  return players;
+}
+
+function baselineRow(sim: Json, players: Json[], choice: MainActorChoice, estimator: number): StageRow {
+  const player = (choice.name === null ? undefined : players.find((p) => p.name === choice.name)) ?? players[choice.index] ?? (players[0] as Json);
+  const name = String(player.name ?? '');
+  const iterations = num(obj(sim.options)?.iterations);
+  if (choice.metric === 'raid_dps') {
+    // simc writes the group's damage per second over the fight into the sim-wide statistics
+    const row = sampleRow(name, obj(obj(sim.statistics)?.raid_dps), iterations, estimator);
+    if (!row) throw new ReportError('it has no sim.statistics.raid_dps.mean for profileset_metric=raid_dps');
+    return row;
+  }
+  const row = sampleRow(name, obj(obj(player.collected_data)?.dps), iterations, estimator);
+  if (!row) throw new ReportError(`player ${String(player.name)} has no collected_data.dps.mean`);
+  return row;
+}
+
+/** Every player's own DPS (players without numbers, e.g. a healer that dealt none, are left out). */
+function playerRows(sim: Json, players: Json[], estimator: number): StageRow[] {
+  const iterations = num(obj(sim.options)?.iterations);
+  return players.flatMap((p) => sampleRow(String(p.name ?? ''), obj(obj(p.collected_data)?.dps), iterations, estimator) ?? []);
 }
 
 /** v2: `{results: [{name, mean, …, iterations}]}`; v3: `{results: [{name, metrics: [{…primary…}, …]}]}`. */
@@ -108,8 +141,9 @@ export function readStageReport(report: unknown, choice: MainActorChoice): Stage
   const sim = obj(obj(report)?.sim);
   if (!sim) throw new ReportError('it has no "sim" object');
   const estimator = num(obj(sim.options)?.confidence_estimator) ?? DEFAULT_CONFIDENCE_ESTIMATOR;
-  const baseline = baselineRow(sim, choice, estimator);
+  const players = playerObjects(sim);
+  const baseline = baselineRow(sim, players, choice, estimator);
   const profilesets = profilesetRows(sim, estimator);
   const iterations = (baseline.iterations ?? 0) + profilesets.reduce((sum, p) => sum + (p.iterations ?? 0), 0);
-  return { baseline, profilesets, iterations };
+  return { baseline, players: playerRows(sim, players, estimator), profilesets, iterations };
 }

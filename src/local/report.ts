@@ -4,10 +4,10 @@
  * (its `seed` exceeds 2^53, so a parse-and-serialise round trip would change it), and the JSON artifact is the
  * file simc wrote.
  */
-import type { MainActor, MultiStageSummary, ProfilesetResult, Summary } from '../api/schemas.js';
-import { rankRows, ReportError, readStageReport, type MainActorChoice, type RankedRow, type StageReport, type StageRow } from './report-rows.js';
+import type { ActorResult, MainActor, MultiStageSummary, ProfilesetResult, Summary } from '../api/schemas.js';
+import { rankRows, ReportError, readStageReport, type MainActorChoice, type RankedRow, type StageReport, type StageRow, type SummaryMetric } from './report-rows.js';
 
-export { ReportError, type MainActorChoice };
+export { ReportError, type MainActorChoice, type SummaryMetric };
 export const SUMMARY_PROFILESET_LIMIT = 200;
 
 type Json = Record<string, unknown>;
@@ -29,8 +29,18 @@ export function singlePassRows(rows: StageReport): RankedRow[] {
   return rankRows(rows.profilesets.map((p) => ({ ...p, stage: 1 })));
 }
 
-/** `result.summary`: the main actor, the top `limit` profilesets with their count, and the multistage block. */
-export function summaryOf(baseline: StageRow, ranked: readonly RankedRow[], multiStage: MultiStageSummary, limit = SUMMARY_PROFILESET_LIMIT): Summary {
+export interface SummaryExtras {
+  /** The metric the baseline and the profilesets are in (simc's profileset results already are). */
+  metric?: SummaryMetric;
+  /** Every player of the report: a multi-actor run without profilesets lists them as `actors`. */
+  players?: readonly StageRow[];
+}
+
+/**
+ * `result.summary`: the main actor, the top `limit` profilesets with their count, the multistage block, and for a
+ * multi-actor (`copy=`) comparison without profilesets every actor, ranked (openapi 1.19.1 `summary.actors`).
+ */
+export function summaryOf(baseline: StageRow, ranked: readonly RankedRow[], multiStage: MultiStageSummary, limit = SUMMARY_PROFILESET_LIMIT, extras: SummaryExtras = {}): Summary {
   const mainActor: MainActor = { name: baseline.name, mean: baseline.mean, mean_error: baseline.meanError, mean_stddev: baseline.meanStdDev };
   if (ranked.length > 0) {
     const results: ProfilesetResult[] = ranked.slice(0, limit).map((p) => ({
@@ -42,7 +52,30 @@ export function summaryOf(baseline: StageRow, ranked: readonly RankedRow[], mult
     }));
     mainActor.profilesets = { count: ranked.length, results };
   }
-  return { metric: 'dps', mainActor, multiStage };
+  const summary: Summary = { metric: extras.metric ?? 'dps', mainActor, multiStage };
+  const players = extras.players ?? [];
+  if (ranked.length === 0 && players.length > 1) {
+    const actors = rankRows(players.map((p) => ({ ...p, stage: 1 })));
+    summary.actors = { count: actors.length, results: actors.slice(0, limit).map(actorResult) };
+  }
+  return summary;
+}
+
+function actorResult(row: StageRow): ActorResult {
+  const optional = { stddev: row.stdDev, min: row.min, max: row.max };
+  return {
+    name: row.name,
+    mean: row.mean,
+    mean_error: row.meanError,
+    mean_stddev: row.meanStdDev,
+    ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== null)),
+  };
+}
+
+/** simc's warnings of the run (`notifications`, contract §3.2), one line each. */
+export function notificationsOf(report: Json): string[] {
+  const list = report.notifications;
+  return Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string' && n.trim() !== '').map((n) => n.trim()) : [];
 }
 
 const CSV_HEADER = 'name,dps_mean,dps_min,dps_max,dps_std_dev,dps_mean_std_dev';
@@ -62,7 +95,7 @@ export function csvOf(baseline: StageRow, ranked: readonly StageRow[]): string {
 /** The summary of a single pass, straight from its parsed report. */
 export function summarize(report: Json, choice: MainActorChoice, multiStage: MultiStageSummary): Summary {
   const rows = readStageReport(report, choice);
-  return summaryOf(rows.baseline, singlePassRows(rows), multiStage);
+  return summaryOf(rows.baseline, singlePassRows(rows), multiStage, SUMMARY_PROFILESET_LIMIT, { metric: choice.metric, players: rows.players });
 }
 
 /** The CSV of a single pass, straight from its parsed report. */

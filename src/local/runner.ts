@@ -5,7 +5,7 @@
 import { ProgressTracker, ProgressWriter } from './progress.js';
 import type { Ending } from './lifecycle.js';
 import { runAndRead, SINGLE_PASS_FILES, type RunDeps } from './pass.js';
-import { csvOf, singlePassRows, summaryOf } from './report.js';
+import { csvOf, notificationsOf, singlePassRows, SUMMARY_PROFILESET_LIMIT, summaryOf } from './report.js';
 import type { LocalJob } from './store.js';
 
 export type { StopReason } from './pass.js';
@@ -24,9 +24,9 @@ export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | und
   await writer.flush();
   if (!read.ok) return read.ending;
   const ranked = singlePassRows(read.rows);
-  const summary = summaryOf(read.rows.baseline, ranked, job.multiStageSummary);
+  const summary = summaryOf(read.rows.baseline, ranked, job.multiStageSummary, SUMMARY_PROFILESET_LIMIT, { metric: job.mainActor.metric, players: read.rows.players });
   if (job.outputs.csv) await deps.store.writeText(job.id, 'result.csv', csvOf(read.rows.baseline, ranked));
-  await deps.store.writeResult(job.id, { summary });
+  await deps.store.writeResult(job.id, { summary, notifications: notificationsOf(read.report) });
   return {
     status: 'completed',
     errorCode: null,

@@ -12,6 +12,7 @@
  *              /keys/<sha256 of key>     idempotency keys → job id
  *              /worker.lock, worker.log  the single worker (worker.ts)
  */
+import type { MainActorChoice } from './report-rows.js';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
@@ -58,8 +59,8 @@ export interface LocalJob {
   multiStageSummary: MultiStageSummary;
   outputs: { html: boolean; csv: boolean; jsonVersion: '2' | '3' };
   webhook: boolean;
-  /** Which actor the summary headlines: from the profile's profileset_main_actor_index. */
-  mainActor: { index: number; name: string | null };
+  /** Which actor the summary headlines (profileset_main_actor_index) and in which metric (profileset_metric; absent in old records: dps). */
+  mainActor: MainActorChoice;
   /** 0 before the first start; 2 after a retry. */
   attempt: number;
   retried: boolean;
@@ -76,6 +77,8 @@ export interface LocalJob {
 
 export interface LocalResultFile {
   summary: Summary | null;
+  /** simc's `notifications` from the report: shown by `result`, not part of the API resource (the spec has no place for them). */
+  notifications?: string[];
 }
 
 export interface LocalProgress {

@@ -69,7 +69,7 @@ export async function runStagedJob(deps: RunDeps, job: LocalJob): Promise<Ending
     });
     await writer.flush();
     if (job.outputs.csv) await deps.store.writeText(job.id, 'result.csv', stagedCsv(run));
-    await deps.store.writeResult(job.id, { summary: stagedSummary(run) });
+    await deps.store.writeResult(job.id, { summary: stagedSummary(run, undefined, job.mainActor.metric) });
     return { status: 'completed', errorCode: null, statusReason: null, simcExitCode: '0', simDurationMs, build, hasResult: true };
   } catch (error) {
     await writer.flush();

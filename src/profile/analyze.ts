@@ -146,15 +146,34 @@ function isPathLike(file: string): boolean {
   return /[\\/]/.test(file) || file.startsWith('~') || file.startsWith('..');
 }
 
+/** The metrics a result summary can be in (openapi 1.19.1 `summary.metric`). */
+export type SummaryMetric = 'dps' | 'raid_dps';
+const SUMMARY_METRICS: ReadonlySet<string> = new Set<SummaryMetric>(['dps', 'raid_dps']);
+
+/**
+ * The metric of the summary: the first of `profileset_metric`'s list (simc splits it on `/`, `:` and `,`; the first
+ * ranks the profilesets), dps when absent. `unsupported` names a metric simc knows but a summary cannot be in.
+ */
+export function summaryMetricOf(analysis: ProfileAnalysis): { metric: SummaryMetric } | { unsupported: string; line: number } {
+  const option = analysis.simOptions.profileset_metric;
+  if (!option) return { metric: 'dps' };
+  const first = option.value.split(/[/:,]/)[0]!.trim().toLowerCase();
+  if (first === '') return { metric: 'dps' };
+  return SUMMARY_METRICS.has(first) ? { metric: first as SummaryMetric } : { unsupported: first, line: option.line };
+}
+
 /**
  * The actor whose numbers headline a result: `profileset_main_actor_index` (0 when absent or not a whole number
- * ≥ 0), with that actor's name when the profile declares it (safer than the index: enemies and pets count too).
+ * ≥ 0), with that actor's name when the profile declares it (safer than the index: enemies and pets count too),
+ * and the metric of the summary (dps when the profile asks for one a summary cannot be in: callers refuse those).
  */
-export function mainActorChoice(analysis: ProfileAnalysis): { index: number; name: string | null } {
+export function mainActorChoice(analysis: ProfileAnalysis): { index: number; name: string | null; metric: SummaryMetric } {
   const index = analysis.simOptions.profileset_main_actor_index?.numeric;
+  const metric = summaryMetricOf(analysis);
   return {
     index: typeof index === 'number' && Number.isInteger(index) && index >= 0 ? index : 0,
     name: analysis.mainActor?.name ?? null,
+    metric: 'metric' in metric ? metric.metric : 'dps',
   };
 }
 

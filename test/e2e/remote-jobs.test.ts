@@ -32,7 +32,7 @@ async function submitted(args: string[] = []): Promise<string> {
 }
 
 describe('submit', () => {
-  it('sends every field of spec 2.1 from its flags, validated against openapi 1.5.0', async () => {
+  it('sends every field of spec 2.1 from its flags, validated against openapi 1.19.1', async () => {
     const result = await simjob([
       'submit', profile, '--channel', 'weekly', '--branch', 'midnight', '--multistage', '--max-runtime', '600',
       '--max-queue', '120', '--priority', 'background', '--meta', 'run=42', '--meta', 'who=ci', '--webhook',
@@ -130,7 +130,14 @@ describe('submit', () => {
     const maxRuntime = server.account().limits.maxRuntimeSeconds;
     const result = await simjob(['submit', profile, '--channel', 'nightly', '--max-runtime', String(maxRuntime + 1)], { env });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe(`Error: --max-runtime ${maxRuntime + 1} is above the account limit limits.maxRuntimeSeconds = ${maxRuntime}. Use --max-runtime ${maxRuntime} or less.\n`);
+    expect(result.stderr).toBe(`Error: --max-runtime ${maxRuntime + 1} is above the account limit plan.maxRuntimeSeconds = ${maxRuntime}. Use --max-runtime ${maxRuntime} or less.\n`);
+    const maxQueue = server.account().limits.maxQueueSeconds;
+    const queue = await simjob(['submit', profile, '--channel', 'nightly', '--max-queue', String(maxQueue + 1)], { env });
+    expect(queue.exitCode).toBe(2);
+    expect(queue.stderr).toBe(`Error: --max-queue ${maxQueue + 1} is above the account limit plan.maxQueueSeconds = ${maxQueue}. Use --max-queue ${maxQueue} or less.\n`);
+    const credits = await simjob(['submit', profile, '--channel', 'nightly', '--max-credits', String(maxRuntime * 32 + 1)], { env });
+    expect(credits.exitCode).toBe(2);
+    expect(credits.stderr).toBe(`Error: --max-credits ${maxRuntime * 32 + 1} is above the account limit plan.maxCreditsPerJob = ${maxRuntime * 32}. Use --max-credits ${maxRuntime * 32} or less.\n`);
     expect(lastSubmit()?.body).not.toMatchObject({ runtime: { maxRuntimeSeconds: maxRuntime + 1 } });
   });
 
@@ -387,7 +394,7 @@ describe('a server that is slow, rate limited, or newer', () => {
     expect(result.stderr).not.toContain('sk_test_good');
   });
 
-  it('every request the CLI made validated against openapi 1.5.0', () => {
+  it('every request the CLI made validated against openapi 1.19.1', () => {
     const checked = server.requests.filter((r) => !r.injected && r.validation.valid !== null);
     expect(checked.length).toBeGreaterThan(20);
     const invalid = checked.filter((r) => r.validation.valid === false && r.headers['user-agent']?.toString().startsWith('simjob/'));

@@ -17,6 +17,8 @@ export const DEFAULT_LIMITS: AccountLimits = {
 export const DEFAULT_RUNTIME_SECONDS = 300;
 export const DEFAULT_QUEUE_SECONDS = 1800;
 export const VCPUS = 32;
+/** The basis rate of openapi 1.14+: a second of simc costs 32 credits (one per vCPU). */
+export const CREDITS_PER_SECOND = VCPUS;
 
 export interface IdempotencyEntry {
   digest: string;

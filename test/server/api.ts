@@ -103,7 +103,7 @@ export class ApiServer {
     return handler(this.ctx, { ...call, account, params: found.params });
   }
 
-  /** Record the request with what it parsed to and whether it keeps to openapi 1.5.0. */
+  /** Record the request with what it parsed to and whether it keeps to openapi 1.19.1. */
   private record(
     req: IncomingMessage, method: string, path: string, query: Record<string, string>, bytes: Buffer | null, size: number, requestId: string,
   ): RecordedRequest {

@@ -32,6 +32,8 @@ export function buildView(b: Build, withChannel: boolean): Record<string, unknow
     gitBranch: b.gitBranch,
     repo: b.repo,
     commit: b.commit,
+    simcVersion: null,
+    gameData: null,
     id: b.id,
     createdAt: b.createdAt,
     ci: {

@@ -29,7 +29,8 @@ interface Ending {
   result: 'full' | 'logs' | 'none';
 }
 
-const ENDINGS: Record<'completed' | 'failed' | 'simulation_error' | 'execution_failed' | 'timed_out', Ending> = {
+const ENDINGS: Record<'completed' | 'failed' | 'simulation_error' | 'execution_failed' | 'timed_out' | 'max_credits', Ending> = {
+  max_credits: { status: 'timed_out', errorCode: 'max_credits_reached', reason: 'The job reached its credit budget (runtime.maxCredits) and was stopped.', exit: null, result: 'logs' },
   completed: { status: 'completed', errorCode: null, reason: null, exit: '0', result: 'full' },
   failed: { status: 'failed', errorCode: 'execution_failed', reason: 'The simulation worker failed while running the job.', exit: null, result: 'logs' },
   execution_failed: { status: 'failed', errorCode: 'execution_failed', reason: 'The job failed before producing any output.', exit: null, result: 'none' },
@@ -229,7 +230,7 @@ export class Engine {
         if (first > t) return;
         if (first === job.cancelAt) return this.finish(job, t, { status: 'cancelled', errorCode: 'user_cancelled', reason: 'Cancelled by request while running.', exit: null, result: 'logs' }, true);
         if (first === e.interrupt) return this.requeue(job, t);
-        if (first === e.cap && e.cap < e.natural) return this.finish(job, t, ENDINGS.timed_out);
+        if (first === e.cap && e.cap < e.natural) return this.finish(job, t, job.submission.creditBudget ? ENDINGS.max_credits : ENDINGS.timed_out);
         const outcome = job.plan.outcome === 'retried' ? 'completed' : job.plan.outcome;
         return this.finish(job, t, ENDINGS[outcome]);
       }
@@ -248,7 +249,9 @@ export class Engine {
   private finish(job: Job, t: number, end: Ending, userCancelled = false): void {
     const ran = job.runningAt !== null ? t - job.runningAt : null;
     const billedSeconds = ran === null ? 0 : Math.ceil(ran / 1000);
-    const charged = ran === null ? 0 : billedSeconds * VCPUS + job.priorityFeeCredits;
+    // a job stopped at its credit budget is billed the budget (openapi 1.19.1)
+    const metered = end.errorCode === 'max_credits_reached' ? job.submission.maxCredits : billedSeconds * VCPUS;
+    const charged = ran === null ? 0 : metered + job.priorityFeeCredits;
     Object.assign(job, {
       status: end.status, errorCode: end.errorCode, statusReason: end.reason, simcExitCode: end.exit, completedAt: t,
       updatedAt: t, simDurationMs: ran, creditsConsumed: charged, cancelAt: null,

@@ -1,6 +1,6 @@
 /**
  * The local Simulation Job Service: the semantics of /work/shared/spec/service-interface.md (filled in by
- * service-notes.md and openapi 1.5.0) over real HTTP on 127.0.0.1, for every remote-mode test and bench.
+ * service-notes.md and openapi 1.19.1) over real HTTP on 127.0.0.1, for every remote-mode test and bench.
  *
  *   const server = await startServer({ queueMs: 50, runMs: 200 });
  *   // point the client at server.url with key 'sk_test_good'; artifacts live on server.artifactUrl
@@ -23,6 +23,8 @@
  *                      64 KB chunks; for memory tests). GET {artifactUrl}/gen/{bytes} streams raw bytes too.
  *   test.redirect      true|false: artifact URLs answer 302 to the bytes (default: options.artifactRedirect)
  * A runtime over `runtime.maxRuntimeSeconds` ends `timed_out` / `execution_timeout` on its own.
+ * A budget given as `runtime.maxCredits` (openapi 1.19.1) runs for the seconds it buys at 32 credits/s and ends
+ * `timed_out` / `max_credits_reached`, billed the budget (the status is this server's choice: the spec names only the code).
  *
  * Where the spec is open, this server chooses (and the tests pin):
  *   - queue timeout → status `cancelled`, errorCode `queue_timeout`, startedAt null, /result 422.
@@ -64,7 +66,7 @@ export interface TestServer {
   readonly url: string;
   /** Origin of the artifact host (artifact URLs, share pages, manifests). */
   readonly artifactUrl: string;
-  /** Every API request, in order, with its openapi 1.5.0 check and the answer's. */
+  /** Every API request, in order, with its openapi 1.19.1 check and the answer's. */
   readonly requests: RecordedRequest[];
   /** Every artifact-host request with its headers. */
   readonly artifactRequests: ArtifactRequest[];

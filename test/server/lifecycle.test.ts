@@ -105,6 +105,17 @@ describe('lifecycle', () => {
     expectEnvelope(await cancel(id), 409, 'job_not_cancellable');
   });
 
+  it('stops a job at its credit budget (runtime.maxCredits) with max_credits_reached and bills the budget', async () => {
+    await start();
+    const id = await newJob(server, { runtime: { maxCredits: 50 } }, { 'test.runMs': '5000' });
+    server.clock.advance(250 + 999);
+    expect((await status(id)).status).toBe('running');
+    server.clock.advance(1);
+    const rec = await record(id);
+    expect(rec).toMatchObject({ status: 'timed_out', errorCode: 'max_credits_reached', simcExitCode: null });
+    expect(rec.runtime).toMatchObject({ simDurationMs: 1000, creditsConsumed: 50, creditsPerSecond: 32, ceiling: { maxCredits: 50, runtimeSeconds: 1 } });
+  });
+
   it('times a job out at maxRuntimeSeconds and bills what ran', async () => {
     await start();
     const id = await newJob(server, { runtime: { maxRuntimeSeconds: 1 } }, { 'test.runMs': '5000' });

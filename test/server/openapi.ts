@@ -1,11 +1,11 @@
 /**
- * The service's OpenAPI 1.5.0 reference (a copy of /work/shared/spec/reference/openapi-1.5.0.json) compiled with
+ * The service's OpenAPI 1.19.1 reference (a copy of /work/shared/spec/reference/openapi-1.19.1.json) compiled with
  * ajv in strict mode: the submit body the server enforces, and the check of every request a client makes and every
  * answer the server gives, so tests can assert both sides keep to the schema.
  */
 import ajvModule, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
-import spec from './openapi-1.5.0.json' with { type: 'json' };
+import spec from './openapi-1.19.1.json' with { type: 'json' };
 import type { Validation } from './types.js';
 
 const Ajv2020 = ajvModule.default;
@@ -151,7 +151,7 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, root = 
   });
 }
 
-/** The createJob body against the 1.5.0 schema: [] when valid. */
+/** The createJob body against the 1.19.1 schema: [] when valid. */
 export function checkSubmitBody(body: unknown): string[] {
   const op = operations.find((o) => o.id === 'createJob');
   if (!op?.body) throw new Error('createJob body schema missing');
@@ -208,7 +208,7 @@ function headerValue(headers: RequestToCheck['headers'], name: string): string |
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** An answer against the response schema of its status (and the headers 1.5.0 marks required). */
+/** An answer against the response schema of its status (and the headers 1.19.1 marks required). */
 export function validateResponse(
   operationId: string | null,
   status: number,

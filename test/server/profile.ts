@@ -35,6 +35,10 @@ export interface ProfileScan {
   actors: string[];
   profilesets: string[];
   copyOrSet: boolean;
+  /** Actors made by `copy=<name>[,source]`, in order. */
+  copies: string[];
+  /** First entry of the last `profileset_metric=` (lower case), or null. */
+  profilesetMetric: string | null;
   mainActorIndex: number;
   targetError: number | undefined;
 }
@@ -58,8 +62,8 @@ const unquote = (s: string) => s.replace(/^"(.*)"$/, '$1');
 /** Scan a profile. `manifest` is the bundled profiles of the build the channel points at. */
 export function scanProfile(text: string, manifest: readonly string[]): ProfileScan {
   const scan: ProfileScan = {
-    blocked: [], armory: [], warnings: [], applied: '', actors: [], profilesets: [], copyOrSet: false,
-    mainActorIndex: 0, targetError: undefined,
+    blocked: [], armory: [], warnings: [], applied: '', actors: [], profilesets: [], copyOrSet: false, copies: [],
+    profilesetMetric: null, mainActorIndex: 0, targetError: undefined,
   };
   const profilesets = new Set<string>();
   const lines = text.split(/\r?\n/);
@@ -92,7 +96,10 @@ export function scanProfile(text: string, manifest: readonly string[]): ProfileS
       else if (name === 'armory') scan.armory.push(sample);
       else if (name === 'input' && !manifest.includes(unquote(value))) blocked = true;
       else if (CLASSES.has(name)) scan.actors.push(unquote(value).split(',')[0] || name);
-      else if (name === 'copy' || name === 'set') scan.copyOrSet = true;
+      else if (name === 'copy' || name === 'set') {
+        scan.copyOrSet = true;
+        if (name === 'copy') scan.copies.push(unquote(value).split(',')[0] || 'copy');
+      } else if (name === 'profileset_metric') scan.profilesetMetric = value.split(/[/:,]/)[0]!.trim().toLowerCase() || null;
       else if (name === 'profileset_main_actor_index') scan.mainActorIndex = Number(value) || 0;
       else if (name === 'iterations' && Number(value) > MAX_ITERATIONS) {
         scan.warnings.push(warning('iterations_clamped', line, Number(value), MAX_ITERATIONS));

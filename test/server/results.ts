@@ -4,7 +4,7 @@
  */
 import { newId, seeded } from './ids.js';
 import { multiStagePlan, scanProfile } from './profile.js';
-import type { ArtifactRecord, Job, JobResult, ProfilesetEntry, StageEntry, Summary } from './types.js';
+import type { ActorEntry, ArtifactRecord, Job, JobResult, ProfilesetEntry, StageEntry, Summary } from './types.js';
 
 export const SUMMARY_TOP = 200;
 
@@ -59,10 +59,25 @@ function summarize(job: Job): { summary: Summary; all: ProfilesetEntry[] } {
     return { name: ps, mean, mean_stddev: round(sd), mean_error: round(sd * 1.96), stage: reached };
   });
   if (n > 0) mainActor.profilesets = { count: n, results: all.slice(0, SUMMARY_TOP) };
-  return {
-    summary: { metric: 'dps', mainActor, multiStage: { enabled: plan.enabled, reason: plan.reason, stages: funnel } },
-    all,
-  };
+  const summary: Summary = { metric: 'dps', mainActor, multiStage: { enabled: plan.enabled, reason: plan.reason, stages: funnel } };
+  // openapi 1.19.1: a copy= comparison lists every actor; profileset_metric=raid_dps headlines the group's total
+  const players = [...scan.actors, ...scan.copies];
+  const actors = players.map((actor, i): ActorEntry => {
+    const mean = actor === name && i === players.indexOf(name) ? mainActor.mean : round(base * (0.9 + 0.2 * rand()));
+    const sd = round(mean * 0.0005);
+    return { name: actor, mean, mean_stddev: sd, mean_error: round(sd * 1.96) };
+  });
+  if (scan.copies.length > 0 && n === 0) {
+    const ranked = [...actors].sort((a, b) => b.mean - a.mean);
+    summary.actors = { count: ranked.length, results: ranked.slice(0, SUMMARY_TOP) };
+  }
+  if (scan.profilesetMetric === 'raid_dps' && actors.length > 0) {
+    const total = round(actors.reduce((sum, a) => sum + a.mean, 0));
+    const sd = round(Math.sqrt(actors.reduce((sum, a) => sum + a.mean_stddev ** 2, 0)));
+    summary.metric = 'raid_dps';
+    Object.assign(mainActor, { mean: total, mean_stddev: sd, mean_error: round(sd * 1.96) });
+  }
+  return { summary, all };
 }
 
 function artifact(job: Job, kind: string, mimeType: string, stage: number | null, filename: string): ArtifactRecord {

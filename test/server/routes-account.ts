@@ -1,9 +1,9 @@
 /** Usage, credits and builds (notes §2.10–§2.12, §10–§12). */
-import { VCPUS } from './accounts.js';
+import { CREDITS_PER_SECOND, VCPUS } from './accounts.js';
 import { BUILDS, buildView } from './builds.js';
 import { activeHeaders, type Answer, type Call, type ServerContext } from './context.js';
 import { invalid, notFound } from './http.js';
-import { defaultQueueSeconds, defaultRuntimeSeconds } from './submit.js';
+import { defaultCreditsPerJob, defaultQueueSeconds, defaultRuntimeSeconds, maxCreditsPerJob } from './submit.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,6 +16,20 @@ export function getUsage(ctx: ServerContext, call: Call): Answer {
   const done = mine.filter((j) => j.status === 'completed' && (j.completedAt ?? 0) >= start);
   const active = ctx.engine.activeJobs(account.key);
   const l = account.limits;
+  const plan = {
+    maxActiveJobs: l.maxActiveJobs,
+    maxCreditsPerJob: maxCreditsPerJob(account),
+    defaultCreditsPerJob: defaultCreditsPerJob(account),
+    maxRuntimeSeconds: l.secondsFieldsNull ? null : l.maxRuntimeSeconds,
+    defaultRuntimeSeconds: l.secondsFieldsNull ? null : defaultRuntimeSeconds(account),
+    maxQueueSeconds: l.maxQueueSeconds,
+    defaultQueueSeconds: defaultQueueSeconds(account),
+    creditsPerSecond: CREDITS_PER_SECOND,
+    vcpuPerJob: VCPUS,
+    maxSimcVariants: l.maxSimcVariants ?? null,
+    pool: 'standard',
+    priorityFeeCredits: { high: l.priorityFeeCredits },
+  };
   return {
     status: 200,
     body: {
@@ -33,16 +47,8 @@ export function getUsage(ctx: ServerContext, call: Call): Answer {
         queuedJobs: active.filter((j) => j.status === 'pending' || j.status === 'queued').length,
         runningJobs: active.filter((j) => j.status === 'starting' || j.status === 'running').length,
       },
-      limits: {
-        maxActiveJobs: l.maxActiveJobs,
-        maxRuntimeSeconds: l.maxRuntimeSeconds,
-        defaultRuntimeSeconds: defaultRuntimeSeconds(account),
-        maxQueueSeconds: l.maxQueueSeconds,
-        defaultQueueSeconds: defaultQueueSeconds(account),
-        vcpuPerJob: VCPUS,
-        maxSimcVariants: null,
-        priorityFeeCredits: { high: l.priorityFeeCredits },
-      },
+      plan,
+      limits: plan, // the deprecated alias, identical (openapi 1.19.1)
     },
     headers: activeHeaders(ctx, account),
   };

@@ -71,7 +71,7 @@ function submit(ctx: ServerContext, call: Call, account: Account): Answer {
   const body: Record<string, unknown> = {
     success: true,
     id: job.id,
-    runtime: { ceiling: { runtimeSeconds: sub.maxRuntimeSeconds, queueSeconds: sub.maxQueueSeconds } },
+    runtime: { ceiling: { maxCredits: sub.maxCredits, runtimeSeconds: sub.maxRuntimeSeconds, queueSeconds: sub.maxQueueSeconds }, priorityFeeCredits: fee },
     links: links(ctx.views, job),
   };
   if (scan.warnings.length) body.warnings = scan.warnings;
@@ -105,10 +105,12 @@ function checkCredits(sub: Submission, account: Account): { fee: number; reserve
       reason: 'insufficient_credits_liability', priorityFeeCredits: fee, docsUrl: `${DOCS}/credits`,
     });
   }
-  const reserve = sub.maxRuntimeSeconds * VCPUS + fee;
+  const reserve = sub.maxCredits + fee;
   if (reserve > account.available) {
     throw new ApiFailure(402, 'insufficient_credits', `Not enough credits to reserve ${reserve} credits for this job.`, {
       reason: 'insufficient_credits',
+      ceilingMaxCredits: sub.maxCredits,
+      maxAffordableCredits: Math.max(0, account.available - fee),
       ceilingRuntimeSeconds: sub.maxRuntimeSeconds,
       maxAffordableRuntimeSeconds: Math.max(0, Math.floor((account.available - fee) / VCPUS)),
       docsUrl: `${DOCS}/credits`,

@@ -68,7 +68,7 @@ describe('POST /v1/sim/jobs', () => {
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
     expect(r.body.id).toMatch(/^\d{18}$/);
-    expect(r.body.runtime).toEqual({ ceiling: { runtimeSeconds: 300, queueSeconds: 1800 } });
+    expect(r.body.runtime).toEqual({ ceiling: { maxCredits: 9600, runtimeSeconds: 300, queueSeconds: 1800 }, priorityFeeCredits: 0 });
     expect(r.body.links.share).toBe(`${server.artifactUrl}/share/${r.body.id}`);
     expect(r.body.links.manifest).toBeUndefined();
     expect(r.body).not.toHaveProperty('warnings');
@@ -92,7 +92,7 @@ describe('POST /v1/sim/jobs', () => {
     ]);
   });
 
-  it('rejects bodies that break the 1.5.0 schema with a 400 naming the field', async () => {
+  it('rejects bodies that break the 1.19.1 schema with a 400 naming the field', async () => {
     const extra = await submit(server, { runtime: { maxRuntimeSeconds: 60, turbo: true } });
     expectEnvelope(extra, 400, 'invalid_request');
     expect(extra.body.error).toContain("runtime has unknown property 'turbo'");
@@ -126,7 +126,7 @@ describe('POST /v1/sim/jobs', () => {
       headers: { 'x-provider-client-id': 'cid', 'x-provider-client-secret': 'csecret' },
     });
     expect(r.status, r.text).toBe(200);
-    expect(r.body.runtime.ceiling).toEqual({ runtimeSeconds: 120, queueSeconds: 600 });
+    expect(r.body.runtime.ceiling).toEqual({ maxCredits: 3840, runtimeSeconds: 120, queueSeconds: 600 });
     const job = server.jobs.get(r.body.id);
     expect(job?.submission).toMatchObject({ channel: 'weekly', priority: 'high', html: true, csv: true, jsonVersion: '3', credentials: true, metadata: null });
     expect(JSON.stringify(job)).not.toContain('csecret');
@@ -214,7 +214,11 @@ describe('POST /v1/sim/jobs', () => {
     account.available = 10_000;
     const reserve = await submit(server, { runtime: { maxRuntimeSeconds: 400 } });
     expectEnvelope(reserve, 402, 'insufficient_credits');
-    expect(reserve.body.meta).toEqual({ reason: 'insufficient_credits', ceilingRuntimeSeconds: 400, maxAffordableRuntimeSeconds: 312, docsUrl: expect.any(String) });
+    expect(reserve.body.meta).toEqual({
+      reason: 'insufficient_credits', ceilingMaxCredits: 12_800, maxAffordableCredits: 10_000, ceilingRuntimeSeconds: 400, maxAffordableRuntimeSeconds: 312, docsUrl: expect.any(String),
+    });
+    const overBudget = await submit(server, { runtime: { maxCredits: 12_800 } });
+    expect(overBudget.body.meta).toMatchObject({ ceilingMaxCredits: 12_800, maxAffordableCredits: 10_000 });
     const highTooLong = await submit(server, { priority: 'high', runtime: { maxRuntimeSeconds: 300 } });
     expect(highTooLong.body.meta.maxAffordableRuntimeSeconds).toBe(296);
     const id = await newJob(server, { priority: 'high', runtime: { maxRuntimeSeconds: 100 } });
@@ -396,7 +400,7 @@ describe('fault injection', () => {
 });
 
 describe('request recording', () => {
-  it('records every request with its parsed body and openapi 1.5.0 verdict', async () => {
+  it('records every request with its parsed body and openapi 1.19.1 verdict', async () => {
     const id = await newJob(server, {}, { trace: 't1' });
     await get(server, `/v1/sim/jobs/${id}/status`, { query: { include: 'logEntries' } });
     await get(server, '/v1/sim/jobs', { query: { limit: '5' } });
@@ -472,5 +476,21 @@ describe('CLI entry', () => {
     } finally {
       child.kill('SIGTERM');
     }
+  });
+});
+
+describe('openapi 1.19.1 credit budget', () => {
+  it('takes runtime.maxCredits, refuses it with maxRuntimeSeconds or above plan.maxCreditsPerJob, and serves plan and limits alike', async () => {
+    await fresh({ limits: { maxRuntimeSeconds: 600 } });
+    const ok = await submit(server, { runtime: { maxCredits: 6400 } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.runtime.ceiling).toEqual({ maxCredits: 6400, runtimeSeconds: 200, queueSeconds: 1800 });
+    expectEnvelope(await submit(server, { runtime: { maxCredits: 6400, maxRuntimeSeconds: 200 } }), 400, 'invalid_request');
+    const over = await submit(server, { runtime: { maxCredits: 600 * 32 + 1 } });
+    expectEnvelope(over, 400, 'invalid_request');
+    expect(over.body.meta).toMatchObject({ field: 'runtime.maxCredits', max: 19_200 });
+    const usage = await get(server, '/v1/sim/usage');
+    expect(usage.body.plan).toMatchObject({ maxCreditsPerJob: 19_200, defaultCreditsPerJob: 9600, creditsPerSecond: 32, pool: 'standard' });
+    expect(usage.body.limits).toEqual(usage.body.plan);
   });
 });

@@ -1,10 +1,10 @@
 /**
- * POST /v1/sim/jobs bodies: JSON (openapi 1.5.0, strict) or text/plain with query parameters and provider headers
+ * POST /v1/sim/jobs bodies: JSON (openapi 1.19.1, strict) or text/plain with query parameters and provider headers
  * (notes §2.2), both turned into one `Submission`; plus the idempotency digest and the per-job test knobs.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { DEFAULT_QUEUE_SECONDS, DEFAULT_RUNTIME_SECONDS, type Account } from './accounts.js';
+import { CREDITS_PER_SECOND, DEFAULT_QUEUE_SECONDS, DEFAULT_RUNTIME_SECONDS, type Account } from './accounts.js';
 import { ApiFailure, invalid, MB, mediaType, single } from './http.js';
 import { checkSubmitBody } from './openapi.js';
 import { OUTCOMES, type JobPlan, type Outcome, type Settings, type Submission } from './types.js';
@@ -97,7 +97,7 @@ export function toSubmission(json: Json, account: Account): Submission {
   const body = json as {
     build: { channel: Submission['channel']; gitBranch?: 'midnight' };
     profile: { text: string };
-    runtime?: { multiStage?: boolean; maxRuntimeSeconds?: number; maxQueueSeconds?: number };
+    runtime?: { multiStage?: boolean; maxRuntimeSeconds?: number; maxQueueSeconds?: number; maxCredits?: number };
     priority?: Submission['priority'];
     metadata?: Record<string, string>;
     credentials?: { providerClientId?: string; providerClientSecret?: string };
@@ -108,6 +108,9 @@ export function toSubmission(json: Json, account: Account): Submission {
   const creds = body.credentials;
   if (creds && (creds.providerClientId === undefined) !== (creds.providerClientSecret === undefined)) {
     throw invalid('Invalid request: credentials.providerClientId and providerClientSecret must be given together.');
+  }
+  if (body.runtime?.maxCredits !== undefined && body.runtime.maxRuntimeSeconds !== undefined) {
+    throw invalid('Invalid request: send runtime.maxCredits or the deprecated runtime.maxRuntimeSeconds, not both.');
   }
   if (body.metadata) {
     const entries = Object.entries(body.metadata);
@@ -120,7 +123,10 @@ export function toSubmission(json: Json, account: Account): Submission {
     gitBranch: body.build.gitBranch,
     profileText: body.profile.text,
     multiStage: body.runtime?.multiStage ?? false,
-    maxRuntimeSeconds: body.runtime?.maxRuntimeSeconds ?? defaultRuntimeSeconds(account),
+    // a credit budget is run as the seconds it buys; a seconds cap is billed as a budget (openapi 1.19.1)
+    maxRuntimeSeconds: body.runtime?.maxRuntimeSeconds ?? Math.floor((body.runtime?.maxCredits ?? defaultRuntimeSeconds(account) * CREDITS_PER_SECOND) / CREDITS_PER_SECOND),
+    maxCredits: body.runtime?.maxCredits ?? (body.runtime?.maxRuntimeSeconds ?? defaultRuntimeSeconds(account)) * CREDITS_PER_SECOND,
+    creditBudget: body.runtime?.maxCredits !== undefined,
     maxQueueSeconds: body.runtime?.maxQueueSeconds ?? defaultQueueSeconds(account),
     priority: body.priority ?? 'standard',
     metadata: body.metadata ?? null,
@@ -135,6 +141,9 @@ export function toSubmission(json: Json, account: Account): Submission {
 /** The defaults (300 s, 1800 s), lowered to the account maxima when those are smaller. */
 export const defaultRuntimeSeconds = (account: Account) => Math.min(DEFAULT_RUNTIME_SECONDS, account.limits.maxRuntimeSeconds);
 export const defaultQueueSeconds = (account: Account) => Math.min(DEFAULT_QUEUE_SECONDS, account.limits.maxQueueSeconds);
+export const maxCreditsPerJob = (account: Account) => account.limits.maxCreditsPerJob ?? account.limits.maxRuntimeSeconds * CREDITS_PER_SECOND;
+/** 9600 credits (300 s at 32 credits/s), lowered to the account maximum. */
+export const defaultCreditsPerJob = (account: Account) => Math.min(DEFAULT_RUNTIME_SECONDS * CREDITS_PER_SECOND, maxCreditsPerJob(account));
 
 /** `runtime.maxRuntimeSeconds` / `maxQueueSeconds` against the account maxima (spec 2.1): 400 above them. */
 export function checkAccountLimits(sub: Submission, account: Account): void {
@@ -142,6 +151,11 @@ export function checkAccountLimits(sub: Submission, account: Account): void {
   if (sub.maxRuntimeSeconds > maxRuntimeSeconds) {
     throw invalid(`Invalid request: runtime.maxRuntimeSeconds ${sub.maxRuntimeSeconds} exceeds the account limit of ${maxRuntimeSeconds}.`, {
       field: 'runtime.maxRuntimeSeconds', requested: sub.maxRuntimeSeconds, max: maxRuntimeSeconds,
+    });
+  }
+  if (sub.maxCredits > maxCreditsPerJob(account)) {
+    throw invalid(`Invalid request: runtime.maxCredits ${sub.maxCredits} exceeds the account limit of ${maxCreditsPerJob(account)}.`, {
+      field: 'runtime.maxCredits', requested: sub.maxCredits, max: maxCreditsPerJob(account),
     });
   }
   if (sub.maxQueueSeconds > maxQueueSeconds) {

@@ -75,7 +75,7 @@ export function expectEnvelope(r: Reply, status: number, code: string): void {
   expect(r.headers.get('x-request-id')).toBe(r.body.requestId);
 }
 
-/** Every answer the server gave that 1.5.0 describes kept to its schema. */
+/** Every answer the server gave that 1.19.1 describes kept to its schema. */
 export function expectResponsesValid(server: TestServer): void {
   const bad = server.requests.filter((r) => r.responseValidation?.valid === false);
   expect(bad.map((r) => `${r.method} ${r.path} ${r.status}: ${r.responseValidation?.errors.join('; ')}`)).toEqual([]);

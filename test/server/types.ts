@@ -13,7 +13,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 export type ErrorCode =
   | 'execution_interrupted' | 'execution_timeout' | 'execution_failed' | 'build_unavailable' | 'simulation_error'
-  | 'queue_timeout' | 'input_invalid' | 'insufficient_credits' | 'user_cancelled' | 'internal';
+  | 'queue_timeout' | 'input_invalid' | 'insufficient_credits' | 'user_cancelled' | 'internal' | 'max_credits_reached';
 
 /** Account limits of one client (API key). Every value can be set per key or for all keys. */
 export interface AccountLimits {
@@ -26,6 +26,12 @@ export interface AccountLimits {
   priorityFeeCredits: number;
   /** Available credit balance at start (purchased). */
   credits: number;
+  /** Largest `runtime.maxCredits` (openapi 1.14+); by default maxRuntimeSeconds × 32 credits per second. */
+  maxCreditsPerJob?: number;
+  /** `maxSimcVariants` served by usage (null: no cap, the default). */
+  maxSimcVariants?: number | null;
+  /** Serve the deprecated seconds fields of usage as null, as a newer service may. */
+  secondsFieldsNull?: boolean;
 }
 
 export interface WebhookConfig {
@@ -98,6 +104,10 @@ export interface Submission {
   profileText: string;
   multiStage: boolean;
   maxRuntimeSeconds: number;
+  /** The credit budget (openapi 1.14+): given, or maxRuntimeSeconds × 32. */
+  maxCredits: number;
+  /** The budget came as `runtime.maxCredits`: reaching it ends the job `max_credits_reached`, billed the budget. */
+  creditBudget: boolean;
   maxQueueSeconds: number;
   priority: Priority;
   metadata: Record<string, string> | null;
@@ -152,8 +162,17 @@ export interface StageEntry {
   culled: number;
 }
 
+export interface ActorEntry {
+  name: string;
+  mean: number;
+  mean_error: number;
+  mean_stddev: number;
+}
+
 export interface Summary {
-  metric: 'dps';
+  metric: 'dps' | 'raid_dps';
+  /** openapi 1.19.1: every actor of a `copy=` comparison without profilesets, best first. */
+  actors?: { count: number; results: ActorEntry[] };
   mainActor: {
     name: string;
     mean: number;
@@ -244,11 +263,11 @@ export interface RecordedRequest {
   contentType: string | null;
   /** openapi operationId the request matched, or null. */
   operation: string | null;
-  /** The request (security, parameters, body) against openapi 1.5.0. A text/plain submit is mapped to its JSON form. */
+  /** The request (security, parameters, body) against openapi 1.19.1. A text/plain submit is mapped to its JSON form. */
   validation: Validation;
   requestId: string;
   status?: number;
-  /** The answer against the 1.5.0 response schema of that status (null when 1.5.0 has none, or extras are on). */
+  /** The answer against the 1.19.1 response schema of that status (null when 1.19.1 has none, or extras are on). */
   responseValidation?: Validation;
   /** An injected fault answered it. */
   injected?: boolean;

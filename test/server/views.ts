@@ -1,5 +1,5 @@
 /** Jobs as the API shows them: record (spec 2.3), status (notes §8), result (spec 2.4), list item (notes §2.5). */
-import { VCPUS } from './accounts.js';
+import { CREDITS_PER_SECOND, VCPUS } from './accounts.js';
 import { jobBuildView } from './builds.js';
 import { round1, type Engine } from './engine.js';
 import { stageLabels, stagesOf } from './results.js';
@@ -46,8 +46,9 @@ export function jobRecord(ctx: ViewContext, job: Job): Record<string, unknown> {
       totalDurationMs: terminal && job.startedAt !== null ? (job.completedAt ?? 0) - job.startedAt : null,
       creditsConsumed: job.creditsConsumed,
       priorityFeeCredits: job.priorityFeeCredits,
+      creditsPerSecond: job.startedAt !== null ? CREDITS_PER_SECOND : null,
       vcpus: job.startedAt !== null ? VCPUS : null,
-      ceiling: { runtimeSeconds: job.submission.maxRuntimeSeconds, queueSeconds: job.submission.maxQueueSeconds },
+      ceiling: { maxCredits: job.submission.maxCredits, runtimeSeconds: job.submission.maxRuntimeSeconds, queueSeconds: job.submission.maxQueueSeconds },
     },
     retried: job.retried,
     build: job.build ? jobBuildView(job.build, job.submission.channel) : null,

@@ -164,3 +164,45 @@ describe('significance', () => {
     expect(bar(150, 100, 200, 10).length).toBeLessThan(10);
   });
 });
+
+describe('result view: a copy= comparison (summary.actors) and simc notifications', () => {
+  const actorsRecord = (metric = 'dps') => {
+    const r = record({}, 0);
+    r.result.summary = {
+      metric,
+      mainActor: { name: 'Base', mean: 100_000, mean_error: 120, mean_stddev: 61 },
+      multiStage: { enabled: false, reason: 'disabled_by_option', stages: [] },
+      actors: {
+        count: 3,
+        results: [
+          { name: 'Copy\u001b[31mRed', mean: 105_000, mean_error: 110, mean_stddev: 56 },
+          { name: 'Base', mean: 100_000, mean_error: 120, mean_stddev: 61 },
+          { name: 'Other', mean: 90_000, mean_error: 100, mean_stddev: 51 },
+        ],
+      },
+    };
+    return r;
+  };
+
+  it('lists the actors best first with Δ % against the headline actor, their names made safe', () => {
+    const { out, stdout } = output(false);
+    printResult(out, actorsRecord(), {});
+    const rows = stdout.text().split('\n').filter((l) => /^\d+\t/.test(l)).map((l) => l.split('\t'));
+    expect(rows.map((r) => r[0])).toEqual(['1', '2', '3']);
+    expect(rows[0]![1]).not.toContain('\u001b');
+    expect(rows.map((r) => r[4])).toEqual(['+5.00%', '', '−10.00%']);
+  });
+
+  it('with raid_dps says the headline is the group total and leaves Δ % out', () => {
+    const { out, stdout } = output(false);
+    printResult(out, actorsRecord('raid_dps'), {});
+    expect(stdout.text()).toContain('Base  100,000.0 raid dps (group total) ± 120.0');
+    expect(stdout.text()).not.toContain('Δ % vs');
+  });
+
+  it('shows each notification as a warning on stderr', () => {
+    const { out, stderr } = output(false);
+    printResult(out, record(), { notifications: ['Simulation has been canceled after 48 iterations! (thread=0)'] });
+    expect(stderr.text()).toContain('simc notification: Simulation has been canceled after 48 iterations! (thread=0)');
+  });
+});

@@ -31,6 +31,7 @@ export async function run(ctx: Context, [rawId]: string[], options: ResultOption
     const { readAllProfilesets } = await import('../../output/report-profilesets.js');
     all = await readAllProfilesets(backend, result.data, { signal: ctx.signal, env: ctx.env });
   }
-  printResult(ctx.out, result.data, { top: options.all ? Number.POSITIVE_INFINITY : options.top, all });
+  const notifications = (await backend.notifications?.(id)) ?? [];
+  printResult(ctx.out, result.data, { top: options.all ? Number.POSITIVE_INFINITY : options.top, all, notifications });
   return exitCodeForState(result.data.status);
 }

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import type { JobBackend, Submitted } from '../../jobs/backend.js';
 import { buildRequest, checkIdempotencyKey, newIdempotencyKey, readProfile, type ProfileInput } from '../../jobs/submission.js';
 import { describeMultistage, preflight } from '../../jobs/preflight.js';
+import { formatNumber } from '../../output/format.js';
 import { readAllBytes } from '../../util/prompt.js';
 import { hasGlob } from './globs.js';
 import { submitOne, type PreparedSubmission, type SubmitOptions } from './send.js';
@@ -23,6 +24,7 @@ export async function run(ctx: Context, args: string[], options: SubmitOptions):
 
 export function checkLocalFlags(options: SubmitOptions): void {
   if (options.simc && !options.local) throw new UsageError('--simc names the simc of a local run; it needs --local.', 'Add --local, or drop --simc.');
+  if (options.maxCredits !== undefined && options.local) throw new UsageError('--max-credits is a budget on the hosted service; local runs cost no credits.', 'Cap a local run with --max-runtime instead.');
 }
 
 /**
@@ -83,12 +85,15 @@ function resolveChannel(ctx: Context, options: SubmitOptions): Channel {
 
 /** `--max-runtime` and `--max-queue` above the account's limits fail here, naming the limit, before any submission. */
 async function checkAccountLimits(backend: JobBackend, options: SubmitOptions): Promise<void> {
-  if (options.maxRuntime === undefined && options.maxQueue === undefined) return;
+  if (options.maxRuntime === undefined && options.maxQueue === undefined && options.maxCredits === undefined) return;
   const usage: Usage = (await backend.usage()).data;
   const limits = usage.plan ?? usage.limits;
+  // Name the field where the limit was read: `plan` (openapi 1.19) or its deprecated alias `limits` (older servers).
+  const source = usage.plan ? 'plan' : 'limits';
   const checks: Array<[number | undefined, number | null | undefined, string, string]> = [
-    [options.maxRuntime, limits?.maxRuntimeSeconds, '--max-runtime', 'limits.maxRuntimeSeconds'],
-    [options.maxQueue, limits?.maxQueueSeconds, '--max-queue', 'limits.maxQueueSeconds'],
+    [options.maxRuntime, limits?.maxRuntimeSeconds, '--max-runtime', `${source}.maxRuntimeSeconds`],
+    [options.maxQueue, limits?.maxQueueSeconds, '--max-queue', `${source}.maxQueueSeconds`],
+    [options.maxCredits, limits?.maxCreditsPerJob, '--max-credits', `${source}.maxCreditsPerJob`],
   ];
   for (const [asked, limit, flag, name] of checks) {
     if (asked !== undefined && typeof limit === 'number' && asked > limit) {
@@ -109,6 +114,7 @@ function printSubmitted(ctx: Context, submitted: Submitted, p: PreparedSubmissio
   if (r.links?.share) out(`Share: ${r.links.share}`);
   const ceiling = r.runtime?.ceiling;
   const limits = [
+    typeof ceiling?.maxCredits === 'number' ? `budget ${formatNumber(ceiling.maxCredits)} credits` : undefined,
     ceiling?.runtimeSeconds ? `runtime ${ceiling.runtimeSeconds} s` : undefined,
     ceiling?.queueSeconds ? `queue ${ceiling.queueSeconds} s` : undefined,
   ].filter(Boolean);

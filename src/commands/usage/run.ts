@@ -1,5 +1,7 @@
 import type { Context } from '../../context.js';
+import type { Usage } from '../../api/schemas.js';
 import { formatNumber, formatTime } from '../../output/format.js';
+import { terminalSafeLine } from '../../output/safe.js';
 
 export async function run(ctx: Context, _args: string[], options: { local?: boolean }): Promise<void> {
   const backend = await ctx.backend(options.local);
@@ -13,10 +15,22 @@ export async function run(ctx: Context, _args: string[], options: { local?: bool
     ['Sims run', u.period?.simsRun ?? undefined],
     ['API reads', reads],
     ['Active jobs', u.snapshot?.activeJobs === undefined || u.snapshot?.activeJobs === null ? undefined : `${u.snapshot.activeJobs}${limits?.maxActiveJobs ? ` of ${limits.maxActiveJobs}` : ''} (${u.snapshot.queuedJobs ?? 0} queued, ${u.snapshot.runningJobs ?? 0} running)`],
-    ['Max runtime', limits?.maxRuntimeSeconds ? `${formatNumber(limits.maxRuntimeSeconds)} s (default ${formatNumber(limits.defaultRuntimeSeconds ?? 300)} s)` : undefined],
+    ['Credits per job', limits?.maxCreditsPerJob ? `${formatNumber(limits.maxCreditsPerJob)} max (default ${formatNumber(limits.defaultCreditsPerJob ?? 9600)})` : undefined],
+    ['Credit rate', limits?.creditsPerSecond ? `${formatNumber(limits.creditsPerSecond)} credits per second of simc` : undefined],
+    ['Max runtime', maxRuntime(limits)],
     ['Max queue', limits?.maxQueueSeconds ? `${formatNumber(limits.maxQueueSeconds)} s (default ${formatNumber(limits.defaultQueueSeconds ?? 1800)} s)` : undefined],
     ['vCPUs per job', limits?.vcpuPerJob ?? undefined],
-    ['Max variants', limits?.maxSimcVariants === null ? 'no cap' : limits?.maxSimcVariants ?? undefined],
+    ['Pool', limits?.pool ? terminalSafeLine(limits.pool) : undefined],
+    ['Max variants', limits?.maxSimcVariants === null ? 'no cap' : typeof limits?.maxSimcVariants === 'number' ? formatNumber(limits.maxSimcVariants) : undefined],
     ['High priority fee', limits?.priorityFeeCredits?.high === undefined || limits?.priorityFeeCredits?.high === null ? undefined : `${formatNumber(limits.priorityFeeCredits.high)} credits`],
   ]);
+}
+
+/** The deprecated seconds fields, or (when a newer server leaves them null) what the credit budget buys. */
+function maxRuntime(limits: Usage['plan']): string | undefined {
+  if (limits?.maxRuntimeSeconds) return `${formatNumber(limits.maxRuntimeSeconds)} s (default ${formatNumber(limits.defaultRuntimeSeconds ?? 300)} s)`;
+  const rate = limits?.creditsPerSecond;
+  if (!limits?.maxCreditsPerJob || !rate) return undefined;
+  const seconds = (credits: number) => formatNumber(Math.floor(credits / rate));
+  return `about ${seconds(limits.maxCreditsPerJob)} s (default about ${seconds(limits.defaultCreditsPerJob ?? 9600)} s), from the credit budget`;
 }

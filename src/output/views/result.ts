@@ -2,6 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Artifact, ResultRecord } from '../../api/schemas.js';
 import { ERROR_ADVICE } from '../../jobs/states.js';
 import { colourState, formatDuration, formatNumber } from '../format.js';
+import { terminalSafeLine } from '../safe.js';
 import type { Output } from '../io.js';
 import type { RankedProfileset } from '../report-profilesets.js';
 import { difference, rankByMean } from '../stats.js';
@@ -17,6 +18,8 @@ export interface ResultViewOptions {
   top?: number | undefined;
   /** Every profileset, read from the JSON report (--all); replaces the summary's top 200. */
   all?: RankedProfileset[];
+  /** simc's warnings from the report (`notifications`). */
+  notifications?: readonly string[];
 }
 
 /** Why multistage did not run, in words (spec 2.4 reasons; notes §15). */
@@ -40,8 +43,10 @@ export function printResult(out: Output, record: ResultRecord, options: ResultVi
   printTopGearHeadline(out, record);
   printOutcome(out, record);
   printProfilesets(out, record, options);
+  printActors(out, record, options);
   printFunnel(out, record);
   printWarnings(out, record);
+  for (const note of options.notifications ?? []) out.warn(`simc notification: ${terminalSafeLine(note)}`);
   printArtifacts(out, record);
 }
 
@@ -50,7 +55,7 @@ function printHeadline(out: Output, record: ResultRecord): void {
   const summary = record.result.summary;
   const actor = summary?.mainActor;
   const runtime = record.runtime;
-  const metric = summary?.metric ?? 'dps';
+  const metric = summary?.metric === 'raid_dps' ? 'raid dps (group total)' : (summary?.metric ?? 'dps');
   const relative = actor?.mean && typeof actor.mean_error === 'number' ? ` (${formatNumber((actor.mean_error / actor.mean) * 100, 2)}%)` : '';
   const fee = runtime?.priorityFeeCredits ? ` (incl. ${formatNumber(runtime.priorityFeeCredits)} priority fee)` : '';
   const build = record.build ? [record.build.channel, record.build.commit?.slice(0, 10)].filter(Boolean).join(' @ ') : undefined;
@@ -135,6 +140,29 @@ function printProfilesets(out: Output, record: ResultRecord, options: ResultView
   if (tty && shown.some((r) => delta(r).significant === false)) {
     out.notice(out.ce.dim('Grey differences are within the combined 95% error of the baseline and the profileset.'));
   }
+}
+
+/** The actors of a multi-actor (`copy=`) comparison, best first, each against the headline actor. */
+function printActors(out: Output, record: ResultRecord, options: ResultViewOptions): void {
+  const summary = record.result.summary;
+  const actors = summary?.actors;
+  const main = summary?.mainActor;
+  if (!actors?.results.length || !main) return;
+  const rows = actors.results.slice(0, options.top ?? DEFAULT_TOP).map((a, i) => ({ ...a, rank: i + 1 }));
+  const c = out.c;
+  const columns: Array<Column<(typeof rows)[number]>> = [
+    { header: '#', value: (r) => String(r.rank), align: 'right' },
+    { header: 'Actor', value: (r) => terminalSafeLine(r.name), shrinkable: true, style: (t, r) => (r.name === main.name ? c.cyan(t) : t) },
+    { header: 'DPS', value: (r) => formatNumber(r.mean, 1), align: 'right', style: (t) => c.bold(t) },
+    { header: '±', value: (r) => formatNumber(r.mean_error, 1), align: 'right', style: (t) => c.dim(t) },
+  ];
+  // Against the headline actor's own DPS only: with raid_dps its mean is the group's total.
+  if (summary.metric !== 'raid_dps') {
+    columns.push({ header: `Δ % vs ${terminalSafeLine(main.name)}`, value: (r) => (r.name === main.name ? '' : `${signed(((r.mean - main.mean) / main.mean) * 100, 2)}%`), align: 'right', style: (t) => colourSign(c, t) });
+  }
+  out.line();
+  printTable(out, rows, columns);
+  if (actors.count > rows.length) out.notice(out.ce.dim(`Showing the top ${rows.length} of ${formatNumber(actors.count)} actors${actors.count > actors.results.length ? '; the JSON report has every one' : '; --top N for more'}.`));
 }
 
 function printFunnel(out: Output, record: ResultRecord): void {
