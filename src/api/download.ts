@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, openSync } from 'node:fs';
 import { link, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -7,7 +7,9 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { ExitCode, NetworkError, SimjobError, UsageError } from '../errors.js';
 import { duration } from '../util/parse.js';
-import { discard, request, type HttpResponse } from './transport.js';
+import { rawGet } from './download-wire.js';
+import { describeNetworkError } from './http.js';
+import { discard, proxyConfigured, request, type HttpResponse } from './transport.js';
 
 const MAX_REDIRECTS = 5;
 /** Inactivity limit of a download; its total deadline is SIMJOB_DOWNLOAD_DEADLINE (default 1 h). */
@@ -114,10 +116,14 @@ export async function downloadTo(url: string, target: string, opts: DownloadOpti
   await checkArtifactUrl(url, opts.source, opts.label);
   const partial = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.partial`);
   try {
-    const body = opts.source.kind === 'local'
-      ? createReadStream(await localArtifactPath(new URL(url), opts.source.jobDir, opts.label), { highWaterMark: HIGH_WATER_MARK })
-      : await fetchBody(new URL(url), opts);
-    await pipeline(body, createWriteStream(partial, { highWaterMark: HIGH_WATER_MARK }), { signal: opts.signal });
+    if (opts.source.kind === 'remote' && !proxyConfigured(opts.env ?? process.env)) {
+      await fetchToFile(new URL(url), partial, opts);
+    } else {
+      const body = opts.source.kind === 'local'
+        ? createReadStream(await localArtifactPath(new URL(url), opts.source.jobDir, opts.label), { highWaterMark: HIGH_WATER_MARK })
+        : await fetchBody(new URL(url), opts);
+      await pipeline(body, createWriteStream(partial, { highWaterMark: HIGH_WATER_MARK }), { signal: opts.signal });
+    }
     await place(partial, target, opts.overwrite);
   } catch (error) {
     if (opts.signal?.aborted) throw opts.signal.reason;
@@ -143,15 +149,55 @@ async function place(partial: string, target: string, overwrite: boolean): Promi
   }
 }
 
-/** GET a remote artifact, following redirects (each hop under the same rules), to a 200 body. */
+/** Refuse a redirect hop that breaks the rules. */
+function checkHop(url: URL, opts: DownloadOptions): void {
+  if (opts.source.kind !== 'remote') return;
+  const problem = remoteUrlProblem(url, opts.source.baseUrl);
+  if (problem) throw new UnsafeArtifactUrl(opts.label, `it redirects to a URL that is refused (${problem.replace(/^its URL is /, '')})`);
+}
+
+/**
+ * GET a remote artifact straight into `partial` (download-wire.ts: one reused read buffer, flat memory), following
+ * redirects, each hop under the same rules.
+ */
+async function fetchToFile(start: URL, partial: string, opts: DownloadOptions): Promise<void> {
+  let current = start;
+  const deadlineMs = downloadDeadline(opts.env ?? process.env);
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    if (hop > 0) checkHop(current, opts);
+    let fd: number | undefined;
+    let answer: { status: number; headers: Record<string, string> };
+    try {
+      answer = await rawGet(current, {
+        headers: { 'user-agent': opts.userAgent },
+        timeoutMs: STALL_MS,
+        deadlineMs,
+        signal: opts.signal,
+        onHead: (status) => (status === 200 ? (fd = openSync(partial, 'w')) : undefined),
+      });
+    } catch (error) {
+      if (opts.signal?.aborted) throw opts.signal.reason;
+      if (fd !== undefined) throw new NetworkError(`Download of ${opts.label} failed: ${(error as Error).message}.`, 'Nothing was kept; run the command again.');
+      throw new NetworkError(`Cannot download ${opts.label} from ${current.origin}: ${describeNetworkError(error, current)}.`, 'Check your connection and try again.');
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    if (answer.status === 200) return;
+    if (answer.status >= 300 && answer.status < 400 && answer.headers.location) {
+      current = new URL(answer.headers.location, current);
+      continue;
+    }
+    throw new DownloadRefused(answer.status);
+  }
+  throw new NetworkError(`Too many redirects downloading ${opts.label}.`);
+}
+
+/** GET a remote artifact through a proxy (transport.ts), following redirects (each hop under the same rules), to a 200 body. */
 async function fetchBody(start: URL, opts: DownloadOptions): Promise<Readable> {
   let current = start;
   const deadlineMs = downloadDeadline(opts.env ?? process.env);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    if (opts.source.kind === 'remote') {
-      const problem = remoteUrlProblem(current, opts.source.baseUrl);
-      if (problem) throw new UnsafeArtifactUrl(opts.label, `it redirects to a URL that is refused (${problem.replace(/^its URL is /, '')})`);
-    }
+    if (hop > 0) checkHop(current, opts);
     let response: HttpResponse;
     try {
       response = await request(current, { method: 'GET', headers: { 'user-agent': opts.userAgent }, timeoutMs: STALL_MS, deadlineMs, signal: opts.signal }, opts.env);

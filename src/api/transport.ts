@@ -19,7 +19,7 @@ let agents: { http: http.Agent; https: https.Agent } | undefined;
 let proxied: ((url: URL, options: HttpRequestOptions) => Promise<HttpResponse>) | undefined;
 let closeProxy: (() => Promise<void>) | undefined;
 
-function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
+export function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
 }
 
