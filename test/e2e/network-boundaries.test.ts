@@ -4,7 +4,9 @@
  * where they must not. Every command ends within its limits with a one-line error and writes nothing it should not.
  */
 import { execa } from 'execa';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -204,6 +206,57 @@ describe('artifact URL rules', () => {
     const result = await simjob(['artifacts', id, '--download', '-o', out, '--json'], { env });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['json_report-art_second_copy.json', 'json_report.json']);
+  });
+});
+
+describe('an https artifact host', () => {
+  let host: HttpsServer;
+  let cert: string;
+  beforeAll(async () => {
+    const keyFile = join(work, 'key.pem');
+    cert = join(work, 'cert.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
+    host = createHttpsServer({ key: readFileSync(keyFile), cert: readFileSync(cert) }, (_req, res) => {
+      const body = Buffer.alloc(3 * 1024 * 1024 + 7, 'y');
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    host.closeAllConnections();
+    await new Promise((resolve) => host.close(resolve));
+  });
+
+  async function jobServedOverHttps(): Promise<string> {
+    const id = await finishedJob();
+    const url = `https://localhost:${(host.address() as { port: number }).port}/report.json`;
+    server.inject({
+      method: 'GET', path: `/v1/sim/jobs/${id}/result`, status: 200, times: Infinity,
+      mutate: (body) => {
+        const record = body as { result: { artifacts: Array<Record<string, unknown>> } };
+        record.result.artifacts = record.result.artifacts.filter((a) => a.kind === 'json_report').map((a) => ({ ...a, url }));
+        return record;
+      },
+    });
+    return id;
+  }
+
+  it('downloads over TLS from a host it trusts', async () => {
+    const id = await jobServedOverHttps();
+    const out = mkdtempSync(join(work, 'tls-'));
+    const result = await simjob(['artifacts', id, '--download', '-o', out], { env: { ...env, NODE_EXTRA_CA_CERTS: cert } });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(readFileSync(join(out, 'json_report.json')).length).toBe(3 * 1024 * 1024 + 7);
+  });
+
+  it('refuses a certificate it does not trust, and writes nothing', async () => {
+    const id = await jobServedOverHttps();
+    const out = mkdtempSync(join(work, 'untrusted-'));
+    const result = await simjob(['artifacts', id, '--download', '-o', out], { env });
+    expect(result.exitCode).toBe(1);
+    expect(errorLine(result)).toMatch(/^Error: Cannot download json_report .* from https:\/\/localhost:\d+: self[- ]signed certificate/);
+    expect(readdirSync(out)).toEqual([]);
   });
 });
 
