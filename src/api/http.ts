@@ -98,26 +98,20 @@ export class HttpClient {
     }
     const deadlineMs = this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
     const budgetMs = this.opts.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
-    const budgetEnds = Date.now() + budgetMs;
+    const first = Date.now();
+    const budgetEnds = first + budgetMs;
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
       this.debugRequest(method, url, headers, options.json);
       let response: HttpResponse;
       let text: string;
       try {
-        // One attempt never outlives the budget by more than the deadline of a first attempt would.
+        // A retry gets only what is left of the budget (at least 1 s): a trickling server cannot stretch the command.
         const deadline = attempt === 1 ? deadlineMs : Math.max(1000, Math.min(deadlineMs, budgetEnds - started));
-        response = await request(url, { method, headers, body, timeoutMs: this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, deadlineMs: deadline, signal: this.opts.signal }, this.opts.env);
-        const ok = response.statusCode >= 200 && response.statusCode < 300;
-        text = await readText(response, ok ? MAX_ANSWER_BYTES : MAX_ERROR_BYTES, !ok);
+        ({ response, text } = await this.exchange(method, url, headers, body, deadline));
       } catch (error) {
         if (this.opts.signal?.aborted) throw this.opts.signal.reason;
-        if ((error as TransportError).code === 'EBODYLIMIT') {
-          throw new NetworkError(
-            `The service's answer to ${method} ${url.pathname} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB; simjob stopped reading it.`,
-            'Check that the base URL points at the Simulation Job Service (`simjob config get base_url`).',
-          );
-        }
+        if (error instanceof NetworkError) throw error;
         const failure = describeNetworkError(error, url);
         this.debug(1, `← ${failure} after ${Date.now() - started} ms`);
         const plan = options.retry === 'never' ? undefined : planRetry(attempt, undefined, budgetEnds - Date.now());
@@ -126,8 +120,9 @@ export class HttpClient {
           await sleep(plan.ms, this.opts.signal);
           continue;
         }
+        const tries = attempt > 1 ? ` (${attempt} attempts over ${describeMs(Date.now() - first)})` : '';
         throw new NetworkError(
-          `Cannot reach ${url.origin}: ${failure}${attempt > 1 ? ` (${attempt} attempts over ${describeMs(Date.now() - budgetEnds + budgetMs)})` : ''}.`,
+          `Cannot reach ${url.origin}: ${failure}${tries}.`,
           'Check the base URL (`simjob config get base_url`) and your connection, then try again.',
         );
       }
@@ -155,6 +150,21 @@ export class HttpClient {
       if (plan.kind === 'budget_spent') throw error;
       this.opts.log(`${transientReason(response.statusCode, error.code)}; retrying in ${describeWait(plan.ms)}…`);
       await sleep(plan.ms, this.opts.signal);
+    }
+  }
+
+  /** One request and its whole answer: a success body up to MAX_ANSWER_BYTES (else an error), an error body cut. */
+  private async exchange(method: string, url: URL, headers: Record<string, string>, body: string | undefined, deadlineMs: number) {
+    const response = await request(url, { method, headers, body, timeoutMs: this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, deadlineMs, signal: this.opts.signal }, this.opts.env);
+    const ok = response.statusCode >= 200 && response.statusCode < 300;
+    try {
+      return { response, text: await readText(response, ok ? MAX_ANSWER_BYTES : MAX_ERROR_BYTES, !ok) };
+    } catch (error) {
+      if ((error as TransportError).code !== 'EBODYLIMIT') throw error;
+      throw new NetworkError(
+        `The service's answer to ${method} ${url.pathname} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB; simjob stopped reading it.`,
+        'Check that the base URL points at the Simulation Job Service (`simjob config get base_url`).',
+      );
     }
   }
 

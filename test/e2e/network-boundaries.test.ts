@@ -33,6 +33,9 @@ beforeEach(() => {
   env = { ...isolatedDirs(), SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good' };
   server.clearFaults();
 });
+afterEach(() => {
+  rmSync(dirname(env.SIMJOB_CONFIG_DIR!), { recursive: true, force: true });
+});
 
 async function finishedJob(): Promise<string> {
   const result = await simjob(['submit', profile, '--channel', 'nightly', '--json'], { env });
