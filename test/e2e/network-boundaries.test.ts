@@ -189,6 +189,16 @@ describe('artifact URL rules', () => {
     });
   }
 
+  it('result --all refuses a JSON report at a file: URL', async () => {
+    const result1 = await simjob(['submit', profile, '--channel', 'nightly', '--json', '--meta', 'test.profilesets=300'], { env });
+    const id = JSON.parse(result1.stdout).id as string;
+    await server.waitForJob(id);
+    rewriteArtifacts(id, (list) => list.map((a) => (a.kind === 'json_report' ? { ...a, url: 'file:///etc/passwd' } : a)));
+    const result = await simjob(['result', id, '--all'], { env });
+    expect(result.exitCode).toBe(1);
+    expect(errorLine(result)).toMatch(/^Error: Refusing to download the JSON report \(.+\): its URL is a file: URL/);
+  });
+
   it('refuses a redirect to a file: URL, and leaves no partial file', async () => {
     const id = await finishedJob();
     server.inject({ method: 'GET', path: /^\/a\//, status: 302, target: 'artifacts', headers: { location: 'file:///etc/passwd' }, body: '' });
