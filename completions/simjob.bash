@@ -22,7 +22,7 @@ _simjob_node() {
     'simjob report') _sj_cmds=''; _sj_opts='-o --output --open --top -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -o --output --top -p --profile --base-url ' ;;
     'simjob cancel') _sj_cmds=''; _sj_opts='-h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob jobs') _sj_cmds=''; _sj_opts='-L --limit --cursor --all --local -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -L --limit --cursor -p --profile --base-url ' ;;
-    'simjob artifacts') _sj_cmds=''; _sj_opts='--download -k --kind -o --dir -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -k --kind -o --dir -p --profile --base-url ' ;;
+    'simjob artifacts') _sj_cmds=''; _sj_opts='--download -k --kind -o --dir --clobber --skip-existing -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -k --kind -o --dir -p --profile --base-url ' ;;
     'simjob usage') _sj_cmds=''; _sj_opts='--local -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob builds') _sj_cmds=''; _sj_opts='--local -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob webhook') _sj_cmds='verify listen secret help'; _sj_opts='-h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;

@@ -332,6 +332,8 @@ complete -c simjob -n '__simjob_state \'jobs\'' -l 'base-url' -r -f -d 'API base
 complete -c simjob -n '__simjob_state \'artifacts\'' -l 'download' -d 'Download the artifacts (all, or those named by --kind).'
 complete -c simjob -n '__simjob_state \'artifacts\'' -s 'k' -l 'kind' -r -f -d 'Only artifacts of this kind, e.g. json_report (repeatable).'
 complete -c simjob -n '__simjob_state \'artifacts\'' -s 'o' -l 'dir' -r -f -a '(__fish_complete_directories (commandline -ct))' -d 'Folder to download into (default: ./<job id>).'
+complete -c simjob -n '__simjob_state \'artifacts\'' -l 'clobber' -d 'Overwrite files that already exist in the folder (default: stop, exit 2).'
+complete -c simjob -n '__simjob_state \'artifacts\'' -l 'skip-existing' -d 'Keep files that already exist in the folder and download the rest.'
 complete -c simjob -n '__simjob_state \'artifacts\'' -s 'h' -l 'help' -d 'Show help for a command.'
 complete -c simjob -n '__simjob_state \'artifacts\'' -l 'json' -d 'Print the API resource as one JSON document on stdout.'
 complete -c simjob -n '__simjob_state \'artifacts\'' -l 'no-color' -d 'Never colour output (also NO_COLOR=1).'

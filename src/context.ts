@@ -3,6 +3,7 @@ import { Config } from './config/resolve.js';
 import { debugLevelOf } from './debug.js';
 import { isLocalId, type JobBackend } from './jobs/backend.js';
 import { Output, type OutStream } from './output/io.js';
+import { duration } from './util/parse.js';
 import { userAgent } from './version.js';
 
 /** Flags every command accepts (defined once in program.ts). */
@@ -13,6 +14,8 @@ export interface GlobalFlags {
   debug: boolean;
   profile?: string;
   baseUrl?: string;
+  /** `--timeout` of the commands that wait: it is also their budget for retrying transient failures. */
+  timeoutMs?: number;
 }
 
 export interface ContextOptions {
@@ -97,6 +100,7 @@ export class Context {
       log: (line) => this.out.err(`${this.out.ce.dim(line)}\n`),
       signal: overrides.signal ?? this.signal,
       env: this.env,
+      ...httpLimits(this.env, this.flags.timeoutMs),
     });
   }
 
@@ -113,4 +117,20 @@ export class Context {
   backendFor(jobId: string): Promise<JobBackend> {
     return isLocalId(jobId) ? this.local() : this.remote();
   }
+}
+
+/**
+ * The HTTP limits, for slow links and tests: SIMJOB_HTTP_TIMEOUT (inactivity), SIMJOB_HTTP_DEADLINE (one whole
+ * answer), SIMJOB_RETRY_BUDGET (retrying transient failures; a command's --timeout wins). Durations as 30s, 2m.
+ */
+function httpLimits(env: NodeJS.ProcessEnv, timeoutFlagMs: number | undefined) {
+  const read = (name: string): number | undefined => {
+    const value = env[name];
+    return value === undefined || value === '' ? undefined : duration(name)(value);
+  };
+  return {
+    timeoutMs: read('SIMJOB_HTTP_TIMEOUT'),
+    deadlineMs: read('SIMJOB_HTTP_DEADLINE'),
+    retryBudgetMs: timeoutFlagMs ?? read('SIMJOB_RETRY_BUDGET'),
+  };
 }

@@ -247,8 +247,10 @@ export function buildProgram(rt: Runtime): Command {
       .option('--download', 'Download the artifacts (all, or those named by --kind).')
       .option('-k, --kind <kind>', 'Only artifacts of this kind, e.g. json_report (repeatable).', collect, [])
       .option('-o, --dir <folder>', 'Folder to download into (default: ./<job id>).')
+      .option('--clobber', 'Overwrite files that already exist in the folder (default: stop, exit 2).')
+      .option('--skip-existing', 'Keep files that already exist in the folder and download the rest.')
       .action(lazyAction(rt, () => import('./commands/artifacts/run.js'))),
-    ['simjob artifacts 519253542012420096', 'simjob artifacts 519253542012420096 --download --kind html_report -o reports/'],
+    ['simjob artifacts 519253542012420096', 'simjob artifacts 519253542012420096 --download --kind html_report -o reports/', 'simjob artifacts 519253542012420096 --download --skip-existing'],
   );
 
   examples(

@@ -1,11 +1,29 @@
-import { createWriteStream } from 'node:fs';
-import { copyFile, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { closeSync, createReadStream, createWriteStream, openSync } from 'node:fs';
+import { link, realpath, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, sep } from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { NetworkError } from '../errors.js';
-import { discard, request, type HttpResponse } from './transport.js';
+import { ExitCode, NetworkError, SimjobError, UsageError } from '../errors.js';
+import { duration } from '../util/parse.js';
+import { rawGet } from './download-wire.js';
+import { describeNetworkError } from './http.js';
+import { discard, proxyConfigured, request, type HttpResponse } from './transport.js';
 
 const MAX_REDIRECTS = 5;
+/** Inactivity limit of a download; its total deadline is SIMJOB_DOWNLOAD_DEADLINE (default 1 h). */
+const STALL_MS = 60_000;
+const DEFAULT_DEADLINE_MS = 3_600_000;
+/** Bigger reads and writes than the 16 KB default: fewer, larger writes, with backpressure all the same. */
+const HIGH_WATER_MARK = 1024 * 1024;
+
+/**
+ * Where a job's artifacts may come from. A remote job's from `https:` URLs (or `http:` on a loopback host when the
+ * base URL is itself `http:` on loopback, for a service on this machine); a local job's from `file:` URLs inside
+ * its own job folder, symlinks resolved. Nothing else is ever read.
+ */
+export type ArtifactSource = { kind: 'remote'; baseUrl: string } | { kind: 'local'; jobDir: string };
 
 export class DownloadRefused extends Error {
   constructor(readonly status: number) {
@@ -13,36 +31,179 @@ export class DownloadRefused extends Error {
   }
 }
 
-/**
- * Stream a public artifact URL to a file: memory stays flat whatever the size, and a failed download leaves no
- * partial file (it is written beside the target and renamed at the end). No Authorization header is ever sent:
- * artifact URLs are public (spec §5), and the API key must never reach another host. `file:` URLs (local jobs)
- * are copied.
- */
+/** An artifact URL that breaks the rules above. Exit 1: the server (or a changed job folder) is at fault. */
+export class UnsafeArtifactUrl extends SimjobError {
+  constructor(label: string, why: string) {
+    super(
+      `Refusing to download ${label}: ${why}.`,
+      ExitCode.ERROR,
+      'Nothing was written. The job record lists an artifact URL simjob will not follow; report it to the service operator.',
+    );
+  }
+}
+
+/** An existing file in the download folder, with neither --clobber nor --skip-existing. Exit 2. */
+export class FileExists extends UsageError {
+  constructor(readonly path: string) {
+    super(`${path} already exists.`, 'Use --clobber to overwrite it, --skip-existing to keep it, or -o to choose another folder.');
+  }
+}
+
 export interface DownloadOptions {
   userAgent: string;
+  /** The rules the artifact URL must keep. */
+  source: ArtifactSource;
+  /** Named in errors: "json_report (stage 2, art_1)". */
+  label: string;
+  /** Replace an existing file at the target; otherwise FileExists. */
+  overwrite: boolean;
   signal?: AbortSignal | undefined;
   env?: NodeJS.ProcessEnv | undefined;
 }
 
-export async function downloadTo(url: string, target: string, opts: DownloadOptions): Promise<void> {
-  const partial = `${target}.partial`;
-  let current = new URL(url);
-  if (current.protocol === 'file:') {
-    await copyFile(fileURLToPath(current), partial);
-    await rename(partial, target);
-    return;
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Why a remote artifact URL is refused, or undefined when it may be fetched. */
+export function remoteUrlProblem(url: URL, baseUrl: string): string | undefined {
+  if (url.protocol === 'https:') return undefined;
+  const base = new URL(baseUrl);
+  if (url.protocol === 'http:') {
+    if (base.protocol === 'http:' && isLoopback(base.hostname) && isLoopback(url.hostname)) return undefined;
+    return `its URL is plain http: to ${url.hostname}, and a remote job's artifacts are fetched over https: only`;
   }
-  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    if (current.protocol !== 'https:' && current.protocol !== 'http:') {
-      throw new NetworkError(`Refusing to download an artifact from a ${current.protocol} URL.`);
+  return `its URL is a ${url.protocol} URL, and a remote job's artifacts are fetched over https: only`;
+}
+
+/** The real path of a local artifact, or an UnsafeArtifactUrl when it is not a file inside the job folder. */
+async function localArtifactPath(url: URL, jobDir: string, label: string): Promise<string> {
+  if (url.protocol !== 'file:') throw new UnsafeArtifactUrl(label, `its URL is a ${url.protocol} URL, and a local job's artifacts are files in its job folder`);
+  let real: string;
+  let folder: string;
+  try {
+    [real, folder] = await Promise.all([realpath(fileURLToPath(url)), realpath(jobDir)]);
+  } catch (error) {
+    throw new SimjobError(`Cannot read ${label}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file is gone' : (error as Error).message}.`, ExitCode.ERROR, 'The job folder may have been cleaned up.');
+  }
+  if (!real.startsWith(folder + sep)) throw new UnsafeArtifactUrl(label, 'its file lies outside the job folder');
+  return real;
+}
+
+/** Check an artifact URL against the rules without fetching it, so a bad one is refused before anything is written. */
+export async function checkArtifactUrl(url: string, source: ArtifactSource, label: string): Promise<void> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UnsafeArtifactUrl(label, 'its URL is not a valid URL');
+  }
+  if (source.kind === 'local') await localArtifactPath(parsed, source.jobDir, label);
+  else {
+    const problem = remoteUrlProblem(parsed, source.baseUrl);
+    if (problem) throw new UnsafeArtifactUrl(label, problem);
+  }
+}
+
+/**
+ * Stream an artifact to a file: memory stays flat whatever the size. It is written to a hidden temporary name in
+ * the same folder and moved into place only when complete, so a failure or Ctrl-C never leaves a partial file.
+ * No Authorization header is ever sent: artifact URLs are public (spec §5) and the API key must not reach
+ * another host.
+ */
+export async function downloadTo(url: string, target: string, opts: DownloadOptions): Promise<void> {
+  await checkArtifactUrl(url, opts.source, opts.label);
+  const partial = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.partial`);
+  try {
+    if (opts.source.kind === 'remote' && !proxyConfigured(opts.env ?? process.env)) {
+      await fetchToFile(new URL(url), partial, opts);
+    } else {
+      const body = opts.source.kind === 'local'
+        ? createReadStream(await localArtifactPath(new URL(url), opts.source.jobDir, opts.label), { highWaterMark: HIGH_WATER_MARK })
+        : await fetchBody(new URL(url), opts);
+      await pipeline(body, createWriteStream(partial, { highWaterMark: HIGH_WATER_MARK }), { signal: opts.signal });
     }
-    let response: HttpResponse;
+    await place(partial, target, opts.overwrite);
+  } catch (error) {
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    if (error instanceof SimjobError || error instanceof DownloadRefused) throw error;
+    throw new NetworkError(`Download of ${opts.label} failed: ${(error as Error).message}.`, 'Nothing was kept; run the command again.');
+  } finally {
+    await rm(partial, { force: true });
+  }
+}
+
+/** The complete file into place: replacing what is there, or (no overwrite) never, even if it appeared meanwhile. */
+async function place(partial: string, target: string, overwrite: boolean): Promise<void> {
+  if (overwrite) return rename(partial, target);
+  try {
+    await link(partial, target); // fails if the target exists, atomically
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new FileExists(target);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw error;
+    // A file system without hard links: check, then move (a small window, but no worse than gh's).
+    if (await stat(target).then(() => true, () => false)) throw new FileExists(target);
+    await rename(partial, target);
+  }
+}
+
+/** Refuse a redirect hop that breaks the rules. */
+function checkHop(url: URL, opts: DownloadOptions): void {
+  if (opts.source.kind !== 'remote') return;
+  const problem = remoteUrlProblem(url, opts.source.baseUrl);
+  if (problem) throw new UnsafeArtifactUrl(opts.label, `it redirects to a URL that is refused (${problem.replace(/^its URL is /, '')})`);
+}
+
+/**
+ * GET a remote artifact straight into `partial` (download-wire.ts: one reused read buffer, flat memory), following
+ * redirects, each hop under the same rules.
+ */
+async function fetchToFile(start: URL, partial: string, opts: DownloadOptions): Promise<void> {
+  let current = start;
+  const deadlineMs = downloadDeadline(opts.env ?? process.env);
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    if (hop > 0) checkHop(current, opts);
+    let fd: number | undefined;
+    let answer: { status: number; headers: Record<string, string> };
     try {
-      response = await request(current, { method: 'GET', headers: { 'user-agent': opts.userAgent }, timeoutMs: 60_000, signal: opts.signal }, opts.env);
+      answer = await rawGet(current, {
+        headers: { 'user-agent': opts.userAgent },
+        timeoutMs: STALL_MS,
+        deadlineMs,
+        signal: opts.signal,
+        onHead: (status) => (status === 200 ? (fd = openSync(partial, 'w')) : undefined),
+      });
     } catch (error) {
       if (opts.signal?.aborted) throw opts.signal.reason;
-      throw new NetworkError(`Cannot download ${current.origin}${current.pathname}: ${(error as Error).message}.`, 'Check your connection and try again.');
+      if (fd !== undefined) throw new NetworkError(`Download of ${opts.label} failed: ${(error as Error).message}.`, 'Nothing was kept; run the command again.');
+      throw new NetworkError(`Cannot download ${opts.label} from ${current.origin}: ${describeNetworkError(error, current)}.`, 'Check your connection and try again.');
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    if (answer.status === 200) return;
+    if (answer.status >= 300 && answer.status < 400 && answer.headers.location) {
+      current = new URL(answer.headers.location, current);
+      continue;
+    }
+    throw new DownloadRefused(answer.status);
+  }
+  throw new NetworkError(`Too many redirects downloading ${opts.label}.`);
+}
+
+/** GET a remote artifact through a proxy (transport.ts), following redirects (each hop under the same rules), to a 200 body. */
+async function fetchBody(start: URL, opts: DownloadOptions): Promise<Readable> {
+  let current = start;
+  const deadlineMs = downloadDeadline(opts.env ?? process.env);
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    if (hop > 0) checkHop(current, opts);
+    let response: HttpResponse;
+    try {
+      response = await request(current, { method: 'GET', headers: { 'user-agent': opts.userAgent }, timeoutMs: STALL_MS, deadlineMs, signal: opts.signal }, opts.env);
+    } catch (error) {
+      if (opts.signal?.aborted) throw opts.signal.reason;
+      throw new NetworkError(`Cannot download ${opts.label} from ${current.origin}: ${(error as Error).message}.`, 'Check your connection and try again.');
     }
     const { statusCode, headers, body } = response;
     if (statusCode >= 300 && statusCode < 400 && headers.location) {
@@ -54,17 +215,14 @@ export async function downloadTo(url: string, target: string, opts: DownloadOpti
       await discard(body);
       throw new DownloadRefused(statusCode);
     }
-    try {
-      await pipeline(body, createWriteStream(partial));
-      await rename(partial, target);
-    } catch (error) {
-      await rm(partial, { force: true });
-      if (opts.signal?.aborted) throw opts.signal.reason;
-      throw new NetworkError(`Download of ${target} failed: ${(error as Error).message}.`, 'Run the command again.');
-    }
-    return;
+    return body;
   }
-  throw new NetworkError(`Too many redirects downloading ${url}.`);
+  throw new NetworkError(`Too many redirects downloading ${opts.label}.`);
+}
+
+function downloadDeadline(env: NodeJS.ProcessEnv): number {
+  const value = env.SIMJOB_DOWNLOAD_DEADLINE;
+  return value ? duration('SIMJOB_DOWNLOAD_DEADLINE')(value) : DEFAULT_DEADLINE_MS;
 }
 
 /**

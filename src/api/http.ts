@@ -3,8 +3,9 @@ import { ApiError, NetworkError } from '../errors.js';
 import { ErrorEnvelope } from './schemas.js';
 import { explainApiError } from './explain.js';
 import { redactBody, redactHeaders } from './redact.js';
-import { isRetryableStatus, MAX_ATTEMPTS, parseRetryAfter, RETRY_AFTER_CAP_MS, retryDelayMs, sleep } from './retry.js';
+import { DEFAULT_RETRY_BUDGET_MS, isRetryableStatus, parseRetryAfter, planRetry, sleep } from './retry.js';
 import { readText, request, type HttpResponse } from './transport.js';
+import { describeMs, type TransportError } from './wire.js';
 
 export type DebugLevel = 0 | 1 | 2;
 
@@ -14,6 +15,10 @@ export interface HttpOptions {
   userAgent: string;
   /** Per-request limit on waiting for headers and for each chunk of the body. */
   timeoutMs?: number;
+  /** Per-request limit on the whole answer, headers and body (a trickling body still ends). */
+  deadlineMs?: number;
+  /** How long transient failures (no answer, 408, 429, 5xx) are retried, from the first attempt. */
+  retryBudgetMs?: number;
   /** 1: one line per request and response; 2 (`SIMJOB_DEBUG=api`): also headers and bodies, redacted. */
   debug?: DebugLevel;
   /** Where debug lines and retry notices go (stderr, through the output module, which scrubs secrets). */
@@ -44,6 +49,15 @@ export interface ApiResponse<T> {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_DEADLINE_MS = 120_000;
+/**
+ * An API answer larger than this is refused. The largest the service sends is a result (its profileset summary
+ * is cut to the top 200: ~20 KB) or a job record echoing a profile of up to 2 MB; a result listing 10,000
+ * profilesets in full is ~1 MB (measured with the test server): 16 MB leaves ample headroom.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+/** Error bodies are envelopes of a few hundred bytes; beyond this they are cut (the status explains them). */
+export const MAX_ERROR_BYTES = 64 * 1024;
 
 /**
  * The thin HTTP layer: `{base_url}/v1/sim/...`, Bearer auth, User-Agent, timeouts, retries, typed errors,
@@ -54,6 +68,10 @@ export class HttpClient {
 
   constructor(private readonly opts: HttpOptions) {
     this.base = new URL(opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
+  }
+
+  get baseUrl(): string {
+    return this.base.href;
   }
 
   url(path: string, query?: CallOptions<unknown>['query']): URL {
@@ -78,24 +96,33 @@ export class HttpClient {
       body = options.text;
       headers['content-type'] = 'text/plain; charset=utf-8';
     }
+    const deadlineMs = this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    const budgetMs = this.opts.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
+    const first = Date.now();
+    const budgetEnds = first + budgetMs;
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
       this.debugRequest(method, url, headers, options.json);
       let response: HttpResponse;
       let text: string;
       try {
-        response = await request(url, { method, headers, body, timeoutMs: this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: this.opts.signal }, this.opts.env);
-        text = await readText(response.body);
+        // A retry gets only what is left of the budget (at least 1 s): a trickling server cannot stretch the command.
+        const deadline = attempt === 1 ? deadlineMs : Math.max(1000, Math.min(deadlineMs, budgetEnds - started));
+        ({ response, text } = await this.exchange(method, url, headers, body, deadline));
       } catch (error) {
         if (this.opts.signal?.aborted) throw this.opts.signal.reason;
+        if (error instanceof NetworkError) throw error;
         const failure = describeNetworkError(error, url);
         this.debug(1, `← ${failure} after ${Date.now() - started} ms`);
-        if (options.retry !== 'never' && attempt < MAX_ATTEMPTS) {
-          await sleep(retryDelayMs(attempt, undefined), this.opts.signal);
+        const plan = options.retry === 'never' ? undefined : planRetry(attempt, undefined, budgetEnds - Date.now());
+        if (plan?.kind === 'wait') {
+          this.opts.log(`Cannot reach ${url.origin} (${failure}); retrying in ${describeWait(plan.ms)}…`);
+          await sleep(plan.ms, this.opts.signal);
           continue;
         }
+        const tries = attempt > 1 ? ` (${attempt} attempts over ${describeMs(Date.now() - first)})` : '';
         throw new NetworkError(
-          `Cannot reach ${url.origin}: ${failure}.`,
+          `Cannot reach ${url.origin}: ${failure}${tries}.`,
           'Check the base URL (`simjob config get base_url`) and your connection, then try again.',
         );
       }
@@ -109,21 +136,35 @@ export class HttpClient {
 
       const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
       const error = this.toApiError(method, url, response.statusCode, text, requestId, retryAfterMs);
-      const retryable = options.retry !== 'never' && isRetryableStatus(response.statusCode);
-      if (!retryable || attempt >= MAX_ATTEMPTS) throw error;
-      if (retryAfterMs !== undefined && retryAfterMs > RETRY_AFTER_CAP_MS) {
+      // Other 4xx answers will not change: stop at once.
+      if (options.retry === 'never' || !isRetryableStatus(response.statusCode)) throw error;
+      const plan = planRetry(attempt, retryAfterMs, budgetEnds - Date.now());
+      if (plan.kind === 'retry_after_beyond_budget') {
+        const at = new Date(Date.now() + plan.ms);
         throw new ApiError(
-          `${error.message} The service asks to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying.`,
+          `${error.message} That is longer than the retry budget of ${describeMs(budgetMs)}.`,
           error,
-          'Try again later.',
+          `Try again after ${at.toTimeString().slice(0, 8)}.`,
         );
       }
-      const delay = retryDelayMs(attempt, retryAfterMs);
-      if (response.statusCode === 429 || response.statusCode === 503) {
-        const why = response.statusCode === 429 ? 'Rate limited by the service' : 'The service is unavailable';
-        this.opts.log(`${why} (${error.code ?? response.statusCode}); retrying in ${Math.ceil(delay / 1000)} s…`);
-      }
-      await sleep(delay, this.opts.signal);
+      if (plan.kind === 'budget_spent') throw error;
+      this.opts.log(`${transientReason(response.statusCode, error.code)}; retrying in ${describeWait(plan.ms)}…`);
+      await sleep(plan.ms, this.opts.signal);
+    }
+  }
+
+  /** One request and its whole answer: a success body up to MAX_ANSWER_BYTES (else an error), an error body cut. */
+  private async exchange(method: string, url: URL, headers: Record<string, string>, body: string | undefined, deadlineMs: number) {
+    const response = await request(url, { method, headers, body, timeoutMs: this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, deadlineMs, signal: this.opts.signal }, this.opts.env);
+    const ok = response.statusCode >= 200 && response.statusCode < 300;
+    try {
+      return { response, text: await readText(response, ok ? MAX_ANSWER_BYTES : MAX_ERROR_BYTES, !ok) };
+    } catch (error) {
+      if ((error as TransportError).code !== 'EBODYLIMIT') throw error;
+      throw new NetworkError(
+        `The service's answer to ${method} ${url.pathname} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB; simjob stopped reading it.`,
+        'Check that the base URL points at the Simulation Job Service (`simjob config get base_url`).',
+      );
     }
   }
 
@@ -208,6 +249,18 @@ export class HttpClient {
       this.debug(2, `  body ${typeof shown === 'string' ? shown : JSON.stringify(shown)}`);
     }
   }
+}
+
+/** The one-line notice printed before a wait; the server's code is shown only when it is a plain identifier. */
+function transientReason(status: number, code: string | undefined): string {
+  const shown = code && /^[a-z0-9_]{1,64}$/i.test(code) ? ` (${code})` : '';
+  if (status === 429) return `Rate limited by the service${shown}`;
+  if (status === 503) return `The service is unavailable${shown}`;
+  return `The service answered HTTP ${status}${shown}`;
+}
+
+function describeWait(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : describeMs(ms);
 }
 
 export function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

@@ -1,3 +1,4 @@
+import type { ArtifactSource } from './download.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
 import { HttpClient, header, type HttpOptions } from './http.js';
 import {
@@ -63,6 +64,10 @@ export class RemoteBackend implements JobBackend {
   async artifactUrl(artifactId: string): Promise<string> {
     const response = await this.http.call('GET', `/v1/sim/artifacts/${enc(artifactId)}/url`, { schema: ArtifactUrl, retry: 'read' });
     return response.data.url;
+  }
+
+  artifactSource(): ArtifactSource {
+    return { kind: 'remote', baseUrl: this.http.baseUrl };
   }
 
   usage(): Promise<Fetched<Usage>> {

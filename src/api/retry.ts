@@ -1,10 +1,10 @@
 /**
  * When to try a request again, and how long to wait. Pure functions, so the policy is tested without a network.
- * Reads (GET) are retried on network errors, 408, 429 and 5xx; a submission only with its idempotency key.
+ * Transient answers (no answer, 408, 429, 5xx) are retried while a budget of time lasts, not a count of attempts:
+ * a maintenance window of a minute is waited out, a Retry-After beyond the budget is not. Reads (GET) are
+ * retried; a submission only because it carries an idempotency key, so no retry can make a second job.
  */
-export const MAX_ATTEMPTS = 3;
-/** A Retry-After beyond this is not waited out: the command fails and says when to try again. */
-export const RETRY_AFTER_CAP_MS = 60_000;
+export const DEFAULT_RETRY_BUDGET_MS = 120_000;
 const BASE_DELAY_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
 
@@ -26,6 +26,22 @@ export function retryDelayMs(attempt: number, retryAfterMs: number | undefined, 
   if (retryAfterMs !== undefined) return retryAfterMs;
   const ceiling = Math.min(BASE_DELAY_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+export type RetryPlan =
+  | { kind: 'wait'; ms: number }
+  /** The server asked for a wait longer than the budget has left. */
+  | { kind: 'retry_after_beyond_budget'; ms: number }
+  | { kind: 'budget_spent' };
+
+/**
+ * After a transient failure of `attempt`, with `remainingMs` of the budget left: wait (the backoff, or the
+ * server's Retry-After), or stop. A backoff longer than what is left is shortened to it, for one last try.
+ */
+export function planRetry(attempt: number, retryAfterMs: number | undefined, remainingMs: number, random = Math.random): RetryPlan {
+  if (remainingMs <= 0) return { kind: 'budget_spent' };
+  if (retryAfterMs !== undefined && retryAfterMs > remainingMs) return { kind: 'retry_after_beyond_budget', ms: retryAfterMs };
+  return { kind: 'wait', ms: Math.min(retryDelayMs(attempt, retryAfterMs, random), remainingMs) };
 }
 
 /** Sleep that an AbortSignal (Ctrl-C) ends early. */

@@ -11,7 +11,7 @@ import http from 'node:http';
 import type https from 'node:https';
 import type { Readable } from 'node:stream';
 import { onCloseConnections } from './connections.js';
-import { TransportError, type HttpRequestOptions, type HttpResponse } from './wire.js';
+import { describeMs, TransportError, type HttpRequestOptions, type HttpResponse } from './wire.js';
 
 export { TransportError, type HttpRequestOptions, type HttpResponse } from './wire.js';
 
@@ -19,20 +19,44 @@ let agents: { http: http.Agent; https?: https.Agent } | undefined;
 let proxied: ((url: URL, options: HttpRequestOptions) => Promise<HttpResponse>) | undefined;
 let closeProxy: (() => Promise<void>) | undefined;
 
-function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
+export function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
 }
 
 export async function request(url: URL, options: HttpRequestOptions, env: NodeJS.ProcessEnv = process.env): Promise<HttpResponse> {
-  if (proxyConfigured(env)) {
-    if (!proxied) {
-      const viaUndici = await import('./transport-proxy.js');
-      proxied = viaUndici.request;
-      closeProxy = viaUndici.close;
-      onCloseConnections(closePools);
-    }
-    return proxied(url, options);
+  if (options.deadlineMs === undefined) return dispatch(url, options, env);
+  // The total deadline: aborts the request while it waits for headers, destroys the body once it streams.
+  const deadline = new TransportError(`no complete answer within ${describeMs(options.deadlineMs)}`, 'EDEADLINE');
+  const abort = new AbortController();
+  let body: Readable | undefined;
+  const timer = setTimeout(() => (body ? body.destroy(deadline) : abort.abort(deadline)), options.deadlineMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal;
+  try {
+    const response = await dispatch(url, { ...options, signal }, env);
+    body = response.body;
+    body.once('close', () => clearTimeout(timer));
+    return response;
+  } catch (error) {
+    clearTimeout(timer);
+    throw abort.signal.aborted ? deadline : error;
   }
+}
+
+function dispatch(url: URL, options: HttpRequestOptions, env: NodeJS.ProcessEnv): Promise<HttpResponse> {
+  return proxyConfigured(env) ? viaProxy(url, options) : direct(url, options);
+}
+
+async function viaProxy(url: URL, options: HttpRequestOptions): Promise<HttpResponse> {
+  if (!proxied) {
+    const viaUndici = await import('./transport-proxy.js');
+    proxied = viaUndici.request;
+    closeProxy = viaUndici.close;
+    onCloseConnections(closePools);
+  }
+  return proxied(url, options);
+}
+
+function direct(url: URL, options: HttpRequestOptions): Promise<HttpResponse> {
   if (!agents) {
     agents = { http: new http.Agent({ keepAlive: true }) };
     onCloseConnections(closePools);
@@ -60,10 +84,32 @@ export async function request(url: URL, options: HttpRequestOptions, env: NodeJS
   });
 }
 
-export async function readText(body: Readable): Promise<string> {
+/**
+ * A body as text, at most `limit` bytes. Past the limit the connection is dropped and, with `truncate`, the first
+ * `limit` bytes are returned (an error body: its status explains it anyway); without, a TransportError EBODYLIMIT.
+ */
+export async function readText({ body, headers }: HttpResponse, limit: number, truncate = false): Promise<string> {
+  const declared = Number(headers['content-length']);
   const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
+  let size = 0;
+  if (!truncate && declared > limit) return tooLarge(body, limit);
+  for await (const chunk of body) {
+    const bytes = chunk as Buffer;
+    if (size + bytes.length > limit) {
+      if (!truncate) return tooLarge(body, limit);
+      chunks.push(bytes.subarray(0, limit - size));
+      body.destroy();
+      break;
+    }
+    chunks.push(bytes);
+    size += bytes.length;
+  }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function tooLarge(body: Readable, limit: number): never {
+  body.destroy();
+  throw new TransportError(`the answer is larger than ${Math.round(limit / 1024 / 1024)} MB`, 'EBODYLIMIT');
 }
 
 /** Throw a body away, so its connection can be reused. */

@@ -7,6 +7,11 @@ export interface HttpRequestOptions {
   body?: string;
   /** Inactivity limit: no response headers, or no body bytes, for this long fails the request. */
   timeoutMs: number;
+  /**
+   * Total limit, headers and body together: a body that trickles one byte inside every inactivity window still
+   * ends. The body stream is destroyed with a TransportError (code EDEADLINE) when it passes.
+   */
+  deadlineMs?: number;
   signal?: AbortSignal;
 }
 
@@ -20,4 +25,9 @@ export class TransportError extends Error {
   constructor(message: string, readonly code: string) {
     super(message);
   }
+}
+
+/** "30 s", "2 min", "1.5 min": a limit as a person reads it. */
+export function describeMs(ms: number): string {
+  return ms < 60_000 ? `${Math.round(ms / 100) / 10} s` : `${Math.round(ms / 6000) / 10} min`;
 }

@@ -45,6 +45,7 @@ function globalFlags(all: Record<string, unknown>): GlobalFlags {
     debug: Boolean(all.debug),
     profile: typeof all.profile === 'string' ? all.profile : undefined,
     baseUrl: typeof all.baseUrl === 'string' ? all.baseUrl : undefined,
+    timeoutMs: typeof all.timeout === 'number' ? all.timeout : undefined,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { ArtifactSource } from '../api/download.js';
 import type {
   Build, BuildList, CancelResponse, JobList, JobRecord, ResultRecord, StatusRecord, SubmitRequest, SubmitResponse, Usage,
 } from '../api/schemas.js';
@@ -47,6 +48,8 @@ export interface JobBackend {
   list(params: ListParams): Promise<Fetched<JobList>>;
   /** A fresh download URL for an artifact (remote: GET /v1/sim/artifacts/{id}/url; local: a file: URL). */
   artifactUrl(artifactId: string): Promise<string>;
+  /** Where that job's artifacts may be read from (api/download.ts checks every URL against it). */
+  artifactSource(jobId: string): ArtifactSource;
   usage(): Promise<Fetched<Usage>>;
   build(id: string): Promise<Fetched<Build>>;
   builds(): Promise<Fetched<BuildList>>;

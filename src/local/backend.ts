@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ArtifactSource } from '../api/download.js';
 import type { Build, BuildList, CancelResponse, JobList, JobRecord, ResultRecord, StatusRecord, SubmitRequest, Usage } from '../api/schemas.js';
 import { dataDir } from '../config/paths.js';
 import type { Context } from '../context.js';
@@ -265,6 +266,10 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       if (await exists(path)) return pathToFileURL(path).href;
     }
     throw localApiError(404, 'not_found', `No local artifact ${artifactId}.`, null, 'The job folder may have been deleted.');
+  }
+
+  artifactSource(jobId: string): ArtifactSource {
+    return { kind: 'local', jobDir: this.store.jobDir(jobId) };
   }
 
   /** Local truth: what is queued and running now; no account, so no period and no limits. */

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DownloadRefused, downloadArtifact } from '../api/download.js';
+import { DownloadRefused, downloadArtifact, type ArtifactSource } from '../api/download.js';
 import type { Artifact, ResultRecord } from '../api/schemas.js';
 import { ExitCode, SimjobError } from '../errors.js';
 import type { JobBackend } from '../jobs/backend.js';
@@ -77,7 +77,7 @@ export async function readAllProfilesets(backend: JobBackend, record: ResultReco
   const dir = await mkdtemp(join(tmpdir(), 'simjob-report-'));
   try {
     for (const artifact of reports) {
-      const doc = await fetchJson(backend, artifact, join(dir, `${artifact.id}.json`), options);
+      const doc = await fetchJson(backend, artifact, join(dir, `${artifact.id}.json`), { ...options, source: backend.artifactSource(record.id) });
       for (const row of profilesetsFromReport(doc, metric)) byName.set(row.name, { ...row, stage: artifact.stage ?? 1 });
     }
   } finally {
@@ -86,9 +86,10 @@ export async function readAllProfilesets(backend: JobBackend, record: ResultReco
   return rankByMean([...byName.values()]);
 }
 
-async function fetchJson(backend: JobBackend, artifact: Artifact, path: string, options: DownloadOptions): Promise<unknown> {
+async function fetchJson(backend: JobBackend, artifact: Artifact, path: string, options: DownloadOptions & { source: ArtifactSource }): Promise<unknown> {
+  const label = `the JSON report (${artifact.stage ? `stage ${artifact.stage}, ` : ''}${artifact.id})`;
   try {
-    await downloadArtifact(artifact, path, backend, { userAgent: userAgent(), signal: options.signal, env: options.env });
+    await downloadArtifact(artifact, path, backend, { userAgent: userAgent(), source: options.source, label, overwrite: true, signal: options.signal, env: options.env });
   } catch (error) {
     if (error instanceof DownloadRefused) {
       throw new SimjobError(`The artifact host refused the JSON report (artifact ${artifact.id}, HTTP ${error.status}), even with a fresh URL.`, ExitCode.ERROR, 'It may have expired; without --all the summary is shown.');

@@ -29,8 +29,9 @@ const jobsOf = (key: string) => [...server.jobs.values()].filter((j) => j.owner 
 
 describe('a batch of 5 profiles', () => {
   it('respects the in-flight limit (429 waited out, resubmitted with the same key), prints every id, one summary, exit 0', async () => {
-    const env = userEnv(server, 'sk_two_at_once');
-    // The first submission meets a full in-flight limit more often than the HTTP layer's own retries ride out.
+    // A retry budget shorter than the Retry-After: the HTTP layer hands the 429 up at once, so the batch's own
+    // in-flight wait is what rides it out.
+    const env = { ...userEnv(server, 'sk_two_at_once'), SIMJOB_RETRY_BUDGET: '500ms' };
     server.inject({ method: 'POST', path: '/v1/sim/jobs', status: 429, code: 'max_active_jobs_exceeded', meta: { reason: 'max_active_jobs_exceeded', maxActiveJobs: 2, activeJobs: 2 }, retryAfter: 1, times: 3 });
     // quoted: the shell does not expand it, simjob does
     const live = spawnCli(['submit', `${dir}/*.simc`, '--channel', 'nightly', '--wait', '--concurrency', '4'], env);

@@ -87,7 +87,8 @@ describe('submit --wait without a terminal', () => {
   it('transient poll errors are shown once and ridden out', async () => {
     const id = await submitted();
     server.inject({ method: 'GET', path: `/v1/sim/jobs/${id}/status`, status: 503, retryAfter: 1, times: 5 });
-    const run = await simjob(['status', id, '--wait'], { env });
+    // A retry budget shorter than the Retry-After hands each 503 up at once, to the wait loop under test.
+    const run = await simjob(['status', id, '--wait'], { env: { ...env, SIMJOB_RETRY_BUDGET: '500ms' } });
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr.match(/Polling failed \(/g)).toHaveLength(1);
     expect(run.stderr).toMatch(/Polling failed \(.*queue_unavailable.*\); retrying in 1 s\. The job is unaffected\./);

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Answer, Call, ServerContext } from './context.js';
-import { addExtraFields, defaultCode, defaultMeta, type Faults } from './faults.js';
+import { addExtraFields, answerWithFault, defaultCode, defaultMeta, type Faults } from './faults.js';
 import { ApiFailure, envelope, mediaType, newRequestId, readBody, sendJson, single } from './http.js';
 import { findOperation, operations, validateRequest, validateResponse } from './openapi.js';
 import { getBuild, getCredits, getUsage, listBuilds } from './routes-account.js';
@@ -55,21 +55,11 @@ export class ApiServer {
     const record = this.record(req, method, url.pathname, query, bytes, size, requestId);
 
     const fault = this.faults.take('api', method, url.pathname);
-    if (fault) {
+    if (fault && !fault.mutate) {
       record.injected = true;
-      if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
-      if (fault.drop) return void res.destroy();
-      const headers: Record<string, string> = { 'x-request-id': requestId, ...fault.headers };
-      if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
-      if (typeof fault.body === 'string') {
-        res.writeHead(fault.status, { 'content-type': fault.contentType ?? 'text/html', ...headers });
-        res.end(fault.body);
-      } else {
-        const body = fault.body ?? envelope(new ApiFailure(fault.status, fault.code ?? defaultCode(fault.status), 'Injected fault.', fault.meta === undefined ? defaultMeta(fault.status) : fault.meta), requestId);
-        sendJson(res, fault.status, body, headers);
-      }
       record.status = fault.status;
-      return;
+      const envelopeOf = () => envelope(new ApiFailure(fault.status, fault.code ?? defaultCode(fault.status), 'Injected fault.', fault.meta === undefined ? defaultMeta(fault.status) : fault.meta), requestId);
+      return answerWithFault(res, fault, { 'x-request-id': requestId, ...fault.headers }, envelopeOf);
     }
 
     let answer: Answer;
@@ -79,11 +69,15 @@ export class ApiServer {
       if (!(error instanceof ApiFailure)) throw error;
       answer = { status: error.status, body: envelope(error, requestId), headers: error.headers };
     }
-    const body = this.ctx.extras.on ? addExtraFields(answer.body) : answer.body;
+    let body = this.ctx.extras.on ? addExtraFields(answer.body) : answer.body;
+    if (fault?.mutate) {
+      record.injected = true;
+      body = fault.mutate(structuredClone(body));
+    }
     const headers = { ...answer.headers, 'x-request-id': requestId };
     sendJson(res, answer.status, body, headers);
     record.status = answer.status;
-    record.responseValidation = this.ctx.extras.on
+    record.responseValidation = this.ctx.extras.on || fault?.mutate
       ? { valid: null, errors: [] }
       : validateResponse(record.operation, answer.status, headers, body);
   }

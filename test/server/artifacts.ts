@@ -14,7 +14,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Engine } from './engine.js';
-import { defaultCode, type Faults } from './faults.js';
+import { answerWithFault, defaultCode, type Faults } from './faults.js';
 import { sendJson } from './http.js';
 import type { ArtifactRecord, ArtifactRequest, Job } from './types.js';
 
@@ -132,17 +132,7 @@ export class ArtifactHost {
       // drain any body
     }
     const fault = this.deps.faults.take('artifacts', method, path);
-    if (fault) {
-      if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
-      if (fault.drop) return void res.destroy();
-      const headers: Record<string, string> = { ...fault.headers };
-      if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
-      if (typeof fault.body === 'string') {
-        res.writeHead(fault.status, { 'content-type': fault.contentType ?? 'text/html', ...headers });
-        return void res.end(fault.body);
-      }
-      return sendJson(res, fault.status, fault.body ?? { error: 'Injected fault', code: fault.code ?? defaultCode(fault.status) }, headers);
-    }
+    if (fault) return answerWithFault(res, fault, { ...fault.headers }, () => ({ error: 'Injected fault', code: fault.code ?? defaultCode(fault.status) }));
     if (method !== 'GET' && method !== 'HEAD') return this.text(res, 405, 'method not allowed');
     this.deps.engine.advance();
     const parts = path.split('/').filter(Boolean);

@@ -3,6 +3,7 @@
  * requests matching a method and path) and "extra fields" mode, which adds unknown fields to every answer the way
  * a newer server would.
  */
+import type { ServerResponse } from 'node:http';
 export interface FaultSpec {
   /** Match only this method (any when omitted). */
   method?: string;
@@ -26,6 +27,16 @@ export interface FaultSpec {
   delayMs?: number;
   /** Destroy the connection instead of answering. */
   drop?: boolean;
+  /** Accept the request and never answer (the connection stays open until the client or the server closes it). */
+  hang?: boolean;
+  /** Send the status and headers, then one byte of body every this many ms, forever. */
+  trickleMs?: number;
+  /** A body of exactly this many bytes (a JSON string, streamed in 64 KB chunks). */
+  bodyBytes?: number;
+  /** With bodyBytes: no Content-Length (chunked), so the client learns the size only by reading. */
+  chunked?: boolean;
+  /** API only: answer as usual, but with the JSON body rewritten by this function (status and headers kept). */
+  mutate?: (body: unknown) => unknown;
   /** Which server: the API (default) or the artifact host. */
   target?: 'api' | 'artifacts';
 }
@@ -42,6 +53,11 @@ export class Faults {
     const fault: Fault = { ...spec, remaining: spec.times ?? 1, hits: 0 };
     this.list.push(fault);
     return fault;
+  }
+
+  /** Scripted answers, one per matching request in order; once spent, the server answers as usual. */
+  script(match: { method?: string; path: string | RegExp; target?: 'api' | 'artifacts' }, answers: Array<Omit<FaultSpec, 'method' | 'path' | 'target' | 'times'>>): Fault[] {
+    return answers.map((answer) => this.add({ ...match, ...answer, times: 1 }));
   }
 
   clear(): void {
@@ -90,4 +106,49 @@ export function addExtraFields(value: unknown, key = ''): unknown {
   out[EXTRA_FIELD] = 'added by the test server';
   out.xFutureObject = { nested: true, list: [1, 2] };
   return out;
+}
+
+/**
+ * Answer a request with a fault (everything but `mutate`, which the API applies to its real answer): a delay, then
+ * a dropped or hanging connection, a trickle, a body of a given size, a text body or a JSON envelope.
+ */
+export async function answerWithFault(res: ServerResponse, fault: Fault, headers: Record<string, string>, envelope: () => unknown): Promise<void> {
+  if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+  if (fault.drop) return void res.destroy();
+  if (fault.hang) return;
+  if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+  if (fault.trickleMs !== undefined) {
+    res.writeHead(fault.status, { 'content-type': 'application/json', ...headers });
+    res.write('{');
+    const timer = setInterval(() => res.write(' '), fault.trickleMs);
+    res.on('close', () => clearInterval(timer));
+    return;
+  }
+  if (fault.bodyBytes !== undefined) {
+    const length = Math.max(2, fault.bodyBytes);
+    res.writeHead(fault.status, { 'content-type': 'application/json', ...headers, ...(fault.chunked ? {} : { 'content-length': String(length) }) });
+    const block = Buffer.alloc(64 * 1024, 'x');
+    let closed = false;
+    res.on('close', () => {
+      closed = true;
+    });
+    res.write('"');
+    for (let left = length - 2; left > 0 && !closed; left -= block.length) {
+      if (!res.write(left >= block.length ? block : block.subarray(0, left))) {
+        await new Promise((r) => {
+          res.once('drain', r);
+          res.once('close', r);
+        });
+      }
+    }
+    if (!closed) res.end('"');
+    return;
+  }
+  if (typeof fault.body === 'string') {
+    res.writeHead(fault.status, { 'content-type': fault.contentType ?? 'text/html', ...headers });
+    return void res.end(fault.body);
+  }
+  const text = JSON.stringify(fault.body ?? envelope());
+  res.writeHead(fault.status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+  res.end(text);
 }

@@ -74,6 +74,8 @@ export interface TestServer {
   readonly jobs: Map<string, Job>;
   readonly clock: Clock;
   inject(spec: FaultSpec): Fault;
+  /** Scripted answers for one method and path, one per request in order (e.g. 503, 503, 429, then the real one). */
+  script(match: { method?: string; path: string | RegExp; target?: 'api' | 'artifacts' }, answers: Array<Omit<FaultSpec, 'method' | 'path' | 'target' | 'times'>>): Fault[];
   clearFaults(): void;
   setExtraFields(on: boolean): void;
   /** End the retention window of a job now. */
@@ -134,6 +136,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     jobs: engine.jobs,
     clock,
     inject: (spec) => faults.add(spec),
+    script: (match, answers) => faults.script(match, answers),
     clearFaults: () => faults.clear(),
     setExtraFields: (on) => {
       ctx.extras.on = on;

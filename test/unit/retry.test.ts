@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from '../../src/api/retry.js';
+import { remoteUrlProblem } from '../../src/api/download.js';
+import { isRetryableStatus, parseRetryAfter, planRetry, retryDelayMs, sleep } from '../../src/api/retry.js';
 
 describe('retry policy', () => {
   it('retries 408, 429 and 5xx, nothing else', () => {
@@ -23,11 +24,42 @@ describe('retry policy', () => {
     expect(retryDelayMs(2, undefined, () => 1)).toBe(1000);
     expect(retryDelayMs(10, undefined, () => 1)).toBe(8000);
   });
+  it('waits while the budget lasts, shortening the last backoff to what is left', () => {
+    expect(planRetry(1, undefined, 120_000, () => 1)).toEqual({ kind: 'wait', ms: 500 });
+    expect(planRetry(10, undefined, 3000, () => 1)).toEqual({ kind: 'wait', ms: 3000 });
+    expect(planRetry(2, 1000, 120_000)).toEqual({ kind: 'wait', ms: 1000 });
+    expect(planRetry(2, undefined, 0)).toEqual({ kind: 'budget_spent' });
+  });
+  it('does not wait out a Retry-After beyond the budget', () => {
+    expect(planRetry(1, 3_600_000, 120_000)).toEqual({ kind: 'retry_after_beyond_budget', ms: 3_600_000 });
+  });
   it('sleep ends early when the signal aborts', async () => {
     const controller = new AbortController();
     const started = Date.now();
     setTimeout(() => controller.abort(new Error('stop')), 20);
     await expect(sleep(5000, controller.signal)).rejects.toThrow('stop');
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('remote artifact URL rules', () => {
+  const https = 'https://api.example.com';
+  const loopback = 'http://127.0.0.1:8080';
+  it('takes https: always', () => {
+    expect(remoteUrlProblem(new URL('https://cdn.example.com/a.json'), https)).toBeUndefined();
+    expect(remoteUrlProblem(new URL('https://cdn.example.com/a.json'), loopback)).toBeUndefined();
+  });
+  it('takes http: only on loopback, when the base URL is http: on loopback too', () => {
+    expect(remoteUrlProblem(new URL('http://127.0.0.1:9/a'), loopback)).toBeUndefined();
+    expect(remoteUrlProblem(new URL('http://localhost:9/a'), 'http://localhost:1')).toBeUndefined();
+    expect(remoteUrlProblem(new URL('http://[::1]:9/a'), 'http://[::1]:1')).toBeUndefined();
+    expect(remoteUrlProblem(new URL('http://cdn.example.com/a'), loopback)).toMatch(/plain http: to cdn\.example\.com/);
+    expect(remoteUrlProblem(new URL('http://127.0.0.1:9/a'), https)).toMatch(/plain http:/);
+    expect(remoteUrlProblem(new URL('http://127.0.0.1:9/a'), 'http://api.example.com')).toMatch(/plain http:/);
+  });
+  it('refuses every other scheme', () => {
+    for (const url of ['file:///etc/passwd', 'ftp://example.com/a', 'data:text/plain,hi', 'gopher://x/']) {
+      expect(remoteUrlProblem(new URL(url), loopback)).toMatch(/URL, and a remote job's artifacts are fetched over https: only/);
+    }
   });
 });

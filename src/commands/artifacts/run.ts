@@ -1,22 +1,22 @@
-import { mkdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { DownloadRefused, downloadArtifact } from '../../api/download.js';
-import type { Artifact } from '../../api/schemas.js';
+import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { JobBackend } from '../../jobs/backend.js';
-import { printTable } from '../../output/table.js';
-import { userAgent } from '../../version.js';
 import { checkJobId } from '../ids.js';
+import { downloadAll } from './download.js';
 
 export interface ArtifactsOptions {
   download?: boolean;
   kind: string[];
   dir?: string;
+  clobber?: boolean;
+  skipExisting?: boolean;
 }
 
 export async function run(ctx: Context, [rawId]: string[], options: ArtifactsOptions): Promise<void> {
   const id = checkJobId(rawId);
+  if (options.clobber && options.skipExisting) {
+    throw new UsageError('--clobber and --skip-existing do not go together.', 'Pick one: --clobber overwrites existing files, --skip-existing keeps them.');
+  }
   const backend = await ctx.backendFor(id);
   const result = await backend.result(id);
   const all = result.data.result.artifacts ?? [];
@@ -34,6 +34,7 @@ export async function run(ctx: Context, [rawId]: string[], options: ArtifactsOpt
       ctx.out.notice(`Job ${id} has no artifacts${result.data.retentionDays ? ` (kept ${result.data.retentionDays} days after completion)` : ''}.`);
       return;
     }
+    const { printTable } = await import('../../output/table.js'); // cli-table3: only for the listing
     printTable(ctx.out, chosen, [
       { header: 'Kind', value: (a) => a.kind },
       { header: 'Stage', value: (a) => (a.stage ? String(a.stage) : '') },
@@ -45,42 +46,5 @@ export async function run(ctx: Context, [rawId]: string[], options: ArtifactsOpt
   }
 
   if (chosen.length === 0) throw new UsageError(`Job ${id} has no artifacts to download (they may have expired).`);
-  const dir = resolve(options.dir ?? id);
-  await mkdir(dir, { recursive: true });
-  const saved: Array<{ kind: string; stage: number | null; path: string; bytes: number }> = [];
-  for (const artifact of chosen) {
-    const path = join(dir, fileName(artifact));
-    await saveArtifact(ctx, backend, artifact, path);
-    const bytes = (await stat(path)).size;
-    saved.push({ kind: artifact.kind, stage: artifact.stage ?? null, path, bytes });
-    if (!ctx.out.json) ctx.out.notice(`Saved ${artifact.kind}${artifact.stage ? ` (stage ${artifact.stage})` : ''} → ${path} (${bytes.toLocaleString('en-US')} bytes)`);
-  }
-  if (ctx.out.json) ctx.out.printJson(saved);
-}
-
-/** The artifact to `path`, with a fresh URL if the first is refused (api/download.ts). */
-async function saveArtifact(ctx: Context, backend: JobBackend, artifact: Artifact, path: string): Promise<void> {
-  try {
-    await downloadArtifact(artifact, path, backend, { userAgent: userAgent(), signal: ctx.signal, env: ctx.env });
-  } catch (error) {
-    if (error instanceof DownloadRefused) {
-      throw new UsageError(`The artifact host refused ${artifact.kind} of this job (HTTP ${error.status}), even with a fresh URL.`, 'It may have expired; re-run the sim to produce it again.');
-    }
-    throw error;
-  }
-}
-
-const EXTENSIONS: Record<string, string> = {
-  'application/json': 'json',
-  'text/html': 'html',
-  'text/csv': 'csv',
-  'text/plain': 'txt',
-};
-
-/** `json_report.json`, `html_report-stage3.html`, `input.simc`, `stdout_log.txt`. */
-function fileName(artifact: Artifact): string {
-  const stage = artifact.stage ? `-stage${artifact.stage}` : '';
-  const ext = artifact.kind === 'input' ? 'simc' : EXTENSIONS[artifact.mimeType ?? ''] ?? 'bin';
-  const safeKind = artifact.kind.replace(/[^A-Za-z0-9_.-]/g, '_');
-  return `${safeKind}${stage}.${ext}`;
+  await downloadAll(ctx, backend, id, chosen, { dir: resolve(options.dir ?? id), clobber: Boolean(options.clobber), skipExisting: Boolean(options.skipExisting) });
 }

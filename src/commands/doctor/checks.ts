@@ -91,10 +91,11 @@ export async function checkService(ctx: Context, baseUrl: string | undefined): P
       method: 'GET',
       headers: { accept: 'application/json', 'user-agent': userAgent() },
       timeoutMs: PROBE_TIMEOUT_MS,
+      deadlineMs: PROBE_TIMEOUT_MS,
       signal: ctx.signal,
     }, ctx.env);
     status = response.statusCode;
-    body = await readText(response.body);
+    body = await readText(response, 64 * 1024, true);
   } catch (error) {
     if (ctx.signal.aborted) throw ctx.signal.reason;
     const proxy = ctx.env.HTTPS_PROXY || ctx.env.https_proxy || ctx.env.HTTP_PROXY || ctx.env.http_proxy;

@@ -1,0 +1,95 @@
+/** `artifacts --download`: file names, the existing-file rule, and the downloads themselves (api/download.ts). */
+import { lstat, mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checkArtifactUrl, DownloadRefused, downloadArtifact, FileExists, type DownloadOptions } from '../../api/download.js';
+import type { Artifact } from '../../api/schemas.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { JobBackend } from '../../jobs/backend.js';
+import { userAgent } from '../../version.js';
+
+export interface DownloadChoices {
+  dir: string;
+  clobber: boolean;
+  skipExisting: boolean;
+}
+
+/**
+ * Save the chosen artifacts of a job into `dir`, each under its own name. Every rule is checked before anything is
+ * written: an unsafe URL or (without --clobber / --skip-existing) a file in the way stops the whole command.
+ */
+export async function downloadAll(ctx: Context, backend: JobBackend, id: string, chosen: Artifact[], options: DownloadChoices): Promise<void> {
+  const { dir } = options;
+  const source = backend.artifactSource(id);
+  const planned = withFileNames(chosen).map(({ artifact, name }) => ({ artifact, path: join(dir, name), label: labelOf(artifact) }));
+  for (const p of planned) await checkArtifactUrl(p.artifact.url, source, p.label);
+  if (!options.clobber && !options.skipExisting) {
+    for (const p of planned) if (await exists(p.path)) throw new FileExists(p.path);
+  }
+  await mkdir(dir, { recursive: true });
+  const saved: Array<{ kind: string; stage: number | null; path: string; bytes: number; skipped: boolean }> = [];
+  for (const { artifact, path, label } of planned) {
+    const stage = artifact.stage ?? null;
+    if (options.skipExisting && (await exists(path))) {
+      saved.push({ kind: artifact.kind, stage, path, bytes: (await stat(path)).size, skipped: true });
+      if (!ctx.out.json) ctx.out.notice(`Skipped ${label}: ${path} already exists.`);
+      continue;
+    }
+    await saveArtifact(backend, artifact, path, { userAgent: userAgent(), source, label, overwrite: options.clobber, signal: ctx.signal, env: ctx.env });
+    const bytes = (await stat(path)).size;
+    saved.push({ kind: artifact.kind, stage, path, bytes, skipped: false });
+    if (!ctx.out.json) ctx.out.notice(`Saved ${label} → ${path} (${bytes.toLocaleString('en-US')} bytes)`);
+  }
+  if (ctx.out.json) ctx.out.printJson(saved);
+}
+
+/** The artifact to `path`, with a fresh URL if the first is refused (api/download.ts). */
+async function saveArtifact(backend: JobBackend, artifact: Artifact, path: string, opts: DownloadOptions): Promise<void> {
+  try {
+    await downloadArtifact(artifact, path, backend, opts);
+  } catch (error) {
+    if (error instanceof DownloadRefused) {
+      throw new UsageError(`The artifact host refused ${opts.label} of this job (HTTP ${error.status}), even with a fresh URL.`, 'It may have expired; re-run the sim to produce it again.');
+    }
+    throw error;
+  }
+}
+
+function exists(path: string): Promise<boolean> {
+  return lstat(path).then(() => true, () => false);
+}
+
+/** "json_report (stage 2, art_…)": how errors and notices name an artifact. */
+function labelOf(artifact: Artifact): string {
+  return `${artifact.kind} (${artifact.stage ? `stage ${artifact.stage}, ` : ''}${artifact.id})`;
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'application/json': 'json',
+  'text/html': 'html',
+  'text/csv': 'csv',
+  'text/plain': 'txt',
+};
+
+/**
+ * A distinct file name per artifact: the first of a kind and stage gets the plain name, any later one with the
+ * same name (ignoring case, for case-insensitive file systems) adds its artifact id.
+ */
+function withFileNames(artifacts: Artifact[]): Array<{ artifact: Artifact; name: string }> {
+  const taken = new Set<string>();
+  return artifacts.map((artifact) => {
+    let name = fileName(artifact);
+    if (taken.has(name.toLowerCase())) name = fileName(artifact, `-${artifact.id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80)}`);
+    for (let n = 2; taken.has(name.toLowerCase()); n++) name = fileName(artifact, `-${n}`);
+    taken.add(name.toLowerCase());
+    return { artifact, name };
+  });
+}
+
+/** `json_report.json`, `html_report-stage3.html`, `input.simc`, `stdout_log.txt`. */
+function fileName(artifact: Artifact, suffix = ''): string {
+  const stage = artifact.stage ? `-stage${artifact.stage}` : '';
+  const ext = artifact.kind === 'input' ? 'simc' : EXTENSIONS[artifact.mimeType ?? ''] ?? 'bin';
+  const safeKind = artifact.kind.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return `${safeKind}${stage}${suffix}.${ext}`;
+}
