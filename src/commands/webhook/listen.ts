@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { terminalSafeLine as safe } from '../../output/safe.js';
 import { forwardDelivery, runExec } from '../../webhook/actions.js';
 import { startListener, type Listener, type ReceivedEvent } from '../../webhook/listen.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../webhook/signature.js';
@@ -34,9 +35,10 @@ export async function run(ctx: Context, _args: string[], options: ListenOptions)
     const { event, eventId, deliveryId } = received;
     if (out.json) return out.printJsonLine({ eventId, deliveryId, event });
     const { payload } = event;
-    const status = payload.status === 'completed' ? out.c.green(payload.status) : out.c.red(payload.status);
-    const reason = payload.statusReason ? `  ${out.c.dim(payload.statusReason)}` : '';
-    out.line(`${event.timestamp}  ${event.kind}  ${payload.id}  ${status}  ${out.c.dim(eventId)}${reason}`);
+    // Everything in an event is the sender's text: escaped before simjob colours it.
+    const status = payload.status === 'completed' ? out.c.green(payload.status) : out.c.red(safe(payload.status));
+    const reason = payload.statusReason ? `  ${out.c.dim(safe(payload.statusReason))}` : '';
+    out.line(`${safe(event.timestamp)}  ${safe(event.kind)}  ${safe(payload.id)}  ${status}  ${out.c.dim(safe(eventId))}${reason}`);
   };
 
   let listener: Listener;
@@ -61,7 +63,7 @@ export async function run(ctx: Context, _args: string[], options: ListenOptions)
         accepted += 1;
         if (options.maxEvents !== undefined && accepted >= options.maxEvents) stop();
       },
-      onDuplicate: (received) => out.notice(`Duplicate delivery ${received.deliveryId} of event ${received.eventId}: answered 200, not processed again.`),
+      onDuplicate: (received) => out.notice(`Duplicate delivery ${safe(received.deliveryId ?? '')} of event ${safe(received.eventId)}: answered 200, not processed again.`),
       onRefused: (status, reason, deliveryId) => {
         const what = status >= 500 ? `answered ${status} so the sender retries` : `answered ${status}`;
         out.warn(`Delivery ${deliveryId ?? '(no delivery id)'} ${what}: ${reason}.`);

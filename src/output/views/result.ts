@@ -2,8 +2,9 @@ import type { ChalkInstance } from 'chalk';
 import type { Artifact, ResultRecord } from '../../api/schemas.js';
 import { ERROR_ADVICE } from '../../jobs/states.js';
 import { colourState, formatDuration, formatNumber } from '../format.js';
-import type { Output } from '../io.js';
+import { painted, type Output } from '../io.js';
 import type { RankedProfileset } from '../report-profilesets.js';
+import { terminalSafeLine as safe } from '../safe.js';
 import { difference, rankByMean } from '../stats.js';
 import { printTable, type Column } from '../table.js';
 
@@ -53,8 +54,8 @@ function printHeadline(out: Output, record: ResultRecord): void {
   const build = record.build ? [record.build.channel, record.build.commit?.slice(0, 10)].filter(Boolean).join(' @ ') : undefined;
   out.keyValues([
     ['Job', record.id],
-    ['Status', `${colourState(c, record.status)}${record.retried ? c.dim(' (retried after a platform error)') : ''}`],
-    ['Actor', actor ? `${actor.name}  ${c.bold(formatNumber(actor.mean, 1))} ${metric} ± ${formatNumber(actor.mean_error, 1)}${relative}` : undefined],
+    ['Status', painted(`${colourState(c, record.status)}${record.retried ? c.dim(' (retried after a platform error)') : ''}`)],
+    ['Actor', actor ? painted(`${safe(actor.name)}  ${c.bold(formatNumber(actor.mean, 1))} ${safe(metric)} ± ${formatNumber(actor.mean_error, 1)}${relative}`) : undefined],
     ['Build', build],
     ['Sim time', formatDuration(runtime?.simDurationMs)],
     ['Total time', formatDuration(runtime?.totalDurationMs)],
@@ -66,7 +67,7 @@ function printOutcome(out: Output, record: ResultRecord): void {
   if (!record.errorCode && record.status === 'completed') return;
   out.line();
   const reason = record.statusReason ?? '';
-  out.line(`${out.c.red(record.errorCode ?? record.status)}: ${reason}`.trimEnd());
+  out.line(`${out.c.red(safe(record.errorCode ?? record.status))}: ${safe(reason)}`.trimEnd());
   const advice = record.errorCode ? ERROR_ADVICE[record.errorCode] : undefined;
   if (advice) out.line(out.c.dim(advice));
 }
@@ -139,10 +140,10 @@ function printFunnel(out: Output, record: ResultRecord): void {
   if (!multi?.enabled || !multi.stages?.length) return;
   const steps = multi.stages.map((s) => {
     const culled = s.culled ? out.c.dim(` (${formatNumber(s.culled)} culled)`) : '';
-    return `${formatNumber(s.profilesets ?? 0)} ${s.label ?? `stage ${s.stage}`}${culled}`;
+    return `${formatNumber(s.profilesets ?? 0)} ${safe(s.label ?? `stage ${s.stage}`)}${culled}`;
   });
   out.line();
-  out.keyValues([['Multistage', steps.join(' → ')]]);
+  out.keyValues([['Multistage', painted(steps.join(' → '))]]);
 }
 
 function printWarnings(out: Output, record: ResultRecord): void {

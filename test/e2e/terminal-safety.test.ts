@@ -1,0 +1,110 @@
+/**
+ * Terminal safety against a hostile service: every string the test server answers with carries an OSC title change,
+ * a line erase, a colour, the C1 CSI, DEL and NUL (HOSTILE_TEXT). Human output must show them as text (`\x1b`),
+ * never emit them; simjob's own colour still works; --json stays byte-faithful to the resource.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simjob, type CliResult } from '../helpers/cli.js';
+import { HOSTILE_TEXT } from '../server/faults.js';
+import { startServer, type TestServer } from '../server/index.js';
+import { profileFile, userEnv } from './wait-helpers.js';
+
+let server: TestServer;
+let env: Record<string, string>;
+let profile: string;
+let completed: string;
+let failed: string;
+
+// Any control character but \t and \n: with colour off, simjob writes none at all.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+// simjob's own colour: complete SGR sequences only.
+const OWN_SGR = /\u001b\[[0-9;]*m/g;
+
+async function submitted(meta: string[]): Promise<string> {
+  const r = await simjob(['submit', profile, '--channel', 'nightly', '--json', ...meta.flatMap((m) => ['--meta', m])], { env });
+  expect(r.exitCode, r.stderr).toBe(0);
+  const id = JSON.parse(r.stdout).id as string;
+  await server.waitForJob(id);
+  return id;
+}
+
+beforeAll(async () => {
+  server = await startServer({ queueMs: 50, runMs: 200, concurrency: 8 });
+  env = { ...userEnv(server), NO_COLOR: '1' };
+  profile = profileFile('Fury', 4);
+  completed = await submitted(['team=raid']);
+  failed = await submitted(['test.outcome=simulation_error']);
+  server.setHostile(true);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function expectClean(r: CliResult, what: string): void {
+  const both = `${r.stdout}${r.stderr}`;
+  expect(both, `${what}: a raw control character reached the terminal`).not.toMatch(CONTROL);
+  expect(r.exitCode, `${what}: ${r.stderr}`).not.toBe(-1);
+}
+
+describe('hostile server, piped output without colour: no control character at all', () => {
+  const cases: Array<[string, () => string[]]> = [
+    ['status', () => ['status', failed]],
+    ['result (failed job, statusReason)', () => ['result', failed]],
+    ['result (profilesets, actor, artifacts)', () => ['result', completed]],
+    ['jobs (metadata, ids, states)', () => ['jobs', '--limit', '5']],
+    ['compare', () => ['compare', completed, completed]],
+    ['usage', () => ['usage']],
+    ['builds', () => ['builds']],
+    ['artifacts', () => ['artifacts', completed]],
+    ['API error envelope', () => ['status', 'job_does_not_exist']],
+  ];
+  it.each(cases)('%s', async (name, args) => {
+    const r = await simjob(args(), { env });
+    expectClean(r, name);
+    // The attack is shown, visibly: the title change as text.
+    expect(`${r.stdout}${r.stderr}`).toContain('\\x1b]0;pwned\\x07');
+  });
+
+  it('an API error is one escaped line and keeps its exit code', async () => {
+    const r = await simjob(['status', 'job_does_not_exist'], { env });
+    expect(r.exitCode).toBe(1);
+    const errorLine = r.stderr.split('\n').find((l) => l.startsWith('Error:'));
+    expect(errorLine).toContain('\\x1b[2K\\x1b[31mRED\\x9b1m\\x7f\\x00\\x0d\\x0aX');
+  });
+
+  it('the batch summary and its progress lines', async () => {
+    server.setHostile(false);
+    const second = profileFile('Arms', 2);
+    server.setHostile(true, { spare: ['id', 'status'] }); // the wait must still follow the jobs
+    const r = await simjob(['submit', profile, second, '--channel', 'nightly', '--wait'], { env, timeoutMs: 60_000 });
+    server.setHostile(true);
+    expectClean(r, 'batch');
+    expect(r.stdout).toMatch(/^Profile\tJob\tStatus/m);
+    expect(r.stdout).toContain('\\x1b]0;pwned\\x07'); // best profileset names
+  });
+});
+
+describe('hostile server, colour forced', () => {
+  it('own colours survive, hostile sequences are escaped', async () => {
+    const r = await simjob(['result', failed], { env: { ...env, NO_COLOR: '', FORCE_COLOR: '1' } });
+    expect(r.exitCode, r.stderr).not.toBe(-1);
+    const both = `${r.stdout}${r.stderr}`;
+    expect(both).toMatch(OWN_SGR); // simjob's red for the failed state
+    // Once simjob's own SGR codes are taken out, no control character is left: the hostile ones were all escaped.
+    expect(both.replace(OWN_SGR, '')).not.toMatch(CONTROL);
+    expect(both).toContain('\\x1b[31mRED'); // the hostile colour, as text
+  });
+});
+
+describe('--json stays byte-faithful', () => {
+  it.each([
+    ['result', () => ['result', completed], () => `/v1/sim/jobs/${completed}/result`],
+    ['status', () => ['status', failed], () => `/v1/sim/jobs/${failed}/status`],
+  ])('%s --json prints the resource exactly, controls and all', async (_name, args, path) => {
+    const r = await simjob([...args(), '--json'], { env });
+    const answer = await fetch(`${server.url}${path()}`, { headers: { authorization: `Bearer ${env.SIMJOB_API_KEY}` } });
+    const body = await answer.text();
+    expect(r.stdout).toBe(`${body}\n`);
+    expect(JSON.stringify(JSON.parse(r.stdout))).toContain(JSON.stringify(HOSTILE_TEXT).slice(1, -1));
+  });
+});
