@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,5 +146,48 @@ describe('simjob webhook listen', () => {
     expect(record.state).toBe('delivered');
     await l.child;
     expect(JSON.parse(l.stdout()).eventId).toBe(pending.eventId);
+  });
+
+  it('remembers the events it ran across a restart: a redelivery inside the window is a 200 duplicate and --exec does not run again', async () => {
+    const dirs = isolatedDirs();
+    const dir = tempDir();
+    const command = `echo "$SIMJOB_EVENT_ID" >> "${dir}/runs"`;
+    const first = await startListen({ ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET }, ['--max-events', '1', '--exec', command], cleanups);
+    const record = await deliverTerminalEvent({ job: job(7), target: { url: first.url, secret: SECRET }, store: fileRecordStore(join(dir, 'webhook.json')) });
+    expect(record.state).toBe('delivered');
+    expect((await first.child).exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'runs'), 'utf8').trim().split('\n')).toHaveLength(1);
+
+    const second = await startListen({ ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET }, ['--exec', command], cleanups);
+    expect(await redeliver(second.url, record.eventId, record.body)).toEqual({ kind: 'answered', status: 200 });
+    second.child.kill('SIGINT');
+    expect((await second.child).exitCode).toBe(0);
+    expect(second.stderr()).toMatch(new RegExp(`Duplicate delivery dlv_\\w+ of event ${record.eventId}: answered 200, not processed again\\.`));
+    expect(second.stderr()).toMatch(/Stopped after 0 events\.\n$/);
+    expect(readFileSync(join(dir, 'runs'), 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('an event id older than the tolerance window is forgotten (pruned from the file) and a damaged file is not fatal', async () => {
+    const dirs = isolatedDirs();
+    const seenFile = join(dirs.SIMJOB_DATA_DIR, 'webhook-listen-seen.json');
+    mkdirSync(dirs.SIMJOB_DATA_DIR, { recursive: true });
+    const old = Date.now() - 301_000;
+    writeFileSync(seenFile, JSON.stringify({ version: 1, seen: { evt_old: old, evt_gone: old, evt_recent: Date.now() - 5_000 } }));
+    const l = await startListen({ ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET }, ['--json', '--max-events', '1'], cleanups);
+    const body = JSON.stringify({ kind: 'job.terminal', version: 'v1', timestamp: new Date().toISOString(), payload: job(8) });
+    expect(await redeliver(l.url, 'evt_recent', body)).toEqual({ kind: 'answered', status: 200 }); // a duplicate: not printed
+    expect(await redeliver(l.url, 'evt_old', body)).toEqual({ kind: 'answered', status: 200 }); // forgotten: runs
+    expect((await l.child).exitCode).toBe(0);
+    expect(JSON.parse(l.stdout())).toMatchObject({ eventId: 'evt_old' });
+    const seen = JSON.parse(readFileSync(seenFile, 'utf8')).seen as Record<string, number>;
+    expect(Object.keys(seen).sort()).toEqual(['evt_old', 'evt_recent']);
+    expect(seen.evt_old).toBeGreaterThan(old); // seen again now, not the old entry
+
+    writeFileSync(seenFile, '{"version":1,"seen":{"evt_');
+    const again = await startListen({ ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET }, ['--json', '--max-events', '1'], cleanups);
+    expect(again.stderr()).toMatch(/Warning: .*webhook-listen-seen\.json is damaged \(not JSON\); starting with no seen event ids/);
+    expect(await redeliver(again.url, 'evt_new', body)).toEqual({ kind: 'answered', status: 200 });
+    expect((await again.child).exitCode).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(seenFile, 'utf8')).seen)).toContain('evt_new');
   });
 });

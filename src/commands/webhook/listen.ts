@@ -1,8 +1,11 @@
+import { join } from 'node:path';
+import { dataDir } from '../../config/paths.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { terminalSafeLine as safe } from '../../output/safe.js';
 import { forwardDelivery, runExec } from '../../webhook/actions.js';
 import { startListener, type Listener, type ReceivedEvent } from '../../webhook/listen.js';
+import { fileSeenEvents } from '../../webhook/seen.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../webhook/signature.js';
 import { readSecret } from './inputs.js';
 
@@ -18,6 +21,8 @@ export interface ListenOptions {
 
 const DEFAULT_PORT = 8790;
 const DEFAULT_PATH = '/webhooks';
+/** In the data folder: the event ids `webhook listen` has processed (seen.ts). */
+const SEEN_FILE = 'webhook-listen-seen.json';
 
 /**
  * Receive deliveries on 127.0.0.1 until Ctrl-C (exit 0: stopping is the normal end of a listener) or --max-events.
@@ -41,13 +46,17 @@ export async function run(ctx: Context, _args: string[], options: ListenOptions)
     out.line(`${safe(event.timestamp)}  ${safe(event.kind)}  ${safe(payload.id)}  ${status}  ${out.c.dim(safe(eventId))}${reason}`);
   };
 
+  const toleranceSeconds = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
+  // Processed event ids survive a restart (data folder), each kept for the signature tolerance window.
+  const seen = await fileSeenEvents(join(dataDir(ctx.env), SEEN_FILE), { ttlMs: toleranceSeconds * 1000, onProblem: (text) => out.warn(text) });
   let listener: Listener;
   try {
     listener = await startListener({
       secret,
       port: options.port ?? DEFAULT_PORT,
       path: options.path ?? DEFAULT_PATH,
-      toleranceSeconds: options.tolerance ?? DEFAULT_TOLERANCE_SECONDS,
+      toleranceSeconds,
+      seen,
       process: async (received, signal) => {
         const log = (text: string) => out.err(text);
         // Both run to their end (a failed forward must not leave the command running unwatched); any failure fails.
