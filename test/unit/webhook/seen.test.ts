@@ -1,15 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileSeenEvents } from '../../../src/webhook/seen.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
 });
 function file(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'simjob-seen-'));
+  const dir = tempDir('simjob-seen-');
   dirs.push(dir);
   return join(dir, 'data', 'seen.json');
 }
