@@ -7,12 +7,15 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** Caches of the tools the tests run (tsx keeps its compile cache in tsx-<uid>): not leaks. */
+const TOOL_CACHES = /^tsx-\d+$/;
+
 export default function setup(): () => void {
   const previous = process.env.TMPDIR;
   const runDir = mkdtempSync(join(tmpdir(), 'simjob-test-run-'));
   process.env.TMPDIR = runDir;
   return () => {
-    const left = readdirSync(runDir);
+    const left = readdirSync(runDir).filter((name) => !TOOL_CACHES.test(name));
     rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
