@@ -4,6 +4,7 @@ import { debugLevelOf } from './debug.js';
 import { isLocalId, type JobBackend } from './jobs/backend.js';
 import { Output, type OutStream } from './output/io.js';
 import { userAgent } from './version.js';
+import { terminalSafe } from './output/safe.js';
 
 /** Flags every command accepts (defined once in program.ts). */
 export interface GlobalFlags {
@@ -89,7 +90,7 @@ export class Context {
       apiKey,
       userAgent: userAgent(),
       debug: this.debugLevel,
-      log: (line) => this.out.err(`${this.out.ce.dim(line)}\n`),
+      log: (line) => this.out.err(`${this.out.ce.dim(terminalSafe(line))}\n`), // debug lines quote server bodies
       signal: overrides.signal ?? this.signal,
       env: this.env,
     });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simjob, type CliResult } from '../helpers/cli.js';
 import { HOSTILE_TEXT } from '../server/faults.js';
 import { startServer, type TestServer } from '../server/index.js';
-import { profileFile, userEnv } from './wait-helpers.js';
+import { profileFile, spawnPty, userEnv } from './wait-helpers.js';
 
 let server: TestServer;
 let env: Record<string, string>;
@@ -93,6 +93,25 @@ describe('hostile server, colour forced', () => {
     // Once simjob's own SGR codes are taken out, no control character is left: the hostile ones were all escaped.
     expect(both.replace(OWN_SGR, '')).not.toMatch(CONTROL);
     expect(both).toContain('\\x1b[31mRED'); // the hostile colour, as text
+  });
+});
+
+describe('hostile server, on a terminal', () => {
+  it('the wait spinner and the status view show the attacks as text, in colour', async () => {
+    server.setHostile(false);
+    const r = await simjob(['submit', profile, '--channel', 'nightly', '--multistage', '--json', '--meta', 'test.runMs=1500'], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = JSON.parse(r.stdout).id as string;
+    server.setHostile(true, { spare: ['id', 'status'] }); // so the wait still ends
+    try {
+      const term = await spawnPty(['status', id, '--wait'], { ...userEnv(server), SIMJOB_CONFIG_DIR: env.SIMJOB_CONFIG_DIR!, SIMJOB_DATA_DIR: env.SIMJOB_DATA_DIR! });
+      const { output } = await term.exit;
+      expect(output).toContain('\\x1b]0;pwned\\x07'); // shown, escaped
+      // The spinner moves the cursor itself, so not every ESC is foreign here; but none of the attacks got through.
+      for (const raw of ['\u001b]0;', '\u0007', '\u009b', '\u007f', '\u0000', '\u001b[31mRED']) expect(output).not.toContain(raw);
+    } finally {
+      server.setHostile(true);
+    }
   });
 });
 
