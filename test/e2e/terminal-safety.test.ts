@@ -3,8 +3,11 @@
  * a line erase, a colour, the C1 CSI, DEL and NUL (HOSTILE_TEXT). Human output must show them as text (`\x1b`),
  * never emit them; simjob's own colour still works; --json stays byte-faithful to the resource.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simjob, type CliResult } from '../helpers/cli.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { postRaw } from '../../src/webhook/post.js';
+import { signatureHeader } from '../../src/webhook/signature.js';
+import { isolatedDirs, simjob, type CliResult } from '../helpers/cli.js';
+import { startListen } from '../helpers/listen.js';
 import { HOSTILE_TEXT } from '../server/faults.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { profileFile, spawnPty, userEnv } from './wait-helpers.js';
@@ -112,6 +115,29 @@ describe('hostile server, on a terminal', () => {
     } finally {
       server.setHostile(true);
     }
+  });
+});
+
+describe('hostile webhook sender', () => {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    while (cleanups.length) await cleanups.pop()!();
+  });
+
+  it('webhook listen prints the event\'s fields as text', async () => {
+    const secret = 'whsec_hostile';
+    const l = await startListen({ ...isolatedDirs(), SIMJOB_WEBHOOK_SECRET: secret, NO_COLOR: '1' }, ['--max-events', '1'], cleanups);
+    const body = Buffer.from(JSON.stringify({ kind: `job.terminal${HOSTILE_TEXT}`, version: 'v1', timestamp: `2026-01-01T00:00:00Z${HOSTILE_TEXT}`, payload: { id: `job${HOSTILE_TEXT}`, status: `failed${HOSTILE_TEXT}`, statusReason: HOSTILE_TEXT } }));
+    const answer = await postRaw(l.url, body, {
+      'content-type': 'application/json',
+      'x-service-signature': signatureHeader(secret, Math.floor(Date.now() / 1000), body),
+      'x-service-event-id': 'evt_hostile',
+      'x-service-delivery-id': 'dlv_hostile',
+    });
+    expect(answer).toEqual({ kind: 'answered', status: 200 });
+    const done = await l.child;
+    expectClean({ exitCode: done.exitCode ?? -1, stdout: l.stdout(), stderr: l.stderr() }, 'webhook listen');
+    expect(l.stdout()).toContain('\\x1b]0;pwned\\x07');
   });
 });
 
