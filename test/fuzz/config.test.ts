@@ -42,6 +42,9 @@ describe('config file reader', () => {
       writeFileSync(join(dir, 'credentials.json'), credentials);
       const config = expectOwnErrors(() => new Config({ SIMJOB_CONFIG_DIR: dir }, { profile: name }), [2]);
       if (!config) return;
+      const data = expectOwnErrors(() => config.settings, [2]);
+      // A profile named constructor or __proto__ reads its own entry or nothing, never Object's members.
+      if (data !== undefined) expect(data !== Object.prototype && typeof data === 'object' && !Array.isArray(data)).toBe(true);
       for (const key of SETTING_KEYS) expectOwnErrors(() => config.setting(key.name), [2]);
       const base = expectOwnErrors(() => config.baseUrl(), [2]);
       if (base !== undefined) expect(base.value).toMatch(/^https?:\/\//);
