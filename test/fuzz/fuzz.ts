@@ -104,7 +104,7 @@ export function mutate<T>(value: T, list: readonly Mutation[]): T {
     if (m.op === 'delete') {
       if (Array.isArray(holder) && typeof key === 'number') holder.splice(key, 1);
       else delete holder[key];
-    } else if (m.op === 'set') holder[key] = m.value;
+    } else if (m.op === 'set') holder[key] = structuredClone(m.value); // a copy: constants are shared between runs
     else holder[key] = Array.from({ length: 20_000 }, () => holder[key]);
   }
   return root.v as T;
