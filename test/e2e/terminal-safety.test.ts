@@ -8,6 +8,7 @@ import { postRaw } from '../../src/webhook/post.js';
 import { signatureHeader } from '../../src/webhook/signature.js';
 import { isolatedDirs, simjob, type CliResult } from '../helpers/cli.js';
 import { startListen } from '../helpers/listen.js';
+import { cleanUp, localEnv, profileFile as localProfile, quickProfile, run } from './local-helpers.js';
 import { HOSTILE_TEXT } from '../server/faults.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { profileFile, spawnPty, userEnv } from './wait-helpers.js';
@@ -138,6 +139,21 @@ describe('hostile webhook sender', () => {
     const done = await l.child;
     expectClean({ exitCode: done.exitCode ?? -1, stdout: l.stdout(), stderr: l.stderr() }, 'webhook listen');
     expect(l.stdout()).toContain('\\x1b]0;pwned\\x07');
+  });
+});
+
+describe('hostile text from simc and a profile, in local mode', () => {
+  it('simc\'s Error: line quoting a file name, the profile warning and the status reason are shown as text', async () => {
+    const local = localEnv();
+    try {
+      const path = localProfile(local, 'p.simc', quickProfile('A', [`input=missing${HOSTILE_TEXT.replace(/[\r\n\u0000]/g, '')}.simc`]));
+      const r = await run(local, ['submit', path, '--local', '--wait']);
+      expect(r.exitCode, r.stderr).toBe(3);
+      expectClean(r, 'local simc error');
+      expect(r.stdout).toMatch(/simulation_error: .*Unable to open input parameter file 'missing\\x1b\]0;pwned\\x07\\x1b\[2K\\x1b\[31mRED\\x9b1m\\x7fX\.simc'/);
+    } finally {
+      await cleanUp(local);
+    }
   });
 });
 
