@@ -8,6 +8,9 @@ export default defineConfig({
   define: { __SIMJOB_VERSION__: JSON.stringify(version) },
   test: {
     include: ['test/**/*.test.ts'],
+    // A temp folder per run, checked for leaks at the end; every tempDir() is removed after its file.
+    globalSetup: ['test/helpers/global-temp.ts'],
+    setupFiles: ['test/helpers/setup-temp.ts'],
     reporters: ['default', new PlainSummaryReporter()],
     testTimeout: 30_000,
     hookTimeout: 30_000,

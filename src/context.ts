@@ -5,6 +5,7 @@ import { isLocalId, type JobBackend } from './jobs/backend.js';
 import { Output, type OutStream } from './output/io.js';
 import { duration } from './util/parse.js';
 import { userAgent } from './version.js';
+import { terminalSafe } from './output/safe.js';
 
 /** Flags every command accepts (defined once in program.ts). */
 export interface GlobalFlags {
@@ -97,7 +98,7 @@ export class Context {
       apiKey,
       userAgent: userAgent(),
       debug: this.debugLevel,
-      log: (line) => this.out.err(`${this.out.ce.dim(line)}\n`),
+      log: (line) => this.out.err(`${this.out.ce.dim(terminalSafe(line))}\n`), // debug lines quote server bodies
       signal: overrides.signal ?? this.signal,
       env: this.env,
       ...httpLimits(this.env, this.flags.timeoutMs),

@@ -3,6 +3,8 @@
  * one place (output/errors.ts) and exits with `exitCode`. Anything else is a bug and exits 1 with a bug hint.
  */
 
+import { terminalSafeLine } from './output/safe.js';
+
 export const ExitCode = {
   OK: 0,
   /** API or network error, or any unexpected failure. */
@@ -31,16 +33,20 @@ export const EXIT_CODE_HELP: ReadonlyArray<[number, string]> = [
   [ExitCode.INTERRUPTED, 'Interrupted (Ctrl-C).'],
 ];
 
+/**
+ * Every failure a user sees. The message and the fix are kept to one line each whatever they quote (a flag value,
+ * a server's message, a file name): control characters, newlines included, are escaped here (`\x0a`).
+ */
 export class SimjobError extends Error {
   readonly exitCode: ExitCode;
-  /** The fix, printed as the last line under the message. */
+  /** The fix, printed after the message. */
   readonly hint: string | undefined;
 
   constructor(message: string, exitCode: ExitCode, hint?: string) {
-    super(message);
+    super(terminalSafeLine(message));
     this.name = new.target.name;
     this.exitCode = exitCode;
-    this.hint = hint;
+    this.hint = hint === undefined ? undefined : terminalSafeLine(hint);
   }
 }
 

@@ -44,11 +44,19 @@ function readStoreFile(path: string): StoreFile {
 }
 
 export function readProfileSettings(dir: string, profile: string): ProfileData {
-  return readStoreFile(join(dir, SETTINGS_FILE)).profiles?.[profile] ?? {};
+  return profileOf(readStoreFile(join(dir, SETTINGS_FILE)), profile);
 }
 
 export function readProfileCredentials(dir: string, profile: string): ProfileData {
-  return readStoreFile(join(dir, CREDENTIALS_FILE)).profiles?.[profile] ?? {};
+  return profileOf(readStoreFile(join(dir, CREDENTIALS_FILE)), profile);
+}
+
+/** The profile's own entry only: a profile named `constructor` or `__proto__` must not read Object's members. */
+function profileOf(file: StoreFile, profile: string): ProfileData {
+  const profiles = file.profiles;
+  if (!profiles || typeof profiles !== 'object' || !Object.hasOwn(profiles, profile)) return {};
+  const data = profiles[profile];
+  return data && typeof data === 'object' && !Array.isArray(data) ? data : {};
 }
 
 /** Read a dotted key (`simc.nightly`) from a profile's nested settings. */

@@ -66,8 +66,9 @@ const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Ar
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
+/** The 95% error from the std dev of the mean; null when it is not a finite number (e.g. 1e308 × 1.96). */
 function errorOf(meanStdDev: number | null, written: number | null, estimator: number): number | null {
-  return meanStdDev !== null ? meanStdDev * estimator : written;
+  return num(meanStdDev !== null ? meanStdDev * estimator : written);
 }
 
 function sampleRow(name: string, sample: Json | undefined, iterations: number | null, estimator: number): StageRow | null {

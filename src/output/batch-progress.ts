@@ -1,6 +1,7 @@
 import type { StatusRecord } from '../api/schemas.js';
 import type { Output } from './io.js';
 import { clock, liveText, startTickingSpinner, stateKey, transientText } from './progress.js';
+import { terminalSafeLine as safe } from './safe.js';
 import { truncate } from './table.js';
 import { describeStatus } from './views/status.js';
 
@@ -41,13 +42,13 @@ export async function createBatchProgress(out: Output, items: readonly BatchItem
     const counts = new Map<string, number>();
     for (const item of items) {
       const state = item.status?.status ?? (item.settled ? 'not submitted' : item.id ? 'submitted' : 'waiting to submit');
-      counts.set(state, (counts.get(state) ?? 0) + 1);
+      counts.set(safe(state), (counts.get(safe(state)) ?? 0) + 1);
     }
     const tally = [...counts].map(([state, n]) => `${n} ${state}`).join(', ');
     const live = items.filter((i) => i.id && !i.settled);
     const rows = live.slice(0, MAX_LIVE_ROWS).map((i) => {
       const state = i.status ? liveText(c, i.status, now - (i.statusAt ?? now)) : c.dim('submitted');
-      return `  ${truncate(i.label, 28).padEnd(28)}  ${c.dim(i.id ?? '')}  ${state}`;
+      return `  ${truncate(safe(i.label), 28).padEnd(28)}  ${c.dim(safe(i.id ?? ''))}  ${state}`;
     });
     if (live.length > MAX_LIVE_ROWS) rows.push(c.dim(`  … and ${live.length - MAX_LIVE_ROWS} more`));
     return [`${items.length} profiles: ${tally}${c.dim(` · ${clock(now - started)}`)}`, ...rows].map((l) => truncate(l, width() + 40)).join('\n');
@@ -64,7 +65,7 @@ export async function createBatchProgress(out: Output, items: readonly BatchItem
       redraw();
     },
     transient: (item, error, retryIn) => {
-      if (!failing.has(item)) out.notice(`${item.label}: ${transientText(error, retryIn)}`);
+      if (!failing.has(item)) out.notice(`${safe(item.label)}: ${transientText(error, retryIn)}`);
       failing.add(item);
     },
     note: (line) => out.notice(line),
@@ -85,10 +86,10 @@ function linesFor(out: Output): BatchProgress {
       const key = stateKey(item.status);
       if (last.get(item) === key) return;
       last.set(item, key);
-      out.notice(`[${clock(Date.now() - started)}] ${item.label} (${item.id}): ${describeStatus(item.status)}`);
+      out.notice(`[${clock(Date.now() - started)}] ${safe(item.label)} (${safe(item.id ?? '')}): ${describeStatus(item.status)}`);
     },
     transient: (item, error, retryIn) => {
-      if (!failing.has(item)) out.notice(`${item.label}: ${transientText(error, retryIn)}`);
+      if (!failing.has(item)) out.notice(`${safe(item.label)}: ${transientText(error, retryIn)}`);
       failing.add(item);
     },
     note: (line) => out.notice(line),

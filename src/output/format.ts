@@ -1,4 +1,5 @@
 import type { ChalkInstance } from 'chalk';
+import { terminalSafeLine } from './safe.js';
 
 /** Small formatters shared by every human view. */
 
@@ -22,7 +23,8 @@ export function formatTime(iso: string | null | undefined): string | undefined {
   return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
 
-/** A job state in its colour: green done, red failed, yellow waiting or running, dim otherwise. */
+/** A job state in its colour: green done, red failed, yellow waiting or running; a state this client does not know
+ * (a server's word) escaped and uncoloured. */
 export function colourState(c: ChalkInstance, state: string): string {
   switch (state) {
     case 'completed':
@@ -39,6 +41,6 @@ export function colourState(c: ChalkInstance, state: string): string {
     case 'queued':
       return c.yellow(state);
     default:
-      return state;
+      return terminalSafeLine(state);
   }
 }

@@ -1,5 +1,16 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { decideColourLevel } from './colour.js';
+import { terminalGuard, terminalSafeLine } from './safe.js';
+
+/**
+ * A key/value value that a view built itself (coloured, with any foreign text inside already escaped): keyValues
+ * prints it as it is. A plain string value is foreign text and is escaped.
+ */
+export class Painted {
+  constructor(readonly text: string) {}
+}
+
+export const painted = (text: string): Painted => new Painted(text);
 
 /** What the output module needs to know about a stream: tests pass fakes, the CLI passes process.stdout/stderr. */
 export interface OutStream {
@@ -88,32 +99,45 @@ export class Output {
     this.stdout.write(`${this.scrub(JSON.stringify(value))}\n`);
   }
 
+  /** Human text for stdout, made terminal-safe: only simjob's own colour codes survive (see safe.ts). */
+  safeOut(text: string): string {
+    return terminalGuard(this.scrub(text), this.c.level > 0);
+  }
+
+  /** The same for stderr (spinner text included). */
+  safeErr(text: string): string {
+    return terminalGuard(this.scrub(text), this.ce.level > 0);
+  }
+
   /** A line of human output on stdout. Never used in --json mode. */
   line(text = ''): void {
     if (this.json) return;
-    this.stdout.write(`${this.scrub(text)}\n`);
+    this.stdout.write(`${this.safeOut(text)}\n`);
   }
 
-  /** Aligned key/value pairs on stdout; empty values are left out. */
-  keyValues(pairs: ReadonlyArray<[string, string | number | null | undefined]>): void {
+  /** Aligned key/value pairs on stdout; empty values are left out; plain string values are foreign text, escaped. */
+  keyValues(pairs: ReadonlyArray<[string, string | number | Painted | null | undefined]>): void {
     const shown = pairs.filter(([, v]) => v !== undefined && v !== null && v !== '');
     const width = Math.max(0, ...shown.map(([k]) => k.length));
-    for (const [key, value] of shown) this.line(`${this.c.dim(key.padEnd(width))}  ${value}`);
+    for (const [key, value] of shown) {
+      const text = value instanceof Painted ? value.text : terminalSafeLine(String(value));
+      this.line(`${this.c.dim(key.padEnd(width))}  ${text}`);
+    }
   }
 
   /** A notice on stderr (suppressed by --quiet). */
   notice(text: string): void {
     if (this.quiet) return;
-    this.stderr.write(`${this.scrub(text)}\n`);
+    this.stderr.write(`${this.safeErr(text)}\n`);
   }
 
-  /** A warning on stderr; shown even with --quiet. */
+  /** A warning on stderr; shown even with --quiet. The text is one line of foreign-safe plain text. */
   warn(text: string): void {
-    this.stderr.write(`${this.ce.yellow('Warning:')} ${this.scrub(text)}\n`);
+    this.stderr.write(`${this.ce.yellow('Warning:')} ${this.safeErr(terminalSafeLine(text))}\n`);
   }
 
-  /** Raw text on stderr (used by the error renderer and progress lines). */
+  /** Raw text on stderr (used by the error renderer and progress lines); still guarded. */
   err(text: string): void {
-    this.stderr.write(this.scrub(text));
+    this.stderr.write(this.safeErr(text));
   }
 }

@@ -3,6 +3,7 @@ import type { Ora } from 'ora';
 import type { StatusRecord } from '../api/schemas.js';
 import { colourState, formatDuration } from './format.js';
 import type { Output } from './io.js';
+import { terminalSafeLine } from './safe.js';
 import { describeStatus, queueEtaText, stageText } from './views/status.js';
 
 /** What the wait loop reports to; drawn as a spinner on a terminal, as plain lines anywhere else. */
@@ -82,7 +83,7 @@ export function lineProgress(out: Output, label = ''): Progress {
 }
 
 export function transientText(error: Error, retryInMs: number): string {
-  return `Polling failed (${error.message.replace(/\.$/, '')}); retrying in ${Math.ceil(retryInMs / 1000)} s. The job is unaffected.`;
+  return `Polling failed (${terminalSafeLine(error.message).replace(/\.$/, '')}); retrying in ${Math.ceil(retryInMs / 1000)} s. The job is unaffected.`;
 }
 
 export interface TickingSpinner {
@@ -92,12 +93,16 @@ export interface TickingSpinner {
   stop(last?: { symbol: string; text: string }): void;
 }
 
-/** An ora spinner on stderr whose text is redrawn every second, so clocks and ETAs tick between polls. */
+/**
+ * An ora spinner on stderr whose text is redrawn every second, so clocks and ETAs tick between polls. ora writes to
+ * the stream itself, so its text passes the same terminal guard as every other line.
+ */
 export async function startTickingSpinner(out: Output, text: () => string): Promise<TickingSpinner> {
   const { default: ora } = await import('ora');
-  const spinner: Ora = ora({ stream: out.stderr as NodeJS.WriteStream, discardStdin: false, isEnabled: true, text: text() }).start();
+  const safeText = () => out.safeErr(text());
+  const spinner: Ora = ora({ stream: out.stderr as NodeJS.WriteStream, discardStdin: false, isEnabled: true, text: safeText() }).start();
   const redraw = () => {
-    spinner.text = text();
+    spinner.text = safeText();
   };
   const ticker = setInterval(redraw, 1000);
   ticker.unref();
@@ -105,7 +110,7 @@ export async function startTickingSpinner(out: Output, text: () => string): Prom
     redraw,
     stop(last) {
       clearInterval(ticker);
-      if (last) spinner.stopAndPersist(last);
+      if (last) spinner.stopAndPersist({ symbol: last.symbol, text: out.safeErr(last.text) });
       else spinner.stop();
     },
   };

@@ -1,8 +1,10 @@
 import Table from 'cli-table3';
 import type { Output } from './io.js';
+import { terminalSafeLine } from './safe.js';
 
 export interface Column<T> {
   header: string;
+  /** The cell's plain text; foreign text is fine here: every cell is escaped to one safe line before style. */
   value: (row: T) => string;
   align?: 'left' | 'right';
   /** Colour applied on a TTY only, after width fitting. */
@@ -21,9 +23,10 @@ const BORDERLESS = {
 /**
  * Print rows as a table on stdout. On a terminal: aligned columns with a dim header, fitted to the terminal width.
  * Piped: tab-separated values with a header row, never truncated, so `cut -f` and `awk -F'\t'` work.
+ * Every cell is one line of terminal-safe text (controls, tabs and newlines escaped) whatever the server sent.
  */
 export function printTable<T>(out: Output, rows: readonly T[], columns: ReadonlyArray<Column<T>>): void {
-  const cells = rows.map((row) => columns.map((col) => col.value(row)));
+  const cells = rows.map((row) => columns.map((col) => terminalSafeLine(col.value(row))));
   if (!out.stdoutIsTTY) {
     out.line(columns.map((c) => c.header).join('\t'));
     for (const row of cells) out.line(row.join('\t'));
@@ -31,13 +34,8 @@ export function printTable<T>(out: Output, rows: readonly T[], columns: Readonly
   }
   const widths = columns.map((col, i) => Math.max(col.header.length, ...cells.map((r) => displayWidth(r[i] ?? ''))));
   const budget = (out.width ?? 100) - 2 * (columns.length - 1);
-  const over = widths.reduce((a, b) => a + b, 0) - budget;
-  const shrinkIndex = columns.findIndex((c) => c.shrinkable);
-  if (over > 0 && shrinkIndex >= 0) {
-    const target = Math.max(8, (widths[shrinkIndex] ?? 8) - over);
-    widths[shrinkIndex] = target;
-    for (const row of cells) row[shrinkIndex] = truncate(row[shrinkIndex] ?? '', target);
-  }
+  fitWidths(widths, budget, columns.findIndex((c) => c.shrinkable));
+  for (const row of cells) row.forEach((cell, i) => (row[i] = truncate(cell, widths[i] ?? cell.length)));
   const table = new Table({
     chars: BORDERLESS,
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
@@ -48,6 +46,22 @@ export function printTable<T>(out: Output, rows: readonly T[], columns: Readonly
     table.push(columns.map((col, i) => (col.style ? col.style(cells[r]?.[i] ?? '', row) : cells[r]?.[i] ?? '')));
   });
   out.line(table.toString().split('\n').map((l) => l.trimEnd()).join('\n'));
+}
+
+/**
+ * Narrow columns until the row fits the budget: the shrinkable column first (down to 8), then the widest one, one
+ * cell at a time (a long single token in any column is cut with an ellipsis rather than wrapping the table).
+ */
+function fitWidths(widths: number[], budget: number, shrinkIndex: number): void {
+  const total = () => widths.reduce((a, b) => a + b, 0);
+  if (shrinkIndex >= 0 && total() > budget) widths[shrinkIndex] = Math.max(8, (widths[shrinkIndex] ?? 8) - (total() - budget));
+  // No column wider than the whole budget, so the loop below is short even for a huge token.
+  widths.forEach((w, i) => (widths[i] = Math.min(w, Math.max(8, budget))));
+  while (total() > budget) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if ((widths[widest] ?? 0) <= 8) break;
+    widths[widest] = (widths[widest] ?? 8) - 1;
+  }
 }
 
 export function truncate(text: string, width: number): string {

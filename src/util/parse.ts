@@ -21,7 +21,10 @@ export function oneOf<T extends string>(flag: string, allowed: readonly T[]) {
   };
 }
 
-/** Durations like 90, 90s, 15m, 2h (seconds when bare). */
+/** The longest duration a timer can wait (2^31 − 1 ms, about 24.8 days): longer ones would fire at once. */
+export const MAX_DURATION_MS = 2 ** 31 - 1;
+
+/** Durations like 90, 90s, 15m, 2h (seconds when bare), up to MAX_DURATION_MS. */
 export function duration(flag: string) {
   return (value: string): number => {
     const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
@@ -29,6 +32,8 @@ export function duration(flag: string) {
     const n = Number(match[1]);
     const unit = match[2] ?? 's';
     const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
-    return Math.round(n * factor);
+    const ms = Math.round(n * factor);
+    if (!(ms <= MAX_DURATION_MS)) throw new UsageError(`${flag} must be at most 596h (got "${value}").`);
+    return ms;
   };
 }

@@ -9,13 +9,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { WebhookEvent } from '../api/schemas.js';
 import { parseWebhookEvent } from './event.js';
+import { memorySeenEvents, type SeenEvents } from './seen.js';
 import { verifySignature } from './signature.js';
 
 /** Answer well inside the sender's 10 s, leaving time for the response to travel. */
 const ANSWER_BUDGET_MS = 9_000;
 const MAX_BODY_BYTES = 1024 * 1024;
-/** Event ids remembered for deduplication; the oldest are forgotten first. */
-const MAX_SEEN = 10_000;
 
 export interface ReceivedEvent {
   eventId: string;
@@ -39,6 +38,8 @@ export interface ListenerOptions {
   onRefused(status: number, reason: string, deliveryId: string | undefined): void;
   budgetMs?: number;
   now?: () => number;
+  /** The event ids already processed (seen.ts); by default only in memory, expiring after the tolerance window. */
+  seen?: SeenEvents;
 }
 
 export interface Listener {
@@ -50,14 +51,9 @@ export interface Listener {
 type Answer = { status: number; reason: string };
 
 export async function startListener(options: ListenerOptions): Promise<Listener> {
-  const seen = new Set<string>();
+  const seen = options.seen ?? memorySeenEvents({ ttlMs: options.toleranceSeconds * 1000, now: options.now });
   const inFlight = new Map<string, Promise<Answer>>();
   const budgetMs = options.budgetMs ?? ANSWER_BUDGET_MS;
-
-  const markSeen = (eventId: string) => {
-    seen.add(eventId);
-    if (seen.size > MAX_SEEN) seen.delete(seen.values().next().value as string);
-  };
 
   async function runOnce(received: ReceivedEvent): Promise<Answer> {
     const deadline = new AbortController();
@@ -71,7 +67,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     } finally {
       clearTimeout(timer);
     }
-    markSeen(received.eventId);
+    // On disk before the 200: a listener stopped right after answering still knows the event when it restarts.
+    await seen.add(received.eventId);
     options.onEvent(received);
     return { status: 200, reason: 'accepted' };
   }

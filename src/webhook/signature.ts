@@ -4,6 +4,7 @@
  * signs and what it accepts can never drift apart.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { terminalSafeLine } from '../output/safe.js';
 
 /** Replay window of spec 6.4: a delivery signed more than this long ago (or ahead) is refused. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -112,6 +113,7 @@ export function verifySignature(input: VerifyInput): VerifyResult {
   return { ok: true, t: parsed.t, ageSeconds: age };
 }
 
+/** A quoted piece of the header in a reason: at most 40 characters, controls escaped (the reason is one line). */
 function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return terminalSafeLine(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }

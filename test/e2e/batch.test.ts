@@ -1,10 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { simjob } from '../helpers/cli.js';
 import { cancelJob, profileFile, spawnCli, until, userEnv } from './wait-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: TestServer;
 let dir: string;
@@ -17,7 +16,7 @@ beforeAll(async () => {
     concurrency: 8,
     apiKeys: ['sk_test_good', { key: 'sk_two_at_once', limits: { maxActiveJobs: 2 } }, 'sk_json', 'sk_cancel', 'sk_int'],
   });
-  dir = mkdtempSync(join(tmpdir(), 'simjob-batch-'));
+  dir = tempDir('simjob-batch-');
   for (const name of NAMES) profileFile(name, 3, dir);
 });
 afterAll(async () => {

@@ -117,7 +117,7 @@ export async function cleanUp(env: LocalEnv): Promise<void> {
     const simcPid = jobFile(env, id).simcPid as number | null;
     if (alive(simcPid) && runsIn(simcPid as number, join(env.SIMJOB_DATA_DIR, 'jobs', id))) process.kill(simcPid as number, 'SIGKILL');
   }
-  rmSync(dirname(env.SIMJOB_DATA_DIR), { recursive: true, force: true });
+  rmSync(dirname(env.SIMJOB_DATA_DIR), { recursive: true, force: true, maxRetries: 3 });
 }
 
 /** A small profile the stand-in runs in a few milliseconds of "simulation". */

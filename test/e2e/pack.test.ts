@@ -1,9 +1,9 @@
 import { execa } from 'execa';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/shared.js';
+import { tempDir } from '../helpers/temp.js';
 
 /**
  * The package as users get it: `npm pack` of the built tree, installed into an empty folder with no registry and
@@ -22,7 +22,7 @@ const npm = (args: string[], cwd: string) =>
 
 beforeAll(async () => {
   expect(existsSync(resolve(REPO_ROOT, 'dist', 'cli.js')), 'dist/ is not built: run `npm run build` (npm test does)').toBe(true);
-  root = mkdtempSync(join(tmpdir(), 'simjob-pack-'));
+  root = tempDir('simjob-pack-');
   const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', root], REPO_ROOT);
   expect(packed.exitCode, packed.stderr).toBe(0);
   const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;

@@ -1,13 +1,13 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { isolatedDirs, simjob } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let server: TestServer;
 let env: Record<string, string>;
-const work = mkdtempSync(join(tmpdir(), 'simjob-jobs-'));
+const work = tempDir('simjob-jobs-');
 const profile = join(work, 'fury.simc');
 writeFileSync(profile, 'warrior="Fury"\nspec=fury\nlevel=90\nprofileset."a"=talents=A\nprofileset."b"=talents=B\n');
 
@@ -294,7 +294,7 @@ describe('artifacts', () => {
     const kinds = (JSON.parse(list.stdout) as Array<{ kind: string }>).map((a) => a.kind).sort();
     expect(kinds).toEqual(expect.arrayContaining(['csv_report', 'html_report', 'json_report']));
 
-    const dir = mkdtempSync(join(tmpdir(), 'simjob-artifacts-'));
+    const dir = tempDir('simjob-artifacts-');
     const one = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', dir], { env });
     expect(one.exitCode).toBe(0);
     expect(readdirSync(dir)).toEqual(['json_report.json']);
@@ -313,7 +313,7 @@ describe('artifacts', () => {
   it('a large artifact streams to disk', async () => {
     const id = await submitted(['--meta', `test.artifactBytes=${20 * 1024 * 1024}`]);
     await server.waitForJob(id);
-    const dir = mkdtempSync(join(tmpdir(), 'simjob-big-'));
+    const dir = tempDir('simjob-big-');
     const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', dir], { env });
     expect(result.exitCode).toBe(0);
     expect(statSync(join(dir, 'json_report.json')).size).toBe(20 * 1024 * 1024);
@@ -323,7 +323,7 @@ describe('artifacts', () => {
     const id = await submitted();
     await server.waitForJob(id);
     server.inject({ method: 'GET', path: /^\/(a|blob)\//, status: 403, times: 1, target: 'artifacts' });
-    const dir = mkdtempSync(join(tmpdir(), 'simjob-fresh-'));
+    const dir = tempDir('simjob-fresh-');
     const before = server.requests.length;
     const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', dir], { env });
     expect(result.exitCode).toBe(0);
@@ -336,7 +336,7 @@ describe('artifacts', () => {
     await server.waitForJob(id);
     server.inject({ method: 'GET', path: /^\/(a|blob)\//, status: 404, times: 1, target: 'artifacts' });
     server.inject({ method: 'GET', path: /^\/v1\/sim\/artifacts\/[^/]+\/url$/, status: 410, code: 'artifact_expired', times: 1 });
-    const dir = mkdtempSync(join(tmpdir(), 'simjob-expired-'));
+    const dir = tempDir('simjob-expired-');
     const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', dir], { env });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/The artifact has expired: artifacts are kept for the job's retentionDays after it completed \(artifact_expired\)/);

@@ -1,11 +1,11 @@
 /** Helpers of the wait, result, batch and compare end-to-end tests: the CLI as a live process, piped or on a pty. */
 import { execa, type ResultPromise } from 'execa';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { BIN, isolatedDirs } from '../helpers/cli.js';
 import type { TestServer } from '../server/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 export const ANSI = /\x1b\[/;
 
@@ -15,7 +15,7 @@ export function userEnv(server: TestServer, key = 'sk_test_good'): Record<string
 }
 
 /** A profile with `sets` profilesets, written to a fresh folder; returns its path. */
-export function profileFile(name = 'Fury', sets = 6, dir = mkdtempSync(join(tmpdir(), 'simjob-prof-'))): string {
+export function profileFile(name = 'Fury', sets = 6, dir = tempDir('simjob-prof-')): string {
   const lines = [`warrior="${name}"`, 'level=80', 'spec=fury'];
   for (let i = 0; i < sets; i++) lines.push(`profileset."set_${i}"+=trinket1=,id=${200_000 + i}`);
   const path = join(dir, `${name.toLowerCase()}.simc`);
@@ -36,7 +36,7 @@ export interface Live {
 export function spawnCli(args: string[], env: Record<string, string>): Live {
   const started = Date.now();
   const child = execa(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...env },
     extendEnv: false,
     reject: false,
     stdin: 'ignore',
@@ -80,7 +80,7 @@ export async function spawnPty(args: string[], env: Record<string, string>, cols
   const term = pty.spawn(process.execPath, [BIN, ...args], {
     cols,
     rows: 40,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TERM: 'xterm-256color', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: process.env.TMPDIR ?? '', TERM: 'xterm-256color', ...env },
   });
   let output = '';
   term.onData((d) => (output += d));

@@ -1,8 +1,7 @@
 import { execa } from 'execa';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliverTerminalEvent, fileRecordStore, newDeliveryRecord } from '../../src/webhook/deliver.js';
@@ -11,6 +10,7 @@ import { signatureHeader } from '../../src/webhook/signature.js';
 import { BIN, isolatedDirs } from '../helpers/cli.js';
 import { startListen, type Listening } from '../helpers/listen.js';
 import { scriptedReceiver } from '../unit/webhook/receiver.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SECRET = 'whsec_e2e_listen';
 const FAST = [20, 40, 80, 160, 320];
@@ -22,10 +22,6 @@ afterEach(async () => {
 /** `webhook listen` with its own config dirs and the signing secret. */
 function listen(args: string[], env: Record<string, string> = {}): Promise<Listening> {
   return startListen({ ...isolatedDirs(), SIMJOB_WEBHOOK_SECRET: SECRET, ...env }, args, cleanups);
-}
-
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'simjob-listen-'));
 }
 
 const job = (n: number) => ({ id: `local-01j9x4b8c2m6k0p3q${n}`, status: n % 2 ? 'completed' : 'failed', statusReason: n % 2 ? null : 'simc exited with code 1: ☃' });
@@ -46,7 +42,7 @@ describe('simjob webhook listen', () => {
     const l = await listen(['--json', '--max-events', '2']);
     expect(l.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
 
-    const first = await deliverTerminalEvent({ job: job(1), target: { url: l.url, secret: SECRET }, store: fileRecordStore(join(tempDir(), 'webhook.json')) });
+    const first = await deliverTerminalEvent({ job: job(1), target: { url: l.url, secret: SECRET }, store: fileRecordStore(join(tempDir('simjob-listen-'), 'webhook.json')) });
     expect(first.state).toBe('delivered');
     expect(first.attempts).toHaveLength(1);
 
@@ -68,7 +64,7 @@ describe('simjob webhook listen', () => {
   });
 
   it('--exec failing twice then succeeding: the sender makes exactly three attempts, the event runs and prints once', async () => {
-    const dir = tempDir();
+    const dir = tempDir('simjob-listen-');
     // Fails on its first two runs, then records its environment and succeeds.
     const command = `n=$(cat "${dir}/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "${dir}/count"; [ $n -ge 3 ] || exit 7; env | grep '^SIMJOB_' | grep -v SECRET | sort > "${dir}/env"; cat > "${dir}/stdin"; echo "ran for $SIMJOB_JOB_ID"`;
     const l = await listen(['--max-events', '1', '--exec', command]);
@@ -99,7 +95,7 @@ describe('simjob webhook listen', () => {
     const target = await scriptedReceiver([503, 200]);
     cleanups.push(target.close);
     const l = await listen(['--max-events', '1', '--forward-to', target.url]);
-    const record = await deliverTerminalEvent({ job: job(3), target: { url: l.url, secret: SECRET }, store: fileRecordStore(join(tempDir(), 'webhook.json')), delaysMs: FAST });
+    const record = await deliverTerminalEvent({ job: job(3), target: { url: l.url, secret: SECRET }, store: fileRecordStore(join(tempDir('simjob-listen-'), 'webhook.json')), delaysMs: FAST });
 
     expect(record.attempts.map((a) => a.status)).toEqual([502, 200]);
     expect(target.requests).toHaveLength(2);
@@ -139,12 +135,55 @@ describe('simjob webhook listen', () => {
 
   it('a record from before a restart is delivered with its original event id', async () => {
     const l = await listen(['--json', '--max-events', '1']);
-    const store = fileRecordStore(join(tempDir(), 'webhook.json'));
+    const store = fileRecordStore(join(tempDir('simjob-listen-'), 'webhook.json'));
     const pending = newDeliveryRecord(job(5));
     await store.write(pending);
     const record = await deliverTerminalEvent({ job: job(5), target: { url: l.url, secret: SECRET }, store });
     expect(record.state).toBe('delivered');
     await l.child;
     expect(JSON.parse(l.stdout()).eventId).toBe(pending.eventId);
+  });
+
+  it('remembers the events it ran across a restart: a redelivery inside the window is a 200 duplicate and --exec does not run again', async () => {
+    const dirs = isolatedDirs();
+    const dir = tempDir('simjob-listen-');
+    const command = `echo "$SIMJOB_EVENT_ID" >> "${dir}/runs"`;
+    const first = await startListen({ ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET }, ['--max-events', '1', '--exec', command], cleanups);
+    const record = await deliverTerminalEvent({ job: job(7), target: { url: first.url, secret: SECRET }, store: fileRecordStore(join(dir, 'webhook.json')) });
+    expect(record.state).toBe('delivered');
+    expect((await first.child).exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'runs'), 'utf8').trim().split('\n')).toHaveLength(1);
+
+    const second = await startListen({ ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET }, ['--exec', command], cleanups);
+    expect(await redeliver(second.url, record.eventId, record.body)).toEqual({ kind: 'answered', status: 200 });
+    second.child.kill('SIGINT');
+    expect((await second.child).exitCode).toBe(0);
+    expect(second.stderr()).toMatch(new RegExp(`Duplicate delivery dlv_\\w+ of event ${record.eventId}: answered 200, not processed again\\.`));
+    expect(second.stderr()).toMatch(/Stopped after 0 events\.\n$/);
+    expect(readFileSync(join(dir, 'runs'), 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('an event id older than the tolerance window is forgotten (pruned from the file) and a damaged file is not fatal', async () => {
+    const dirs = isolatedDirs();
+    const seenFile = join(dirs.SIMJOB_DATA_DIR, 'webhook-listen-seen.json');
+    mkdirSync(dirs.SIMJOB_DATA_DIR, { recursive: true });
+    const old = Date.now() - 301_000;
+    writeFileSync(seenFile, JSON.stringify({ version: 1, seen: { evt_old: old, evt_gone: old, evt_recent: Date.now() - 5_000 } }));
+    const l = await startListen({ ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET }, ['--json', '--max-events', '1'], cleanups);
+    const body = JSON.stringify({ kind: 'job.terminal', version: 'v1', timestamp: new Date().toISOString(), payload: job(8) });
+    expect(await redeliver(l.url, 'evt_recent', body)).toEqual({ kind: 'answered', status: 200 }); // a duplicate: not printed
+    expect(await redeliver(l.url, 'evt_old', body)).toEqual({ kind: 'answered', status: 200 }); // forgotten: runs
+    expect((await l.child).exitCode).toBe(0);
+    expect(JSON.parse(l.stdout())).toMatchObject({ eventId: 'evt_old' });
+    const seen = JSON.parse(readFileSync(seenFile, 'utf8')).seen as Record<string, number>;
+    expect(Object.keys(seen).sort()).toEqual(['evt_old', 'evt_recent']);
+    expect(seen.evt_old).toBeGreaterThan(old); // seen again now, not the old entry
+
+    writeFileSync(seenFile, '{"version":1,"seen":{"evt_');
+    const again = await startListen({ ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET }, ['--json', '--max-events', '1'], cleanups);
+    expect(again.stderr()).toMatch(/Warning: .*webhook-listen-seen\.json is damaged \(not JSON\); starting with no seen event ids/);
+    expect(await redeliver(again.url, 'evt_new', body)).toEqual({ kind: 'answered', status: 200 });
+    expect((await again.child).exitCode).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(seenFile, 'utf8')).seen)).toContain('evt_new');
   });
 });

@@ -3,7 +3,7 @@
  * stand-in simc and delivers job.terminal to `simjob webhook listen` (or to a scripted receiver), signed as the
  * service signs it. Every test has its own config and data dir; the worker it started is stopped by its pid.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryRecord } from '../../src/webhook/deliver.js';
@@ -12,6 +12,9 @@ import { isolatedDirs, simjob } from '../helpers/cli.js';
 import { startListen } from '../helpers/listen.js';
 import { REPO_ROOT } from '../helpers/shared.js';
 import { scriptedReceiver } from '../unit/webhook/receiver.js';
+// The worker a test's commands started (even one a refused submission started early) is stopped by its pid, any
+// simc it left is killed, then the test's folders go.
+import { cleanUp } from './local-helpers.js';
 
 const SECRET = 'whsec_local_e2e';
 const FAKE_SIMC = resolve(REPO_ROOT, 'test', 'fake-simc', 'simc');
@@ -23,7 +26,7 @@ afterEach(async () => {
 
 function localEnv(extra: Env = {}): Env & ReturnType<typeof isolatedDirs> {
   const env = { ...isolatedDirs(), SIMJOB_SIMC: FAKE_SIMC, NO_COLOR: '1', ...extra };
-  cleanups.push(() => stopWorker(env));
+  cleanups.push(() => cleanUp(env));
   return env;
 }
 
@@ -54,16 +57,6 @@ async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T |
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/** The worker this test's commands started: SIGTERM by its pid, then the test's folders go. */
-async function stopWorker(env: Env): Promise<void> {
-  const pid = workerPid(env);
-  if (pid && alive(pid)) {
-    process.kill(pid, 'SIGTERM');
-    await waitFor('the worker to stop', () => (alive(pid) ? undefined : true), 10_000).catch(() => undefined);
-  }
-  rmSync(dirname(env.SIMJOB_DATA_DIR!), { recursive: true, force: true });
 }
 
 function profile(env: Env, name: string, extra: string[] = []): string {

@@ -1,10 +1,10 @@
 import { execa } from 'execa';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isolatedDirs, simjob } from '../helpers/cli.js';
 import { VECTORS } from '../unit/webhook/vectors.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SECRET = 'whsec_e2e_verify';
 const EVENT = {
@@ -24,7 +24,7 @@ async function opensslSign(secret: string, t: number, body: string | Buffer): Pr
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function tempFile(name: string, content: string | Buffer): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'simjob-verify-')), name);
+  const path = join(tempDir('simjob-verify-'), name);
   writeFileSync(path, content);
   return path;
 }

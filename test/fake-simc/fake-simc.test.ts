@@ -1,17 +1,17 @@
 // Tests of the stand-in simc (test/fake-simc/simc): process contract, report quirks, knobs.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp.js';
 
 const SIMC = fileURLToPath(new URL('./simc', import.meta.url));
 const DEFAULT_VERSION =
   'SimulationCraft 1201-01 for World of Warcraft 12.0.1.66263 Live (wow build 66263, git build midnight 066febf)';
 const CE = 1.9599639854088815;
 
-const dir = mkdtempSync(join(tmpdir(), 'fake-simc-test-'));
+const dir = tempDir('fake-simc-test-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let fileNo = 0;
 const tmp = (name: string) => join(dir, `${++fileNo}-${name}`);

@@ -1,8 +1,7 @@
 import { execa } from 'execa';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT } from './shared.js';
+import { tempDir } from './temp.js';
 
 export const BIN = resolve(REPO_ROOT, 'bin', 'simjob.js');
 
@@ -14,7 +13,7 @@ export interface CliResult {
 
 /** A fresh, empty config and data dir, as a new user has. */
 export function isolatedDirs(): { SIMJOB_CONFIG_DIR: string; SIMJOB_DATA_DIR: string } {
-  const root = mkdtempSync(join(tmpdir(), 'simjob-e2e-'));
+  const root = tempDir('simjob-e2e-');
   return { SIMJOB_CONFIG_DIR: join(root, 'config'), SIMJOB_DATA_DIR: join(root, 'data') };
 }
 
@@ -24,7 +23,7 @@ export function isolatedDirs(): { SIMJOB_CONFIG_DIR: string; SIMJOB_DATA_DIR: st
  */
 export async function simjob(args: string[], options: { env?: Record<string, string | undefined>; input?: string; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
   const result = await execa(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...options.env },
     extendEnv: false,
     input: options.input ?? '',
     cwd: options.cwd,

@@ -14,7 +14,7 @@ export interface Listening {
  */
 export async function startListen(env: Record<string, string>, args: string[], cleanups: Array<() => unknown>): Promise<Listening> {
   const child = execa(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...env },
     extendEnv: false,
     reject: false,
     timeout: 30_000,

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Answer, Call, ServerContext } from './context.js';
-import { addExtraFields, answerWithFault, defaultCode, defaultMeta, type Faults } from './faults.js';
+import { addExtraFields, addHostileText, answerWithFault, defaultCode, defaultMeta, type Faults } from './faults.js';
 import { ApiFailure, envelope, mediaType, newRequestId, readBody, sendJson, single } from './http.js';
 import { findOperation, operations, validateRequest, validateResponse } from './openapi.js';
 import { getBuild, getCredits, getUsage, listBuilds } from './routes-account.js';
@@ -69,7 +69,8 @@ export class ApiServer {
       if (!(error instanceof ApiFailure)) throw error;
       answer = { status: error.status, body: envelope(error, requestId), headers: error.headers };
     }
-    let body = this.ctx.extras.on ? addExtraFields(answer.body) : answer.body;
+    const extended = this.ctx.extras.on ? addExtraFields(answer.body) : answer.body;
+    let body = this.ctx.hostile.on ? addHostileText(extended, this.ctx.hostile.spare) : extended;
     if (fault?.mutate) {
       record.injected = true;
       body = fault.mutate(structuredClone(body));
@@ -77,7 +78,7 @@ export class ApiServer {
     const headers = { ...answer.headers, 'x-request-id': requestId };
     sendJson(res, answer.status, body, headers);
     record.status = answer.status;
-    record.responseValidation = this.ctx.extras.on || fault?.mutate
+    record.responseValidation = this.ctx.extras.on || this.ctx.hostile.on || fault?.mutate
       ? { valid: null, errors: [] }
       : validateResponse(record.operation, answer.status, headers, body);
   }

@@ -16,6 +16,8 @@ export interface ServerContext {
   registry: Map<string, ArtifactRecord>;
   views: ViewContext;
   extras: { on: boolean };
+  /** Hostile mode: HOSTILE_TEXT in every string answered, but for the values of `spare` keys. */
+  hostile: { on: boolean; spare: ReadonlySet<string> };
 }
 
 /** One API call as a handler sees it. */

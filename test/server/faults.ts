@@ -152,3 +152,23 @@ export async function answerWithFault(res: ServerResponse, fault: Fault, headers
   res.writeHead(fault.status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
   res.end(text);
 }
+
+/**
+ * What "hostile" mode puts into every string a server answers with: an OSC window-title change ended by BEL, a line
+ * erase, a colour, the one-byte C1 CSI, DEL, NUL, a carriage return and a newline. A client that prints any of it
+ * raw lets the server drive the user's terminal.
+ */
+export const HOSTILE_TEXT = '\u001b]0;pwned\u0007\u001b[2K\u001b[31mRED\u009b1m\u007f\u0000\r\nX';
+
+/**
+ * Every string in an answer gains HOSTILE_TEXT (and every metadata key too), except the values of `spare` keys
+ * (for a test that must still follow job ids or states).
+ */
+export function addHostileText(value: unknown, spare: ReadonlySet<string>, key = ''): unknown {
+  if (typeof value === 'string') return spare.has(key) ? value : `${value}${HOSTILE_TEXT}`;
+  if (Array.isArray(value)) return value.map((v) => addHostileText(v, spare, key));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[key === 'metadata' ? `${k}${HOSTILE_TEXT}` : k] = addHostileText(v, spare, k);
+  return out;
+}

@@ -78,6 +78,8 @@ export interface TestServer {
   script(match: { method?: string; path: string | RegExp; target?: 'api' | 'artifacts' }, answers: Array<Omit<FaultSpec, 'method' | 'path' | 'target' | 'times'>>): Fault[];
   clearFaults(): void;
   setExtraFields(on: boolean): void;
+  /** Hostile mode: escape sequences and control characters in every string of every API answer, errors included. */
+  setHostile(on: boolean, options?: { spare?: string[] }): void;
   /** End the retention window of a job now. */
   expireRetention(jobId: string): void;
   /** The client state of a key (credits, limits, webhook config) for a test to read or change. */
@@ -119,7 +121,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   };
   const engine = new Engine(clock, settings, accounts, onTerminal);
   const views: ViewContext = { clock, engine, artifactUrl: '', retentionDays: settings.retentionDays };
-  const ctx: ServerContext = { accounts, engine, clock, settings, registry, views, extras: { on: options.extraFields ?? false } };
+  const ctx: ServerContext = { accounts, engine, clock, settings, registry, views, extras: { on: options.extraFields ?? false }, hostile: { on: false, spare: new Set() } };
 
   const api = new ApiServer(ctx, faults);
   const host2 = new ArtifactHost({ engine, faults, registry, shareState: (job) => statusRecord(views, job, false) });
@@ -140,6 +142,9 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     clearFaults: () => faults.clear(),
     setExtraFields: (on) => {
       ctx.extras.on = on;
+    },
+    setHostile: (on, options) => {
+      ctx.hostile = { on, spare: new Set(options?.spare ?? []) };
     },
     expireRetention: (jobId) => {
       const job = engine.jobs.get(jobId);

@@ -1,13 +1,13 @@
-import { mkdtempSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findSettingKey, parseBaseUrl } from '../../src/config/keys.js';
 import { Config } from '../../src/config/resolve.js';
 import { openCredentials, openSettings } from '../../src/config/store.js';
 import { AuthError, UsageError } from '../../src/errors.js';
+import { tempDir } from '../helpers/temp.js';
 
-const fresh = () => mkdtempSync(join(tmpdir(), 'simjob-config-'));
+const fresh = () => tempDir('simjob-config-');
 
 describe('config precedence: flag > env > profile > default', () => {
   it('base URL', async () => {

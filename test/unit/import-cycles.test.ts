@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script, also run by hand (node scripts/import-cycles.mjs)
 import { findImportCycles } from '../../scripts/import-cycles.mjs';
 import { REPO_ROOT } from '../helpers/shared.js';
+import { tempDir } from '../helpers/temp.js';
 
 const find = findImportCycles as (dir: string) => string[][];
 
@@ -20,7 +20,7 @@ describe('import cycles', () => {
       dir = undefined;
     });
     const tree = (files: Record<string, string>) => {
-      dir = mkdtempSync(join(tmpdir(), 'simjob-cycles-'));
+      dir = tempDir('simjob-cycles-');
       for (const [name, text] of Object.entries(files)) {
         mkdirSync(join(dir, name, '..'), { recursive: true });
         writeFileSync(join(dir, name), text);

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
@@ -7,8 +6,9 @@ import { describeMultistage, preflight } from '../../src/jobs/preflight.js';
 import {
   buildRequest, checkIdempotencyKey, parseMetadata, providerCredentials, readProfile, type SubmitFlags,
 } from '../../src/jobs/submission.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'simjob-submission-'));
+const dir = tempDir('simjob-submission-');
 function file(name: string, content: string | Buffer): string {
   const path = join(dir, name);
   writeFileSync(path, content);

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { ApiError } from '../../errors.js';
+import { terminalSafeLine } from '../../output/safe.js';
 import { checkJobId } from '../ids.js';
 
 export async function run(ctx: Context, [rawId]: string[]): Promise<void> {
@@ -21,6 +22,6 @@ export async function run(ctx: Context, [rawId]: string[]): Promise<void> {
   if (answer.data.status === 'cancel_requested') {
     ctx.out.line(`Cancel requested for job ${id}; it stops shortly. Follow it with: simjob status ${id} --wait`);
   } else {
-    ctx.out.line(`Job ${id} ${answer.data.status}.`);
+    ctx.out.line(`Job ${id} ${terminalSafeLine(String(answer.data.status))}.`);
   }
 }

@@ -6,6 +6,7 @@ import type { Resolved } from '../../config/resolve.js';
 import type { Context } from '../../context.js';
 import { ApiError, SimjobError } from '../../errors.js';
 import { userAgent } from '../../version.js';
+import { terminalSafe } from '../../output/safe.js';
 
 /** One line of `simjob doctor`: what was checked, whether it passed, what was found, and how to fix a failure. */
 export interface Check {
@@ -138,7 +139,7 @@ export async function checkApiKey(ctx: Context, baseUrl: string | undefined, ser
     userAgent: userAgent(),
     timeoutMs: PROBE_TIMEOUT_MS,
     debug: ctx.debugLevel,
-    log: (line) => ctx.out.err(`${ctx.out.ce.dim(line)}\n`),
+    log: (line) => ctx.out.err(`${ctx.out.ce.dim(terminalSafe(line))}\n`),
     signal: ctx.signal,
     env: ctx.env,
   });

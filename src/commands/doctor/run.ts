@@ -4,6 +4,7 @@ import { VERSION } from '../../version.js';
 import {
   checkApiKey, checkBaseUrl, checkConfigDir, checkCredentialsFile, checkService, checkSettingsFile, checkSimc, type Check,
 } from './checks.js';
+import { terminalSafeLine } from '../../output/safe.js';
 
 const LABELS: Record<string, string> = {
   'config-dir': 'Config dir',
@@ -46,8 +47,9 @@ function printChecks(ctx: Context, checks: Check[]): void {
   const width = Math.max(...labels.map((l) => l.length));
   checks.forEach((check, i) => {
     const mark = check.ok ? c.green('✓') : c.red('✗');
-    ctx.out.line(`${mark} ${labels[i]!.padEnd(width)}  ${check.detail}`);
-    if (check.fix) ctx.out.line(`  ${' '.repeat(width)}  ${c.dim('Fix:')} ${check.fix}`);
+    // A check's detail quotes what it found (a server's answer, simc's version line): escaped before colour.
+    ctx.out.line(`${mark} ${labels[i]!.padEnd(width)}  ${terminalSafeLine(check.detail)}`);
+    if (check.fix) ctx.out.line(`  ${' '.repeat(width)}  ${c.dim('Fix:')} ${terminalSafeLine(check.fix)}`);
   });
 }
 

@@ -5,6 +5,7 @@ import type { JobBackend, Submitted } from '../../jobs/backend.js';
 import { buildRequest, checkIdempotencyKey, newIdempotencyKey, readProfile, type ProfileInput } from '../../jobs/submission.js';
 import { describeMultistage, preflight } from '../../jobs/preflight.js';
 import { formatNumber } from '../../output/format.js';
+import { terminalSafeLine as safe } from '../../output/safe.js';
 import { readAllBytes } from '../../util/prompt.js';
 import { hasGlob } from './globs.js';
 import { submitOne, type PreparedSubmission, type SubmitOptions } from './send.js';
@@ -107,11 +108,11 @@ function printSubmitted(ctx: Context, submitted: Submitted, p: PreparedSubmissio
   const out = waiting ? (text: string) => ctx.out.notice(text) : (text: string) => ctx.out.line(text);
   const what = [p.request.build.channel, p.request.priority].filter(Boolean).join(', ');
   if (submitted.replay) {
-    out(`Job ${r.id} was already submitted with idempotency key ${p.idempotencyKey}; this is that job (replay, nothing new was created).`);
+    out(`Job ${safe(String(r.id))} was already submitted with idempotency key ${p.idempotencyKey}; this is that job (replay, nothing new was created).`);
   } else {
-    out(`Submitted job ${ctx.out.c.bold(String(r.id))} (${what})${p.profile.source === '-' ? '' : ` from ${p.profile.source}`}.`);
+    out(`Submitted job ${ctx.out.c.bold(safe(String(r.id)))} (${what})${p.profile.source === '-' ? '' : ` from ${p.profile.source}`}.`);
   }
-  if (r.links?.share) out(`Share: ${r.links.share}`);
+  if (r.links?.share) out(`Share: ${safe(r.links.share)}`);
   const ceiling = r.runtime?.ceiling;
   const limits = [
     typeof ceiling?.maxCredits === 'number' ? `budget ${formatNumber(ceiling.maxCredits)} credits` : undefined,

@@ -1,7 +1,11 @@
+import { join } from 'node:path';
+import { dataDir } from '../../config/paths.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { terminalSafeLine as safe } from '../../output/safe.js';
 import { forwardDelivery, runExec } from '../../webhook/actions.js';
 import { startListener, type Listener, type ReceivedEvent } from '../../webhook/listen.js';
+import { fileSeenEvents } from '../../webhook/seen.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../webhook/signature.js';
 import { readSecret } from './inputs.js';
 
@@ -17,6 +21,8 @@ export interface ListenOptions {
 
 const DEFAULT_PORT = 8790;
 const DEFAULT_PATH = '/webhooks';
+/** In the data folder: the event ids `webhook listen` has processed (seen.ts). */
+const SEEN_FILE = 'webhook-listen-seen.json';
 
 /**
  * Receive deliveries on 127.0.0.1 until Ctrl-C (exit 0: stopping is the normal end of a listener) or --max-events.
@@ -34,18 +40,23 @@ export async function run(ctx: Context, _args: string[], options: ListenOptions)
     const { event, eventId, deliveryId } = received;
     if (out.json) return out.printJsonLine({ eventId, deliveryId, event });
     const { payload } = event;
-    const status = payload.status === 'completed' ? out.c.green(payload.status) : out.c.red(payload.status);
-    const reason = payload.statusReason ? `  ${out.c.dim(payload.statusReason)}` : '';
-    out.line(`${event.timestamp}  ${event.kind}  ${payload.id}  ${status}  ${out.c.dim(eventId)}${reason}`);
+    // Everything in an event is the sender's text: escaped before simjob colours it.
+    const status = payload.status === 'completed' ? out.c.green(payload.status) : out.c.red(safe(payload.status));
+    const reason = payload.statusReason ? `  ${out.c.dim(safe(payload.statusReason))}` : '';
+    out.line(`${safe(event.timestamp)}  ${safe(event.kind)}  ${safe(payload.id)}  ${status}  ${out.c.dim(safe(eventId))}${reason}`);
   };
 
+  const toleranceSeconds = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
+  // Processed event ids survive a restart (data folder), each kept for the signature tolerance window.
+  const seen = await fileSeenEvents(join(dataDir(ctx.env), SEEN_FILE), { ttlMs: toleranceSeconds * 1000, onProblem: (text) => out.warn(text) });
   let listener: Listener;
   try {
     listener = await startListener({
       secret,
       port: options.port ?? DEFAULT_PORT,
       path: options.path ?? DEFAULT_PATH,
-      toleranceSeconds: options.tolerance ?? DEFAULT_TOLERANCE_SECONDS,
+      toleranceSeconds,
+      seen,
       process: async (received, signal) => {
         const log = (text: string) => out.err(text);
         // Both run to their end (a failed forward must not leave the command running unwatched); any failure fails.
@@ -61,7 +72,7 @@ export async function run(ctx: Context, _args: string[], options: ListenOptions)
         accepted += 1;
         if (options.maxEvents !== undefined && accepted >= options.maxEvents) stop();
       },
-      onDuplicate: (received) => out.notice(`Duplicate delivery ${received.deliveryId} of event ${received.eventId}: answered 200, not processed again.`),
+      onDuplicate: (received) => out.notice(`Duplicate delivery ${safe(received.deliveryId ?? '')} of event ${safe(received.eventId)}: answered 200, not processed again.`),
       onRefused: (status, reason, deliveryId) => {
         const what = status >= 500 ? `answered ${status} so the sender retries` : `answered ${status}`;
         out.warn(`Delivery ${deliveryId ?? '(no delivery id)'} ${what}: ${reason}.`);

@@ -2,9 +2,9 @@ import type { ChalkInstance } from 'chalk';
 import type { Artifact, ResultRecord } from '../../api/schemas.js';
 import { ERROR_ADVICE } from '../../jobs/states.js';
 import { colourState, formatDuration, formatNumber } from '../format.js';
-import { terminalSafeLine } from '../safe.js';
-import type { Output } from '../io.js';
+import { painted, type Output } from '../io.js';
 import type { RankedProfileset } from '../report-profilesets.js';
+import { terminalSafeLine as safe } from '../safe.js';
 import { difference, rankByMean } from '../stats.js';
 import { printTable, type Column } from '../table.js';
 import { isTopGearJob } from '../../jobs/topgear-marker.js';
@@ -46,7 +46,7 @@ export function printResult(out: Output, record: ResultRecord, options: ResultVi
   printActors(out, record, options);
   printFunnel(out, record);
   printWarnings(out, record);
-  for (const note of options.notifications ?? []) out.warn(`simc notification: ${terminalSafeLine(note)}`);
+  for (const note of options.notifications ?? []) out.warn(`simc notification: ${safe(note)}`);
   printArtifacts(out, record);
 }
 
@@ -61,8 +61,8 @@ function printHeadline(out: Output, record: ResultRecord): void {
   const build = record.build ? [record.build.channel, record.build.commit?.slice(0, 10)].filter(Boolean).join(' @ ') : undefined;
   out.keyValues([
     ['Job', record.id],
-    ['Status', `${colourState(c, record.status)}${record.retried ? c.dim(' (retried after a platform error)') : ''}`],
-    ['Actor', actor ? `${actor.name}  ${c.bold(formatNumber(actor.mean, 1))} ${metric} ± ${formatNumber(actor.mean_error, 1)}${relative}` : undefined],
+    ['Status', painted(`${colourState(c, record.status)}${record.retried ? c.dim(' (retried after a platform error)') : ''}`)],
+    ['Actor', actor ? painted(`${safe(actor.name)}  ${c.bold(formatNumber(actor.mean, 1))} ${safe(metric)} ± ${formatNumber(actor.mean_error, 1)}${relative}`) : undefined],
     ['Build', build],
     ['Sim time', formatDuration(runtime?.simDurationMs)],
     ['Total time', formatDuration(runtime?.totalDurationMs)],
@@ -74,7 +74,7 @@ function printOutcome(out: Output, record: ResultRecord): void {
   if (!record.errorCode && record.status === 'completed') return;
   out.line();
   const reason = record.statusReason ?? '';
-  out.line(`${out.c.red(record.errorCode ?? record.status)}: ${reason}`.trimEnd());
+  out.line(`${out.c.red(safe(record.errorCode ?? record.status))}: ${safe(reason)}`.trimEnd());
   const advice = record.errorCode ? ERROR_ADVICE[record.errorCode] : undefined;
   if (advice) out.line(out.c.dim(advice));
 }
@@ -152,13 +152,13 @@ function printActors(out: Output, record: ResultRecord, options: ResultViewOptio
   const c = out.c;
   const columns: Array<Column<(typeof rows)[number]>> = [
     { header: '#', value: (r) => String(r.rank), align: 'right' },
-    { header: 'Actor', value: (r) => terminalSafeLine(r.name), shrinkable: true, style: (t, r) => (r.name === main.name ? c.cyan(t) : t) },
+    { header: 'Actor', value: (r) => safe(r.name), shrinkable: true, style: (t, r) => (r.name === main.name ? c.cyan(t) : t) },
     { header: 'DPS', value: (r) => formatNumber(r.mean, 1), align: 'right', style: (t) => c.bold(t) },
     { header: '±', value: (r) => formatNumber(r.mean_error, 1), align: 'right', style: (t) => c.dim(t) },
   ];
   // Against the headline actor's own DPS only: with raid_dps its mean is the group's total.
   if (summary.metric !== 'raid_dps') {
-    columns.push({ header: `Δ % vs ${terminalSafeLine(main.name)}`, value: (r) => (r.name === main.name ? '' : `${signed(((r.mean - main.mean) / main.mean) * 100, 2)}%`), align: 'right', style: (t) => colourSign(c, t) });
+    columns.push({ header: `Δ % vs ${safe(main.name)}`, value: (r) => (r.name === main.name ? '' : `${signed(((r.mean - main.mean) / main.mean) * 100, 2)}%`), align: 'right', style: (t) => colourSign(c, t) });
   }
   out.line();
   printTable(out, rows, columns);
@@ -170,10 +170,10 @@ function printFunnel(out: Output, record: ResultRecord): void {
   if (!multi?.enabled || !multi.stages?.length) return;
   const steps = multi.stages.map((s) => {
     const culled = s.culled ? out.c.dim(` (${formatNumber(s.culled)} culled)`) : '';
-    return `${formatNumber(s.profilesets ?? 0)} ${s.label ?? `stage ${s.stage}`}${culled}`;
+    return `${formatNumber(s.profilesets ?? 0)} ${safe(s.label ?? `stage ${s.stage}`)}${culled}`;
   });
   out.line();
-  out.keyValues([['Multistage', steps.join(' → ')]]);
+  out.keyValues([['Multistage', painted(steps.join(' → '))]]);
 }
 
 function printWarnings(out: Output, record: ResultRecord): void {

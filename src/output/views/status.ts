@@ -1,7 +1,8 @@
 import { isTerminal } from '../../api/enums.js';
 import type { StatusRecord } from '../../api/schemas.js';
 import { colourState, formatDuration, formatTime } from '../format.js';
-import type { Output } from '../io.js';
+import { painted, type Output } from '../io.js';
+import { terminalSafeLine as safe } from '../safe.js';
 
 export interface DescribeOptions {
   /** Colours the state name. */
@@ -16,7 +17,7 @@ export interface DescribeOptions {
  */
 export function describeStatus(status: StatusRecord, options: DescribeOptions = {}): string {
   const paint = options.c ?? ((s: string) => s);
-  let head = paint(status.status);
+  let head = paint(safe(status.status));
   const percent = status.progress?.percent;
   if (status.status === 'running' && typeof percent === 'number') head += ` ${Math.floor(percent)}%`;
   const parts = [head];
@@ -26,14 +27,14 @@ export function describeStatus(status: StatusRecord, options: DescribeOptions = 
   if (eta) parts.push(eta);
   if (status.retried && !isTerminal(status.status)) parts.push('retried after a platform error');
   const text = parts.join(' · ');
-  return status.errorCode ? `${text} — ${status.errorCode}` : text;
+  return status.errorCode ? `${text} — ${safe(status.errorCode)}` : text;
 }
 
 /** `2/3 intermediate`, or undefined for a single-pass run. */
 export function stageText(status: StatusRecord): string | undefined {
   const stage = status.progress?.stage;
   if (!stage?.current || !stage.total || stage.total <= 1) return undefined;
-  return `${stage.current}/${stage.total}${stage.label ? ` ${stage.label}` : ''}`;
+  return `${stage.current}/${stage.total}${stage.label ? ` ${safe(stage.label)}` : ''}`;
 }
 
 /** `starts in ~40 s` while waiting with an ETA (counted down by `elapsedMs`), else undefined. */
@@ -51,7 +52,7 @@ export function queueEtaText(status: StatusRecord, elapsedMs = 0): string | unde
 export function printStatus(out: Output, id: string, status: StatusRecord): void {
   out.keyValues([
     ['Job', id],
-    ['Status', describeStatus(status, { c: (s) => colourState(out.c, s) })],
+    ['Status', painted(describeStatus(status, { c: (s) => colourState(out.c, s) }))],
     ['Reason', status.statusReason ?? undefined],
     ['Queued at', formatTime(status.queue?.queuedAt)],
     ['Started', formatTime(status.startedAt)],

@@ -1,13 +1,13 @@
 import { Option } from 'commander';
 import { execa } from 'execa';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMPLETION_FILES, completionScript, SHELLS, staleScripts, type Shell } from '../../../src/completions/index.js';
 import { simjobCompletion, simjobCompletionOptions, simjobProgram } from '../../../src/completions/simjob.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
 import { isolatedDirs, simjob } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/temp.js';
 
 /**
  * The committed scripts in completions/ (shipped in the package) must be what src/program.ts generates now: a flag
@@ -71,7 +71,7 @@ describe('completion scripts in completions/', () => {
   });
 
   it('`npm run completions` writes the scripts; `-- --check` then passes, and fails naming a file that changed', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'simjob-completions-script-'));
+    const dir = tempDir('simjob-completions-script-');
     const script = (...args: string[]) =>
       execa(process.execPath, ['scripts/tsrun.mjs', 'scripts/completions.ts', ...args, '--dir', dir], { cwd: REPO_ROOT, reject: false });
 

@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allCommands, commandModel } from '../../../src/completions/model.js';
 import { simjobCompletionOptions, simjobProgram } from '../../../src/completions/simjob.js';
 import { simjob } from '../../helpers/cli.js';
 import { BASH_COMPLETION_LIB, completeBash, completeFish, completeZsh, shellInstalled, type ShellName } from './shells.js';
+import { tempDir } from '../../helpers/temp.js';
 
 /**
  * The scripts `simjob completion <shell>` prints, loaded into the real bash, zsh and fish, answering Tab presses.
@@ -19,7 +19,7 @@ let dir: string;
 const scripts = { bash: '', zsh: '', fish: '' };
 
 beforeAll(async () => {
-  const root = mkdtempSync(join(tmpdir(), 'simjob-completions-'));
+  const root = tempDir('simjob-completions-');
   // The folder Tab runs in: profiles to complete, a folder, and a file that is not a profile. The scripts and the
   // shells' home (fish and zsh write there) live beside it, so they never show up as completions.
   work = join(root, 'work');

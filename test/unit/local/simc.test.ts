@@ -1,15 +1,15 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Config } from '../../../src/config/resolve.js';
 import { findErrorLine, findSimc, localBuildId, parseVersionLine } from '../../../src/local/simc.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let root: string;
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 function setUp(settings: Record<string, string> = {}) {
-  root = mkdtempSync(join(tmpdir(), 'simjob-simc-'));
+  root = tempDir('simjob-simc-');
   const bin = (name: string) => {
     const path = join(root, 'bin', name, 'simc');
     mkdirSync(join(root, 'bin', name), { recursive: true });

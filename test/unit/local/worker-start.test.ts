@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { earlyWorkerEnv, startWorkerEarly } from '../../../src/local/worker-start.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const env = { HOME: '/home/u', SIMJOB_PROFILE: 'from-env' };
 
@@ -35,7 +35,7 @@ describe('startWorkerEarly', () => {
   });
 
   it('does nothing at all (not even the data dir) for a command line that runs no local job', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'simjob-early-'));
+    dir = tempDir('simjob-early-');
     await startWorkerEarly(['submit', 'a.simc', '--local', '--dry-run'], { SIMJOB_DATA_DIR: join(dir, 'data') });
     expect(readdirSync(dir)).toEqual([]);
   });

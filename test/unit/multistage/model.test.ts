@@ -5,15 +5,15 @@
  * standard errors the report gives.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { modelPhase, Rng } from '../../../bench/multistage-model.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const SIMC = resolve(REPO_ROOT, 'test', 'fake-simc', 'simc');
-const dir = mkdtempSync(join(tmpdir(), 'simjob-model-'));
+const dir = tempDir('simjob-model-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface PsResult {

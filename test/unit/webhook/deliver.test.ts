@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -13,6 +12,7 @@ import {
 } from '../../../src/webhook/deliver.js';
 import { verifySignature } from '../../../src/webhook/signature.js';
 import { scriptedReceiver } from './receiver.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const SECRET = 'whsec_deliver_test';
 const JOB = { id: 'local-01j9x4b8c2m6k0p3qr', status: 'failed', statusReason: 'simc exited with code 1: Ünknown option «x»' };
@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 function tempRecord(): { path: string; store: RecordStore } {
-  const path = join(mkdtempSync(join(tmpdir(), 'simjob-deliver-')), 'webhook.json');
+  const path = join(tempDir('simjob-deliver-'), 'webhook.json');
   return { path, store: fileRecordStore(path) };
 }
 

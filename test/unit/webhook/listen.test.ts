@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ActionFailure, runExec } from '../../../src/webhook/actions.js';
@@ -7,6 +6,7 @@ import { startListener, type Listener, type ListenerOptions, type ReceivedEvent 
 import { postRaw } from '../../../src/webhook/post.js';
 import { signatureHeader } from '../../../src/webhook/signature.js';
 import { alive } from '../../helpers/process.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const SECRET = 'whsec_listener_unit';
 const BODY = JSON.stringify({ kind: 'job.terminal', version: 'v1', timestamp: '2025-01-01T00:00:00.000Z', payload: { id: 'local-x', status: 'completed', statusReason: null } });
@@ -116,7 +116,7 @@ describe('runExec', () => {
   };
 
   it.skipIf(process.platform === 'win32')('stops a command that outlasts the answer budget, with the processes it started', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'simjob-exec-'));
+    const dir = tempDir('simjob-exec-');
     const stop = new AbortController();
     const running = runExec(`sleep 30 & echo $! > "${dir}/pid"; wait`, received, { env: process.env, signal: stop.signal, log: () => undefined });
     let pid = 0;
