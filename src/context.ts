@@ -45,6 +45,9 @@ export class Context {
   private remoteBackend: Promise<RemoteBackend> | undefined;
   private localBackend: Promise<JobBackend> | undefined;
 
+  /** When the command started: a --timeout counts from here, retries included. */
+  private readonly startedAt = Date.now();
+
   constructor(opts: ContextOptions) {
     this.env = opts.env;
     this.flags = opts.flags;
@@ -101,7 +104,7 @@ export class Context {
       log: (line) => this.out.err(`${this.out.ce.dim(terminalSafe(line))}\n`), // debug lines quote server bodies
       signal: overrides.signal ?? this.signal,
       env: this.env,
-      ...httpLimits(this.env, this.flags.timeoutMs),
+      ...httpLimits(this.env, this.flags.timeoutMs, this.startedAt),
     });
   }
 
@@ -124,7 +127,7 @@ export class Context {
  * The HTTP limits, for slow links and tests: SIMJOB_HTTP_TIMEOUT (inactivity), SIMJOB_HTTP_DEADLINE (one whole
  * answer), SIMJOB_RETRY_BUDGET (retrying transient failures; a command's --timeout wins). Durations as 30s, 2m.
  */
-function httpLimits(env: NodeJS.ProcessEnv, timeoutFlagMs: number | undefined) {
+function httpLimits(env: NodeJS.ProcessEnv, timeoutFlagMs: number | undefined, startedAt: number) {
   const read = (name: string): number | undefined => {
     const value = env[name];
     return value === undefined || value === '' ? undefined : duration(name)(value);
@@ -133,5 +136,7 @@ function httpLimits(env: NodeJS.ProcessEnv, timeoutFlagMs: number | undefined) {
     timeoutMs: read('SIMJOB_HTTP_TIMEOUT'),
     deadlineMs: read('SIMJOB_HTTP_DEADLINE'),
     retryBudgetMs: timeoutFlagMs ?? read('SIMJOB_RETRY_BUDGET'),
+    // A poll late in a --wait must not retry past the command's own --timeout (its exit 8 would come late).
+    retryUntil: timeoutFlagMs === undefined ? undefined : startedAt + timeoutFlagMs,
   };
 }

@@ -19,6 +19,8 @@ export interface HttpOptions {
   deadlineMs?: number;
   /** How long transient failures (no answer, 408, 429, 5xx) are retried, from the first attempt. */
   retryBudgetMs?: number;
+  /** No retry past this moment (epoch ms), whatever the budget: the end of the command's own --timeout. */
+  retryUntil?: number;
   /** 1: one line per request and response; 2 (`SIMJOB_DEBUG=api`): also headers and bodies, redacted. */
   debug?: DebugLevel;
   /** Where debug lines and retry notices go (stderr, through the output module, which scrubs secrets). */
@@ -99,7 +101,7 @@ export class HttpClient {
     const deadlineMs = this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
     const budgetMs = this.opts.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
     const first = Date.now();
-    const budgetEnds = first + budgetMs;
+    const budgetEnds = Math.min(first + budgetMs, this.opts.retryUntil ?? Infinity);
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
       this.debugRequest(method, url, headers, options.json);
