@@ -6,6 +6,7 @@ import { buildRequest, checkIdempotencyKey, newIdempotencyKey, readProfile } fro
 import { describeMultistage, preflight } from '../../jobs/preflight.js';
 import { readAllBytes } from '../../util/prompt.js';
 import { hasGlob } from './globs.js';
+import { applyScenario, batchMeta, expandScenarios } from './scenarios.js';
 import { submitOne, type PreparedSubmission, type SubmitOptions } from './send.js';
 
 export async function run(ctx: Context, args: string[], options: SubmitOptions): Promise<number | void> {
@@ -13,18 +14,30 @@ export async function run(ctx: Context, args: string[], options: SubmitOptions):
   const sources = args.some(hasGlob) ? await (await import('./globs.js')).expandProfileArgs(args) : args;
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError('Only one profile can come from stdin ("-").');
   if (options.simc && !options.local) throw new UsageError('--simc names the simc of a local run; it needs --local.', 'Add --local, or drop --simc.');
-  if (options.idempotencyKey && sources.length > 1) {
-    throw new UsageError('--idempotency-key names one submission; it cannot be used with several profiles.');
+  const scenarios = expandScenarios(options.scenario ?? [], options.scenarios ?? []);
+  if (options.idempotencyKey && (sources.length > 1 || scenarios.length > 1)) {
+    throw new UsageError(`--idempotency-key names one submission; it cannot be used with several ${sources.length > 1 ? 'profiles' : 'scenarios'}.`);
   }
+  if (scenarios.length && options.plain) throw new UsageError('--scenario needs the JSON body: each job carries its scenario as metadata.', 'Drop --plain.');
+  const reports = options.report ?? [];
+  if (reports.length && !options.wait && !options.dryRun) throw new UsageError('--report writes what the jobs ended with; it needs --wait.', 'Add --wait.');
+  if (reports.length) await (await import('../../output/reports/spec.js')).checkReportTargets(reports);
+  const batch = sources.length > 1 || scenarios.length > 0 || reports.length > 0;
   const channel = resolveChannel(ctx, options);
   const priority = options.priority ?? (ctx.config.stringSetting('priority') as Priority | undefined);
   const prepared: PreparedSubmission[] = [];
   for (const source of sources) {
     const profile = await readProfile(source, () => readAllBytes(ctx.stdin));
-    const request = buildRequest(profile, options, channel, ctx.env, priority);
-    const key = options.idempotencyKey ? checkIdempotencyKey(options.idempotencyKey) : newIdempotencyKey();
-    const checked = preflight(source, request, options.local ? 'local' : 'remote');
-    prepared.push({ profile, request, idempotencyKey: key, preflight: checked });
+    const profileName = source === '-' ? 'stdin' : source;
+    for (const scenario of scenarios.length ? scenarios : [undefined]) {
+      const text = scenario ? applyScenario(profile.text, scenario) : profile.text;
+      // Every job of a batch says which profile (and scenario) it is, on the service and locally alike.
+      const meta = batch && !options.plain ? batchMeta(options.meta, profileName, scenario) : options.meta;
+      const request = buildRequest({ ...profile, text }, { ...options, meta }, channel, ctx.env, priority);
+      const key = options.idempotencyKey ? checkIdempotencyKey(options.idempotencyKey) : newIdempotencyKey();
+      const checked = preflight(source, request, options.local ? 'local' : 'remote');
+      prepared.push({ profile: { ...profile, text }, request, idempotencyKey: key, preflight: checked, profileName, scenario });
+    }
   }
   for (const p of prepared) {
     ctx.out.addSecret(p.request.credentials?.providerClientSecret);
@@ -41,7 +54,7 @@ export async function run(ctx: Context, args: string[], options: SubmitOptions):
   const backend = await ctx.backend(options.local);
   if (backend.kind === 'remote') await checkAccountLimits(backend, options);
 
-  if (prepared.length > 1) {
+  if (batch) {
     const { submitBatch } = await import('./batch.js');
     return submitBatch(ctx, backend, prepared, options);
   }
