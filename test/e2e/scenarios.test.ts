@@ -164,7 +164,7 @@ describe('submit --scenarios with --local and the stand-in simc', () => {
       expect(mine.map((row) => row[1])).toEqual([`${NAMES[i]} (actor)`, 'high', 'low']);
       for (let col = 2; col < 5; col++) expect(mine.map((row) => /#(\d)$/.exec(row[col]!)?.[1])).toEqual(['2', '1', '3']);
     }
-    const listed = json<Array<{ id: string; metadata: Record<string, string> }>>(await run(env, ['jobs', '--json', '--limit', '20']));
+    const listed = json<Array<{ id: string; metadata: Record<string, string> }>>(await run(env, ['jobs', '--local', '--json', '--limit', '20']));
     const jobs = (Array.isArray(listed) ? listed : (listed as any).jobs) as Array<{ id: string; metadata: Record<string, string> | null }>;
     const marks = jobs.map((j) => `${j.metadata?.profile} | ${j.metadata?.scenario}`).sort();
     expect(marks).toEqual(profiles.flatMap((p) => styles.map((s) => `${p} | ${s}`)).sort());
