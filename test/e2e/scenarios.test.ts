@@ -1,32 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { simjob } from '../helpers/cli.js';
-import { REPO_ROOT } from '../helpers/shared.js';
+import { validateJunit } from '../helpers/junit.js';
 import { cleanUp, json, localEnv, profileFile as localProfile, run } from './local-helpers.js';
 import { profileFile, userEnv } from './wait-helpers.js';
 
-const SCHEMA = resolve(REPO_ROOT, 'test', 'fixtures', 'junit.xsd');
 const NAMES = ['Alpha', 'Bravo', 'Charlie'];
 const RAID = ['Patchwerk 1 target', 'Patchwerk 5 targets', 'DungeonSlice'];
-
-/** Validate with a real XML Schema validator (libxml2's xmllint; .ci/run installs it) and count the test cases. */
-export function validateJunit(path: string): { tests: number; failures: number; errors: number; skipped: number; cases: string[] } {
-  const out = execFileSync('xmllint', ['--noout', '--schema', SCHEMA, path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  expect(out).toBe('');
-  const xpath = (expr: string) => execFileSync('xmllint', ['--xpath', expr, path], { encoding: 'utf8' }).trim();
-  const names = xpath('//testcase/@name');
-  return {
-    tests: Number(xpath('count(//testcase)')),
-    failures: Number(xpath('count(//testcase[failure])')),
-    errors: Number(xpath('count(//testcase[error])')),
-    skipped: Number(xpath('count(//testcase[skipped])')),
-    cases: [...names.matchAll(/name="([^"]*)"/g)].map((m) => m[1]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&')),
-  };
-}
 
 /** The rows of a piped (tab-separated) table that starts with `header`. */
 function tableOf(stdout: string, header: string): string[][] {
