@@ -14,10 +14,10 @@ _simjob_node() {
     'simjob config unset') _sj_cmds=''; _sj_opts='-h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob config list') _sj_cmds=''; _sj_opts='-h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob config help') _sj_cmds=''; _sj_opts='--json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
-    'simjob submit') _sj_cmds=''; _sj_opts='-c --channel --branch --multistage --max-runtime --max-queue --priority --meta --webhook --html --csv --json-version --plain --idempotency-key --dry-run -w --wait --timeout --cancel-on-interrupt --top --local --simc --concurrency -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -c --channel --branch --max-runtime --max-queue --priority --meta --json-version --idempotency-key --timeout --top --simc --concurrency -p --profile --base-url ' ;;
+    'simjob submit') _sj_cmds=''; _sj_opts='-c --channel --branch --multistage --max-runtime --max-queue --priority --meta --webhook --html --csv --json-version --plain --idempotency-key --dry-run -w --wait --timeout --cancel-on-interrupt --top --local --simc --concurrency --scenario --scenarios --report -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -c --channel --branch --max-runtime --max-queue --priority --meta --json-version --idempotency-key --timeout --top --simc --concurrency --scenario --scenarios --report -p --profile --base-url ' ;;
     'simjob status') _sj_cmds=''; _sj_opts='-w --wait --timeout --cancel-on-interrupt --top -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --timeout --top -p --profile --base-url ' ;;
     'simjob result') _sj_cmds=''; _sj_opts='--top --all -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --top -p --profile --base-url ' ;;
-    'simjob compare') _sj_cmds=''; _sj_opts='--top --all -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --top -p --profile --base-url ' ;;
+    'simjob compare') _sj_cmds=''; _sj_opts='--top --all --fail-on-regression --report -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --top --fail-on-regression --report -p --profile --base-url ' ;;
     'simjob cancel') _sj_cmds=''; _sj_opts='-h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob jobs') _sj_cmds=''; _sj_opts='-L --limit --cursor --all --local -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -L --limit --cursor -p --profile --base-url ' ;;
     'simjob artifacts') _sj_cmds=''; _sj_opts='--download -k --kind -o --dir -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -k --kind -o --dir -p --profile --base-url ' ;;
@@ -46,6 +46,7 @@ _simjob_value() {
     'simjob submit --priority') _simjob_words 'background standard high' ;;
     'simjob submit --json-version') _simjob_words '2 3' ;;
     'simjob submit --simc') _simjob_paths file ;;
+    'simjob submit --scenarios') _simjob_words 'raid targets movement length dungeon' ;;
     'simjob artifacts -o'|'simjob artifacts --dir') _simjob_paths directory ;;
     'simjob webhook verify --body-file') _simjob_paths file ;;
     'simjob webhook verify --secret-file') _simjob_paths file ;;
