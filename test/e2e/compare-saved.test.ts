@@ -91,7 +91,7 @@ describe('compare saved --json results', () => {
 
   it('a result on one side only is listed, never dropped (exit 0), and is a skipped JUnit case', async () => {
     const doc = JSON.parse(readFileSync(file('same.json'), 'utf8')) as Array<{ metadata: Record<string, string> }>;
-    writeFileSync(file('fewer.json'), JSON.stringify(doc.filter((r) => !(r.metadata.profile.endsWith('bravo.simc') && r.metadata.scenario === 'fight_style=DungeonSlice'))));
+    writeFileSync(file('fewer.json'), JSON.stringify(doc.filter((r) => !(r.metadata.profile?.endsWith('bravo.simc') && r.metadata.scenario === 'fight_style=DungeonSlice'))));
     const junit = file('fewer.xml');
     const r = await run(env, ['compare', file('old.json'), file('fewer.json'), '--fail-on-regression', '1', '--report', `junit=${junit}`]);
     expect(r.exitCode, r.stderr).toBe(0);
