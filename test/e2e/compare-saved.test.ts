@@ -39,14 +39,14 @@ describe('compare saved --json results', () => {
     expect(r.exitCode, r.stderr).toBe(3);
     const alpha = profile('alpha', 47500);
     expect(r.stderr).toContain('2 regressions of more than 1% (significant):');
-    expect(r.stderr).toMatch(new RegExp(`  ${alpha.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\[fight_style=Patchwerk\\]  alpha \\(actor\\): -5\\.\\d\\d% \\(-2\\d{3}\\.\\d ± \\d+\\.\\d\\)`));
+    expect(r.stderr).toMatch(new RegExp(`  ${alpha.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\[fight_style=Patchwerk\\]  alpha \\(actor\\): -[45]\\.\\d\\d% \\(-2\\d{3}\\.\\d ± \\d+\\.\\d\\)`));
     expect(r.stdout.split('\n')[0]).toMatch(/^A\s+.*old\.json\s+\(4 results\)$/);
     expect(r.stdout).toContain('Profile\tScenario\tName\tA\t± A\tB\t± B\tΔ\tΔ %\t± Δ\tSignificant\n');
-    expect(r.stdout).toMatch(/\tfight_style=DungeonSlice\talpha \(actor\)\t(49|50),[\d,.]+\t[\d.]+\t47,[\d,.]+\t[\d.]+\t−2,[\d,.]+\t−5\.\d\d%\t[\d.]+\tyes, regression\n/);
+    expect(r.stdout).toMatch(/\tfight_style=DungeonSlice\talpha \(actor\)\t(49|50),[\d,.]+\t[\d.]+\t47,[\d,.]+\t[\d.]+\t−2,[\d,.]+\t−[45]\.\d\d%\t[\d.]+\tyes, regression\n/);
 
     const report = validateJunit(junit);
     expect(report).toMatchObject({ tests: 4, failures: 2, errors: 0, skipped: 0 });
-    expect(readFileSync(junit, 'utf8')).toMatch(/<failure message="1 significant regression of more than 1%: alpha \(actor\): -5\.\d\d% \(Δ -2\d{3}\.\d ± \d+\.\d\)" type="regression">/);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<failure message="1 significant regression of more than 1%: alpha \(actor\): -[45]\.\d\d% \(Δ -2\d{3}\.\d ± \d+\.\d\)" type="regression">/);
     const summary = readFileSync(md, 'utf8');
     expect(summary).toContain(':x: **2 significant regressions of more than 1%.**');
     expect(summary.split('\n').filter((l) => l.includes('**regression**'))).toHaveLength(2);
