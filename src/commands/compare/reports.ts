@@ -2,7 +2,8 @@
 import { formatNumber } from '../../output/format.js';
 import { junitXml, type TestCase } from '../../output/reports/junit.js';
 import { cell, markdownTable } from '../../output/reports/markdown.js';
-import { writeReport, type ReportTarget } from '../../output/reports/spec.js';
+import { writeReport } from '../../output/reports/files.js';
+import type { ReportTarget } from '../../output/reports/spec.js';
 import type { CompareRow, ComparisonView, Match } from '../../output/views/comparison.js';
 import { signed } from '../../output/views/result.js';
 import { keyText } from './match.js';

@@ -24,7 +24,7 @@ export interface CompareOptions {
 export async function run(ctx: Context, [argA, argB]: string[], options: CompareOptions): Promise<number> {
   if (options.all && options.top !== undefined) throw new UsageError('--all and --top do not go together: --all compares every profileset.');
   if (argA === '-' && argB === '-') throw new UsageError('Only one side can come from stdin ("-").');
-  if (options.report?.length) await (await import('../../output/reports/spec.js')).checkReportTargets(options.report);
+  if (options.report?.length) await (await import('../../output/reports/files.js')).checkReportTargets(options.report);
   const [a, b] = await Promise.all([loadSource(ctx, argA!), loadSource(ctx, argB!)]);
   // Two job ids: a job without DPS is an error of this command, as it always was.
   if (!a.file && !b.file) for (const r of [a.results[0]!, b.results[0]!]) requireDps(r);

@@ -4,7 +4,8 @@ import { ExitCode } from '../../errors.js';
 import { formatNumber } from '../../output/format.js';
 import { junitXml, type TestCase } from '../../output/reports/junit.js';
 import { cell, markdownTable } from '../../output/reports/markdown.js';
-import { writeReport, type ReportTarget } from '../../output/reports/spec.js';
+import { writeReport } from '../../output/reports/files.js';
+import type { ReportTarget } from '../../output/reports/spec.js';
 
 export interface BatchReportRow {
   profile: string;

@@ -21,7 +21,7 @@ export async function run(ctx: Context, args: string[], options: SubmitOptions):
   if (scenarios.length && options.plain) throw new UsageError('--scenario needs the JSON body: each job carries its scenario as metadata.', 'Drop --plain.');
   const reports = options.report ?? [];
   if (reports.length && !options.wait && !options.dryRun) throw new UsageError('--report writes what the jobs ended with; it needs --wait.', 'Add --wait.');
-  if (reports.length) await (await import('../../output/reports/spec.js')).checkReportTargets(reports);
+  if (reports.length) await (await import('../../output/reports/files.js')).checkReportTargets(reports);
   const batch = sources.length > 1 || scenarios.length > 0 || reports.length > 0;
   const channel = resolveChannel(ctx, options);
   const priority = options.priority ?? (ctx.config.stringSetting('priority') as Priority | undefined);

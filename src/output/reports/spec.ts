@@ -1,7 +1,6 @@
 /** `--report FORMAT=FILE`: the CI report files `submit` and `compare` write next to their usual output. */
-import { stat, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { ExitCode, SimjobError, UsageError } from '../../errors.js';
+import { resolve } from 'node:path';
+import { UsageError } from '../../errors.js';
 
 export const REPORT_FORMATS = ['junit', 'markdown'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -20,24 +19,4 @@ export function collectReport(value: string, previous: ReportTarget[] = []): Rep
   if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--report ${format}: not a report format.`, `Use ${REPORT_FORMATS.join(' or ')}.`);
   if (previous.some((t) => resolve(t.path) === resolve(path))) throw new UsageError(`--report names ${path} twice.`, 'Give each report its own file.');
   return [...previous, { format: format as ReportFormat, path }];
-}
-
-/** Before any job is sent: each report's folder exists, so an hour of sims never ends in "cannot write the report". */
-export async function checkReportTargets(targets: readonly ReportTarget[]): Promise<void> {
-  for (const t of targets) {
-    const folder = dirname(resolve(t.path));
-    const info = await stat(folder).catch(() => undefined);
-    if (!info?.isDirectory()) throw new UsageError(`--report ${t.format}=${t.path}: the folder ${folder} does not exist.`, 'Create it first, or write the report elsewhere.');
-    const file = await stat(t.path).catch(() => undefined);
-    if (file?.isDirectory()) throw new UsageError(`--report ${t.format}=${t.path} is a folder.`, 'Name a file, e.g. results.xml.');
-  }
-}
-
-/** Write one report file; a failure names the file and is an error (exit 1) after the command's own output. */
-export async function writeReport(path: string, content: string, what: string): Promise<void> {
-  try {
-    await writeFile(path, content);
-  } catch (error) {
-    throw new SimjobError(`Cannot write the ${what} report ${path}: ${(error as Error).message}.`, ExitCode.ERROR);
-  }
 }
