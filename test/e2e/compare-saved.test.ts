@@ -57,10 +57,11 @@ describe('compare saved --json results', () => {
     expect(body.unmatched).toEqual([]);
   });
 
-  it('the same setup again: exit 0 with --fail-on-regression 1', async () => {
-    const r = await run(env, ['compare', file('old.json'), file('same.json'), '--fail-on-regression', '1']);
+  it('the same setup again (yesterday\'s file on stdin): exit 0 with --fail-on-regression 1', async () => {
+    const r = await simjob(['compare', '-', file('same.json'), '--fail-on-regression', '1'], { env, input: readFileSync(file('old.json'), 'utf8') });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('regression');
+    expect(r.stdout.split('\n')[0]).toMatch(/^A\s+-\s+\(4 results\)$/);
   });
 
   it('noise of the size of the error is not a regression, even above the threshold; twice the error is', async () => {

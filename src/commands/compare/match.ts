@@ -1,5 +1,6 @@
 /** Pairing two sources result by result (profile, scenario), and row by row (the actor, then profilesets by name). */
 import type { ResultRecord } from '../../api/schemas.js';
+import { isTerminal } from '../../jobs/states.js';
 import type { RankedProfileset } from '../../output/report-profilesets.js';
 import { difference, rankByMean } from '../../output/stats.js';
 import type { CompareRow, Match, SideFigures, Unmatched } from '../../output/views/comparison.js';
@@ -53,7 +54,9 @@ export function pairResults(a: Source, b: Source): Pairing {
 }
 
 export function whyNoDps(r: ResultRecord): string {
-  return r.status === 'completed' ? 'its result has no summary' : `it ended ${r.status}${r.errorCode ? ` (${r.errorCode})` : ''}`;
+  if (r.status === 'completed') return 'its result has no summary';
+  if (!isTerminal(r.status)) return `it had not ended (${r.status}) when it was saved`;
+  return `it ended ${r.status}${r.errorCode ? ` (${r.errorCode})` : ''}`;
 }
 
 export interface SetList {
