@@ -45,10 +45,13 @@ export async function run(ctx: Context, args: string[], options: SubmitOptions):
   }
 
   if (options.dryRun) return printDryRun(ctx, prepared, options);
+  const said = new Set<string>(); // once per profile, not once per scenario
   for (const p of prepared) {
     const staging = p.preflight.multistage;
     // A local run that cannot be staged says why itself (as a warning of the run it will make instead).
-    if (staging && (staging.enabled || !options.local)) ctx.out.notice(`${label(p)}${describeMultistage(staging)}`);
+    const notice = staging && (staging.enabled || !options.local) ? `${label(p)}${describeMultistage(staging)}` : undefined;
+    if (notice && !said.has(notice)) ctx.out.notice(notice);
+    if (notice) said.add(notice);
   }
 
   const backend = await ctx.backend(options.local);
