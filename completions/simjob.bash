@@ -14,11 +14,11 @@ _simjob_node() {
     'simjob config unset') _sj_cmds=''; _sj_opts='-h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob config list') _sj_cmds=''; _sj_opts='-h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob config help') _sj_cmds=''; _sj_opts='--json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
-    'simjob submit') _sj_cmds=''; _sj_opts='-c --channel --branch --multistage --max-runtime --max-queue --max-credits --priority --meta --webhook --html --csv --json-version --plain --idempotency-key --dry-run -w --wait --timeout --cancel-on-interrupt --top --local --simc --concurrency -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --json-version --idempotency-key --timeout --top --simc --concurrency -p --profile --base-url ' ;;
-    'simjob topgear') _sj_cmds=''; _sj_opts='--slots --talents --max-combos -o --output --no-multistage --dry-run -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --webhook --html --csv --json-version --plain --idempotency-key -w --wait --timeout --cancel-on-interrupt --top --local --simc -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --slots --talents --max-combos -o --output -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --json-version --idempotency-key --timeout --top --simc -p --profile --base-url ' ;;
+    'simjob submit') _sj_cmds=''; _sj_opts='-c --channel --branch --multistage --max-runtime --max-queue --max-credits --priority --meta --webhook --html --csv --json-version --plain --idempotency-key --dry-run -w --wait --timeout --cancel-on-interrupt --top --local --simc --concurrency --scenario --scenarios --report -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --json-version --idempotency-key --timeout --top --simc --concurrency --scenario --scenarios --report -p --profile --base-url ' ;;
+    'simjob topgear') _sj_cmds=''; _sj_opts='--slots --talents --max-combos -o --output --no-multistage --dry-run -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --webhook --html --csv --json-version --plain --idempotency-key -w --wait --timeout --cancel-on-interrupt --top --local --simc --scenario --scenarios --report -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --slots --talents --max-combos -o --output -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --json-version --idempotency-key --timeout --top --simc --scenario --scenarios --report -p --profile --base-url ' ;;
     'simjob status') _sj_cmds=''; _sj_opts='-w --wait --timeout --cancel-on-interrupt --top -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --timeout --top -p --profile --base-url ' ;;
     'simjob result') _sj_cmds=''; _sj_opts='--top --all -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --top -p --profile --base-url ' ;;
-    'simjob compare') _sj_cmds=''; _sj_opts='--top --all -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --top -p --profile --base-url ' ;;
+    'simjob compare') _sj_cmds=''; _sj_opts='--top --all --fail-on-regression --report -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --top --fail-on-regression --report -p --profile --base-url ' ;;
     'simjob report') _sj_cmds=''; _sj_opts='-o --output --open --top -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -o --output --top -p --profile --base-url ' ;;
     'simjob cancel') _sj_cmds=''; _sj_opts='-h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob jobs') _sj_cmds=''; _sj_opts='-L --limit --cursor --all --local -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -L --limit --cursor -p --profile --base-url ' ;;
@@ -48,6 +48,7 @@ _simjob_value() {
     'simjob submit --priority') _simjob_words 'background standard high' ;;
     'simjob submit --json-version') _simjob_words '2 3' ;;
     'simjob submit --simc') _simjob_paths file ;;
+    'simjob submit --scenarios') _simjob_words 'raid targets movement length dungeon' ;;
     'simjob topgear --talents') _simjob_words 'active all' ;;
     'simjob topgear -o'|'simjob topgear --output') _simjob_paths file ;;
     'simjob topgear -c'|'simjob topgear --channel') _simjob_words 'nightly weekly latest' ;;
@@ -55,6 +56,7 @@ _simjob_value() {
     'simjob topgear --priority') _simjob_words 'background standard high' ;;
     'simjob topgear --json-version') _simjob_words '2 3' ;;
     'simjob topgear --simc') _simjob_paths file ;;
+    'simjob topgear --scenarios') _simjob_words 'raid targets movement length dungeon' ;;
     'simjob report -o'|'simjob report --output') _simjob_paths file ;;
     'simjob artifacts -o'|'simjob artifacts --dir') _simjob_paths directory ;;
     'simjob webhook verify --body-file') _simjob_paths file ;;

@@ -1,12 +1,14 @@
 import { Argument, Command, Option } from 'commander';
 import { CHANNELS, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES } from './api/enums.js';
 import { examples, lazyAction, type Runtime } from './commands/define.js';
-import { duration, oneOf, positiveInteger } from './util/parse.js';
+import { duration, nonNegativeNumber, oneOf, positiveInteger } from './util/parse.js';
 import { completeAsPath, suggest } from './completions/hints.js';
 import { SETTING_KEYS } from './config/keys.js';
 import { httpUrl, port, urlPath } from './commands/webhook/parse.js';
 import { VERSION } from './version.js';
 import { DEFAULT_MAX_COMBOS, GROUP_NAMES } from './topgear/groups.js';
+import { PRESETS as SCENARIO_PRESETS } from './commands/submit/scenarios.js';
+import { collectReport } from './output/reports/spec.js';
 
 /**
  * Every command and flag, as data for commander: the single source for parsing, help and completions.
@@ -128,6 +130,9 @@ export function buildProgram(rt: Runtime): Command {
       .option('--local', 'Run on this machine with a local simc instead of the service.')
       .addOption(completeAsPath(new Option('--simc <path>', 'With --local: the simc binary to run.')))
       .option('--concurrency <n>', 'Submit at most N profiles at once (batches).', positiveInteger('--concurrency'))
+      .option('--scenario <key=v1,v2>', 'Run each profile once per value of a global simc option (repeatable: every combination).', collect, [])
+      .addOption(new Option('--scenarios <preset>', 'Run each profile in a named set of scenarios (repeatable).').choices(Object.keys(SCENARIO_PRESETS)).argParser(collectOneOf('--scenarios', Object.keys(SCENARIO_PRESETS))).default([]))
+      .addOption(reportOption())
       .action(lazyAction(rt, () => import('./commands/submit/run.js'))),
     [
       'simjob submit profile.simc --channel nightly --wait',
@@ -135,6 +140,9 @@ export function buildProgram(rt: Runtime): Command {
       'simjob submit profiles/*.simc --channel weekly --wait --json | jq \'.[].result.summary.mainActor.mean\'',
       'simc_export | simjob submit - --channel latest',
       'simjob submit profile.simc --local --wait',
+      'simjob submit profiles/*.simc --scenarios raid --wait',
+      'simjob submit profile.simc --scenario fight_style=Patchwerk,DungeonSlice --scenario desired_targets=1,5 --wait',
+      'simjob submit \'profiles/*.simc\' --wait --json --report junit=sims.xml --report markdown=summary.md > results.json',
     ],
   );
 
@@ -193,13 +201,19 @@ export function buildProgram(rt: Runtime): Command {
 
   examples(
     program
-      .command('compare <jobA> <jobB>')
-      .description('Compare two finished jobs: DPS side by side, the difference, and whether it is significant.')
-      .option('--top <n>', 'Compare the best N profilesets of job A (default 20).', positiveInteger('--top'))
+      .command('compare <a> <b>')
+      .description('Compare two finished jobs, or two saved --json results: DPS side by side, the difference, and whether it is significant.')
+      .option('--top <n>', 'Show the best N profilesets of each match (default 20).', positiveInteger('--top'))
       .option('--all', 'Compare every profileset, read from the JSON report artifacts.')
+      .option('--fail-on-regression <pct>', 'Exit 3 when any match is significantly worse by more than PCT percent.', nonNegativeNumber('--fail-on-regression'))
+      .addOption(reportOption())
       .addHelpText('after', '\nSignificant: |Δ| > √(eA² + eB²), where eA and eB are the 95% half-widths (mean_error) of the two\nmeans: a two-sided z-test at the 5% level, assuming the two sims are independent.')
       .action(lazyAction(rt, () => import('./commands/compare/run.js'))),
-    ['simjob compare 519253542012420096 519253542012420097', 'simjob compare OLD NEW --all --json | jq \'.rows[] | select(.significant)\''],
+    [
+      'simjob compare 519253542012420096 519253542012420097',
+      'simjob compare OLD NEW --all --json | jq \'.rows[] | select(.significant)\'',
+      'simjob compare yesterday.json today.json --fail-on-regression 1 --report markdown="$GITHUB_STEP_SUMMARY"',
+    ]
   );
 
   examples(
@@ -391,6 +405,16 @@ function copyOptions(from: Command, to: Command, skip: string[]): Command {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+function collectOneOf(flag: string, allowed: readonly string[]): (value: string, previous: string[]) => string[] {
+  const check = oneOf(flag, allowed);
+  return (value, previous) => [...previous, check(value)];
+}
+
+/** `--report junit=FILE` / `markdown=FILE`, shared by submit and compare. */
+function reportOption(): Option {
+  return new Option('--report <format=file>', 'Also write a CI report: junit=FILE (JUnit XML) or markdown=FILE (repeatable).').argParser(collectReport).default([]);
 }
 
 /** What `submit --wait` and `status --wait` share (a fresh Option per command, as commander needs). */

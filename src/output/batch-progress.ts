@@ -51,7 +51,7 @@ export async function createBatchProgress(out: Output, items: readonly BatchItem
       return `  ${truncate(safe(i.label), 28).padEnd(28)}  ${c.dim(safe(i.id ?? ''))}  ${state}`;
     });
     if (live.length > MAX_LIVE_ROWS) rows.push(c.dim(`  … and ${live.length - MAX_LIVE_ROWS} more`));
-    return [`${items.length} profiles: ${tally}${c.dim(` · ${clock(now - started)}`)}`, ...rows].map((l) => truncate(l, width() + 40)).join('\n');
+    return [`${items.length} ${items.length === 1 ? 'job' : 'jobs'}: ${tally}${c.dim(` · ${clock(now - started)}`)}`, ...rows].map((l) => truncate(l, width() + 40)).join('\n');
   };
   const spinner = await startTickingSpinner(out, text);
   const redraw = spinner.redraw;

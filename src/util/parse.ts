@@ -37,3 +37,11 @@ export function duration(flag: string) {
     return ms;
   };
 }
+
+/** A percentage or threshold: 0, 1, 2.5. */
+export function nonNegativeNumber(flag: string) {
+  return (value: string): number => {
+    if (!/^(\d+(\.\d+)?|\.\d+)$/.test(value.trim())) throw new UsageError(`${flag} must be a number of 0 or more, e.g. 1 or 2.5 (got "${value}").`);
+    return Number(value);
+  };
+}

@@ -6,7 +6,10 @@ import type { JobBackend, Submitted } from '../../jobs/backend.js';
 import { exitCodeForState, isTerminal } from '../../jobs/states.js';
 import { waitForTerminal } from '../../jobs/wait.js';
 import type { BatchItem, BatchProgress } from '../../output/batch-progress.js';
+import { terminalSafeLine } from '../../output/safe.js';
 import { printBatchSummary } from '../../output/views/batch-summary.js';
+import { printScenarioMatrix } from '../../output/views/scenario-matrix.js';
+import type { BatchReportRow } from './reports.js';
 import { submitOne, type PreparedSubmission, type SubmitOptions } from './send.js';
 
 /** Profiles of one batch in flight at once, unless --concurrency says otherwise. */
@@ -33,7 +36,7 @@ interface Entry extends BatchItem {
  * --wait: one summary table (or one JSON array) at the end, and the exit code of the worst outcome.
  */
 export async function submitBatch(ctx: Context, backend: JobBackend, prepared: PreparedSubmission[], options: SubmitOptions): Promise<number> {
-  const entries: Entry[] = prepared.map((p) => ({ p, label: p.profile.source === '-' ? 'stdin' : p.profile.source }));
+  const entries: Entry[] = prepared.map((p) => ({ p, label: labelOf(p) }));
   const limit = Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, entries.length);
   const deadline = options.timeout === undefined ? undefined : Date.now() + options.timeout;
   const started = Date.now();
@@ -69,7 +72,11 @@ export async function submitBatch(ctx: Context, backend: JobBackend, prepared: P
   }
   await recordUnfinished(backend, entries);
   if (ctx.out.json) ctx.out.printJson(entries.filter((e) => e.outcome).map((e) => e.outcome!.raw));
-  else printSummary(ctx, entries);
+  else printSummary(ctx, entries, options);
+  if (options.report?.length) {
+    const { writeBatchReports } = await import('./reports.js');
+    await writeBatchReports(options.report, entries.map((e) => reportRow(e)));
+  }
   const unfinished = entries.filter((e) => e.timedOut);
   if (unfinished.length) {
     ctx.out.err(`--timeout ran out; ${unfinished.length === 1 ? 'this job keeps' : 'these jobs keep'} running (pick up with simjob status ID --wait):\n${unfinished.map((e) => `  ${e.label}  ${e.id}\n`).join('')}`);
@@ -84,7 +91,7 @@ async function submitEntry(ctx: Context, backend: JobBackend, entry: Entry, opti
       entry.submitted = submitted;
       entry.id = id;
       const replay = submitted.replay ? ' (replay of the job with this idempotency key)' : '';
-      if (plainNoWait) ctx.out.line(`${entry.p.profile.source}\t${entry.id}${submitted.replay ? '\t(replay)' : ''}`);
+      if (plainNoWait) ctx.out.line(`${terminalSafeLine(entry.p.profile.source)}${entry.p.scenario ? `\t${terminalSafeLine(entry.p.scenario.label)}` : ''}\t${entry.id}${submitted.replay ? '\t(replay)' : ''}`);
       else progress.accepted(entry, `${entry.label}: submitted as job ${entry.id}${replay}`);
       return;
     } catch (error) {
@@ -160,7 +167,7 @@ async function interrupted(ctx: Context, backend: JobBackend, entries: Entry[], 
   const say = (text: string) => ctx.out.err(`${text}\n`);
   const live = entries.filter((e) => e.id && !(e.outcome || (e.status && isTerminal(e.status.status))));
   const unsent = entries.filter((e) => !e.id && e.submitError === undefined);
-  if (!ctx.out.json && options.wait) printSummary(ctx, entries);
+  if (!ctx.out.json && options.wait) printSummary(ctx, entries, options);
   if (options.cancelOnInterrupt && live.length) {
     const { cancelDetached } = await import('../../jobs/wait-command.js');
     say(`Stopped waiting; cancelling ${live.length} job${live.length === 1 ? '' : 's'}:`);
@@ -178,7 +185,44 @@ async function interrupted(ctx: Context, backend: JobBackend, entries: Entry[], 
   return ExitCode.INTERRUPTED;
 }
 
-function printSummary(ctx: Context, entries: Entry[]): void {
+/** `alpha.simc`, or `alpha.simc [DungeonSlice]` for a job of a scenario. */
+function labelOf(p: PreparedSubmission): string {
+  const profile = p.profileName ?? (p.profile.source === '-' ? 'stdin' : p.profile.source);
+  return p.scenario ? `${profile} [${p.scenario.label}]` : profile;
+}
+
+function stateOf(e: Entry): string {
+  if (e.timedOut) return `still ${e.status?.status ?? 'running'}`;
+  if (e.submitError !== undefined) return 'not submitted';
+  if (e.waitError !== undefined) return 'wait failed';
+  if (e.outcome) return e.outcome.data.errorCode ? `${e.outcome.data.status} (${e.outcome.data.errorCode})` : e.outcome.data.status;
+  return e.status?.status ?? (e.id ? 'submitted' : 'not submitted');
+}
+
+function reportRow(e: Entry): BatchReportRow {
+  const why = e.submitError ?? e.waitError;
+  return {
+    profile: e.p.profileName ?? e.label,
+    scenario: e.p.scenario?.label,
+    id: e.id,
+    outcome: e.timedOut ? undefined : e.outcome?.data,
+    state: stateOf(e),
+    exitCode: exitOf(e),
+    reason: why !== undefined ? describe(why) : e.timedOut ? '--timeout ran out while the job was still running' : undefined,
+  };
+}
+
+function printSummary(ctx: Context, entries: Entry[], options: SubmitOptions): void {
+  if (entries.some((e) => e.p.scenario)) {
+    printScenarioMatrix(ctx.out, entries.map((e) => ({
+      profile: e.p.profileName ?? e.label,
+      scenario: e.p.scenario?.label ?? '',
+      id: e.id,
+      outcome: e.timedOut ? undefined : e.outcome?.data,
+      state: stateOf(e),
+    })), options.top);
+    return;
+  }
   printBatchSummary(ctx.out, entries.map((e) => ({
     label: e.label,
     id: e.id,

@@ -8,6 +8,7 @@ import { formatNumber } from '../../output/format.js';
 import { terminalSafeLine as safe } from '../../output/safe.js';
 import { readAllBytes } from '../../util/prompt.js';
 import { hasGlob } from './globs.js';
+import { applyScenario, batchMeta, expandScenarios } from './scenarios.js';
 import { submitOne, type PreparedSubmission, type SubmitOptions } from './send.js';
 
 export async function run(ctx: Context, args: string[], options: SubmitOptions): Promise<number | void> {
@@ -15,9 +16,6 @@ export async function run(ctx: Context, args: string[], options: SubmitOptions):
   const sources = args.some(hasGlob) ? await (await import('./globs.js')).expandProfileArgs(args) : args;
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError('Only one profile can come from stdin ("-").');
   checkLocalFlags(options);
-  if (options.idempotencyKey && sources.length > 1) {
-    throw new UsageError('--idempotency-key names one submission; it cannot be used with several profiles.');
-  }
   const profiles: ProfileInput[] = [];
   for (const source of sources) profiles.push(await readProfile(source, () => readAllBytes(ctx.stdin)));
   return submitProfiles(ctx, profiles, options);
@@ -29,19 +27,34 @@ export function checkLocalFlags(options: SubmitOptions): void {
 }
 
 /**
- * Submit profiles already read (by `submit`, or made by `topgear`): preflight, dry run, send one or a batch, and
- * with --wait show the result.
+ * Submit profiles already read (by `submit`, or made by `topgear`): one job per profile and scenario; preflight,
+ * dry run, send one or a batch, and with --wait show the result.
  */
 export async function submitProfiles(ctx: Context, profiles: ProfileInput[], options: SubmitOptions): Promise<number | void> {
+  const scenarios = expandScenarios(options.scenario ?? [], options.scenarios ?? []);
+  if (options.idempotencyKey && (profiles.length > 1 || scenarios.length > 1)) {
+    throw new UsageError(`--idempotency-key names one submission; it cannot be used with several ${profiles.length > 1 ? 'profiles' : 'scenarios'}.`);
+  }
+  if (scenarios.length && options.plain) throw new UsageError('--scenario needs the JSON body: each job carries its scenario as metadata.', 'Drop --plain.');
+  const reports = options.report ?? [];
+  if (reports.length && !options.wait && !options.dryRun) throw new UsageError('--report writes what the jobs ended with; it needs --wait.', 'Add --wait.');
+  if (reports.length) await (await import('../../output/reports/files.js')).checkReportTargets(reports);
+  const batch = profiles.length > 1 || scenarios.length > 0 || reports.length > 0;
   const channel = resolveChannel(ctx, options);
   const priority = options.priority ?? (ctx.config.stringSetting('priority') as Priority | undefined);
   const prepared: PreparedSubmission[] = [];
   for (const profile of profiles) {
     const { source } = profile;
-    const request = buildRequest(profile, options, channel, ctx.env, priority);
-    const key = options.idempotencyKey ? checkIdempotencyKey(options.idempotencyKey) : newIdempotencyKey();
-    const checked = preflight(source, request, options.local ? 'local' : 'remote');
-    prepared.push({ profile, request, idempotencyKey: key, preflight: checked });
+    const profileName = source === '-' ? 'stdin' : source;
+    for (const scenario of scenarios.length ? scenarios : [undefined]) {
+      const text = scenario ? applyScenario(profile.text, scenario) : profile.text;
+      // Every job of a batch says which profile (and scenario) it is, on the service and locally alike.
+      const meta = batch && !options.plain ? batchMeta(options.meta, profileName, scenario) : options.meta;
+      const request = buildRequest({ ...profile, text }, { ...options, meta }, channel, ctx.env, priority);
+      const key = options.idempotencyKey ? checkIdempotencyKey(options.idempotencyKey) : newIdempotencyKey();
+      const checked = preflight(source, request, options.local ? 'local' : 'remote');
+      prepared.push({ profile: { ...profile, text }, request, idempotencyKey: key, preflight: checked, profileName, scenario });
+    }
   }
   for (const p of prepared) {
     ctx.out.addSecret(p.request.credentials?.providerClientSecret);
@@ -49,16 +62,19 @@ export async function submitProfiles(ctx: Context, profiles: ProfileInput[], opt
   }
 
   if (options.dryRun) return printDryRun(ctx, prepared, options);
+  const said = new Set<string>(); // once per profile, not once per scenario
   for (const p of prepared) {
     const staging = p.preflight.multistage;
     // A local run that cannot be staged says why itself (as a warning of the run it will make instead).
-    if (staging && (staging.enabled || !options.local)) ctx.out.notice(`${label(p)}${describeMultistage(staging)}`);
+    const notice = staging && (staging.enabled || !options.local) ? `${label(p)}${describeMultistage(staging)}` : undefined;
+    if (notice && !said.has(notice)) ctx.out.notice(notice);
+    if (notice) said.add(notice);
   }
 
   const backend = await ctx.backend(options.local);
   if (backend.kind === 'remote') await checkAccountLimits(backend, options);
 
-  if (prepared.length > 1) {
+  if (batch) {
     const { submitBatch } = await import('./batch.js');
     return submitBatch(ctx, backend, prepared, options);
   }

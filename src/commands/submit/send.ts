@@ -4,6 +4,8 @@ import { ApiError, NetworkError } from '../../errors.js';
 import type { JobBackend, Submitted } from '../../jobs/backend.js';
 import type { Preflight } from '../../jobs/preflight.js';
 import type { ProfileInput, SubmitFlags } from '../../jobs/submission.js';
+import type { ReportTarget } from '../../output/reports/spec.js';
+import type { Scenario } from './scenarios.js';
 
 export interface SubmitOptions extends SubmitFlags {
   dryRun?: boolean;
@@ -14,6 +16,11 @@ export interface SubmitOptions extends SubmitFlags {
   local?: boolean;
   simc?: string;
   concurrency?: number;
+  /** `--scenario KEY=V1,V2` axes and `--scenarios NAME` presets. */
+  scenario?: string[];
+  scenarios?: string[];
+  /** `--report junit=FILE`, `--report markdown=FILE`. */
+  report?: ReportTarget[];
 }
 
 export interface PreparedSubmission {
@@ -21,6 +28,9 @@ export interface PreparedSubmission {
   request: SubmitRequest;
   idempotencyKey: string;
   preflight: Preflight;
+  /** In a batch: the profile as named (`stdin` for -), and the scenario this job runs. */
+  profileName?: string;
+  scenario?: Scenario;
 }
 
 /**
