@@ -57,7 +57,8 @@ export function printScenarioMatrix(out: Output, jobs: readonly ScenarioJob[], t
     const key = j.outcome?.status ?? j.state;
     ended.set(key, (ended.get(key) ?? 0) + 1);
   }
-  out.notice(out.ce.dim(`${jobs.length} jobs (${unique(jobs.map((j) => j.profile)).length} profiles × ${scenarios.length} scenarios): ${[...ended].map(([k, n]) => `${n} ${terminalSafeLine(k)}`).join(', ')}. Cells: DPS ± 95% error #rank in the column.`));
+  const profiles = unique(jobs.map((j) => j.profile)).length;
+  out.notice(out.ce.dim(`${jobs.length} jobs (${plural(profiles, 'profile')} × ${plural(scenarios.length, 'scenario')}): ${[...ended].map(([k, n]) => `${n} ${terminalSafeLine(k)}`).join(', ')}. Cells: DPS ± 95% error #rank in the column.`));
   const bad = jobs.filter((j) => !actorOf(j));
   for (const j of bad) out.notice(`  ${terminalSafeLine(j.profile)} [${terminalSafeLine(j.scenario)}]  ${j.id ?? '(no job)'}  ${terminalSafeLine(j.state)}`);
 }
@@ -109,3 +110,5 @@ function actorOf(job: ScenarioJob) {
 function unique<T>(items: readonly T[]): T[] {
   return [...new Set(items)];
 }
+
+const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
