@@ -72,9 +72,14 @@ export class Output {
     return Boolean(this.stdout.isTTY);
   }
 
-  /** A spinner or live line is shown only on an interactive stderr, outside CI, without --quiet. */
+  /**
+   * A spinner or live line is shown only on an interactive stderr, outside CI, without --quiet, and only on a
+   * terminal that knows its width: a pty nobody sized (`script` without a terminal, some CI runners) says 0 columns,
+   * and a spinner cannot tell there how many lines to redraw.
+   */
   get interactive(): boolean {
-    return Boolean(this.stderr.isTTY) && !this.env.CI && this.env.TERM !== 'dumb' && !this.quiet;
+    const sized = (this.stderr.columns ?? 0) > 0;
+    return Boolean(this.stderr.isTTY) && sized && !this.env.CI && this.env.TERM !== 'dumb' && !this.quiet;
   }
 
   /** Width for tables on stdout; undefined when stdout is not a terminal (no truncation then). */

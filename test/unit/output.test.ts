@@ -10,6 +10,13 @@ function output(isTTY: boolean, json = false) {
 }
 
 describe('output module', () => {
+  it('shows a spinner only on a terminal that knows its width (a pty nobody sized says 0 columns)', () => {
+    const make = (columns: number, env: NodeJS.ProcessEnv = {}) =>
+      new Output({ stdout: memoryStream(true), stderr: memoryStream(true, columns), env, json: false, noColor: false, quiet: false });
+    expect(make(80).interactive).toBe(true);
+    expect(make(0).interactive).toBe(false);
+    expect(make(80, { CI: 'true' }).interactive).toBe(false);
+  });
   it('prints JSON indented on a TTY and compact when piped', () => {
     const tty = output(true, true);
     tty.out.printJson({ a: 1 });
