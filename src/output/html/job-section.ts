@@ -2,21 +2,10 @@ import { ERROR_ADVICE } from '../../jobs/states.js';
 import { formatDuration, formatNumber, formatTime } from '../format.js';
 import type { RankedProfileset } from '../report-profilesets.js';
 import { difference, type Difference } from '../stats.js';
-import { signed } from '../views/result.js';
+import { MULTISTAGE_REASON_WORDS, signed } from '../views/result.js';
 import { axisNote, barChart, distributionChart, funnelChart, type Bar } from './charts.js';
 import { link, text } from './escape.js';
 import { isTopGear, type ReportJob } from './model.js';
-
-/** Why multistage did not run, in words (spec 2.4 reasons), as the terminal view says it. */
-const MULTISTAGE_REASONS: Record<string, string> = {
-  unsupported_stage_sensitive_directive: 'the profile uses a stage-sensitive directive',
-  unsupported_copy_set_only: 'copy=/set= comparisons cannot be split into stages',
-  unsupported_mixed_profileset_copy_set: 'profilesets are mixed with copy=/set=',
-  no_variants_in_input: 'the profile has no profileset.* lines',
-  unsupported_multi_actor: 'the profile declares more than one player',
-  no_profileset_candidates: 'the profilesets resolved to no candidates',
-  below_min_candidates: 'fewer than 4 candidates',
-};
 
 export interface SectionOptions {
   /** Profilesets in the bar chart; the table always lists every one. */
@@ -171,7 +160,7 @@ function funnel(job: ReportJob, options: SectionOptions): string {
   const multi = job.record.result.summary?.multiStage;
   const h = `h${options.level}`;
   if (multi && !multi.enabled && multi.reason && multi.reason !== 'disabled_by_option') {
-    return `<${h}>Multistage</${h}><p>Multistage did not run (<code>${text(multi.reason)}</code>): ${text(MULTISTAGE_REASONS[multi.reason] ?? 'see the reason')}; the job ran as a single pass.</p>`;
+    return `<${h}>Multistage</${h}><p>Multistage did not run (<code>${text(multi.reason)}</code>): ${text(MULTISTAGE_REASON_WORDS[multi.reason] ?? 'see the reason')}; the job ran as a single pass.</p>`;
   }
   if (!multi?.enabled || !multi.stages?.length) return '';
   const stages = multi.stages.map((s) => ({ label: s.label ?? `stage ${s.stage}`, profilesets: s.profilesets ?? 0, culled: s.culled ?? 0 }));

@@ -22,8 +22,8 @@ export interface ResultViewOptions {
   notifications?: readonly string[];
 }
 
-/** Why multistage did not run, in words (spec 2.4 reasons; notes §15). */
-const MULTISTAGE_REASONS: Record<string, string> = {
+/** Why multistage did not run, in words (spec 2.4 reasons; notes §15), here and in the HTML report. */
+export const MULTISTAGE_REASON_WORDS: Record<string, string> = {
   unsupported_stage_sensitive_directive: 'the profile uses a stage-sensitive directive',
   unsupported_copy_set_only: 'copy=/set= comparisons cannot be split into stages',
   unsupported_mixed_profileset_copy_set: 'profilesets are mixed with copy=/set=',
@@ -184,7 +184,7 @@ function printWarnings(out: Output, record: ResultRecord): void {
   }
   const multi = record.result.summary?.multiStage;
   if (multi && !multi.enabled && multi.reason && multi.reason !== 'disabled_by_option') {
-    out.warn(`Multistage did not run (${multi.reason}): ${MULTISTAGE_REASONS[multi.reason] ?? 'see the reason'}; the job ran as a single pass.`);
+    out.warn(`Multistage did not run (${multi.reason}): ${MULTISTAGE_REASON_WORDS[multi.reason] ?? 'see the reason'}; the job ran as a single pass.`);
   }
   if (record.status === 'completed' && (record.result.artifacts ?? []).length === 0) {
     out.warn(`The artifacts of this job have expired${record.retentionDays ? ` (kept ${record.retentionDays} days after completion)` : ''}.`);
