@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readUserFile } from '../util/read-file.js';
 import { randomUUID } from 'node:crypto';
 import {
   IDEMPOTENCY_KEY, MAX_METADATA_VALUE, MAX_PROFILE_BYTES, SubmitRequest, type Channel, type Priority,
@@ -37,14 +37,7 @@ export async function readProfile(source: string, stdinBytes?: () => Promise<Buf
     if (!stdinBytes) throw new UsageError('Only one profile can come from stdin ("-").');
     bytes = await stdinBytes();
   } else {
-    try {
-      bytes = await readFile(source);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') throw new UsageError(`Profile ${source} does not exist.`, 'Check the path.');
-      if (code === 'EISDIR') throw new UsageError(`Profile ${source} is a folder, not a file.`, 'Name the .simc files, e.g. profiles/*.simc.');
-      throw new UsageError(`Cannot read profile ${source}: ${(error as Error).message}.`);
-    }
+    bytes = await readUserFile(source, 'Profile', { missing: 'Check the path.', folder: 'Name the .simc files, e.g. profiles/*.simc.' });
   }
   if (bytes.length === 0 || bytes.toString('utf8').trim() === '') {
     throw new UsageError(`${label} is empty.`, 'A profile needs at least an actor line, e.g. warrior="Name".');

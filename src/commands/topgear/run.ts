@@ -2,7 +2,7 @@
  * `simjob topgear`: read the addon export, build the gear combinations, and submit them as one profileset job
  * through submit's own machinery (preflight, dry run, remote or local, --wait).
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { MAX_PROFILE_BYTES } from '../../api/schemas.js';
@@ -15,6 +15,7 @@ import { TOPGEAR_KIND, TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
 import { formatNumber } from '../../output/format.js';
 import { terminalSafe, terminalSafeLine } from '../../output/safe.js';
 import { readAllBytes } from '../../util/prompt.js';
+import { readUserFile } from '../../util/read-file.js';
 import type { SubmitOptions } from '../submit/send.js';
 import { checkLocalFlags, submitProfiles } from '../submit/run.js';
 
@@ -79,14 +80,7 @@ async function readExport(ctx: Context, source: string): Promise<string> {
     if (ctx.stdin.isTTY) ctx.out.notice('Paste the /simc text, then press Ctrl-D.');
     bytes = await readAllBytes(ctx.stdin);
   } else {
-    try {
-      bytes = await readFile(source);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') throw new UsageError(`Export ${source} does not exist.`, 'Save the /simc text to a file, or pipe it in with -.');
-      if (code === 'EISDIR') throw new UsageError(`Export ${source} is a folder, not a file.`);
-      throw new UsageError(`Cannot read export ${source}: ${(error as Error).message}.`);
-    }
+    bytes = await readUserFile(source, 'Export', { missing: 'Save the /simc text to a file, or pipe it in with -.' });
   }
   const text = bytes.toString('utf8');
   if (text.trim() === '') throw new UsageError(`${source === '-' ? 'The export on stdin' : `Export ${source}`} is empty.`, 'Paste the whole text of the /simc window.');

@@ -1,0 +1,17 @@
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+
+/**
+ * Read a file the user named (a profile, an export), or fail with one line that says why: `noun` names what it is
+ * ("Profile", "Export"); `fixes` are the hints for a missing file and for a folder.
+ */
+export async function readUserFile(path: string, noun: string, fixes: { missing: string; folder?: string }): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsageError(`${noun} ${path} does not exist.`, fixes.missing);
+    if (code === 'EISDIR') throw new UsageError(`${noun} ${path} is a folder, not a file.`, fixes.folder);
+    throw new UsageError(`Cannot read ${noun.toLowerCase()} ${path}: ${(error as Error).message}.`);
+  }
+}
