@@ -359,8 +359,9 @@ describe('iterations and target_error', () => {
   it('time is proportional to iterations (FAKE_SIMC_ITER_US)', async () => {
     const r = await simc([...BASIC, 'iterations=2000', 'threads=1'], { env: { FAKE_SIMC_ITER_US: '200' } });
     expect(r.ms).toBeGreaterThanOrEqual(380);
-    const fast = await simc([...BASIC, 'iterations=10000', 'threads=1'], { env: { FAKE_SIMC_ITER_US: '20' } });
-    expect(fast.ms).toBeLessThan(1500);
+    // Only lower bounds: a loaded machine can make a run slower, never faster, than the time it is told to take.
+    const more = await simc([...BASIC, 'iterations=10000', 'threads=1'], { env: { FAKE_SIMC_ITER_US: '100' } });
+    expect(more.ms).toBeGreaterThanOrEqual(950);
   });
 });
 
