@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { isActive, isTerminal } from '../jobs/states.js';
 import { sleep } from '../api/retry.js';
 import { isAlive } from './fsutil.js';
+import { canAdopt } from './adopt.js';
 import { finishJob, requeueForRetry } from './lifecycle.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
@@ -38,6 +39,8 @@ async function stopOrphanSimc(store: LocalStore, job: LocalJob): Promise<void> {
 export async function recoverJob(store: LocalStore, job: LocalJob): Promise<void> {
   // Checked again first: its worker may have proved alive since the caller looked, and then its simc must live.
   if (!isOrphan(job, await liveWorker(store))) return;
+  // A detached simc (its waiting CLI went away) runs on, or left its status: the worker adopts it (adopt.ts).
+  if (canAdopt(store, job)) return;
   await stopOrphanSimc(store, job);
   // Under the job's lock (the `when`), check that it is still the same attempt: a new worker may have retried it.
   if (!job.retried) {
