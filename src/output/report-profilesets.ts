@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DownloadRefused, downloadArtifact } from '../api/download.js';
 import type { Artifact, ResultRecord } from '../api/schemas.js';
 import { ExitCode, SimjobError } from '../errors.js';
@@ -74,27 +75,36 @@ export async function readAllProfilesets(backend: JobBackend, record: ResultReco
   }
   const metric = record.result.summary?.metric;
   const byName = new Map<string, RankedProfileset>();
-  const dir = await mkdtemp(join(tmpdir(), 'simjob-report-'));
+  let dir: string | undefined; // made only for reports that must be downloaded
   try {
     for (const artifact of reports) {
-      const doc = await fetchJson(backend, artifact, join(dir, `${artifact.id}.json`), options);
-      for (const row of profilesetsFromReport(doc, metric)) byName.set(row.name, { ...row, stage: artifact.stage ?? 1 });
+      const path = localPath(artifact) ?? (await download(backend, artifact, join((dir ??= await mkdtemp(join(tmpdir(), 'simjob-report-'))), `${artifact.id}.json`), options));
+      for (const row of profilesetsFromReport(await parseJson(artifact, path), metric)) byName.set(row.name, { ...row, stage: artifact.stage ?? 1 });
     }
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    if (dir) await rm(dir, { recursive: true, force: true });
   }
   return rankByMean([...byName.values()]);
 }
 
-async function fetchJson(backend: JobBackend, artifact: Artifact, path: string, options: DownloadOptions): Promise<unknown> {
+/** A local job's report is read where it lies (a file: URL), not copied first. */
+function localPath(artifact: Artifact): string | undefined {
+  return typeof artifact.url === 'string' && artifact.url.startsWith('file:') ? fileURLToPath(artifact.url) : undefined;
+}
+
+async function download(backend: JobBackend, artifact: Artifact, path: string, options: DownloadOptions): Promise<string> {
   try {
     await downloadArtifact(artifact, path, backend, { userAgent: userAgent(), signal: options.signal, env: options.env });
+    return path;
   } catch (error) {
     if (error instanceof DownloadRefused) {
       throw new SimjobError(`The artifact host refused the JSON report (artifact ${artifact.id}, HTTP ${error.status}), even with a fresh URL.`, ExitCode.ERROR, 'It may have expired; without --all the summary is shown.');
     }
     throw error;
   }
+}
+
+async function parseJson(artifact: Artifact, path: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(path, 'utf8')) as unknown;
   } catch (error) {
