@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
-const benches = ['startup', 'polling', 'local-overhead', 'multistage', 'download-memory'];
+const benches = ['startup', 'polling', 'local-overhead', 'local-throughput', 'result-all', 'multistage', 'download-memory'];
 const only = process.argv.slice(2);
 
 const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
