@@ -105,6 +105,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
 
   /** Run the job in this process when the queue has room for it (local/inline.ts); false leaves it to the worker. */
   private async runHere(id: string): Promise<boolean> {
+    if (process.platform === 'win32') return false; // a detached run needs /bin/sh and process groups
     const { runInline, concurrencySetting } = await import('./inline.js');
     return runInline(this.store, id, { env: this.ctx.env, workerEnv: this.workerEnv(), concurrency: concurrencySetting(this.ctx.config.setting('local.concurrency')) });
   }

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { claimJob, runtimeCap } from './claim.js';
 import { runSimcDetached } from './detached.js';
+import { processStart } from './fsutil.js';
 import { finishJob } from './lifecycle.js';
 import { runJob, type StopReason } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
@@ -29,7 +30,7 @@ export function concurrencySetting(value: unknown): number {
  */
 export async function runInline(store: LocalStore, id: string, opts: { env: NodeJS.ProcessEnv; workerEnv: NodeJS.ProcessEnv; concurrency: number }): Promise<boolean> {
   const nonce = randomUUID();
-  const owner = { pid: process.pid, nonce, cli: true };
+  const owner = { pid: process.pid, nonce, cli: true, processStart: processStart(process.pid) };
   const job = await claimJob(store, id, owner, opts.concurrency, { onlyIfFirst: true, detached: true });
   if (!job) return false;
   const ownedByMe = (current: LocalJob) => current.owner?.nonce === nonce;

@@ -67,7 +67,7 @@ export interface LocalJob {
    * Who runs this attempt: the worker (its lock nonce), so a dead worker's jobs can be told apart, or (`cli`) the
    * waiting `submit --wait` process itself, alive exactly while its pid is.
    */
-  owner: { pid: number; nonce: string; cli?: boolean } | null;
+  owner: { pid: number; nonce: string; cli?: boolean; processStart?: string } | null;
   simcPid: number | null;
   /** simc runs detached (detached.ts): simcPid is its process group, and its exit status lands in simc-exit. */
   detached?: boolean;
