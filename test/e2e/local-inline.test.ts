@@ -81,6 +81,9 @@ describe('submit --local --wait running its own job', () => {
     waiting.child.kill('SIGKILL');
     await waiting.exited;
 
+    // Any local command notices (here a listing); the worker it starts finishes the job with no further call.
+    expect((await run(env, ['jobs', '--local'])).exitCode).toBe(0);
+    await waitFor('the job to end', async () => (jobFile(env, id).status === 'completed' ? true : undefined));
     const done = await run(env, ['status', id, '--wait', '--json']);
     expect(done.exitCode).toBe(0);
     expect(json(done)).toMatchObject({ status: 'completed', retried: false });
