@@ -2,7 +2,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DownloadRefused, downloadArtifact } from '../api/download.js';
 import type { Artifact, ResultRecord } from '../api/schemas.js';
 import { ExitCode, SimjobError } from '../errors.js';
 import type { JobBackend } from '../jobs/backend.js';
@@ -93,6 +92,8 @@ function localPath(artifact: Artifact): string | undefined {
 }
 
 async function download(backend: JobBackend, artifact: Artifact, path: string, options: DownloadOptions): Promise<string> {
+  // Loaded only for a remote report: it brings node:http, which on Node 24 loads Node's bundled undici (~10 ms).
+  const { DownloadRefused, downloadArtifact } = await import('../api/download.js');
   try {
     await downloadArtifact(artifact, path, backend, { userAgent: userAgent(), signal: options.signal, env: options.env });
     return path;
