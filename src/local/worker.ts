@@ -184,9 +184,12 @@ export class Worker {
   private async fill(queued: string[]): Promise<void> {
     const waiting = new Set(queued);
     for (const id of this.deadlines.keys()) if (!waiting.has(id)) this.deadlines.delete(id);
+    // Jobs run by waiting CLIs (inline.ts) take room too: counted once per tick from the running markers, so a
+    // long queue behind them is not tried job by job (each claim re-checks under the claim lock).
+    let othersRunning = queued.length > 0 ? (await this.o.store.runningIds()).filter((id) => !this.running.has(id)).length : 0;
     for (const id of queued) {
       if (this.running.has(id)) continue;
-      const full = this.running.size >= this.o.concurrency;
+      const full = this.running.size + othersRunning >= this.o.concurrency;
       // A full worker only looks for queue timeouts, from deadlines read once per queued job (a long queue is
       // then not re-read every tick); the claim and the expiry re-check the job under its lock.
       let deadline = this.deadlines.get(id);
@@ -207,15 +210,16 @@ export class Worker {
         if (job) await expireIfDue(this.o.store, job);
         continue;
       }
-      if (!full) await this.claim(id);
+      if (!full && !(await this.claim(id))) othersRunning += 1; // no room after all (or taken): try again next tick
     }
   }
 
-  private async claim(id: string): Promise<void> {
+  private async claim(id: string): Promise<boolean> {
     // A waiting `submit --wait` may be running jobs itself (inline.ts): room is counted from the running markers,
     // under the claim lock they take too.
     const claimed = await claimJob(this.o.store, id, { pid: process.pid, nonce: this.nonce }, this.o.concurrency);
     if (claimed) this.start(claimed, runJob);
+    return Boolean(claimed);
   }
 
   /**
