@@ -18,9 +18,12 @@ export async function claimJob(
   concurrency: number,
   options: { onlyIfFirst?: boolean; detached?: boolean } = {},
 ): Promise<LocalJob | undefined> {
+  const hasRoom = async () =>
+    (await store.runningIds()).length < concurrency && (!options.onlyIfFirst || (await store.queuedIds())[0] === id);
+  // Looked at first without the lock: a runner with no chance (many waiting CLIs) never queues on it.
+  if (!(await hasRoom())) return undefined;
   return withLock(store.claimLockPath, async () => {
-    if ((await store.runningIds()).length >= concurrency) return undefined;
-    if (options.onlyIfFirst && (await store.queuedIds())[0] !== id) return undefined;
+    if (!(await hasRoom())) return undefined;
     // The running marker comes first: a runner that dies right after claiming still leaves a trace to recover.
     await store.markRunning(id);
     let claimed: LocalJob | undefined;
