@@ -9,7 +9,7 @@ import { delimiter, dirname, resolve } from 'node:path';
 import { nodeBinDir } from '../scripts/node24.mjs';
 
 /** The benches, in the order they run: adding one is adding its name here (bench/<name>.ts). */
-const BENCHES = ['startup', 'polling', 'local-overhead', 'multistage', 'download', 'topgear', 'report'];
+const BENCHES = ['startup', 'polling', 'local-overhead', 'local-throughput', 'result-all', 'multistage', 'download', 'topgear', 'report'];
 const FIGURES_PREFIX = 'BENCH-FIGURES ';
 
 const root = resolve(import.meta.dirname, '..');

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { ExitCode, NetworkError, SimjobError, UsageError } from '../errors.js';
 import { duration } from '../util/parse.js';
+import { checkArtifactUrl, localArtifactPath, remoteUrlProblem, UnsafeArtifactUrl, type ArtifactSource } from './artifact-rules.js';
 import { rawGet } from './download-wire.js';
 import { describeNetworkError } from './http.js';
 import { discard, proxyConfigured, request, type HttpResponse } from './transport.js';
@@ -18,27 +19,9 @@ const DEFAULT_DEADLINE_MS = 3_600_000;
 /** Bigger reads and writes than the 16 KB default: fewer, larger writes, with backpressure all the same. */
 const HIGH_WATER_MARK = 1024 * 1024;
 
-/**
- * Where a job's artifacts may come from. A remote job's from `https:` URLs (or `http:` on a loopback host when the
- * base URL is itself `http:` on loopback, for a service on this machine); a local job's from `file:` URLs inside
- * its own job folder, symlinks resolved. Nothing else is ever read.
- */
-export type ArtifactSource = { kind: 'remote'; baseUrl: string } | { kind: 'local'; jobDir: string };
-
 export class DownloadRefused extends Error {
   constructor(readonly status: number) {
     super(`HTTP ${status}`);
-  }
-}
-
-/** An artifact URL that breaks the rules above. Exit 1: the server (or a changed job folder) is at fault. */
-export class UnsafeArtifactUrl extends SimjobError {
-  constructor(label: string, why: string) {
-    super(
-      `Refusing to download ${label}: ${why}.`,
-      ExitCode.ERROR,
-      'Nothing was written. The job record lists an artifact URL simjob will not follow; report it to the service operator.',
-    );
   }
 }
 
@@ -48,6 +31,8 @@ export class FileExists extends UsageError {
     super(`${path} already exists.`, 'Use --clobber to overwrite it, --skip-existing to keep it, or -o to choose another folder.');
   }
 }
+
+export { checkArtifactUrl, remoteUrlProblem, UnsafeArtifactUrl, type ArtifactSource } from './artifact-rules.js';
 
 export interface DownloadOptions {
   userAgent: string;
@@ -59,51 +44,6 @@ export interface DownloadOptions {
   overwrite: boolean;
   signal?: AbortSignal | undefined;
   env?: NodeJS.ProcessEnv | undefined;
-}
-
-function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-/** Why a remote artifact URL is refused, or undefined when it may be fetched. */
-export function remoteUrlProblem(url: URL, baseUrl: string): string | undefined {
-  if (url.protocol === 'https:') return undefined;
-  const base = new URL(baseUrl);
-  if (url.protocol === 'http:') {
-    if (base.protocol === 'http:' && isLoopback(base.hostname) && isLoopback(url.hostname)) return undefined;
-    return `its URL is plain http: to ${url.hostname}, and a remote job's artifacts are fetched over https: only`;
-  }
-  return `its URL is a ${url.protocol} URL, and a remote job's artifacts are fetched over https: only`;
-}
-
-/** The real path of a local artifact, or an UnsafeArtifactUrl when it is not a file inside the job folder. */
-async function localArtifactPath(url: URL, jobDir: string, label: string): Promise<string> {
-  if (url.protocol !== 'file:') throw new UnsafeArtifactUrl(label, `its URL is a ${url.protocol} URL, and a local job's artifacts are files in its job folder`);
-  let real: string;
-  let folder: string;
-  try {
-    [real, folder] = await Promise.all([realpath(fileURLToPath(url)), realpath(jobDir)]);
-  } catch (error) {
-    throw new SimjobError(`Cannot read ${label}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file is gone' : (error as Error).message}.`, ExitCode.ERROR, 'The job folder may have been cleaned up.');
-  }
-  if (!real.startsWith(folder + sep)) throw new UnsafeArtifactUrl(label, 'its file lies outside the job folder');
-  return real;
-}
-
-/** Check an artifact URL against the rules without fetching it, so a bad one is refused before anything is written. */
-export async function checkArtifactUrl(url: string, source: ArtifactSource, label: string): Promise<void> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UnsafeArtifactUrl(label, 'its URL is not a valid URL');
-  }
-  if (source.kind === 'local') await localArtifactPath(parsed, source.jobDir, label);
-  else {
-    const problem = remoteUrlProblem(parsed, source.baseUrl);
-    if (problem) throw new UnsafeArtifactUrl(label, problem);
-  }
 }
 
 /**

@@ -72,7 +72,8 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     const known = await readJson<KeyRecord>(keyPath);
     if (known) return this.replay(known, digest);
     // Start the worker now, while this job is being written: its start-up (a Node process) is on the way to simc.
-    const starting = ensureWorker(this.store, this.workerEnv()).catch(() => undefined);
+    // Not when this process may run the job itself: a worker would only compete with it for the CPU.
+    const starting = input.runHere ? undefined : ensureWorker(this.store, this.workerEnv()).catch(() => undefined);
 
     const facts = inspectProfile(request.profile.text, Boolean(request.runtime?.multiStage), input.analysis);
     const simc = await findSimc({ flag: input.simc, env: this.ctx.env, config: this.ctx.config, channel: request.build.channel });
@@ -96,10 +97,18 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       if (winner) return this.replay(winner, digest);
     }
     await this.store.enqueue(job);
+    if (input.runHere && !job.multiStageSummary.enabled && (await this.runHere(job.id))) return { ...fetched(submitResponse(this.store, job)), replay: false };
     await starting;
     // Again now that the job is queued: the worker seen running a moment ago may have left meanwhile.
     await ensureWorker(this.store, this.workerEnv());
     return { ...fetched(submitResponse(this.store, job)), replay: false };
+  }
+
+  /** Run the job in this process when the queue has room for it (local/inline.ts); false leaves it to the worker. */
+  private async runHere(id: string): Promise<boolean> {
+    if (process.platform === 'win32') return false; // a detached run needs /bin/sh and process groups
+    const { runInline, concurrencySetting } = await import('./inline.js');
+    return runInline(this.store, id, { env: this.ctx.env, workerEnv: this.workerEnv(), concurrency: concurrencySetting(this.ctx.config.setting('local.concurrency')) });
   }
 
   private newJob(request: SubmitRequest, simc: LocalJob['simc'], facts: ReturnType<typeof inspectProfile>, idempotency: LocalJob['idempotency']): LocalJob {

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { isActive, isTerminal } from '../jobs/states.js';
 import { sleep } from '../api/retry.js';
 import { isAlive } from './fsutil.js';
+import { canAdopt } from './adopt.js';
 import { finishJob, requeueForRetry } from './lifecycle.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
@@ -38,6 +39,8 @@ async function stopOrphanSimc(store: LocalStore, job: LocalJob): Promise<void> {
 export async function recoverJob(store: LocalStore, job: LocalJob): Promise<void> {
   // Checked again first: its worker may have proved alive since the caller looked, and then its simc must live.
   if (!isOrphan(job, await liveWorker(store))) return;
+  // A detached simc (its waiting CLI went away) runs on, or left its status: the worker adopts it (adopt.ts).
+  if (canAdopt(store, job)) return;
   await stopOrphanSimc(store, job);
   // Under the job's lock (the `when`), check that it is still the same attempt: a new worker may have retried it.
   if (!job.retried) {
@@ -59,24 +62,29 @@ export async function recoverJob(store: LocalStore, job: LocalJob): Promise<void
 
 /**
  * Look at the jobs marked running: those whose worker is gone are recovered; markers of ended jobs are dropped.
- * Cheap when nothing runs (one readdir), so every local command does it.
+ * Cheap when nothing runs (one readdir), so every local command does it. Returns whether a detached run waits for
+ * the worker to adopt it (its waiting CLI went away).
  */
-export async function recoverInterrupted(store: LocalStore): Promise<void> {
+export async function recoverInterrupted(store: LocalStore): Promise<boolean> {
   const ids = await store.runningIds();
-  if (ids.length === 0) return;
+  if (ids.length === 0) return false;
   const live = await liveWorker(store);
+  let adoptable = false;
   for (const id of ids) {
     const job = await store.readJob(id);
     if (!job || isTerminal(job.status)) {
       await store.unmarkRunning(id);
       continue;
     }
-    if (isOrphan(job, live)) await recoverJob(store, job);
+    if (!isOrphan(job, live)) continue;
+    if (canAdopt(store, job)) adoptable = true;
+    else await recoverJob(store, job);
   }
+  return adoptable;
 }
 
-/** Recover dead workers' jobs, then start a worker if anything waits (a job, or a webhook event to deliver). */
+/** Recover dead runners' jobs, then start a worker if anything waits (a job, a run to adopt, a webhook event). */
 export async function superviseLocalJobs(store: LocalStore, env: NodeJS.ProcessEnv): Promise<void> {
-  await recoverInterrupted(store);
-  if ((await store.queuedIds()).length > 0 || (await pendingDeliveries(store)).length > 0) await ensureWorker(store, env);
+  const adoptable = await recoverInterrupted(store);
+  if (adoptable || (await store.queuedIds()).length > 0 || (await pendingDeliveries(store)).length > 0) await ensureWorker(store, env);
 }

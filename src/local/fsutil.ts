@@ -113,6 +113,20 @@ export function isAlive(pid: number): boolean {
   return true;
 }
 
+/**
+ * When a process started (Linux: field 22 of /proc/<pid>/stat, in clock ticks since boot), to tell a process from a
+ * later one given the same pid; undefined elsewhere or when it is gone.
+ */
+export function processStart(pid: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
 export interface LockOwner {
   pid: number;
   nonce: string;

@@ -43,6 +43,7 @@ export async function finishJob(store: LocalStore, id: string, ending: Ending, w
       completedAt: new Date().toISOString(),
       owner: null,
       simcPid: null,
+      detached: false,
     };
   });
   if (!job || !moved) return undefined;
@@ -90,6 +91,7 @@ export async function requeueForRetry(store: LocalStore, id: string, when: (job:
       startedAt: null,
       owner: null,
       simcPid: null,
+      detached: false,
       simDurationMs: null,
       totalDurationMs: null,
       simcExitCode: null,

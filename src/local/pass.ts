@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import type { Ending } from './lifecycle.js';
 import { ReportError, parseReport } from './report.js';
 import { readStageReport, type StageReport } from './report-rows.js';
-import { findCrashLine, findErrorLine, localBuildId, parseVersionLine, runSimcOnce, type SimcExit } from './simc.js';
+import { findCrashLine, findErrorLine, localBuildId, parseVersionLine, runSimcOnce, type SimcExit, type SimcRunSpec } from './simc.js';
 import type { LocalBuildInfo, LocalJob, LocalStore } from './store.js';
 
 export type StopReason = 'cancel' | 'timeout' | 'shutdown';
@@ -20,6 +20,8 @@ export interface RunDeps {
   killGraceMs: number;
   /** Record simc's pid on the job, so a dead worker's simc can be found and stopped. */
   onSimcPid: (pid: number) => Promise<void>;
+  /** How simc is run: attached to the worker (the default), or detached (detached.ts) by a waiting CLI. */
+  runSimc?: (spec: SimcRunSpec) => Promise<SimcExit>;
 }
 
 export interface PassFiles {
@@ -57,7 +59,8 @@ export function simcArgs(files: PassFiles): string[] {
 export async function runPass(deps: RunDeps, job: LocalJob, files: PassFiles, progress?: (line: string) => void): Promise<PassOutcome> {
   const dir = deps.store.jobDir(job.id);
   let versionLine: string | null = null;
-  const exit = await runSimcOnce({
+  if (deps.stop.aborted) return { exitCode: null, signal: null, spawnError: null, durationMs: 0, versionLine };
+  const exit = await (deps.runSimc ?? runSimcOnce)({
     simcPath: job.simc.path,
     args: simcArgs(files),
     cwd: dir,
@@ -123,7 +126,11 @@ export type PassResult =
  * retried). A staged runner calls this once per stage with a rewritten input and per-stage file names.
  */
 export async function runAndRead(deps: RunDeps, job: LocalJob, files: PassFiles, onLine?: (line: string) => void): Promise<PassResult> {
-  const pass = await runPass(deps, job, files, onLine);
+  return readPass(deps, job, files, await runPass(deps, job, files, onLine));
+}
+
+/** What a pass that ended came to, from its exit and the files it left (also for a run adopted by the worker). */
+export async function readPass(deps: Pick<RunDeps, 'store' | 'stop'>, job: LocalJob, files: PassFiles, pass: PassOutcome): Promise<PassResult> {
   const stopped = deps.stop.aborted ? (deps.stop.reason as StopReason) : undefined;
   const exitCode = pass.signal ?? (pass.exitCode === null ? null : String(pass.exitCode));
   const build = buildInfo(job, pass.versionLine);

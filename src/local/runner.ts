@@ -4,7 +4,7 @@
  */
 import { ProgressTracker, ProgressWriter } from './progress.js';
 import type { Ending } from './lifecycle.js';
-import { runAndRead, SINGLE_PASS_FILES, type RunDeps } from './pass.js';
+import { runAndRead, SINGLE_PASS_FILES, type PassResult, type RunDeps } from './pass.js';
 import { csvOf, notificationsOf, singlePassRows, SUMMARY_PROFILESET_LIMIT, summaryOf } from './report.js';
 import type { LocalJob } from './store.js';
 
@@ -22,6 +22,11 @@ export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | und
     if (update) writer.set(update);
   });
   await writer.flush();
+  return endSinglePass(deps, job, read);
+}
+
+/** The end of a single pass that was read: its summary and CSV written, or how it failed. */
+export async function endSinglePass(deps: Pick<RunDeps, 'store'>, job: LocalJob, read: PassResult): Promise<Ending | undefined> {
   if (!read.ok) return read.ending;
   const ranked = singlePassRows(read.rows);
   const summary = summaryOf(read.rows.baseline, ranked, job.multiStageSummary, SUMMARY_PROFILESET_LIMIT, { metric: job.mainActor.metric, players: read.rows.players });

@@ -64,9 +64,14 @@ export interface LocalJob {
   /** 0 before the first start; 2 after a retry. */
   attempt: number;
   retried: boolean;
-  /** The worker running this attempt (its lock nonce), so a dead worker's jobs can be told apart. */
-  owner: { pid: number; nonce: string } | null;
+  /**
+   * Who runs this attempt: the worker (its lock nonce), so a dead worker's jobs can be told apart, or (`cli`) the
+   * waiting `submit --wait` process itself, alive exactly while its pid is.
+   */
+  owner: { pid: number; nonce: string; cli?: boolean; processStart?: string } | null;
   simcPid: number | null;
+  /** simc runs detached (detached.ts): simcPid is its process group, and its exit status lands in simc-exit. */
+  detached?: boolean;
   build: LocalBuildInfo | null;
   simDurationMs: number | null;
   totalDurationMs: number | null;
@@ -103,7 +108,7 @@ export const ARTIFACT_FILES = {
 export type ArtifactKind = keyof typeof ARTIFACT_FILES;
 
 /** Files one simc run writes; removed before a retry so an old attempt's output never passes for the new one's. */
-export const RUN_OUTPUT_FILES = ['report.json', 'report.html', 'result.csv', 'stdout.log', 'stderr.log', 'simc-output.txt', 'progress.json', 'result.json'];
+export const RUN_OUTPUT_FILES = ['report.json', 'report.html', 'result.csv', 'stdout.log', 'stderr.log', 'simc-output.txt', 'progress.json', 'result.json', 'simc-exit'];
 
 const LOCK_OPTIONS = { staleMs: 30_000 };
 
@@ -115,6 +120,8 @@ export class LocalStore {
   readonly workerLockPath: string;
   readonly workerSpawnPath: string;
   readonly workerLogPath: string;
+  /** Held while a runner checks for room (local.concurrency) and claims a job, so two never both take the last slot. */
+  readonly claimLockPath: string;
 
   constructor(readonly root: string) {
     this.jobsDir = join(root, 'jobs');
@@ -124,6 +131,7 @@ export class LocalStore {
     this.workerLockPath = join(root, 'worker.lock');
     this.workerSpawnPath = join(root, 'worker.spawn');
     this.workerLogPath = join(root, 'worker.log');
+    this.claimLockPath = join(root, 'claim.lock');
   }
 
   async init(): Promise<void> {

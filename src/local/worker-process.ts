@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalError } from '../errors.js';
 import { isActive } from '../jobs/states.js';
-import { createExclusive, isStale, readLockOwner } from './fsutil.js';
+import { createExclusive, isAlive, isStale, processStart, readLockOwner } from './fsutil.js';
 import type { LocalJob, LocalStore } from './store.js';
 
 /** The worker refreshes its lock every HEARTBEAT_MS; a lock not refreshed for WORKER_STALE_MS is dead. */
@@ -33,6 +33,8 @@ export async function liveWorker(store: LocalStore): Promise<LiveWorker | undefi
 /** Is this running job's worker gone? */
 export function isOrphan(job: LocalJob, live: LiveWorker | undefined): boolean {
   if (!isActive(job.status)) return false;
+  // a waiting CLI runs it (inline.ts): gone when its pid is, or is another process's now
+  if (job.owner?.cli) return !isAlive(job.owner.pid) || (job.owner.processStart !== undefined && processStart(job.owner.pid) !== job.owner.processStart);
   return !job.owner || !live || live.nonce !== job.owner.nonce;
 }
 

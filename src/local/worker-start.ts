@@ -22,6 +22,8 @@ export function earlyWorkerEnv(args: readonly string[], env: NodeJS.ProcessEnv):
   const flags = end === -1 ? args : args.slice(0, end);
   if (!flags.includes('submit') || !flags.includes('--local')) return undefined;
   if (flags.some((a) => a === '--dry-run' || a === '--help' || a === '-h')) return undefined;
+  // A waiting submit runs its job itself when the queue has room (inline.ts), and starts a worker only if not.
+  if (flags.includes('--wait') || flags.some((a) => /^-[a-zA-Z]*w/.test(a) && !a.startsWith('--'))) return undefined;
   let profile: string | undefined;
   for (let i = 0; i < flags.length; i++) {
     const arg = flags[i] as string;

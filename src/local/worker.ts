@@ -14,7 +14,12 @@ import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { exists, readLockOwner, tryLock, type HeldLock } from './fsutil.js';
 import { recoverInterrupted } from './control.js';
 import { HEARTBEAT_MS, WORKER_STALE_MS } from './worker-process.js';
-import { clearRunOutputs, expireIfDue, finishJob, isDue, queueDeadline } from './lifecycle.js';
+import { claimJob, runtimeCap } from './claim.js';
+import { canAdopt, finishAdopted } from './adopt.js';
+import { recoverJob } from './control.js';
+import { isOrphan } from './worker-process.js';
+import { clearRunOutputs, expireIfDue, finishJob, isDue, queueDeadline, type Ending } from './lifecycle.js';
+import type { RunDeps } from './pass.js';
 import { runJob, type StopReason } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { LocalDeliveries, pendingDeliveries } from '../webhook/local.js';
@@ -48,6 +53,7 @@ export class Worker {
   private readonly deadlines = new Map<string, number | null>();
   private wakeUp: (() => void) | undefined;
   private watcher: FSWatcher | undefined;
+  private runningWatcher: FSWatcher | undefined;
   /** Webhook events of ended jobs, delivered with retries; the worker stays while any is pending. */
   private readonly deliveries: LocalDeliveries;
 
@@ -73,6 +79,7 @@ export class Worker {
       await this.stopAll('shutdown');
       await this.deliveries.stop();
       this.watcher?.close();
+      this.runningWatcher?.close();
       await this.releaseLock();
     }
   }
@@ -103,6 +110,9 @@ export class Worker {
     try {
       this.watcher = watch(this.o.store.queueDir, () => this.wake());
       this.watcher.on('error', () => undefined);
+      // a job run by a waiting CLI (inline.ts) ending frees a slot for the queue
+      this.runningWatcher = watch(this.o.store.runningDir, () => this.wake());
+      this.runningWatcher.on('error', () => undefined);
     } catch {
       // No file watching here (some network file systems): the tick still finds new jobs.
     }
@@ -140,6 +150,7 @@ export class Worker {
           return;
         }
         const queued = await this.o.store.queuedIds();
+        await this.adoptDetached();
         await this.fill(queued);
         await this.deliveries.tick();
         if (this.running.size > 0 || queued.length > 0 || this.deliveries.active) idleSince = Date.now();
@@ -173,9 +184,12 @@ export class Worker {
   private async fill(queued: string[]): Promise<void> {
     const waiting = new Set(queued);
     for (const id of this.deadlines.keys()) if (!waiting.has(id)) this.deadlines.delete(id);
+    // Jobs run by waiting CLIs (inline.ts) take room too: counted once per tick from the running markers, so a
+    // long queue behind them is not tried job by job (each claim re-checks under the claim lock).
+    let othersRunning = queued.length > 0 ? (await this.o.store.runningIds()).filter((id) => !this.running.has(id)).length : 0;
     for (const id of queued) {
       if (this.running.has(id)) continue;
-      const full = this.running.size >= this.o.concurrency;
+      const full = this.running.size + othersRunning >= this.o.concurrency;
       // A full worker only looks for queue timeouts, from deadlines read once per queued job (a long queue is
       // then not re-read every tick); the claim and the expiry re-check the job under its lock.
       let deadline = this.deadlines.get(id);
@@ -196,45 +210,52 @@ export class Worker {
         if (job) await expireIfDue(this.o.store, job);
         continue;
       }
-      if (!full) await this.claim(id);
+      if (!full && !(await this.claim(id))) othersRunning += 1; // no room after all (or taken): try again next tick
     }
   }
 
-  private async claim(id: string): Promise<void> {
+  private async claim(id: string): Promise<boolean> {
+    // A waiting `submit --wait` may be running jobs itself (inline.ts): room is counted from the running markers,
+    // under the claim lock they take too.
+    const claimed = await claimJob(this.o.store, id, { pid: process.pid, nonce: this.nonce }, this.o.concurrency);
+    if (claimed) this.start(claimed, runJob);
+    return Boolean(claimed);
+  }
+
+  /**
+   * Jobs whose waiting CLI went away (Ctrl-C, or it died) while their detached simc runs on, or ended with its
+   * status in the job folder: this worker takes them over and finishes them from their files.
+   */
+  private async adoptDetached(): Promise<void> {
     const { store } = this.o;
-    // The running marker comes first: a worker that dies right after claiming still leaves a trace to recover.
-    await store.markRunning(id);
-    let claimed: LocalJob | undefined;
-    const after = await store.updateJob(id, (job) => {
-      if (!isWaiting(job.status)) return undefined;
-      if (isDue(queueDeadline(job))) return undefined;
-      claimed = {
-        ...job,
-        status: 'running',
-        startedAt: new Date().toISOString(),
-        attempt: job.attempt + 1,
-        owner: { pid: process.pid, nonce: this.nonce },
-        simcPid: null,
-      };
-      return claimed;
-    });
-    if (!claimed) {
-      // `after` is the job as it stands (unchanged): let go of it unless another worker took it meanwhile
-      if (!after || isTerminal(after.status)) await store.unmarkRunning(id);
-      return;
+    const ids = await store.runningIds();
+    if (ids.length === 0) return;
+    const live = { pid: process.pid, nonce: this.nonce };
+    for (const id of ids) {
+      if (this.running.has(id)) continue;
+      const job = await store.readJob(id);
+      if (!job?.detached || !isOrphan(job, live)) continue;
+      if (!canAdopt(store, job)) {
+        await recoverJob(store, job); // simc is gone without a word: an interrupted run, as a dead worker's
+        continue;
+      }
+      const adopted = await store.updateJob(id, (current) =>
+        current.detached && isOrphan(current, live) && current.simcPid === job.simcPid ? { ...current, owner: live } : undefined,
+      );
+      if (!adopted || adopted.owner?.nonce !== this.nonce) continue;
+      this.o.log(`${id} adopted (its waiting CLI went away)`);
+      this.start(adopted, (deps, j) => finishAdopted(deps, j));
     }
-    await store.dequeue(claimed);
-    this.start(claimed);
   }
 
-  private start(job: LocalJob): void {
+  private start(job: LocalJob, run: (deps: RunDeps, job: LocalJob) => Promise<Ending | undefined>): void {
     const { store } = this.o;
     const stop = new AbortController();
-    const started = Date.now();
+    const started = job.startedAt ? Date.parse(job.startedAt) : Date.now();
     const stopWith = (reason: StopReason) => {
       if (!stop.signal.aborted) stop.abort(reason);
     };
-    const runtimeTimer = job.maxRuntimeSeconds === null ? undefined : setTimeout(() => stopWith('timeout'), job.maxRuntimeSeconds * 1000);
+    const runtimeTimer = runtimeCap(job, () => stopWith('timeout'));
     // `simjob cancel` only records the request on the job; the worker owns simc and stops it.
     const cancelPoll = setInterval(() => {
       store.readJob(job.id).then((current) => {
@@ -245,8 +266,8 @@ export class Worker {
 
     const done = (async () => {
       try {
-        await clearRunOutputs(store, job.id);
-        const ending = await runJob(
+        if (run === runJob) await clearRunOutputs(store, job.id);
+        const ending = await run(
           {
             store,
             env: this.o.env,

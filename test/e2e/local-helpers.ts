@@ -114,8 +114,9 @@ export async function cleanUp(env: LocalEnv): Promise<void> {
     // no jobs
   }
   for (const id of ids) {
-    const simcPid = jobFile(env, id).simcPid as number | null;
-    if (alive(simcPid) && runsIn(simcPid as number, join(env.SIMJOB_DATA_DIR, 'jobs', id))) process.kill(simcPid as number, 'SIGKILL');
+    const { simcPid, detached } = jobFile(env, id) as { simcPid: number | null; detached?: boolean };
+    // a detached run (a waiting submit's) is a process group: its shell and simc
+    if (alive(simcPid) && runsIn(simcPid as number, join(env.SIMJOB_DATA_DIR, 'jobs', id))) process.kill(detached ? -(simcPid as number) : (simcPid as number), 'SIGKILL');
   }
   rmSync(dirname(env.SIMJOB_DATA_DIR), { recursive: true, force: true, maxRetries: 3 });
 }

@@ -40,7 +40,7 @@ export interface PreparedSubmission {
 export async function submitOne(backend: JobBackend, p: PreparedSubmission, options: SubmitOptions): Promise<{ submitted: Submitted; id: string }> {
   let submitted: Submitted;
   try {
-    submitted = await backend.submit({ request: p.request, idempotencyKey: p.idempotencyKey, plain: Boolean(options.plain), simc: options.simc, analysis: p.preflight.analysis });
+    submitted = await backend.submit({ request: p.request, idempotencyKey: p.idempotencyKey, plain: Boolean(options.plain), simc: options.simc, analysis: p.preflight.analysis, runHere: Boolean(options.wait && options.local) });
   } catch (error) {
     const uncertain = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
     if (!uncertain) throw error;

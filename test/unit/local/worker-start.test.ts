@@ -8,7 +8,13 @@ const env = { HOME: '/home/u', SIMJOB_PROFILE: 'from-env' };
 
 describe('earlyWorkerEnv: the worker environment read from a submit command line before the CLI loads', () => {
   it('is the caller environment for a plain local submit (SIMJOB_PROFILE left as it is)', () => {
-    expect(earlyWorkerEnv(['submit', 'a.simc', '--local', '--wait'], env)).toBe(env);
+    expect(earlyWorkerEnv(['submit', 'a.simc', '--local'], env)).toBe(env);
+  });
+
+  it('starts nothing for a waiting submit: it runs its job itself when the queue has room (inline.ts)', () => {
+    expect(earlyWorkerEnv(['submit', 'a.simc', '--local', '--wait'], env)).toBeUndefined();
+    expect(earlyWorkerEnv(['submit', 'a.simc', '--local', '-w'], env)).toBeUndefined();
+    expect(earlyWorkerEnv(['submit', 'a.simc', '--local', '-qw'], env)).toBeUndefined();
   });
 
   it('carries -p/--profile as SIMJOB_PROFILE, as the local backend does for a flag-chosen profile', () => {

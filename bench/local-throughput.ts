@@ -1,0 +1,90 @@
+/**
+ * Many small local jobs: 100 `simjob submit <profile> --local --wait --json`, 8 in flight at a time (a script or a
+ * build farm firing jobs), against running the stand-in simc on the same profile 100 times directly, as many at a
+ * time as local mode runs (local.concurrency: 1, one after another, as for a real simc that uses every core; 2).
+ * Medians of interleaved rounds of the total wall time; the CPU of the commands (simjob's with their simc, not the
+ * background worker's) is printed too. Target (issue 15): at most 1.3× the direct runs.
+ * Run: npm run build && node scripts/tsrun.mjs bench/local-throughput.ts [rounds] [jobs]
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { median, timed } from './lib/measure.js';
+
+const rounds = Number(process.argv[2] ?? 5);
+const jobs = Number(process.argv[3] ?? 100);
+const IN_FLIGHT = 8;
+const root = resolve(import.meta.dirname, '..');
+const bin = join(root, 'bin', 'simjob.js');
+const simc = join(root, 'test', 'fake-simc', 'simc');
+const TARGET = 1.3;
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+const work = mkdtempSync(join(tmpdir(), 'simjob-bench-throughput-'));
+const profile = join(work, 'small.simc');
+writeFileSync(profile, 'warrior="Bench"\nspec=fury\nlevel=90\niterations=200\n');
+
+/** Run `count` commands, `inFlight` at a time; total wall ms and summed CPU ms (with /usr/bin/time). */
+async function pool(count: number, inFlight: number, command: (i: number) => { cmd: string; args: string[]; env?: NodeJS.ProcessEnv; cwd?: string }): Promise<{ wallMs: number; cpuMs: number }> {
+  let next = 0;
+  let cpuMs = 0;
+  const started = performance.now();
+  const lane = async () => {
+    while (next < count) {
+      const i = next++;
+      const { cmd, args, env, cwd } = command(i);
+      const timeFile = join(work, `time-${i}.txt`);
+      const [file, argv] = TIME ? [TIME, ['-f', '%U %S', '-o', timeFile, cmd, ...args]] : [cmd, args];
+      const code = await new Promise<number | null>((done) => spawn(file, argv, { env, cwd, stdio: 'ignore' }).on('exit', done));
+      if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${code}`);
+      if (TIME) cpuMs += readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number).reduce((a, b) => a + b, 0) * 1000;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  return { wallMs: performance.now() - started, cpuMs };
+}
+
+function simjobEnv(name: string, concurrency: number): NodeJS.ProcessEnv {
+  const env = { ...process.env, SIMJOB_DATA_DIR: join(work, name, 'data'), SIMJOB_CONFIG_DIR: join(work, name, 'config') };
+  timed(process.execPath, [bin, 'config', 'set', 'local.concurrency', String(concurrency)], { env });
+  return env;
+}
+
+try {
+  const figures: Record<string, number[]> = {};
+  const add = (key: string, value: number) => (figures[key] ??= []).push(value);
+  const submit = ['submit', profile, '--local', '--wait', '--json', '--simc', simc];
+  for (let round = 0; round < rounds; round++) {
+    const line: string[] = [];
+    for (const concurrency of [1, 2]) {
+      const dir = join(work, `direct-${concurrency}-${round}`);
+      mkdirSync(dir);
+      const direct = await pool(jobs, concurrency, (i) => {
+        mkdirSync(join(dir, String(i)));
+        return { cmd: simc, args: [profile, 'json2=report.json', 'output=simc-output.txt', 'progressbar_type=1'], cwd: join(dir, String(i)) };
+      });
+      const env = simjobEnv(`c${concurrency}-${round}`, concurrency);
+      const viaSimjob = await pool(jobs, IN_FLIGHT, () => ({ cmd: process.execPath, args: [bin, ...submit], env }));
+      add(`direct${concurrency}`, direct.wallMs);
+      add(`simjob${concurrency}`, viaSimjob.wallMs);
+      add(`cpuDirect${concurrency}`, direct.cpuMs);
+      add(`cpuSimjob${concurrency}`, viaSimjob.cpuMs);
+      line.push(`concurrency ${concurrency}: direct ${(direct.wallMs / 1000).toFixed(2)} s, simjob ${(viaSimjob.wallMs / 1000).toFixed(2)} s`);
+    }
+    console.log(`  round ${round + 1}: ${line.join('; ')}`);
+  }
+  const m = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, median(v)])) as Record<string, number>;
+  const s = (ms: number | undefined) => `${((ms ?? 0) / 1000).toFixed(2)} s`;
+  const ratio = { c1: (m.simjob1 ?? 0) / (m.direct1 ?? 1), c2: (m.simjob2 ?? 0) / (m.direct2 ?? 1) };
+  console.log(`${jobs} small local jobs, ${IN_FLIGHT} submitted at a time, median of ${rounds} rounds (Node ${process.versions.node}, stand-in simc):`);
+  for (const c of [1, 2] as const) {
+    console.log(`  local.concurrency ${c}: stand-in directly, ${c} at a time ${s(m[`direct${c}`])} (cpu ${s(m[`cpuDirect${c}`])}); submit --local --wait ${s(m[`simjob${c}`])} (cpu ${s(m[`cpuSimjob${c}`])}) = ${ratio[`c${c}`].toFixed(2)}× direct`);
+  }
+  const met = { c1: ratio.c1 <= TARGET, c2: ratio.c2 <= TARGET };
+  console.log(`Target: ≤ ${TARGET}× direct: concurrency 1 ${met.c1 ? 'met' : 'MISSED'}, concurrency 2 ${met.c2 ? 'met' : 'MISSED'}`);
+  console.log(JSON.stringify({ bench: 'local-throughput', node: process.versions.node, rounds, jobs, inFlight: IN_FLIGHT, medianMs: m, ratio, target: TARGET, met }));
+} finally {
+  await new Promise((r) => setTimeout(r, 3_000)); // workers leave on their own (2 s idle grace) before their data dirs go
+  rmSync(work, { recursive: true, force: true });
+}

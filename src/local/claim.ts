@@ -1,0 +1,59 @@
+/**
+ * Taking a queued job to run it, for the worker and for a waiting `submit --wait` that runs its job itself
+ * (inline.ts) alike: under one claim lock, so that together they never run more than `local.concurrency` jobs.
+ */
+import { isTerminal, isWaiting } from '../jobs/states.js';
+import { withLock } from './fsutil.js';
+import { isDue, queueDeadline } from './lifecycle.js';
+import type { LocalJob, LocalStore } from './store.js';
+
+/**
+ * Claim job `id` for `owner` if fewer than `concurrency` jobs run (and, with `onlyIfFirst`, if it is the next in
+ * the queue, so a waiting CLI never jumps the queue). Returns the claimed job, or undefined when it was not taken.
+ */
+export async function claimJob(
+  store: LocalStore,
+  id: string,
+  owner: NonNullable<LocalJob['owner']>,
+  concurrency: number,
+  options: { onlyIfFirst?: boolean; detached?: boolean } = {},
+): Promise<LocalJob | undefined> {
+  const hasRoom = async () =>
+    (await store.runningIds()).length < concurrency && (!options.onlyIfFirst || (await store.queuedIds())[0] === id);
+  // Looked at first without the lock: a runner with no chance (many waiting CLIs) never queues on it.
+  if (!(await hasRoom())) return undefined;
+  return withLock(store.claimLockPath, async () => {
+    if (!(await hasRoom())) return undefined;
+    // The running marker comes first: a runner that dies right after claiming still leaves a trace to recover.
+    await store.markRunning(id);
+    let claimed: LocalJob | undefined;
+    const after = await store.updateJob(id, (job) => {
+      if (!isWaiting(job.status)) return undefined;
+      if (isDue(queueDeadline(job))) return undefined;
+      claimed = {
+        ...job,
+        status: 'running',
+        startedAt: new Date().toISOString(),
+        attempt: job.attempt + 1,
+        owner,
+        simcPid: null,
+        detached: Boolean(options.detached),
+      };
+      return claimed;
+    });
+    if (!claimed) {
+      // `after` is the job as it stands (unchanged): let go of it unless another runner took it meanwhile
+      if (!after || isTerminal(after.status)) await store.unmarkRunning(id);
+      return undefined;
+    }
+    await store.dequeue(claimed);
+    return claimed;
+  });
+}
+
+/** The job's runtime cap (maxRuntimeSeconds) from its start, as a timer that calls `onDue`; undefined without one. */
+export function runtimeCap(job: LocalJob, onDue: () => void): NodeJS.Timeout | undefined {
+  if (job.maxRuntimeSeconds === null) return undefined;
+  const started = job.startedAt ? Date.parse(job.startedAt) : Date.now();
+  return setTimeout(onDue, Math.max(0, started + job.maxRuntimeSeconds * 1000 - Date.now()));
+}

@@ -1,0 +1,97 @@
+/**
+ * A waiting `submit --local --wait` runs its own job, when the queue is free (local.concurrency) and the job is
+ * next: no background worker to start or wake, so what local mode adds to simc is about one Node start-up (see
+ * README, Design). simc runs detached (detached.ts), so the job outlives this process: when the CLI leaves first
+ * (Ctrl-C, --timeout), it hands the job over to the worker, which adopts the run (adopt.ts); if the CLI dies, the
+ * next simjob call sees its pid gone and does the same.
+ */
+import { randomUUID } from 'node:crypto';
+import { claimJob, runtimeCap } from './claim.js';
+import { runSimcDetached } from './detached.js';
+import { processStart } from './fsutil.js';
+import { finishJob } from './lifecycle.js';
+import { runJob, type StopReason } from './runner.js';
+import type { LocalJob, LocalStore } from './store.js';
+import { ensureWorker } from './worker-process.js';
+
+/** How often the run looks for a cancel request (as the worker does). */
+const CANCEL_POLL_MS = 150;
+const KILL_GRACE_MS = 3_000;
+
+export function concurrencySetting(value: unknown): number {
+  const n = Number(value ?? 1);
+  return Number.isSafeInteger(n) && n >= 1 ? n : 1;
+}
+
+/**
+ * Claim job `id` and start running it in this process; false when it is not this process's to run (the queue is
+ * busy, or it is a staged job), and the worker runs it. Nothing of the run keeps the process alive: the waiting
+ * does. `workerEnv` is what a worker started for the hand-over gets.
+ */
+export async function runInline(store: LocalStore, id: string, opts: { env: NodeJS.ProcessEnv; workerEnv: NodeJS.ProcessEnv; concurrency: number }): Promise<boolean> {
+  const nonce = randomUUID();
+  const owner = { pid: process.pid, nonce, cli: true, processStart: processStart(process.pid) };
+  const job = await claimJob(store, id, owner, opts.concurrency, { onlyIfFirst: true, detached: true });
+  if (!job) return false;
+  const ownedByMe = (current: LocalJob) => current.owner?.nonce === nonce;
+  const stop = new AbortController();
+  const stopWith = (reason: StopReason) => {
+    if (!stop.signal.aborted) stop.abort(reason);
+  };
+  const runtimeTimer = runtimeCap(job, () => stopWith('timeout'))?.unref();
+  const cancelPoll = setInterval(() => {
+    store.readJob(id).then((current) => {
+      if (current?.cancelRequestedAt) stopWith('cancel');
+    }, () => undefined);
+  }, CANCEL_POLL_MS).unref();
+  let pidWritten: Promise<unknown> = Promise.resolve();
+  let handedOver = false;
+  let running = true;
+
+  // This process is leaving with the job still running: give the run to the worker.
+  const handOver = async () => {
+    if (handedOver || !running) return;
+    handedOver = true;
+    clearInterval(cancelPoll);
+    clearTimeout(runtimeTimer);
+    await pidWritten;
+    await store.updateJob(id, (current) => (ownedByMe(current) ? { ...current, owner: null } : undefined)).catch(() => undefined);
+    await ensureWorker(store, opts.workerEnv).catch(() => undefined);
+  };
+  process.once('beforeExit', () => void handOver());
+
+  const started = Date.parse(job.startedAt ?? '') || Date.now();
+  void (async () => {
+    try {
+      const ending = await runJob(
+        {
+          store,
+          env: opts.env,
+          stop: stop.signal,
+          killGraceMs: KILL_GRACE_MS,
+          runSimc: runSimcDetached,
+          onSimcPid: async (pid) => {
+            pidWritten = store.updateJob(id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined)).catch(() => undefined);
+            await pidWritten;
+          },
+        },
+        job,
+      );
+      if (ending && !handedOver) await finishJob(store, id, { ...ending, totalDurationMs: Date.now() - started }, ownedByMe);
+    } catch (error) {
+      if (!handedOver) {
+        await finishJob(
+          store,
+          id,
+          { status: 'failed', errorCode: 'internal', statusReason: `simjob failed running the job: ${(error as Error).message}`, hasResult: true, totalDurationMs: Date.now() - started },
+          ownedByMe,
+        ).catch(() => undefined);
+      }
+    } finally {
+      running = false;
+      clearInterval(cancelPoll);
+      clearTimeout(runtimeTimer);
+    }
+  })();
+  return true;
+}

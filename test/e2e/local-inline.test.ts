@@ -1,0 +1,103 @@
+/**
+ * `submit --local --wait` runs its own job (src/local/inline.ts) when the queue has room: simc detached in a
+ * session of its own. What a user sees stays as with the background worker: Ctrl-C leaves the job running, a
+ * waiting CLI that dies loses nothing, cancel stops simc.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/cli.js';
+import { alive, cleanUp, jobFile, json, localEnv, profileFile, quickProfile, run, statusOf, waitFor, type LocalEnv } from './local-helpers.js';
+
+let envs: LocalEnv[] = [];
+let children: ChildProcess[] = [];
+function freshEnv(): LocalEnv {
+  const env = localEnv();
+  envs.push(env);
+  return env;
+}
+afterEach(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  children = [];
+  await Promise.all(envs.map(cleanUp));
+  envs = [];
+});
+
+/** `simjob submit … --local --wait` in a process group of its own, as a shell runs a foreground command. */
+function startWaiting(env: LocalEnv, profile: string) {
+  const child = spawn(process.execPath, [BIN, 'submit', profile, '--local', '--wait', '--json'], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  children.push(child);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  return { child, exited, stderr: () => stderr };
+}
+
+/** The job the waiting CLI runs, once its simc has started. */
+async function runningJob(env: LocalEnv): Promise<{ id: string; simcPid: number }> {
+  return waitFor('the job to run', async () => {
+    const listed = json(await run(env, ['jobs', '--local', '--json']));
+    const id = listed.jobs[0]?.id as string | undefined;
+    const simcPid = id ? (jobFile(env, id).simcPid as number | null) : null;
+    return id && simcPid ? { id, simcPid } : undefined;
+  });
+}
+
+const SLOW = ['# fake.start_delay_ms=1500'];
+
+describe('submit --local --wait running its own job', () => {
+  it('completes without a background worker', async () => {
+    const env = freshEnv();
+    const result = await run(env, ['submit', profileFile(env, 'p.simc', quickProfile('Inline')), '--local', '--wait', '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(json(result)).toMatchObject({ status: 'completed', retried: false, result: { summary: { mainActor: { name: 'Inline' } } } });
+    expect(existsSync(join(env.SIMJOB_DATA_DIR, 'worker.log'))).toBe(false);
+  });
+
+  it('leaves the job running on Ctrl-C; it completes, not retried', async () => {
+    const env = freshEnv();
+    const waiting = startWaiting(env, profileFile(env, 'slow.simc', quickProfile('Slow', SLOW)));
+    const { id } = await runningJob(env);
+    process.kill(-(waiting.child.pid as number), 'SIGINT'); // the terminal's Ctrl-C goes to the whole foreground group
+    expect(await waiting.exited).toBe(130);
+    expect(waiting.stderr()).toMatch(new RegExp(`job ${id} keeps running`));
+    expect((await statusOf(env, id)).status).toBe('running');
+
+    const done = await run(env, ['status', id, '--wait', '--json']);
+    expect(done.exitCode).toBe(0);
+    expect(json(done)).toMatchObject({ status: 'completed', retried: false });
+    expect(jobFile(env, id).attempt).toBe(1);
+  });
+
+  it('loses nothing when the waiting CLI dies: the next call finishes the job from what simc left', async () => {
+    const env = freshEnv();
+    const waiting = startWaiting(env, profileFile(env, 'slow.simc', quickProfile('Slow', SLOW)));
+    const { id } = await runningJob(env);
+    waiting.child.kill('SIGKILL');
+    await waiting.exited;
+
+    // Any local command notices (here a listing); the worker it starts finishes the job with no further call.
+    expect((await run(env, ['jobs', '--local'])).exitCode).toBe(0);
+    await waitFor('the job to end', async () => (jobFile(env, id).status === 'completed' ? true : undefined));
+    const done = await run(env, ['status', id, '--wait', '--json']);
+    expect(done.exitCode).toBe(0);
+    expect(json(done)).toMatchObject({ status: 'completed', retried: false });
+    const result = json(await run(env, ['result', id, '--json']));
+    expect(result.result.summary.mainActor.name).toBe('Slow');
+  });
+
+  it('is stopped by cancel: the waiting CLI exits 3 with the job cancelled and simc gone', async () => {
+    const env = freshEnv();
+    const waiting = startWaiting(env, profileFile(env, 'hang.simc', quickProfile('Hang', ['# fake.hang_after=1'])));
+    const { id, simcPid } = await runningJob(env);
+    expect(json(await run(env, ['cancel', id, '--json']))).toMatchObject({ status: 'cancel_requested' });
+    expect(await waiting.exited).toBe(3);
+    expect(await statusOf(env, id)).toMatchObject({ status: 'cancelled', errorCode: 'user_cancelled' });
+    await waitFor('simc to be gone', async () => (alive(simcPid) ? undefined : true));
+  });
+});
