@@ -233,7 +233,8 @@ export function planStages(analysis: ProfileAnalysis): StagePlan {
   const it = analysis.simOptions.iterations;
   let iterations = MAX_ITERATIONS;
   let iterationsSource: StagePlan['iterationsSource'] = 'safety_cap';
-  if (it !== undefined && it.numeric !== null && it.numeric > 0) {
+  // simc reads iterations as a whole number: a value under 1 (iterations=.1) is no cap at all.
+  if (it !== undefined && it.numeric !== null && it.numeric >= 1) {
     if (it.numeric > MAX_ITERATIONS) {
       iterationsSource = 'profile_clamped';
     } else {
