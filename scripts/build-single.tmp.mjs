@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// Bundle src/ into dist/ with esbuild: one ESM entry (dist/cli.js) plus a chunk per lazily imported command, so
+// start-up loads only the entry and the chunk of the command that runs. Libraries are bundled in: the published
+// package has no runtime dependencies to resolve.
+import { build } from 'esbuild';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+rmSync(resolve(root, 'dist'), { recursive: true, force: true });
+
+const BANNER =
+  'const require=(id)=>process.getBuiltinModule(id)??process.getBuiltinModule("node:module").createRequire(import.meta.url)(id);';
+
+/**
+ * Node's built-in modules through process.getBuiltinModule, never as ES imports. For an ES import Node builds a
+ * facade of the built-in by reading every export, and on Node 22+ some exports are lazy getters that load a lot:
+ * node:http's `WebSocket` loads all of undici (~12 ms of `simjob status` on Node 24), node:fs's `promises` loads
+ * fs/promises and readline. So each `import … from "node:x"` esbuild leaves in a chunk (at top level, where a statement
+ * starts) becomes a `const … = process.getBuiltinModule("node:x")` on the banner's line, which runs first, as
+ * imports would; the import is blanked with spaces of the same length, so columns, and the source maps, stay right.
+ */
+const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+function builtinsWithoutImport(code) {
+  const firstLine = code.indexOf('\n') + 1; // esbuild puts the banner on a line of its own
+  const statement = /(?<=^|[;}\n])import\s*(?:(\*\s*as\s*[\w$]+)|([\w$]+)?\s*,?\s*(\{[^}]*\})?)\s*from\s*"((?:node:)?[\w/]+)";/gm;
+  const consts = [];
+  let body = code;
+  for (const match of code.slice(firstLine).matchAll(statement)) {
+    const [text, namespace, defaultName, named, source] = match;
+    if (!builtins.has(source) && !source.startsWith('node:')) continue;
+    const module = `process.getBuiltinModule(${JSON.stringify(source)})`;
+    const local = namespace?.replace(/^\*\s*as\s*/, '') ?? defaultName;
+    if (local) consts.push(`${local}=${module}`);
+    if (named) consts.push(`${named.replace(/([\w$]+)\s+as\s+([\w$]+)/g, '$1:$2')}=${module}`);
+    const at = firstLine + match.index;
+    body = body.slice(0, at) + ' '.repeat(text.length) + body.slice(at + text.length);
+  }
+  if (consts.length === 0) return code;
+  return `${body.slice(0, firstLine - 1)}const ${consts.join(',')};${body.slice(firstLine - 1)}`;
+}
+
+// commander loads node:child_process (3 ms on Node 24) on every start for the executable subcommands simjob
+// never has; give it a stand-in that loads it only if spawn is ever called.
+const lazyChildProcessForCommander = {
+  name: 'lazy-child-process-for-commander',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer) && args.kind === 'require-call' ? { path: 'child_process', namespace: 'lazy' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+      contents: 'module.exports = { spawn: (...args) => process.getBuiltinModule("node:child_process").spawn(...args) };',
+      loader: 'js',
+    }));
+  },
+};
+
+const result = await build({
+  plugins: [lazyChildProcessForCommander],
+  absWorkingDir: root,
+  // dist/worker.js: the background worker of local jobs, an entry of its own so it starts without the CLI;
+  // dist/worker-start.js: what bin/simjob.js loads to start it early on `submit --local`, before the CLI bundle.
+  entryPoints: { cli: 'src/cli.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: false,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  // Maps give --debug stack traces src/ file:line positions (bin/simjob.js turns them on). Without the sources
+  // embedded: that would triple the package (~4.7 MB of maps against ~1.4 MB of code) for text nobody reads there.
+  sourcemap: 'linked',
+  sourcesContent: false,
+  minify: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  define: { __SIMJOB_VERSION__: JSON.stringify(pkg.version) },
+  // Bundled CommonJS libraries call require() (only for built-ins, as the build bundles the rest): give the ESM
+  // bundle one, which looks a built-in up directly (falling back to a real require for a module this Node lacks).
+  banner: { js: BANNER },
+  metafile: true,
+  logLevel: 'warning',
+});
+for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'))) {
+  const path = resolve(root, file);
+  writeFileSync(path, builtinsWithoutImport(readFileSync(path, 'utf8')));
+}
+// Node looks for the package.json that says how to read each file it loads, walking up from the file's folder; one in
+// each dist folder ends the walk there (a few ms on Node 20 for the ~25 files of `status`, more in a deep install).
+for (const dir of ['dist', 'dist/chunks']) writeFileSync(resolve(root, dir, 'package.json'), '{ "type": "module" }\n');
