@@ -21,13 +21,14 @@ const BANNER =
  * Node's built-in modules through process.getBuiltinModule, never as ES imports. For an ES import Node builds a
  * facade of the built-in by reading every export, and on Node 22+ some exports are lazy getters that load a lot:
  * node:http's `WebSocket` loads all of undici (~12 ms of `simjob status` on Node 24), node:fs's `promises` loads
- * fs/promises and readline. So each `import … from "node:x"` esbuild leaves in a chunk (at top level, where a statement
+ * fs/promises and readline. So each `import … from "node:x"` left in an output file (at top level, where a statement
  * starts) becomes a `const … = process.getBuiltinModule("node:x")` on the banner's line, which runs first, as
  * imports would; the import is blanked with spaces of the same length, so columns, and the source maps, stay right.
+ * A bare `import "node:x"` (rollup keeps one for each built-in the code it regrouped imported) is just blanked.
  */
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 function builtinsWithoutImport(code) {
-  const firstLine = code.indexOf('\n') + 1; // esbuild puts the banner on a line of its own
+  const firstLine = code.indexOf('\n') + 1; // the banner is a line of its own
   const statement = /(?<=^|[;}\n])import\s*(?:(?:(\*\s*as\s*[\w$]+)|([\w$]+)?\s*,?\s*(\{[^}]*\})?)\s*from\s*)?["']((?:node:)?[\w/]+)["'];/gm;
   const consts = [];
   let body = code;
@@ -41,7 +42,7 @@ function builtinsWithoutImport(code) {
     const at = firstLine + match.index;
     body = body.slice(0, at) + ' '.repeat(text.length) + body.slice(at + text.length);
   }
-  if (consts.length === 0) return body; // only bare imports (rollup keeps those of what it bundled): blanked
+  if (consts.length === 0) return body;
   return `${body.slice(0, firstLine - 1)}const ${consts.join(',')};${body.slice(firstLine - 1)}`;
 }
 
@@ -62,29 +63,32 @@ const lazyChildProcessForCommander = {
 
 const entryPoints = { cli: 'src/cli.ts', worker: 'src/local/worker-main.ts', 'worker-start': 'src/local/worker-start.ts' };
 const written = [];
-await build({
-  plugins: [lazyChildProcessForCommander],
-  absWorkingDir: root,
-  // dist/worker.js: the background worker of local jobs, an entry of its own so it starts without the CLI;
-  // dist/worker-start.js: what bin/simjob.js loads to start it early on `submit --local`, before the CLI bundle.
-  entryPoints,
-  outdir: bundled,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.19',
-  // Maps give --debug stack traces src/ file:line positions (bin/simjob.js turns them on). Without the sources
-  // embedded: that would triple the package (~4.7 MB of maps against ~1.4 MB of code) for text nobody reads there.
-  sourcemap: 'linked',
-  sourcesContent: false,
-  minify: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  define: { __SIMJOB_VERSION__: JSON.stringify(pkg.version) },
-  logLevel: 'warning',
-});
-await chunk(Object.keys(entryPoints));
-rmSync(bundled, { recursive: true, force: true });
+try {
+  await build({
+    plugins: [lazyChildProcessForCommander],
+    absWorkingDir: root,
+    // dist/worker.js: the background worker of local jobs, an entry of its own so it starts without the CLI;
+    // dist/worker-start.js: what bin/simjob.js loads to start it early on `submit --local`, before the CLI bundle.
+    entryPoints,
+    outdir: bundled,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    // Maps give --debug stack traces src/ file:line positions (bin/simjob.js turns them on). Without the sources
+    // embedded: that would triple the package (~4.7 MB of maps against ~1.4 MB of code) for text nobody reads there.
+    sourcemap: 'linked',
+    sourcesContent: false,
+    minify: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    define: { __SIMJOB_VERSION__: JSON.stringify(pkg.version) },
+    logLevel: 'warning',
+  });
+  await chunk(Object.keys(entryPoints));
+} finally {
+  rmSync(bundled, { recursive: true, force: true });
+}
 for (const file of written.filter((f) => f.endsWith('.js'))) {
   const path = resolve(root, 'dist', file);
   writeFileSync(path, builtinsWithoutImport(readFileSync(path, 'utf8')));
