@@ -27,7 +27,7 @@ export async function main(argv: string[], rt: Omit<Runtime, 'exitCode' | 'signa
   };
   process.on('SIGINT', onSigint);
 
-  const program = buildProgram(runtime);
+  const program = buildProgram(runtime, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return runtime.exitCode;

@@ -14,7 +14,20 @@ import { collectReport } from './output/reports/spec.js';
  * Every command and flag, as data for commander: the single source for parsing, help and completions.
  * Handlers live in src/commands/<name>/run.ts and are imported only when their command runs.
  */
-export function buildProgram(rt: Runtime): Command {
+export function buildProgram(rt: Runtime, argv?: readonly string[]): Command {
+  const program = rootCommand(rt);
+  // Only the command argv names (and its subcommands): defining all ~30 costs ~2 ms of every start-up. Anything else
+  // (no command, a typo, `help <command>`) gets the whole tree, for commander's help and suggestions, and so does
+  // `completion`, which writes its script from the tree that parsed it.
+  const named = argv && commandNamedBy(program, argv);
+  const only = named === 'completion' ? undefined : named;
+  defineCommands(program, rt, (...names) => only === undefined || names.includes(only));
+  if (program.commands.length === 0) defineCommands(program, rt, () => true);
+  return program;
+}
+
+/** The root command with the global options, which every command gets. */
+function rootCommand(rt: Runtime): Command {
   // Before any subcommand is made: commander copies both onto every command created later (nested groups too),
   // so every usage error exits 2 in simjob's one-line form.
   const program = new Command('simjob')
@@ -44,10 +57,15 @@ export function buildProgram(rt: Runtime): Command {
     'simjob jobs --limit 10',
     'simjob doctor',
   ]);
+  return program;
+}
+
+/** The commands `wanted` names, in the order help lists them. */
+function defineCommands(program: Command, rt: Runtime, wanted: (...names: string[]) => boolean): void {
   const settingNames = SETTING_KEYS.map((k) => k.name);
 
   // -- auth and config ----------------------------------------------------------------------------------------------
-  examples(
+  if (wanted('login')) examples(
     program
       .command('login')
       .description('Store an API key for the active profile (read from a hidden prompt, or from stdin).')
@@ -56,7 +74,7 @@ export function buildProgram(rt: Runtime): Command {
     ['simjob login', 'simjob login --profile ci < key.txt', 'printenv SIM_KEY | simjob login --base-url https://api.example.com'],
   );
 
-  examples(
+  if (wanted('logout')) examples(
     program
       .command('logout')
       .description('Remove the stored API key of the active profile.')
@@ -64,11 +82,11 @@ export function buildProgram(rt: Runtime): Command {
     ['simjob logout', 'simjob logout --profile ci'],
   );
 
-  const config = examples(
+  const config = wanted('config') && examples(
     program.command('config').description('Read and change settings (base_url, channel, output, …).'),
     ['simjob config list', 'simjob config set base_url https://api.example.com', 'simjob config get channel --profile ci'],
   );
-  examples(
+  if (config) examples(
     config
       .command('get')
       .addArgument(suggest(new Argument('<key>'), settingNames))
@@ -76,7 +94,7 @@ export function buildProgram(rt: Runtime): Command {
       .action(lazyAction(rt, () => import('./commands/config/get.js'))),
     ['simjob config get base_url', 'simjob config get channel --profile ci'],
   );
-  examples(
+  if (config) examples(
     config
       .command('set')
       .addArgument(suggest(new Argument('<key>'), settingNames))
@@ -85,7 +103,7 @@ export function buildProgram(rt: Runtime): Command {
       .action(lazyAction(rt, () => import('./commands/config/set.js'))),
     ['simjob config set base_url https://api.example.com', 'simjob config set channel nightly --profile ci'],
   );
-  examples(
+  if (config) examples(
     config
       .command('unset')
       .addArgument(suggest(new Argument('<key>'), settingNames))
@@ -93,7 +111,7 @@ export function buildProgram(rt: Runtime): Command {
       .action(lazyAction(rt, () => import('./commands/config/unset.js'))),
     ['simjob config unset channel', 'simjob config unset simc.path --profile ci'],
   );
-  examples(
+  if (config) examples(
     config
       .command('list')
       .description('Show the effective settings and where each comes from.')
@@ -102,7 +120,7 @@ export function buildProgram(rt: Runtime): Command {
   );
 
   // -- jobs ---------------------------------------------------------------------------------------------------------
-  const submit = examples(
+  const submit = wanted('submit', 'topgear') && examples(
     program
       .command('submit')
       .description('Submit profiles as sim jobs (a file, several files, or - for stdin).')
@@ -146,7 +164,7 @@ export function buildProgram(rt: Runtime): Command {
     ],
   );
 
-  examples(
+  if (submit && wanted('topgear')) examples(
     copyOptions(submit, program
       .command('topgear')
       .description('Find the best gear among what a character wears, carries and is offered in the Great Vault, from the /simc addon text.')
@@ -177,7 +195,7 @@ export function buildProgram(rt: Runtime): Command {
     ],
   );
 
-  examples(
+  if (wanted('status')) examples(
     program
       .command('status <id>')
       .description('Show the state of a job (queue ETA, progress, error).')
@@ -189,7 +207,7 @@ export function buildProgram(rt: Runtime): Command {
     ['simjob status 519253542012420096', 'simjob status 519253542012420096 --wait', 'simjob status 519253542012420096 --json | jq -r .status'],
   );
 
-  examples(
+  if (wanted('result')) examples(
     program
       .command('result <id>')
       .description('Show the result of a finished job: headline, ranked profilesets, artifacts.')
@@ -199,7 +217,7 @@ export function buildProgram(rt: Runtime): Command {
     ['simjob result 519253542012420096', 'simjob result 519253542012420096 --all', 'simjob result 519253542012420096 --json | jq .result.summary'],
   );
 
-  examples(
+  if (wanted('compare')) examples(
     program
       .command('compare <a> <b>')
       .description('Compare two finished jobs, or two saved --json results: DPS side by side, the difference, and whether it is significant.')
@@ -216,7 +234,7 @@ export function buildProgram(rt: Runtime): Command {
     ]
   );
 
-  examples(
+  if (wanted('report')) examples(
     program
       .command('report')
       .description('Write one self-contained HTML page with charts for jobs or saved --json results.')
@@ -234,7 +252,7 @@ export function buildProgram(rt: Runtime): Command {
     ],
   );
 
-  examples(
+  if (wanted('cancel')) examples(
     program
       .command('cancel <id>')
       .description('Cancel a queued or running job.')
@@ -242,7 +260,7 @@ export function buildProgram(rt: Runtime): Command {
     ['simjob cancel 519253542012420096', 'simjob jobs --json | jq -r \'.jobs[] | select(.status == "queued") | .id\' | xargs -n1 simjob cancel'],
   );
 
-  examples(
+  if (wanted('jobs')) examples(
     program
       .command('jobs')
       .description('List recent jobs, newest first.')
@@ -254,7 +272,7 @@ export function buildProgram(rt: Runtime): Command {
     ['simjob jobs', 'simjob jobs --limit 100 --all --json | jq -r \'.jobs[].id\'', 'simjob jobs --local'],
   );
 
-  examples(
+  if (wanted('artifacts')) examples(
     program
       .command('artifacts <id>')
       .description('List a job\'s artifacts, or download them (streamed to disk).')
@@ -267,7 +285,7 @@ export function buildProgram(rt: Runtime): Command {
     ['simjob artifacts 519253542012420096', 'simjob artifacts 519253542012420096 --download --kind html_report -o reports/', 'simjob artifacts 519253542012420096 --download --skip-existing'],
   );
 
-  examples(
+  if (wanted('usage')) examples(
     program
       .command('usage')
       .description('Show the account\'s usage and limits.')
@@ -276,7 +294,7 @@ export function buildProgram(rt: Runtime): Command {
     ['simjob usage', 'simjob usage --json | jq .limits.maxActiveJobs', 'simjob usage --local'],
   );
 
-  examples(
+  if (wanted('builds')) examples(
     program
       .command('builds [id]')
       .description('Show the current build of each channel, or one build by id.')
@@ -286,11 +304,11 @@ export function buildProgram(rt: Runtime): Command {
   );
 
   // -- webhooks -----------------------------------------------------------------------------------------------------
-  const webhook = examples(
+  const webhook = wanted('webhook') && examples(
     program.command('webhook').description('Check, receive and configure job.terminal webhook events.'),
     ['simjob webhook listen --exec \'simjob result "$SIMJOB_JOB_ID"\'', 'simjob webhook verify --body-file body.json --signature "$SIG"', 'openssl rand -hex 32 | simjob webhook secret set'],
   );
-  examples(
+  if (webhook) examples(
     webhook
       .command('verify')
       .description('Check a delivery\'s signature: exit 0 and the event when valid, exit 1 with the reason when not.')
@@ -304,7 +322,7 @@ export function buildProgram(rt: Runtime): Command {
       'SIMJOB_WEBHOOK_SIGNATURE="$SIG" simjob webhook verify --secret-file secret.txt --json < body.json | jq -r .payload.id',
     ],
   );
-  examples(
+  if (webhook) examples(
     webhook
       .command('listen')
       .description('Receive deliveries on 127.0.0.1: verify, deduplicate by event id, print each new event, run or forward it.')
@@ -332,18 +350,18 @@ export function buildProgram(rt: Runtime): Command {
       'simjob webhook listen --port 0 --forward-to http://localhost:3000/hooks/simjob',
     ],
   );
-  const secret = examples(
+  const secret = webhook && examples(
     webhook.command('secret').description('The signing secret used by local deliveries, listen and verify.'),
     ['openssl rand -hex 32 | simjob webhook secret set', 'simjob webhook secret unset --profile ci'],
   );
-  examples(
+  if (secret) examples(
     secret
       .command('set')
       .description('Store the signing secret for the active profile (hidden prompt or stdin, never a flag).')
       .action(lazyAction(rt, () => import('./commands/webhook/secret-set.js'))),
     ['simjob webhook secret set', 'openssl rand -hex 32 | simjob webhook secret set'],
   );
-  examples(
+  if (secret) examples(
     secret
       .command('unset')
       .description('Remove the stored signing secret of the active profile.')
@@ -352,7 +370,7 @@ export function buildProgram(rt: Runtime): Command {
   );
 
   // -- setup --------------------------------------------------------------------------------------------------------
-  examples(
+  if (wanted('completion')) examples(
     program
       .command('completion')
       .addArgument(new Argument('<shell>', 'bash, zsh or fish.').choices(['bash', 'zsh', 'fish']).argParser(oneOf('shell', ['bash', 'zsh', 'fish'] as const)))
@@ -368,7 +386,7 @@ export function buildProgram(rt: Runtime): Command {
       .action(lazyAction(rt, () => import('./commands/completion/run.js'))),
     ['simjob completion bash > ~/.local/share/bash-completion/completions/simjob', 'echo \'source <(simjob completion zsh)\' >> ~/.zshrc', 'simjob completion fish > ~/.config/fish/completions/simjob.fish'],
   );
-  examples(
+  if (wanted('doctor')) examples(
     program
       .command('doctor')
       .description('Check the setup: config files and permissions, base URL, service, API key, local simc.')
@@ -380,8 +398,30 @@ export function buildProgram(rt: Runtime): Command {
       .action(lazyAction(rt, () => import('./commands/doctor/run.js'))),
     ['simjob doctor', 'simjob doctor --profile ci', 'simjob doctor --json | jq -r \'.[] | select(.ok | not) | .fix\''],
   );
+}
 
-  return program;
+/**
+ * The command argv runs, read as commander will: past the root's options (and their values). Undefined when an
+ * unknown option or `--` comes first, so that commander sees the whole tree there.
+ */
+function commandNamedBy(program: Command, argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') return undefined;
+    if (!arg.startsWith('-') || arg === '-') return arg;
+    // --name or --name=value; -abc is -a -b -c, where an option taking a value takes the rest (or the next arg).
+    const flags = arg.startsWith('--') ? [arg.split('=')[0] ?? arg] : [...arg.slice(1)].map((c) => `-${c}`);
+    for (const [at, flag] of flags.entries()) {
+      const option = program.options.find((o) => o.long === flag || o.short === flag);
+      if (!option) return undefined;
+      if (!option.required && !option.optional) continue;
+      const attached = arg.startsWith('--') ? arg.includes('=') : at < flags.length - 1;
+      const next = argv[i + 1];
+      if (!attached && (option.required || (next !== undefined && !next.startsWith('-')))) i++;
+      break;
+    }
+  }
+  return undefined;
 }
 
 const TALENT_CHOICES = ['active', 'all'] as const;

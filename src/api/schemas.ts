@@ -4,7 +4,8 @@
  * What we send is checked strictly, before sending: the service rejects unknown keys, so do we.
  * What we receive is read leniently: objects keep fields a newer server adds, and enum-like fields accept any
  * string (a new job state or artifact kind must never crash the CLI), so known values are documented as TS types.
- * zod/mini keeps these out of the start-up budget: it costs ~2 ms to load where classic zod costs ~28 ms.
+ * zod/mini keeps these out of the start-up budget: it costs ~2 ms to load where classic zod costs ~28 ms. Each schema
+ * is built on first use (`lazy`): building all of them costs ~5 ms, and a command reads one or two.
  */
 import * as z from 'zod/mini';
 import {
@@ -17,6 +18,29 @@ export * from './enums.js';
 // ---------------------------------------------------------------------------------------------------------------
 // Enumerations live in enums.ts (no zod), re-exported here.
 
+/**
+ * The schema `build` makes, built the first time anything reads it: a stand-in with the schema's own type, so
+ * `StatusRecord.safeParse(…)`, `z.safeParse(ResultRecord, …)` and nesting in other schemas work as on the schema.
+ */
+function lazy<T extends object>(build: () => T): T {
+  let schema: T | undefined;
+  const built = () => (schema ??= build());
+  return new Proxy({} as T, {
+    get: (_, key) => Reflect.get(built(), key),
+    set: (_, key, value) => Reflect.set(built(), key, value),
+    has: (_, key) => Reflect.has(built(), key),
+    ownKeys: () => Reflect.ownKeys(built()),
+    // Reported configurable: the stand-in itself has none of these properties (a proxy invariant).
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(built(), key);
+      return descriptor && { ...descriptor, configurable: true };
+    },
+    defineProperty: (_, key, descriptor) => Reflect.defineProperty(built(), key, descriptor),
+    deleteProperty: (_, key) => Reflect.deleteProperty(built(), key),
+    getPrototypeOf: () => Reflect.getPrototypeOf(built()),
+  });
+}
+
 const open = <T extends string>() => z.string() as unknown as z.ZodMiniType<Open<T>>;
 const nstr = z.nullish(z.string());
 const nnum = z.nullish(z.number());
@@ -28,7 +52,7 @@ export const MAX_PROFILE_BYTES = 2 * 1024 * 1024;
 export const MAX_METADATA_VALUE = 500;
 export const IDEMPOTENCY_KEY = /^[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?$/;
 
-export const SubmitRequest = z.strictObject({
+export const SubmitRequest = lazy(() => z.strictObject({
   build: z.strictObject({
     channel: z.enum(CHANNELS),
     gitBranch: z.optional(z.enum(GIT_BRANCHES)),
@@ -59,45 +83,45 @@ export const SubmitRequest = z.strictObject({
       json: z.optional(z.strictObject({ version: z.enum(JSON_VERSIONS) })),
     }),
   ),
-});
+}));
 export type SubmitRequest = z.infer<typeof SubmitRequest>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Shared pieces of responses
 
-const Ceiling = z.looseObject({ runtimeSeconds: nnum, queueSeconds: nnum, maxCredits: nnum });
+const Ceiling = lazy(() => z.looseObject({ runtimeSeconds: nnum, queueSeconds: nnum, maxCredits: nnum }));
 
-export const JobLinks = z.looseObject({ share: z.optional(z.string()), manifest: nstr });
+export const JobLinks = lazy(() => z.looseObject({ share: z.optional(z.string()), manifest: nstr }));
 
-export const SubmitWarning = z.looseObject({
+export const SubmitWarning = lazy(() => z.looseObject({
   kind: z.string(),
   line: nnum,
   requested: z.nullish(z.union([z.number(), z.string()])),
   applied: z.nullish(z.union([z.number(), z.string()])),
   message: nstr,
-});
+}));
 export type SubmitWarning = z.infer<typeof SubmitWarning>;
 
 /** Spec 2.2. */
-export const SubmitResponse = z.looseObject({
+export const SubmitResponse = lazy(() => z.looseObject({
   success: z.boolean(),
   id: nstr,
   runtime: z.nullish(z.looseObject({ ceiling: z.nullish(Ceiling), priorityFeeCredits: nnum })),
   links: z.nullish(JobLinks),
   warnings: z.nullish(z.array(SubmitWarning)),
   deprecations: z.nullish(z.array(z.looseObject({ field: nstr, message: nstr, docsUrl: nstr }))),
-});
+}));
 export type SubmitResponse = z.infer<typeof SubmitResponse>;
 
-export const BuildSummary = z.looseObject({
+export const BuildSummary = lazy(() => z.looseObject({
   id: nstr,
   channel: z.nullish(open<Channel>()),
   commit: nstr,
   ci: z.nullish(z.looseObject({ status: nstr, failed: nnum })),
-});
+}));
 
 /** Spec 2.3 (GET /v1/sim/jobs/{id}). `status` may be any of the 8 states, or a newer one. */
-export const JobRecord = z.looseObject({
+export const JobRecord = lazy(() => z.looseObject({
   id: z.string(),
   status: open<JobState>(),
   priority: z.nullish(open<Priority>()),
@@ -124,16 +148,16 @@ export const JobRecord = z.looseObject({
   retried: z.nullish(z.boolean()),
   build: z.nullish(BuildSummary),
   links: z.nullish(JobLinks),
-});
+}));
 export type JobRecord = z.infer<typeof JobRecord>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Status record (notes §8)
 
-export const StageProgress = z.looseObject({ current: nnum, total: nnum, label: nstr, percent: nnum });
+export const StageProgress = lazy(() => z.looseObject({ current: nnum, total: nnum, label: nstr, percent: nnum }));
 export type StageProgress = z.infer<typeof StageProgress>;
 
-export const StatusRecord = z.looseObject({
+export const StatusRecord = lazy(() => z.looseObject({
   status: open<JobState>(),
   errorCode: nstr,
   statusReason: nstr,
@@ -146,42 +170,42 @@ export const StatusRecord = z.looseObject({
   startedAt: nstr,
   updatedAt: nstr,
   retried: z.nullish(z.boolean()),
-});
+}));
 export type StatusRecord = z.infer<typeof StatusRecord>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Result (spec 2.4)
 
-export const ProfilesetResult = z.looseObject({
+export const ProfilesetResult = lazy(() => z.looseObject({
   name: z.string(),
   mean: z.number(),
   mean_error: nnum,
   mean_stddev: nnum,
   stage: nnum,
-});
+}));
 export type ProfilesetResult = z.infer<typeof ProfilesetResult>;
 
-export const MainActor = z.looseObject({
+export const MainActor = lazy(() => z.looseObject({
   name: z.string(),
   mean: z.number(),
   mean_error: nnum,
   mean_stddev: nnum,
   profilesets: z.nullish(z.looseObject({ count: z.number(), results: z.array(ProfilesetResult) })),
-});
+}));
 export type MainActor = z.infer<typeof MainActor>;
 
-export const StageEntry = z.looseObject({ stage: z.number(), label: nstr, profilesets: nnum, culled: nnum });
+export const StageEntry = lazy(() => z.looseObject({ stage: z.number(), label: nstr, profilesets: nnum, culled: nnum }));
 export type StageEntry = z.infer<typeof StageEntry>;
 
-export const MultiStageSummary = z.looseObject({
+export const MultiStageSummary = lazy(() => z.looseObject({
   enabled: z.boolean(),
   reason: z.nullish(open<MultiStageReason>()),
   stages: z.nullish(z.array(StageEntry)),
-});
+}));
 export type MultiStageSummary = z.infer<typeof MultiStageSummary>;
 
 /** One actor of a multi-actor (`copy=`) comparison (openapi 1.19.1 `summary.actors.results[]`). */
-export const ActorResult = z.looseObject({
+export const ActorResult = lazy(() => z.looseObject({
   name: z.string(),
   mean: z.number(),
   mean_error: nnum,
@@ -189,50 +213,50 @@ export const ActorResult = z.looseObject({
   stddev: z.optional(nnum),
   min: z.optional(nnum),
   max: z.optional(nnum),
-});
+}));
 export type ActorResult = z.infer<typeof ActorResult>;
 
-export const Summary = z.looseObject({
+export const Summary = lazy(() => z.looseObject({
   /** `dps` or `raid_dps` (openapi 1.19.1); any newer string is kept. */
   metric: z.nullish(z.string()),
   mainActor: z.nullish(MainActor),
   multiStage: z.nullish(MultiStageSummary),
   actors: z.nullish(z.looseObject({ count: z.number(), results: z.array(ActorResult) })),
   iterations: nnum,
-});
+}));
 export type Summary = z.infer<typeof Summary>;
 
-export const Artifact = z.looseObject({
+export const Artifact = lazy(() => z.looseObject({
   id: z.string(),
   url: z.string(),
   kind: open<(typeof ARTIFACT_KINDS)[number]>(),
   mimeType: nstr,
   stage: nnum,
-});
+}));
 export type Artifact = z.infer<typeof Artifact>;
 
-export const ResultRecord = z.extend(JobRecord, {
+export const ResultRecord = lazy(() => z.extend(JobRecord, {
   result: z.looseObject({
     summary: z.nullish(Summary),
     artifacts: z.nullish(z.array(Artifact)),
   }),
-});
+}));
 export type ResultRecord = z.infer<typeof ResultRecord>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Other endpoints
 
 /** POST /v1/sim/jobs/{id}/cancel (notes §2.7). */
-export const CancelResponse = z.looseObject({
+export const CancelResponse = lazy(() => z.looseObject({
   success: z.nullish(z.boolean()),
   id: z.string(),
   status: open<'cancelled' | 'cancel_requested'>(),
   cancelRequestedAt: nstr,
-});
+}));
 export type CancelResponse = z.infer<typeof CancelResponse>;
 
 /** GET /v1/sim/jobs (notes §2.5). */
-export const JobListItem = z.looseObject({
+export const JobListItem = lazy(() => z.looseObject({
   id: z.string(),
   status: open<JobState>(),
   createdAt: nstr,
@@ -241,20 +265,20 @@ export const JobListItem = z.looseObject({
   metadata: z.nullish(z.record(z.string(), z.unknown())),
   buildId: nstr,
   links: z.nullish(JobLinks),
-});
+}));
 export type JobListItem = z.infer<typeof JobListItem>;
 
-export const JobList = z.looseObject({
+export const JobList = lazy(() => z.looseObject({
   jobs: z.array(JobListItem),
   page: z.nullish(z.looseObject({ limit: nnum, hasMore: z.nullish(z.boolean()), nextCursor: nstr, since: nstr })),
-});
+}));
 export type JobList = z.infer<typeof JobList>;
 
 /** GET /v1/sim/artifacts/{id}/url. */
-export const ArtifactUrl = z.looseObject({ url: z.string() });
+export const ArtifactUrl = lazy(() => z.looseObject({ url: z.string() }));
 
 /** GET /v1/sim/usage (notes §12): `plan` (openapi 1.14+) and its deprecated alias `limits`. */
-const Limits = z.looseObject({
+const Limits = lazy(() => z.looseObject({
   maxActiveJobs: nnum,
   maxCreditsPerJob: nnum,
   defaultCreditsPerJob: nnum,
@@ -267,8 +291,8 @@ const Limits = z.looseObject({
   vcpuPerJob: nnum,
   maxSimcVariants: nnum,
   priorityFeeCredits: z.nullish(z.looseObject({ high: nnum })),
-});
-export const Usage = z.looseObject({
+}));
+export const Usage = lazy(() => z.looseObject({
   period: z.nullish(
     z.looseObject({
       start: nstr, end: nstr, simsRun: nnum, avgRuntimeSeconds: nnum,
@@ -278,11 +302,11 @@ export const Usage = z.looseObject({
   snapshot: z.nullish(z.looseObject({ activeJobs: nnum, queuedJobs: nnum, runningJobs: nnum })),
   limits: z.nullish(Limits),
   plan: z.nullish(Limits),
-});
+}));
 export type Usage = z.infer<typeof Usage>;
 
 /** GET /v1/sim/builds/{id} and list items (notes §11). */
-export const Build = z.looseObject({
+export const Build = lazy(() => z.looseObject({
   id: z.string(),
   channel: z.nullish(open<Channel>()),
   gitBranch: nstr,
@@ -300,26 +324,26 @@ export const Build = z.looseObject({
     }),
   ),
   profiles: z.nullish(z.looseObject({ manifest: z.nullish(z.array(z.string())) })),
-});
+}));
 export type Build = z.infer<typeof Build>;
 
-export const BuildList = z.looseObject({ generatedAt: nstr, builds: z.array(Build) });
+export const BuildList = lazy(() => z.looseObject({ generatedAt: nstr, builds: z.array(Build) }));
 export type BuildList = z.infer<typeof BuildList>;
 
 /** The error envelope of every non-2xx answer (notes §3). Read leniently: a proxy may answer with HTML. */
-export const ErrorEnvelope = z.looseObject({
+export const ErrorEnvelope = lazy(() => z.looseObject({
   error: nstr,
   code: nstr,
   meta: z.nullish(z.record(z.string(), z.unknown())),
   requestId: nstr,
-});
+}));
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
 /** Webhook body (spec 6.3). */
-export const WebhookEvent = z.looseObject({
+export const WebhookEvent = lazy(() => z.looseObject({
   kind: z.string(),
   version: z.string(),
   timestamp: z.string(),
   payload: z.looseObject({ id: z.string(), status: open<TerminalState>(), statusReason: nstr }),
-});
+}));
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
