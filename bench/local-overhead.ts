@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { medianCpu, medianWall, timed, type Sample } from './lib/measure.js';
+import { printFigures } from './lib/figures.js';
 
 const rounds = Number(process.argv[2] ?? 15);
 const root = resolve(import.meta.dirname, '..');
@@ -58,7 +59,10 @@ try {
   row('submit --local --wait (warm data dir)', wall.warm, cpu.warm, `  +${(wall.warm - wall.direct).toFixed(1)} ms = ${startups.warm.toFixed(2)} start-ups (cpu ${cpuStartups.warm.toFixed(2)})`);
   const met = { cold: startups.cold <= TARGET.cold, warm: startups.warm <= TARGET.warm };
   console.log(`Targets: cold ≤ ${TARGET.cold} start-ups (${met.cold ? 'met' : 'MISSED'}), warm ≤ ${TARGET.warm} (${met.warm ? 'met' : 'MISSED'})`);
-  console.log(JSON.stringify({ bench: 'local-overhead', node: process.versions.node, rounds, wallMs: wall, cpuMs: cpu, startups, cpuStartups, target: TARGET, met }));
+  printFigures([
+    { name: 'submit --local --wait over simc, cold, in Node start-ups', value: startups.cold, unit: '×', max: TARGET.cold },
+    { name: 'submit --local --wait over simc, warm, in Node start-ups', value: startups.warm, unit: '×', max: TARGET.warm },
+  ]);
 } finally {
   // Let any worker this bench started leave on its own (2 s idle grace) before its data dir goes.
   await new Promise((r) => setTimeout(r, 3_000));

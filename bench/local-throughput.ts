@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median, timed } from './lib/measure.js';
+import { printFigures } from './lib/figures.js';
 
 const rounds = Number(process.argv[2] ?? 5);
 const jobs = Number(process.argv[3] ?? 100);
@@ -83,7 +84,10 @@ try {
   }
   const met = { c1: ratio.c1 <= TARGET, c2: ratio.c2 <= TARGET };
   console.log(`Target: ≤ ${TARGET}× direct: concurrency 1 ${met.c1 ? 'met' : 'MISSED'}, concurrency 2 ${met.c2 ? 'met' : 'MISSED'}`);
-  console.log(JSON.stringify({ bench: 'local-throughput', node: process.versions.node, rounds, jobs, inFlight: IN_FLIGHT, medianMs: m, ratio, target: TARGET, met }));
+  printFigures([
+    { name: `${jobs} jobs ${IN_FLIGHT} at a time / stand-in direct, local.concurrency 1`, value: ratio.c1, unit: '×', max: TARGET },
+    { name: `${jobs} jobs ${IN_FLIGHT} at a time / stand-in direct, local.concurrency 2`, value: ratio.c2, unit: '×', max: TARGET },
+  ]);
 } finally {
   await new Promise((r) => setTimeout(r, 3_000)); // workers leave on their own (2 s idle grace) before their data dirs go
   rmSync(work, { recursive: true, force: true });

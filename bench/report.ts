@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromiumInstalled, CHROMIUM, launchBrowser } from '../test/helpers/browser.js';
 import { BIN, startServerProcess } from './lib/server-process.js';
+import { printFigures } from './lib/figures.js';
 
 const runs = Number(process.argv[2] ?? 9);
 const median = (values: number[]) => {
@@ -64,6 +65,10 @@ try {
   console.log(`  simjob report (fetch+write) ${median(writes).toFixed(0).padStart(4)} ms   (the job's result and its 3 JSON reports over HTTP)`);
   console.log(`  render in headless chromium ${render.toFixed(0).padStart(4)} ms   (navigation start → first frame after load; min ${Math.min(...renders).toFixed(0)}, max ${Math.max(...renders).toFixed(0)})`);
   console.log(`Targets: size < 1 MB (${bytes < 1024 * 1024 ? 'met' : 'MISSED'}), render < 1 s (${render < 1000 ? 'met' : 'MISSED'})`);
+  printFigures([
+    { name: 'report: page of 1,000 profilesets', value: bytes / 1024 / 1024, unit: 'MB', max: 1 },
+    { name: 'report: render in headless chromium', value: render, unit: 'ms', max: 1000 },
+  ]);
 } finally {
   await browser.close();
   server.stop();

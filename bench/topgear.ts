@@ -11,6 +11,7 @@ import { parseAddonExport } from '../src/addon/export.js';
 import { planTopGear } from '../src/topgear/combinations.js';
 import { topGearProfile } from '../src/topgear/profile.js';
 import { analyzeProfile } from '../src/profile/index.js';
+import { printFigures } from './lib/figures.js';
 
 const shared = process.env.SIMJOB_SHARED_DIR ?? resolve(import.meta.dirname, '..', '..', 'shared');
 const base = readFileSync(resolve(shared, 'fixtures', 'addon', 'fury-bags-vault.txt'), 'utf8');
@@ -46,3 +47,7 @@ console.log(`combinations                      ${result?.count.toLocaleString('e
 console.log(`parse + build + write profile     median ${median(runs).toFixed(0)} ms of ${runs.length} runs (first ${runs[0]?.toFixed(0)} ms); target < 1000 ms`);
 console.log(`profile size                      ${((result?.bytes ?? 0) / 1024 / 1024).toFixed(2)} MB (${Math.round((result?.bytes ?? 0) / (result?.sets ?? 1))} bytes a profileset; the service takes 2 MB)`);
 console.log(`preflight analysis of the profile ${analysis.toFixed(0)} ms (what submit runs before sending)`);
+printFigures([
+  { name: `topgear: parse and build ${result?.count.toLocaleString('en-US')} combinations`, value: median(runs), unit: 'ms', max: 1000 },
+  { name: 'topgear: profile size', value: (result?.bytes ?? 0) / 1024 / 1024, unit: 'MB' },
+]);
