@@ -241,7 +241,7 @@ export function bar(value: number, lo: number, hi: number, width: number): strin
 
 export function signed(n: number, digits: number): string {
   const text = formatNumber(Math.abs(n), digits);
-  if (Number(text.replace(/,/g, '')) === 0) return text;
+  if (text !== '—' && !/[1-9]/.test(text)) return text; // it rounds to zero: no sign
   return n > 0 ? `+${text}` : `−${text}`;
 }
 
