@@ -7,6 +7,7 @@ import type { Ending } from './lifecycle.js';
 import { runAndRead, SINGLE_PASS_FILES, type PassResult, type RunDeps } from './pass.js';
 import { csvOf, notificationsOf, singlePassRows, SUMMARY_PROFILESET_LIMIT, summaryOf } from './report.js';
 import type { LocalJob } from './store.js';
+import { PROFILESET_LIST_FILE, ProfilesetMerger, profilesetListText, profilesetsFromReport } from '../output/profileset-list.js';
 
 export type { StopReason } from './pass.js';
 
@@ -25,12 +26,15 @@ export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | und
   return endSinglePass(deps, job, read);
 }
 
-/** The end of a single pass that was read: its summary and CSV written, or how it failed. */
+/** The end of a single pass that was read: its summary, CSV and profileset list written, or how it failed. */
 export async function endSinglePass(deps: Pick<RunDeps, 'store'>, job: LocalJob, read: PassResult): Promise<Ending | undefined> {
   if (!read.ok) return read.ending;
   const ranked = singlePassRows(read.rows);
   const summary = summaryOf(read.rows.baseline, ranked, job.multiStageSummary, SUMMARY_PROFILESET_LIMIT, { metric: job.mainActor.metric, players: read.rows.players });
   if (job.outputs.csv) await deps.store.writeText(job.id, 'result.csv', csvOf(read.rows.baseline, ranked));
+  const list = new ProfilesetMerger();
+  list.add(profilesetsFromReport(read.report, summary.metric), 1);
+  await deps.store.writeText(job.id, PROFILESET_LIST_FILE, profilesetListText(list.ranked())); // what result --all reads
   await deps.store.writeResult(job.id, { summary, notifications: notificationsOf(read.report) });
   return {
     status: 'completed',

@@ -4,13 +4,15 @@
  * Files per stage k of K: `stage<k>.simc` (the rewritten input), `report.stage<k>.json` for k < K and the usual
  * `report.json` (and `report.html` when asked for) for the final stage, so everything that reads a job's report
  * finds the final one where it always is. Logs (`stdout.log`, `stderr.log`) are the last pass's: the final
- * stage's on success, the failing stage's otherwise. `result.csv` covers every profileset across the stages.
+ * stage's on success, the failing stage's otherwise. `result.csv` covers every profileset across the stages, and
+ * so does `profilesets.json` (the compact list `result --all` reads).
  * The status record's `progress.stage` comes from `progress.json`, written here as the stages go.
  */
 import { promises as fs } from 'node:fs';
 import type { Ending } from '../local/lifecycle.js';
 import { ProgressTracker, ProgressWriter } from '../local/progress.js';
 import { runAndRead, type PassFiles, type RunDeps } from '../local/pass.js';
+import { PROFILESET_LIST_FILE, ProfilesetMerger, profilesetListText, profilesetsFromReport } from '../output/profileset-list.js';
 import type { LocalBuildInfo, LocalJob } from '../local/store.js';
 import { stageJsonFile } from './files.js';
 import { runStaged, type RunPass } from './run.js';
@@ -30,6 +32,9 @@ export async function runStagedJob(deps: RunDeps, job: LocalJob): Promise<Ending
   let phase: string | null = null;
   let simDurationMs = 0;
   let build: LocalBuildInfo | undefined;
+  // every profileset at the last stage it reached, in the summary's metric (the compact list result --all reads)
+  const listed = new ProfilesetMerger();
+  const metric = job.mainActor.metric ?? 'dps';
 
   const runPass: RunPass = async (pass) => {
     const stageInput = `stage${pass.stage}.simc`;
@@ -56,6 +61,7 @@ export async function runStagedJob(deps: RunDeps, job: LocalJob): Promise<Ending
     }
     simDurationMs += read.pass.durationMs;
     build = read.build;
+    listed.add(profilesetsFromReport(read.report, metric), pass.stage);
     return { report: read.report };
   };
 
@@ -69,6 +75,7 @@ export async function runStagedJob(deps: RunDeps, job: LocalJob): Promise<Ending
     });
     await writer.flush();
     if (job.outputs.csv) await deps.store.writeText(job.id, 'result.csv', stagedCsv(run));
+    await deps.store.writeText(job.id, PROFILESET_LIST_FILE, profilesetListText(listed.ranked()));
     await deps.store.writeResult(job.id, { summary: stagedSummary(run, undefined, job.mainActor.metric) });
     return { status: 'completed', errorCode: null, statusReason: null, simcExitCode: '0', simDurationMs, build, hasResult: true };
   } catch (error) {

@@ -1,57 +1,15 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { localArtifactPath, type ArtifactSource } from '../api/artifact-rules.js';
 import type { Artifact, ResultRecord } from '../api/schemas.js';
 import { ExitCode, SimjobError } from '../errors.js';
 import type { JobBackend } from '../jobs/backend.js';
 import { userAgent } from '../version.js';
-import { rankByMean } from './stats.js';
+import { parseProfilesetList, PROFILESET_LIST_FILE, ProfilesetMerger, profilesetsFromReport, type RankedProfileset } from './profileset-list.js';
 
-/** One profileset as the views rank it: the summary's entries and the JSON report's alike. */
-export interface RankedProfileset {
-  name: string;
-  mean: number;
-  mean_error?: number | null;
-  mean_stddev?: number | null;
-  /** Highest multistage stage reached (1 for single pass). */
-  stage?: number | null;
-}
-
-const Z95 = 1.96;
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
-/**
- * Every profileset of a simc JSON report (`sim.profilesets.results`). Two shapes (shared/simc/contract.md §4.5, §4.7):
- *   json2 (2.0.0): `{name, mean, mean_stddev, mean_error, ...}` per entry; sets whose mean is 0 are left out;
- *   3.0.0-alpha1:  `{name, metrics: [{metric, mean, mean_stddev, mean_error, ...}], ...}`, primary metric first.
- * Either way the entries are in input order (not ranked) and the baseline is not among them. `mean_error` is
- * recomputed from `mean_stddev` when absent, with the report's own confidence estimator.
- */
-export function profilesetsFromReport(doc: unknown, metric?: string | null): RankedProfileset[] {
-  const sim = isObject(doc) && isObject(doc.sim) ? doc.sim : undefined;
-  const sets = sim && isObject(sim.profilesets) ? sim.profilesets : undefined;
-  if (!sets || !Array.isArray(sets.results)) return [];
-  const options = isObject(sim?.options) ? sim.options : {};
-  const z = num(options.confidence_estimator) ?? Z95;
-  const out: RankedProfileset[] = [];
-  for (const entry of sets.results) {
-    if (!isObject(entry) || typeof entry.name !== 'string') continue;
-    let figures: Json = entry;
-    if (Array.isArray(entry.metrics)) {
-      const metrics = entry.metrics.filter(isObject);
-      figures = metrics.find((m) => metric && typeof m.metric === 'string' && m.metric.toLowerCase() === metric.toLowerCase()) ?? metrics[0] ?? {};
-    }
-    const mean = num(figures.mean);
-    if (mean === undefined) continue;
-    const stddev = num(figures.mean_stddev);
-    out.push({ name: entry.name, mean, mean_stddev: stddev, mean_error: num(figures.mean_error) ?? (stddev === undefined ? undefined : stddev * z) });
-  }
-  return out;
-}
+export { profilesetsFromReport, type RankedProfileset };
 
 export interface DownloadOptions {
   signal?: AbortSignal;
@@ -72,22 +30,39 @@ export async function readAllProfilesets(backend: JobBackend, record: ResultReco
       record.status === 'completed' ? `Artifacts are kept ${record.retentionDays ?? 'a limited number of'} days after the job ends; without --all the summary's top ${record.result.summary?.mainActor?.profilesets?.results.length ?? 200} is shown.` : 'Only a completed job has a report.',
     );
   }
-  const metric = record.result.summary?.metric;
-  const byName = new Map<string, RankedProfileset>();
-  let dir: string | undefined; // made only for reports that must be downloaded
   const source = backend.artifactSource(record.id);
+  if (source.kind === 'local') {
+    const listed = await readProfilesetList(source.jobDir);
+    if (listed) return listed;
+  }
+  const metric = record.result.summary?.metric;
+  const merged = new ProfilesetMerger();
+  let dir: string | undefined; // made only for reports that must be downloaded
   try {
     for (const artifact of reports) {
       const label = `the JSON report (${artifact.stage ? `stage ${artifact.stage}, ` : ''}${artifact.id})`;
       const path = source.kind === 'local'
         ? await localArtifactPath(artifact.url, source.jobDir, label) // read where it lies, inside the job folder only
         : await download(backend, artifact, join((dir ??= await mkdtemp(join(tmpdir(), 'simjob-report-'))), `${artifact.id}.json`), { ...options, source, label });
-      for (const row of profilesetsFromReport(await parseJson(artifact, path), metric)) byName.set(row.name, { ...row, stage: artifact.stage ?? 1 });
+      merged.add(profilesetsFromReport(await parseJson(artifact, path), metric), artifact.stage ?? 1);
     }
   } finally {
     if (dir) await rm(dir, { recursive: true, force: true });
   }
-  return rankByMean([...byName.values()]);
+  return merged.ranked();
+}
+
+/**
+ * The compact list a local job wrote when it ended (profileset-list.ts), read only inside its job folder (symlinks
+ * resolved); undefined when there is none (a job made before it existed) or it is unreadable: the reports are read.
+ */
+async function readProfilesetList(jobDir: string): Promise<RankedProfileset[] | undefined> {
+  try {
+    const path = await localArtifactPath(pathToFileURL(join(jobDir, PROFILESET_LIST_FILE)), jobDir, 'the profileset list');
+    return parseProfilesetList(await readFile(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 async function download(backend: JobBackend, artifact: Artifact, path: string, options: DownloadOptions & { source: ArtifactSource; label: string }): Promise<string> {

@@ -26,12 +26,14 @@ const BORDERLESS = {
  * Every cell is one line of terminal-safe text (controls, tabs and newlines escaped) whatever the server sent.
  */
 export function printTable<T>(out: Output, rows: readonly T[], columns: ReadonlyArray<Column<T>>): void {
-  const cells = rows.map((row) => columns.map((col) => terminalSafeLine(col.value(row))));
   if (!out.stdoutIsTTY) {
     // one write for the whole table: a row per write costs a system call each (20,000 rows of `result --all`)
-    out.line([columns.map((c) => c.header).join('\t'), ...cells.map((row) => row.join('\t'))].join('\n'));
+    const lines = [columns.map((c) => c.header).join('\t')];
+    for (const row of rows) lines.push(columns.map((col) => terminalSafeLine(col.value(row))).join('\t'));
+    out.line(lines.join('\n'));
     return;
   }
+  const cells = rows.map((row) => columns.map((col) => terminalSafeLine(col.value(row))));
   const widths = columns.map((col, i) => Math.max(col.header.length, ...cells.map((r) => displayWidth(r[i] ?? ''))));
   const budget = (out.width ?? 100) - 2 * (columns.length - 1);
   fitWidths(widths, budget, columns.findIndex((c) => c.shrinkable));
