@@ -9,8 +9,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Caches of the tools the tests run (tsx keeps its compile cache in tsx-<uid>): not leaks. */
-const TOOL_CACHES = /^tsx-\d+$/;
+/**
+ * Caches of the tools the tests run, not leaks: tsx keeps its compile cache in tsx-<uid>, and Node ≥ 22.1 keeps the
+ * compile cache the bin shim turns on in node-compile-cache.
+ */
+const TOOL_CACHES = /^(tsx-\d+|node-compile-cache)$/;
 
 export default function setup(): () => void {
   const previous = process.env.TMPDIR;
