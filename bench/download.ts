@@ -56,8 +56,8 @@ try {
     console.log(
       `${String(mb).padStart(4)} MB   ${c.wall.toFixed(2).padStart(6)} s / ${c.rss.toFixed(1).padStart(5)} MB   ${s.wall.toFixed(2).padStart(6)} s / ${s.rss.toFixed(1).padStart(5)} MB   ${(s.wall / c.wall).toFixed(2)}×`,
     );
-    const big = mb >= 500; // the issue's targets are for 500 MB
-    figures.push({ name: `artifacts --download ${mb} MB / curl -o, wall`, value: s.wall / c.wall, unit: '×', ...(big ? { max: 1.2 } : {}) });
+    const big = mb >= 500; // the issue's targets are for 500 MB; a 1 MB download is over before curl's clock ticks
+    if (Number.isFinite(s.wall / c.wall)) figures.push({ name: `artifacts --download ${mb} MB / curl -o, wall`, value: s.wall / c.wall, unit: '×', ...(big ? { max: 1.2 } : {}) });
     figures.push({ name: `artifacts --download ${mb} MB, peak RSS`, value: s.rss, unit: 'MB', ...(big ? { max: 64 } : {}) });
   }
   printFigures(figures);

@@ -47,6 +47,7 @@ for (const name of BENCHES.filter((b) => only.length === 0 || only.includes(b)))
     const last = lines.findLast((line) => line.startsWith(FIGURES_PREFIX));
     if (!last) continue;
     for (const figure of JSON.parse(last.slice(FIGURES_PREFIX.length)).figures) {
+      if (typeof figure.value !== 'number') continue; // a ratio that could not be measured (JSON has no Infinity)
       const row = table.get(`${name}: ${figure.name}`) ?? { unit: figure.unit, max: figure.max, values: {} };
       row.values[node.version] = figure.value;
       table.set(`${name}: ${figure.name}`, row);
