@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { simjob } from '../helpers/cli.js';
-import { profileFile, userEnv } from './wait-helpers.js';
+import { profileFile, submitFinished, userEnv } from './wait-helpers.js';
 
 let server: TestServer;
 let env: Record<string, string>;
@@ -16,13 +16,7 @@ afterAll(async () => {
   await server.close();
 });
 
-async function finished(args: string[] = []): Promise<string> {
-  const r = await simjob(['submit', profile, '--channel', 'nightly', '--json', ...args], { env });
-  expect(r.exitCode, r.stderr).toBe(0);
-  const id = JSON.parse(r.stdout).id as string;
-  await server.waitForJob(id);
-  return id;
-}
+const finished = (args: string[] = []): Promise<string> => submitFinished(server, env, profile, args);
 
 interface Row { name: string; kind: string; a: { mean: number; mean_error: number } | null; b: { mean: number; mean_error: number } | null; delta?: number; combinedError?: number; significant?: boolean }
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simjob } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { cleanUp, localEnv, profileFile as localProfile, quickProfile, run, submitLocal, waitForStatus } from './local-helpers.js';
-import { profileFile, userEnv } from './wait-helpers.js';
+import { profileFile, submitFinished, userEnv } from './wait-helpers.js';
 
 let server: TestServer;
 let env: Record<string, string>;
@@ -28,13 +28,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function finished(args: string[] = []): Promise<string> {
-  const r = await simjob(['submit', profile, '--channel', 'nightly', '--json', ...args], { env });
-  expect(r.exitCode, r.stderr).toBe(0);
-  const id = JSON.parse(r.stdout).id as string;
-  await server.waitForJob(id);
-  return id;
-}
+const finished = (args: string[] = []): Promise<string> => submitFinished(server, env, profile, args);
 
 /** The rows of the page's profileset table (one <tr> per line). */
 const tableRows = (html: string) => (html.split('<table class="sortable sets">')[1] ?? '').split('</tbody>')[0]!.split('\n').filter((l) => l.startsWith('<tr'));

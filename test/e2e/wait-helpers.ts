@@ -3,7 +3,8 @@ import { execa, type ResultPromise } from 'execa';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { BIN, isolatedDirs } from '../helpers/cli.js';
+import { expect } from 'vitest';
+import { BIN, isolatedDirs, simjob } from '../helpers/cli.js';
 import type { TestServer } from '../server/index.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -101,4 +102,13 @@ export function stateLines(stderr: string): string[] {
 /** Cancel a job through the API, so long-running test jobs do not hold the server's compute slots. */
 export async function cancelJob(server: TestServer, id: string, key = 'sk_test_good'): Promise<void> {
   await fetch(`${server.url}/v1/sim/jobs/${id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+}
+
+/** Submit a profile to the test server (built bin, `--json`) and wait until the server has finished the job. */
+export async function submitFinished(server: TestServer, env: Record<string, string>, profile: string, args: string[] = []): Promise<string> {
+  const r = await simjob(['submit', profile, '--channel', 'nightly', '--json', ...args], { env });
+  expect(r.exitCode, r.stderr).toBe(0);
+  const id = JSON.parse(r.stdout).id as string;
+  await server.waitForJob(id);
+  return id;
 }
