@@ -15,6 +15,20 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
     if (error.code !== 'EPIPE') throw error; // `simjob --version | true`: the reader left, not an error
   }
 } else {
+  const nodeModule = process.getBuiltinModule('node:module');
+  nodeModule.enableCompileCache?.();
+  // `submit … --local --wait`: start simc itself first (dist/head-start.cjs, one CommonJS file), so that all the
+  // CLI does before it waits runs alongside simc; `submit … --local`: start the background worker first.
+  let headStart;
+  if (args[0] === 'submit' && args.includes('--local') && (args.includes('--wait') || args.includes('-w'))) {
+    try {
+      headStart = nodeModule.createRequire(import.meta.url)('../dist/head-start.cjs').startHeadStart(args, process.env);
+    } catch {
+      // the submit reports whatever is wrong
+    }
+  } else if (args.includes('submit') && args.includes('--local')) {
+    await import('../dist/worker-start.js').then((m) => m.startWorkerEarly(args, process.env), () => undefined);
+  }
   // `simjob … | head` closes the pipe early: that is the reader's choice, not an error.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error) => {
@@ -22,14 +36,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
       throw error;
     });
   }
-  process.getBuiltinModule('node:module').enableCompileCache?.();
   const debugEnv = process.env.SIMJOB_DEBUG; // as src/debug.ts reads it
   if (args.includes('--debug') || args.includes('-d') || (debugEnv && debugEnv !== '0' && debugEnv !== 'false')) process.setSourceMapsEnabled(true);
-  // `submit … --local`: start the background worker first (a few ms), so its start-up overlaps the CLI's.
-  if (args.includes('submit') && args.includes('--local')) {
-    await import('../dist/worker-start.js').then((m) => m.startWorkerEarly(args, process.env), () => undefined);
-  }
   const { main } = await import('../dist/cli.js');
-  const code = await main(args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: () => process.stdin });
+  const code = await main(args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: () => process.stdin, headStart });
   process.exitCode = code;
 }

@@ -2,6 +2,7 @@ import type { RemoteBackend } from './api/remote.js';
 import { Config } from './config/resolve.js';
 import { debugLevelOf } from './debug.js';
 import { isLocalId, type JobBackend } from './jobs/backend.js';
+import type { HeadStart } from './local/head-start.js';
 import { Output, type OutStream } from './output/io.js';
 import { duration } from './util/parse.js';
 import { userAgent } from './version.js';
@@ -27,6 +28,8 @@ export interface ContextOptions {
   stdin: () => NodeJS.ReadableStream & { isTTY?: boolean };
   flags: GlobalFlags;
   signal: AbortSignal;
+  /** simc started by bin/simjob.js before the CLI loaded, for `submit --local --wait` (local/head-start.ts). */
+  headStart?: HeadStart | undefined;
 }
 
 /**
@@ -41,6 +44,7 @@ export class Context {
   private readonly openStdin: ContextOptions['stdin'];
   /** Aborted on Ctrl-C: long waits and requests stop with it. */
   readonly signal: AbortSignal;
+  readonly headStart: HeadStart | undefined;
   // Promises, so two lookups at once (compare's two jobs) share one backend instead of building two.
   private remoteBackend: Promise<RemoteBackend> | undefined;
   private localBackend: Promise<JobBackend> | undefined;
@@ -53,6 +57,7 @@ export class Context {
     this.flags = opts.flags;
     this.openStdin = opts.stdin;
     this.signal = opts.signal;
+    this.headStart = opts.headStart;
     this.config = new Config(opts.env, { profile: opts.flags.profile, baseUrl: opts.flags.baseUrl });
     const json = opts.flags.json || (this.safeSetting('output') === 'json');
     this.out = new Output({

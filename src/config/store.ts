@@ -1,18 +1,16 @@
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { UsageError } from '../errors.js';
-import { CREDENTIALS_FILE, SETTINGS_FILE } from './paths.js';
-
 /**
  * Two files in the config dir, both `{ "profiles": { "<name>": { ... } } }`:
  * - config.json: settings (base_url, channel, ...), safe to show;
  * - credentials.json: API keys, mode 0600, never printed.
  * Reads are plain JSON.parse (cheap: every command reads them); writes go through conf, which writes atomically.
  */
-export type ProfileData = Record<string, unknown>;
-interface StoreFile {
-  profiles?: Record<string, ProfileData>;
-}
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { CREDENTIALS_FILE, SETTINGS_FILE } from './paths.js';
+import { getPath, profileOf, type ProfileData, type StoreFile } from './profiles.js';
+
+export { getPath, type ProfileData } from './profiles.js';
 
 const PROFILE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -49,24 +47,6 @@ export function readProfileSettings(dir: string, profile: string): ProfileData {
 
 export function readProfileCredentials(dir: string, profile: string): ProfileData {
   return profileOf(readStoreFile(join(dir, CREDENTIALS_FILE)), profile);
-}
-
-/** The profile's own entry only: a profile named `constructor` or `__proto__` must not read Object's members. */
-function profileOf(file: StoreFile, profile: string): ProfileData {
-  const profiles = file.profiles;
-  if (!profiles || typeof profiles !== 'object' || !Object.hasOwn(profiles, profile)) return {};
-  const data = profiles[profile];
-  return data && typeof data === 'object' && !Array.isArray(data) ? data : {};
-}
-
-/** Read a dotted key (`simc.nightly`) from a profile's nested settings. */
-export function getPath(data: ProfileData, key: string): unknown {
-  let node: unknown = data;
-  for (const part of key.split('.')) {
-    if (!node || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[part];
-  }
-  return node;
 }
 
 interface Writable {

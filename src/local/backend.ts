@@ -15,9 +15,14 @@ import { ApiError, ExitCode, LocalError, UsageError } from '../errors.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import type { ChangeNotifier } from '../jobs/wait.js';
+import { concurrencySetting, createClaimed, inlineOwner } from './claim.js';
 import { recoverJob, superviseLocalJobs } from './control.js';
+import { followDetached } from './detached.js';
+import { dropHeadStart, stopRun, type HeadStart } from './head-start.js';
+import type { InlineOptions } from './inline.js';
+import { SINGLE_PASS_FILES, simcArgs } from './pass-files.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
-import { createExclusive, exists, readJson } from './fsutil.js';
+import { createExclusive, exists, readJson, removeFile } from './fsutil.js';
 import { subscriptionFile, SUBSCRIPTION_FILE } from '../webhook/local.js';
 import { requireWebhookTarget } from '../webhook/target.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
@@ -81,7 +86,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     // As the service: refused with webhook_not_configured unless a URL and a signing secret are set up.
     const webhook = request.webhook ? requireWebhookTarget(this.ctx.config, this.ctx.env) : undefined;
 
-    const job = this.newJob(request, simc, facts, { keyHash, digest });
+    const job = this.newJob(request, simc, facts, { keyHash, digest }, input.runHere ? this.ctx.headStart : undefined);
     const files: Record<string, { data: string; mode?: number }> = { 'input.simc': { data: request.profile.text } };
     if (request.credentials) {
       // simc reads provider credentials from ./apikey.txt in its working directory (the job folder); the file
@@ -89,12 +94,20 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       files[CREDENTIALS_FILE] = { data: `${request.credentials.providerClientId}:${request.credentials.providerClientSecret}\n`, mode: 0o600 };
     }
     if (webhook) files[SUBSCRIPTION_FILE] = subscriptionFile(webhook, this.ctx.config.profile);
-    await this.store.createJob(job, files);
+    const early = input.runHere ? await this.takeHeadStart(job, request, files) : undefined;
+    if (!early) await this.store.createJob(job, files);
     if (!(await createExclusive(keyPath, JSON.stringify({ jobId: job.id, digest } satisfies KeyRecord)))) {
       // Another process submitted with the same key a moment ago: theirs is the job.
+      if (early) await stopRun(early.headStart.run);
       await this.store.removeJobFolder(job.id);
+      if (early) await this.store.unmarkRunning(job.id);
       const winner = await readJson<KeyRecord>(keyPath);
       if (winner) return this.replay(winner, digest);
+    }
+    if (early) {
+      const { runClaimed } = await import('./inline.js');
+      runClaimed(this.store, early.job, this.inlineOptions(), (spec) => followDetached(early.headStart.run, spec));
+      return { ...fetched(submitResponse(this.store, job)), replay: false };
     }
     await this.store.enqueue(job);
     if (input.runHere && !job.multiStageSummary.enabled && (await this.runHere(job.id))) return { ...fetched(submitResponse(this.store, job)), replay: false };
@@ -104,18 +117,69 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     return { ...fetched(submitResponse(this.store, job)), replay: false };
   }
 
+  /** A --debug line on stderr (through the output module, like the HTTP layer's). */
+  private debug(line: string): void {
+    if (this.ctx.debugLevel > 0) this.ctx.out.err(`${this.ctx.out.ce.dim(`local: ${line}`)}\n`);
+  }
+
   /** Run the job in this process when the queue has room for it (local/inline.ts); false leaves it to the worker. */
   private async runHere(id: string): Promise<boolean> {
     if (process.platform === 'win32') return false; // a detached run needs /bin/sh and process groups
-    const { runInline, concurrencySetting } = await import('./inline.js');
-    return runInline(this.store, id, { env: this.ctx.env, workerEnv: this.workerEnv(), concurrency: concurrencySetting(this.ctx.config.setting('local.concurrency')) });
+    const { runInline } = await import('./inline.js');
+    return runInline(this.store, id, this.inlineOptions());
   }
 
-  private newJob(request: SubmitRequest, simc: LocalJob['simc'], facts: ReturnType<typeof inspectProfile>, idempotency: LocalJob['idempotency']): LocalJob {
+  private inlineOptions(): InlineOptions {
+    return { env: this.ctx.env, workerEnv: this.workerEnv(), concurrency: concurrencySetting(this.ctx.config.setting('local.concurrency')) };
+  }
+
+  /**
+   * Make the head start's run (local/head-start.ts) this job's when it is exactly the run the job would start: the
+   * job is created in the head start's folder, already claimed by this process, which then follows the run. Else
+   * (or when the queue has no room) the run is stopped and removed, and the job is made as usual.
+   */
+  private async takeHeadStart(job: LocalJob, request: SubmitRequest, files: Record<string, { data: string; mode?: number }>): Promise<{ job: LocalJob; headStart: HeadStart } | undefined> {
+    const headStart = this.ctx.headStart;
+    if (!headStart || headStart.state !== 'waiting') return undefined;
+    const sameRun =
+      headStart.id === job.id &&
+      headStart.dataDir === this.store.root &&
+      headStart.simcPath === job.simc.path &&
+      headStart.text === request.profile.text &&
+      !request.credentials &&
+      !job.multiStageSummary.enabled &&
+      headStart.args.join('\0') === simcArgs(SINGLE_PASS_FILES(job)).join('\0');
+    if (!sameRun) {
+      this.debug(`simc started ahead of the CLI is not the run of job ${job.id}: stopped, and the job runs as usual`);
+      await dropHeadStart(headStart);
+      return undefined;
+    }
+    const started = headStart.createdAt.toISOString(); // simc runs since then
+    Object.assign(job, { createdAt: started, queuedAt: started, updatedAt: started });
+    const claimed: LocalJob = { ...job, status: 'running', startedAt: started, attempt: 1, owner: inlineOwner(), simcPid: headStart.run.pid, detached: true };
+    const { 'input.simc': _written, ...others } = files; // simc has read input.simc already: never rewritten under it
+    let created = false;
+    try {
+      created = await createClaimed(this.store, claimed, others, this.inlineOptions().concurrency);
+    } finally {
+      if (!created) await dropHeadStart(headStart);
+    }
+    if (!created) {
+      this.debug(`local jobs are queued or running: simc started ahead of the CLI was stopped, and job ${job.id} waits its turn`);
+      return undefined;
+    }
+    this.debug(`job ${job.id} is the run of simc started ahead of the CLI (pid ${headStart.run.pid})`);
+    headStart.state = 'taken';
+    await removeFile(headStart.marker);
+    return { job: claimed, headStart };
+  }
+
+  private newJob(request: SubmitRequest, simc: LocalJob['simc'], facts: ReturnType<typeof inspectProfile>, idempotency: LocalJob['idempotency'], headStart?: HeadStart): LocalJob {
     const now = new Date().toISOString();
     return {
       schema: 1,
-      id: newLocalJobId(),
+      // a head start's id, so that its folder can become this job's (takeHeadStart)
+      id: headStart?.state === 'waiting' ? headStart.id : newLocalJobId(),
       status: 'queued',
       priority: request.priority ?? 'standard',
       channel: request.build.channel,

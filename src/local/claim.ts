@@ -3,9 +3,21 @@
  * (inline.ts) alike: under one claim lock, so that together they never run more than `local.concurrency` jobs.
  */
 import { isTerminal, isWaiting } from '../jobs/states.js';
-import { withLock } from './fsutil.js';
+import { randomUUID } from 'node:crypto';
+import { processStart, withLock } from './fsutil.js';
 import { isDue, queueDeadline } from './lifecycle.js';
 import type { LocalJob, LocalStore } from './store.js';
+
+/** The `local.concurrency` setting as a number of jobs (1 when unset or not one). */
+export function concurrencySetting(value: unknown): number {
+  const n = Number(value ?? 1);
+  return Number.isSafeInteger(n) && n >= 1 ? n : 1;
+}
+
+/** This process as the runner of a job: alive exactly while its pid (with the same start time) is. */
+export function inlineOwner(): NonNullable<LocalJob['owner']> {
+  return { pid: process.pid, nonce: randomUUID(), cli: true, processStart: processStart(process.pid) };
+}
 
 /**
  * Claim job `id` for `owner` if fewer than `concurrency` jobs run (and, with `onlyIfFirst`, if it is the next in
@@ -48,6 +60,22 @@ export async function claimJob(
     }
     await store.dequeue(claimed);
     return claimed;
+  });
+}
+
+/**
+ * Make `job`, already claimed by the runner it names, in its folder where a head start's simc already runs
+ * (local/head-start.ts), if the queue is empty and fewer than `concurrency` jobs run; false writes nothing.
+ * Under the claim lock, like claimJob, so together they never run more than `concurrency` jobs.
+ */
+export async function createClaimed(store: LocalStore, job: LocalJob, files: Parameters<LocalStore['createJob']>[1], concurrency: number): Promise<boolean> {
+  const hasRoom = async () => (await store.runningIds()).length < concurrency && (await store.queuedIds()).length === 0;
+  if (!(await hasRoom())) return false;
+  return withLock(store.claimLockPath, async () => {
+    if (!(await hasRoom())) return false;
+    await store.createJobInPlace(job, files);
+    await store.markRunning(job.id);
+    return true;
   });
 }
 

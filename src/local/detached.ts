@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { constants as fsConstants, promises as fs, openSync, closeSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import type { SimcExit, SimcRunSpec } from './simc.js';
+import { removeFile } from './fsutil.js';
 
 /** Written by the shell around simc: its exit status as the shell saw it (128 + n for signal n). */
 export const EXIT_FILE = 'simc-exit';
@@ -17,9 +18,10 @@ const TAIL_MS = 100;
 /** How often a process group is looked at while waiting for it to end. */
 const POLL_MS = 20;
 
-// "$@" is simc and its arguments (no shell parsing of them); the status goes through a temp file so a reader never
-// sees half of it.
-const WRAPPER = `"$@"; s=$?; echo "$s" > ${EXIT_FILE}.tmp && mv -f ${EXIT_FILE}.tmp ${EXIT_FILE}`;
+// "$@" is simc and its arguments (no shell parsing of them). The status is written in place, by the shell itself (a
+// `mv` from a temp file cost a process start on every run): the file is read only once the group is gone
+// (awaitGroup), when the write is complete, and an empty file (the shell killed mid-write) reads as no status.
+const WRAPPER = `"$@"; echo "$?" > ${EXIT_FILE}`;
 
 /** A pause that never keeps the process alive by itself (a waiting CLI that goes away must not wait for simc). */
 const nap = (ms: number) => new Promise<void>((done) => setTimeout(done, ms).unref());
@@ -134,15 +136,24 @@ export async function awaitGroup(
   }
 }
 
-/** One simc run, detached (see the top of this file). Same contract as runSimcOnce. */
-export async function runSimcDetached(spec: SimcRunSpec): Promise<SimcExit> {
-  const started = performance.now();
-  try {
-    await fs.access(spec.simcPath, fsConstants.X_OK);
-  } catch (error) {
-    return { exitCode: null, signal: null, spawnError: (error as NodeJS.ErrnoException).code ?? 'it could not be started', durationMs: 0 };
-  }
-  await fs.rm(`${spec.cwd}/${EXIT_FILE}`, { force: true });
+/** A detached run that was started: the shell's pid (also its process group) and how the shell ended. */
+export interface DetachedRun {
+  pid: number;
+  shellExit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** performance.now() at the spawn. */
+  startedAt: number;
+  /** Keep this process alive until the shell has ended (the run is unref'd so that it never does by itself). */
+  keepAlive(): void;
+}
+
+export type DetachedSpawnSpec = Pick<SimcRunSpec, 'simcPath' | 'args' | 'cwd' | 'env' | 'stdoutFile' | 'stderrFile'>;
+
+/**
+ * Start simc detached (see the top of this file), without waiting for anything: also used by the head start
+ * (head-start.ts), before the CLI has loaded. Returns why it could not be started instead when it could not.
+ */
+export function spawnDetached(spec: DetachedSpawnSpec): DetachedRun | { spawnError: string } {
+  const startedAt = performance.now();
   const stdout = openSync(spec.stdoutFile, 'w');
   const stderr = openSync(spec.stderrFile, 'w');
   let child;
@@ -162,11 +173,28 @@ export async function runSimcDetached(spec: SimcRunSpec): Promise<SimcExit> {
     child.once('error', () => done({ code: 127, signal: null }));
   });
   child.unref(); // the run goes on without this process if it leaves (see inline.ts)
-  const pid = child.pid;
-  if (pid === undefined) return { exitCode: null, signal: null, spawnError: 'sh could not be started', durationMs: 0 };
-  spec.onSpawn(pid);
+  if (child.pid === undefined) return { spawnError: 'sh could not be started' };
+  return { pid: child.pid, shellExit, startedAt, keepAlive: () => child.ref() };
+}
+
+/** Follow a detached run to its end: its pid reported, its progress lines fed, stopped on `spec.stop`. */
+export async function followDetached(run: DetachedRun, spec: SimcRunSpec): Promise<SimcExit> {
+  spec.onSpawn(run.pid);
   const tail = new FileTail(spec.stdoutFile, spec.onStdoutLine);
-  const exit = await awaitGroup(pid, spec.cwd, { stop: spec.stop, killGraceMs: spec.killGraceMs, shellExit });
+  const exit = await awaitGroup(run.pid, spec.cwd, { stop: spec.stop, killGraceMs: spec.killGraceMs, shellExit: run.shellExit });
   await tail.stop();
-  return { ...exit, spawnError: null, durationMs: Math.round(performance.now() - started) };
+  return { ...exit, spawnError: null, durationMs: Math.round(performance.now() - run.startedAt) };
+}
+
+/** One simc run, detached (see the top of this file). Same contract as runSimcOnce. */
+export async function runSimcDetached(spec: SimcRunSpec): Promise<SimcExit> {
+  try {
+    await fs.access(spec.simcPath, fsConstants.X_OK);
+  } catch (error) {
+    return { exitCode: null, signal: null, spawnError: (error as NodeJS.ErrnoException).code ?? 'it could not be started', durationMs: 0 };
+  }
+  await removeFile(`${spec.cwd}/${EXIT_FILE}`);
+  const run = spawnDetached(spec);
+  if ('spawnError' in run) return { exitCode: null, signal: null, spawnError: run.spawnError, durationMs: 0 };
+  return followDetached(run, spec);
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { LOCAL_ID_PREFIX } from '../jobs/backend.js';
 
 /** Crockford's base32 in lower case (no i, l, o, u): ids read aloud and typed without ambiguity. */
@@ -18,8 +17,9 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-function randomDigits(): number[] {
-  return [...randomBytes(RANDOM_CHARS)].map((b) => b % 32);
+/** Random base-32 digits; node:crypto is loaded on first use, not with this module (see head-start.ts). */
+function randomDigits(count = RANDOM_CHARS): number[] {
+  return [...process.getBuiltinModule('node:crypto').randomBytes(count)].map((b) => b % 32);
 }
 
 /** Add one to a base-32 digit array, so ids made in the same millisecond by this process still sort in order. */
@@ -39,11 +39,11 @@ function increment(digits: number[]): number[] {
  * `local-` + 10 characters of milliseconds + 8 random characters (like a ULID): ids sort by submission time, so
  * sorting the folder names gives the queue's submission order and `jobs` its newest-first order.
  */
-export function newLocalJobId(now = Date.now()): string {
+export function newLocalJobId(now = Date.now(), random: (count: number) => number[] = randomDigits): string {
   if (now === lastTime) lastRandom = increment(lastRandom);
   else {
     lastTime = now;
-    lastRandom = randomDigits();
+    lastRandom = random(RANDOM_CHARS);
   }
   return `${LOCAL_ID_PREFIX}${encodeTime(now)}${lastRandom.map((d) => ALPHABET[d]).join('')}`;
 }

@@ -5,11 +5,10 @@
  * (Ctrl-C, --timeout), it hands the job over to the worker, which adopts the run (adopt.ts); if the CLI dies, the
  * next simjob call sees its pid gone and does the same.
  */
-import { randomUUID } from 'node:crypto';
-import { claimJob, runtimeCap } from './claim.js';
+import { claimJob, inlineOwner, runtimeCap } from './claim.js';
 import { runSimcDetached } from './detached.js';
-import { processStart } from './fsutil.js';
 import { finishJob } from './lifecycle.js';
+import type { RunDeps } from './pass.js';
 import { runJob, type StopReason } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { ensureWorker } from './worker-process.js';
@@ -18,21 +17,32 @@ import { ensureWorker } from './worker-process.js';
 const CANCEL_POLL_MS = 150;
 const KILL_GRACE_MS = 3_000;
 
-export function concurrencySetting(value: unknown): number {
-  const n = Number(value ?? 1);
-  return Number.isSafeInteger(n) && n >= 1 ? n : 1;
+export interface InlineOptions {
+  env: NodeJS.ProcessEnv;
+  /** What a worker started for the hand-over gets. */
+  workerEnv: NodeJS.ProcessEnv;
+  concurrency: number;
 }
 
 /**
  * Claim job `id` and start running it in this process; false when it is not this process's to run (the queue is
  * busy, or it is a staged job), and the worker runs it. Nothing of the run keeps the process alive: the waiting
- * does. `workerEnv` is what a worker started for the hand-over gets.
+ * does.
  */
-export async function runInline(store: LocalStore, id: string, opts: { env: NodeJS.ProcessEnv; workerEnv: NodeJS.ProcessEnv; concurrency: number }): Promise<boolean> {
-  const nonce = randomUUID();
-  const owner = { pid: process.pid, nonce, cli: true, processStart: processStart(process.pid) };
-  const job = await claimJob(store, id, owner, opts.concurrency, { onlyIfFirst: true, detached: true });
+export async function runInline(store: LocalStore, id: string, opts: InlineOptions): Promise<boolean> {
+  const job = await claimJob(store, id, inlineOwner(), opts.concurrency, { onlyIfFirst: true, detached: true });
   if (!job) return false;
+  runClaimed(store, job, opts, runSimcDetached);
+  return true;
+}
+
+/**
+ * Run a job this process has claimed (`job.owner` is this process), with `runSimc`: a new detached run, or one
+ * already going (a head start's).
+ */
+export function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions, runSimc: NonNullable<RunDeps['runSimc']>): void {
+  const { id } = job;
+  const nonce = job.owner?.nonce;
   const ownedByMe = (current: LocalJob) => current.owner?.nonce === nonce;
   const stop = new AbortController();
   const stopWith = (reason: StopReason) => {
@@ -69,7 +79,7 @@ export async function runInline(store: LocalStore, id: string, opts: { env: Node
           env: opts.env,
           stop: stop.signal,
           killGraceMs: KILL_GRACE_MS,
-          runSimc: runSimcDetached,
+          runSimc,
           onSimcPid: async (pid) => {
             pidWritten = store.updateJob(id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined)).catch(() => undefined);
             await pidWritten;
@@ -93,5 +103,4 @@ export async function runInline(store: LocalStore, id: string, opts: { env: Node
       clearTimeout(runtimeTimer);
     }
   })();
-  return true;
 }

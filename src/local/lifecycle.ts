@@ -7,6 +7,7 @@ import type { TerminalState } from '../api/schemas.js';
 import { canMove, isTerminal, isWaiting } from '../jobs/states.js';
 import { onTerminal } from './hooks.js';
 import { RUN_OUTPUT_FILES, type LocalJob, type LocalStore } from './store.js';
+import { removeFile } from './fsutil.js';
 
 export interface Ending {
   status: TerminalState;
@@ -34,7 +35,7 @@ export async function finishJob(store: LocalStore, id: string, ending: Ending, w
     if (isTerminal(current.status) || !canMove(current.status, ending.status) || !when(current)) return undefined;
     moved = true;
     // Gone before the record says the job ended, so nobody who sees it ended can still find the secret.
-    await fs.rm(store.file(id, CREDENTIALS_FILE), { force: true });
+    await removeFile(store.file(id, CREDENTIALS_FILE));
     return {
       ...current,
       ...ending,
@@ -106,5 +107,5 @@ export async function requeueForRetry(store: LocalStore, id: string, when: (job:
 
 /** Remove what an earlier attempt wrote, so its files can never pass for the next attempt's. */
 export async function clearRunOutputs(store: LocalStore, id: string): Promise<void> {
-  await Promise.all(RUN_OUTPUT_FILES.map((name) => fs.rm(store.file(id, name), { force: true })));
+  await Promise.all(RUN_OUTPUT_FILES.map((name) => removeFile(store.file(id, name))));
 }

@@ -9,6 +9,9 @@ import { ReportError, parseReport } from './report.js';
 import { readStageReport, type StageReport } from './report-rows.js';
 import { findCrashLine, findErrorLine, localBuildId, parseVersionLine, runSimcOnce, type SimcExit, type SimcRunSpec } from './simc.js';
 import type { LocalBuildInfo, LocalJob, LocalStore } from './store.js';
+import { simcArgs, type PassFiles } from './pass-files.js';
+
+export { SINGLE_PASS_FILES, simcArgs, type PassFiles } from './pass-files.js';
 
 export type StopReason = 'cancel' | 'timeout' | 'shutdown';
 
@@ -24,35 +27,8 @@ export interface RunDeps {
   runSimc?: (spec: SimcRunSpec) => Promise<SimcExit>;
 }
 
-export interface PassFiles {
-  /** Profile to run, relative to the job folder (simc's cwd). */
-  input: string;
-  jsonVersion: '2' | '3';
-  json: string;
-  html: string | null;
-  text: string;
-  stdout: string;
-  stderr: string;
-}
-
 export interface PassOutcome extends SimcExit {
   versionLine: string | null;
-}
-
-export const SINGLE_PASS_FILES = (job: LocalJob): PassFiles => ({
-  input: 'input.simc',
-  jsonVersion: job.outputs.jsonVersion,
-  json: 'report.json',
-  html: job.outputs.html ? 'report.html' : null,
-  text: 'simc-output.txt',
-  stdout: 'stdout.log',
-  stderr: 'stderr.log',
-});
-
-/** simc's argv for one pass: the profile, then the report options (sim options, so their place after it is fine). */
-export function simcArgs(files: PassFiles): string[] {
-  const json = files.jsonVersion === '3' ? `json=${files.json},version=3.0.0-alpha1` : `json2=${files.json}`;
-  return [files.input, json, ...(files.html ? [`html=${files.html}`] : []), `output=${files.text}`, 'progressbar_type=1'];
 }
 
 /** One simc run in the job folder. */

@@ -17,7 +17,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
 import { LocalError } from '../errors.js';
-import { exists, readJson, withLock, writeFileAtomic, writeJsonAtomic } from './fsutil.js';
+import { exists, readJson, withLock, writeFileAtomic, writeJsonAtomic, removeFile } from './fsutil.js';
 import { isWellFormedLocalId } from './ids.js';
 
 /** What a job's `build` says: the simc binary that ran (or will run) it, as read from its version line. */
@@ -162,13 +162,20 @@ export class LocalStore {
     const staging = join(this.jobsDir, `.staging-${job.id}`);
     await fs.mkdir(staging, { recursive: true });
     try {
-      for (const [name, { data, mode }] of Object.entries(files)) await fs.writeFile(join(staging, name), data, mode === undefined ? undefined : { mode });
-      await fs.writeFile(join(staging, 'job.json'), `${JSON.stringify(job, null, 2)}\n`);
+      await writeJobFiles(staging, job, files);
       await fs.rename(staging, this.jobDir(job.id));
     } catch (error) {
       await fs.rm(staging, { recursive: true, force: true });
       throw error;
     }
+  }
+
+  /**
+   * Make a job of a folder that exists without a record (a head start's, where simc already runs: see
+   * local/head-start.ts): its files, then its record, written in place (the folder is not moved under simc).
+   */
+  async createJobInPlace(job: LocalJob, files: Record<string, { data: string; mode?: number }>): Promise<void> {
+    await writeJobFiles(this.jobDir(job.id), job, files);
   }
 
   async removeJobFolder(id: string): Promise<void> {
@@ -217,7 +224,7 @@ export class LocalStore {
 
   /** Drop a job's queue marker (under every priority, in case one was left under another). */
   async dequeue(job: Pick<LocalJob, 'id'>): Promise<void> {
-    await Promise.all(Object.values(PRIORITY_RANK).map((rank) => fs.rm(join(this.queueDir, `${rank}-${job.id}`), { force: true })));
+    await Promise.all(Object.values(PRIORITY_RANK).map((rank) => removeFile(join(this.queueDir, `${rank}-${job.id}`))));
   }
 
   /** Queued job ids in run order: priority, then submission order (ids sort by time). */
@@ -235,7 +242,7 @@ export class LocalStore {
   }
 
   async unmarkRunning(id: string): Promise<void> {
-    await fs.rm(join(this.runningDir, id), { force: true });
+    await removeFile(join(this.runningDir, id));
   }
 
   async runningIds(): Promise<string[]> {
@@ -279,6 +286,12 @@ export class LocalStore {
     const present = new Set(await readdirOrEmpty(this.jobDir(id)));
     return (Object.keys(ARTIFACT_FILES) as ArtifactKind[]).filter((k) => present.has(ARTIFACT_FILES[k].file));
   }
+}
+
+/** A job's files, then its record (atomically, last: a reader sees a job only once all of it is there). */
+async function writeJobFiles(dir: string, job: LocalJob, files: Record<string, { data: string; mode?: number }>): Promise<void> {
+  for (const [name, { data, mode }] of Object.entries(files)) await fs.writeFile(join(dir, name), data, mode === undefined ? undefined : { mode });
+  await writeJsonAtomic(join(dir, 'job.json'), job);
 }
 
 async function readdirOrEmpty(dir: string): Promise<string[]> {

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalError } from '../errors.js';
 import { isActive } from '../jobs/states.js';
-import { createExclusive, isAlive, isStale, processStart, readLockOwner } from './fsutil.js';
+import { createExclusive, isAlive, isStale, processStart, readLockOwner, removeFile } from './fsutil.js';
 import type { LocalJob, LocalStore } from './store.js';
 
 /** The worker refreshes its lock every HEARTBEAT_MS; a lock not refreshed for WORKER_STALE_MS is dead. */
@@ -60,7 +60,7 @@ export async function ensureWorker(store: LocalStore, env: NodeJS.ProcessEnv): P
   if (!(await createExclusive(store.workerSpawnPath, marker))) {
     const other = await readLockOwner(store.workerSpawnPath);
     if (other && Date.now() - other.mtimeMs < SPAWN_GRACE_MS) return; // another process is starting one right now
-    await fs.rm(store.workerSpawnPath, { force: true });
+    await removeFile(store.workerSpawnPath);
     if (!(await createExclusive(store.workerSpawnPath, marker))) return;
   }
   const log = openSync(store.workerLogPath, 'a');

@@ -11,7 +11,7 @@
  */
 import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
-import { exists, readLockOwner, tryLock, type HeldLock } from './fsutil.js';
+import { exists, readLockOwner, tryLock, type HeldLock, removeFile } from './fsutil.js';
 import { recoverInterrupted } from './control.js';
 import { HEARTBEAT_MS, WORKER_STALE_MS } from './worker-process.js';
 import { claimJob, runtimeCap } from './claim.js';
@@ -66,7 +66,7 @@ export class Worker {
     const { store } = this.o;
     await store.init();
     this.lock = await tryLock(store.workerLockPath, { staleMs: WORKER_STALE_MS });
-    await fs.rm(store.workerSpawnPath, { force: true });
+    await removeFile(store.workerSpawnPath);
     if (!this.lock) return; // another worker runs
     this.o.log(`worker ${process.pid} holds the lock (concurrency ${this.o.concurrency})`);
     this.startHeartbeat();

@@ -114,6 +114,7 @@ export async function cleanUp(env: LocalEnv): Promise<void> {
     // no jobs
   }
   for (const id of ids) {
+    if (!existsSync(join(env.SIMJOB_DATA_DIR, 'jobs', id, 'job.json'))) continue; // a head start's folder: its CLI stops it
     const { simcPid, detached } = jobFile(env, id) as { simcPid: number | null; detached?: boolean };
     // a detached run (a waiting submit's) is a process group: its shell and simc
     if (alive(simcPid) && runsIn(simcPid as number, join(env.SIMJOB_DATA_DIR, 'jobs', id))) process.kill(detached ? -(simcPid as number) : (simcPid as number), 'SIGKILL');

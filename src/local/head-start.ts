@@ -1,0 +1,251 @@
+/**
+ * The head start of `simjob submit PROFILE --local --wait`: simc is started before the CLI has loaded, so the CLI's
+ * own start-up (loading, parsing flags, reading and analysing the profile, writing the job) runs alongside simc
+ * instead of before it. It is what brings local mode's cost on top of simc down to about one Node start-up.
+ *
+ * Nothing is decided here. bin/simjob.js calls startHeadStart (dist/head-start.js, loaded without the CLI) for a
+ * plain command line: one profile file and only flags that leave the run as it is. It reads the profile, finds
+ * simc as findSimc would, picks the job's id and starts simc detached (detached.ts) in that job's folder, which has
+ * no record yet (readers skip such a folder; only this process knows the id). The submit then makes the job as
+ * always and uses the run only if it is exactly the run the job would start (LocalBackend.submit: same simc,
+ * arguments and profile text, one pass, no credentials file, room in the queue): the record is written into the
+ * folder, already claimed, and the inline runner follows the run instead of starting one. In every other case (a
+ * bad flag, a refused profile, a busy queue) the run is stopped and its folder removed before the command ends.
+ * The folder is never moved while simc runs: a program may keep its working directory's path.
+ *
+ * <data dir>/early/<id> says who made the head start (`<CLI pid> <simc's process group>`) until a job takes it, so
+ * the next head start can stop and remove the run of a CLI that was killed in between.
+ */
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { configDir, dataDir, SETTINGS_FILE } from '../config/paths.js';
+import { getPath, profileOf, type ProfileData } from '../config/profiles.js';
+import { groupAlive, spawnDetached, type DetachedRun } from './detached.js';
+import { isWellFormedLocalId, newLocalJobId } from './ids.js';
+import { SINGLE_PASS_FILES, simcArgs } from './pass-files.js';
+
+export interface HeadStart {
+  readonly id: string;
+  /** The data dir it was made for: only a store there may take it. */
+  readonly dataDir: string;
+  /** The job's folder, where simc runs. */
+  readonly dir: string;
+  /** <data dir>/early/<id>: who made it, until a job takes it. */
+  readonly marker: string;
+  readonly simcPath: string;
+  readonly args: readonly string[];
+  /** The profile as simc got it (input.simc). */
+  readonly text: string;
+  readonly run: DetachedRun;
+  /** When simc was started: the job's creation and start. */
+  readonly createdAt: Date;
+  /** `taken`: a job made the run its own, and its runner answers for it from then on; `dropped`: stopped, removed. */
+  state: 'waiting' | 'taken' | 'dropped';
+}
+
+/** Markers of head starts no job has taken yet: <data dir>/early/<id>. */
+export const EARLY_DIR = 'early';
+
+/** Flags that leave the run as it is (the submit checks them all again). */
+const SWITCHES = new Set(['--local', '--wait', '-w', '--json', '--quiet', '-q', '--no-color', '--debug', '-d', '--csv', '--cancel-on-interrupt']);
+const WITH_VALUE = new Set(['--simc', '--timeout', '--top', '--channel', '-c', '--priority', '--meta', '--max-runtime', '--max-queue']);
+
+/** The profile path and the flags of a plain `submit FILE --local --wait …`, or undefined for any other line. */
+export function plainLocalWait(argv: readonly string[]): { profile: string; values: Map<string, string> } | undefined {
+  if (argv[0] !== 'submit') return undefined;
+  const values = new Map<string, string>();
+  const seen = new Set<string>();
+  let profile: string | undefined;
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (SWITCHES.has(name) && eq < 0) seen.add(name);
+    else if (WITH_VALUE.has(name)) {
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+      if (value === undefined) return undefined;
+      values.set(name === '-c' ? '--channel' : name, value);
+    } else if (arg.startsWith('-') || profile !== undefined || /[*?[]/.test(arg)) return undefined;
+    else profile = arg;
+  }
+  if (!profile || !seen.has('--local') || !(seen.has('--wait') || seen.has('-w'))) return undefined;
+  return { profile, values };
+}
+
+/** The settings of the profile in use (never a -p flag: such a line is not plain); a broken file throws. */
+function profileSettings(env: NodeJS.ProcessEnv): ProfileData {
+  let text: string;
+  try {
+    text = readFileSync(join(configDir(env), SETTINGS_FILE), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  return profileOf(JSON.parse(text) ?? {}, env.SIMJOB_PROFILE || 'default');
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** simc as findSimc (simc.ts) picks it: --simc, SIMJOB_SIMC, simc.<channel>, simc.path, PATH; undefined if none. */
+function chooseSimc(flag: string | undefined, channelFlag: string | undefined, env: NodeJS.ProcessEnv, settings: ProfileData): string | undefined {
+  const named = (raw: string) => resolve(raw.replace(/^~(?=$|[\\/])/, env.HOME ?? '~'));
+  const setting = (key: string) => {
+    const value = getPath(settings, key);
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const channel = channelFlag ?? setting('channel') ?? 'latest';
+  const raw = flag ?? (env.SIMJOB_SIMC || undefined) ?? setting(`simc.${channel}`) ?? setting('simc.path');
+  if (raw !== undefined) return isExecutableFile(named(raw)) ? named(raw) : undefined;
+  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    const candidate = join(isAbsolute(dir) ? dir : resolve(dir), 'simc');
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * The random part of the job's id from Math.random: it only keeps apart ids made in the same millisecond (it is no
+ * secret), and node:crypto costs ~2.5 ms to load, on the way to simc.
+ */
+const fastRandomDigits = (count: number) => Array.from({ length: count }, () => Math.floor(Math.random() * 32));
+
+const localIds = (dir: string) => {
+  try {
+    return readdirSync(dir).filter((name) => isWellFormedLocalId(name.replace(/^\d-/, '')));
+  } catch {
+    return [];
+  }
+};
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Stop a run and remove its folder and marker (synchronous: also run at exit). A run that a job took (its record
+ * is written) is left alone: the job's runner, or the worker that adopts it, answers for it.
+ */
+function removeRun(dir: string, marker: string, group: number | undefined): void {
+  if (!existsSync(join(dir, 'job.json'))) {
+    if (group !== undefined && groupAlive(group)) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  rmSync(marker, { force: true });
+}
+
+/** Head starts whose CLI is gone (killed before its submit took or dropped the run). */
+function removeOrphans(root: string): void {
+  const earlyDir = join(root, EARLY_DIR);
+  let ids: string[];
+  try {
+    ids = readdirSync(earlyDir).filter((name) => isWellFormedLocalId(name));
+  } catch {
+    return;
+  }
+  for (const id of ids) {
+    const marker = join(earlyDir, id);
+    try {
+      const [cli, group] = readFileSync(marker, 'utf8').trim().split(' ').map(Number);
+      if (cli !== undefined && !isAlive(cli)) removeRun(join(root, 'jobs', id), marker, group);
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+/**
+ * Start simc for a plain `submit FILE --local --wait` command line, or return undefined (and do nothing) when the
+ * line is not plain, no simc is found, the profile cannot be read, or the queue is not free. Never throws: the
+ * submit finds and reports whatever is wrong itself.
+ */
+export function startHeadStart(argv: readonly string[], env: NodeJS.ProcessEnv): HeadStart | undefined {
+  try {
+    return start(argv, env);
+  } catch {
+    return undefined;
+  }
+}
+
+function start(argv: readonly string[], env: NodeJS.ProcessEnv): HeadStart | undefined {
+  if (process.platform === 'win32') return undefined; // a detached run needs /bin/sh and process groups
+  const line = plainLocalWait(argv);
+  // Provider credentials go to a file simc must find at its start: left to the submit.
+  if (!line || env.SIMJOB_PROVIDER_CLIENT_ID || env.SIMJOB_PROVIDER_CLIENT_SECRET) return undefined;
+  const settings = profileSettings(env);
+  const simcPath = chooseSimc(line.values.get('--simc'), line.values.get('--channel'), env, settings);
+  if (!simcPath) return undefined;
+
+  const root = dataDir(env);
+  const concurrency = Number(getPath(settings, 'local.concurrency') ?? 1);
+  if (localIds(join(root, 'queue')).length > 0 || localIds(join(root, 'running')).length >= concurrency) return undefined;
+
+  const bytes = readFileSync(line.profile);
+  const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
+  if (text.trim() === '' || bytes.length > 2 * 1024 * 1024) return undefined;
+
+  removeOrphans(root);
+  const id = newLocalJobId(Date.now(), fastRandomDigits);
+  const dir = join(root, 'jobs', id);
+  const marker = join(root, EARLY_DIR, id);
+  mkdirSync(join(root, EARLY_DIR), { recursive: true });
+  writeFileSync(marker, `${process.pid}\n`); // first: a folder is never left without its marker
+  const files = SINGLE_PASS_FILES({ outputs: { html: false, csv: false, jsonVersion: '2' } });
+  const args = simcArgs(files);
+  let run: ReturnType<typeof spawnDetached> | undefined;
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, files.input), text);
+    run = spawnDetached({ simcPath, args, cwd: dir, env, stdoutFile: join(dir, files.stdout), stderrFile: join(dir, files.stderr) });
+    if ('spawnError' in run) throw new Error(run.spawnError);
+    writeFileSync(marker, `${process.pid} ${run.pid}\n`);
+  } catch (error) {
+    removeRun(dir, marker, run && 'pid' in run ? run.pid : undefined);
+    throw error;
+  }
+  const headStart: HeadStart = { id, dataDir: root, dir, marker, simcPath, args, text, run, createdAt: new Date(), state: 'waiting' };
+  // However this process ends (an error, process.exit), a run no job took goes with it.
+  process.once('exit', () => {
+    if (headStart.state !== 'taken') removeRun(dir, marker, run.pid);
+  });
+  return headStart;
+}
+
+/** Stop a head start no job took and remove its folder; waits until its simc is gone. */
+export async function dropHeadStart(headStart: HeadStart): Promise<void> {
+  if (headStart.state !== 'waiting') return;
+  headStart.state = 'dropped';
+  await stopRun(headStart.run);
+  removeRun(headStart.dir, headStart.marker, undefined);
+}
+
+/** SIGKILL a run's process group and wait until it is gone (so nothing writes in its folder afterwards). */
+export async function stopRun(run: DetachedRun): Promise<void> {
+  try {
+    process.kill(-run.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  run.keepAlive();
+  await run.shellExit;
+  // simc itself, the shell's child: gone a moment later (a second at most, in case nobody reaps it)
+  for (let i = 0; i < 100 && groupAlive(run.pid); i++) await new Promise((done) => setTimeout(done, 10));
+}
