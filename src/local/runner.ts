@@ -19,10 +19,11 @@ export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | und
   const writer = new ProgressWriter(deps.store, job.id);
   const tracker = new ProgressTracker();
   const read = await runAndRead(deps, job, files, (line) => {
-    const update = tracker.update(line);
-    if (update) writer.set(update);
+    if (line.includes('\t')) writer.setLazy(() => tracker.update(line)); // progress lines are tab-separated
   });
-  await writer.flush();
+  // The last progress is what a failed job shows; a completed one shows 100 %, so its last write is not waited for.
+  if (read.ok) writer.discard();
+  else await writer.flush();
   return endSinglePass(deps, job, read);
 }
 
@@ -31,11 +32,13 @@ export async function endSinglePass(deps: Pick<RunDeps, 'store'>, job: LocalJob,
   if (!read.ok) return read.ending;
   const ranked = singlePassRows(read.rows);
   const summary = summaryOf(read.rows.baseline, ranked, job.multiStageSummary, SUMMARY_PROFILESET_LIMIT, { metric: job.mainActor.metric, players: read.rows.players });
-  if (job.outputs.csv) await deps.store.writeText(job.id, 'result.csv', csvOf(read.rows.baseline, ranked));
   const list = new ProfilesetMerger();
   list.add(profilesetsFromReport(read.report, summary.metric), 1);
-  await deps.store.writeText(job.id, PROFILESET_LIST_FILE, profilesetListText(list.ranked())); // what result --all reads
-  await deps.store.writeResult(job.id, { summary, notifications: notificationsOf(read.report) });
+  await Promise.all([
+    job.outputs.csv ? deps.store.writeText(job.id, 'result.csv', csvOf(read.rows.baseline, ranked)) : undefined,
+    deps.store.writeText(job.id, PROFILESET_LIST_FILE, profilesetListText(list.ranked())), // what result --all reads
+    deps.store.writeResult(job.id, { summary, notifications: notificationsOf(read.report) }),
+  ]);
   return {
     status: 'completed',
     errorCode: null,
