@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, createWriteStream, openSync } from 'node:fs';
 import { link, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
@@ -11,6 +10,7 @@ import { checkArtifactUrl, localArtifactPath, remoteUrlProblem, UnsafeArtifactUr
 import { rawGet } from './download-wire.js';
 import { describeNetworkError } from './http.js';
 import { discard, proxyConfigured, request, type HttpResponse } from './transport.js';
+import { nodeCrypto } from '../util/crypto.js';
 
 const MAX_REDIRECTS = 5;
 /** Inactivity limit of a download; its total deadline is SIMJOB_DOWNLOAD_DEADLINE (default 1 h). */
@@ -54,7 +54,7 @@ export interface DownloadOptions {
  */
 export async function downloadTo(url: string, target: string, opts: DownloadOptions): Promise<void> {
   await checkArtifactUrl(url, opts.source, opts.label);
-  const partial = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.partial`);
+  const partial = join(dirname(target), `.${basename(target)}.${nodeCrypto().randomBytes(4).toString('hex')}.partial`);
   try {
     if (opts.source.kind === 'remote' && !proxyConfigured(opts.env ?? process.env)) {
       await fetchToFile(new URL(url), partial, opts);

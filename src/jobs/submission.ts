@@ -1,9 +1,9 @@
 import { readUserFile } from '../util/read-file.js';
-import { randomUUID } from 'node:crypto';
 import {
   IDEMPOTENCY_KEY, MAX_METADATA_VALUE, MAX_PROFILE_BYTES, SubmitRequest, type Channel, type Priority,
 } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
+import { nodeCrypto } from '../util/crypto.js';
 
 /** The submit flags that shape the request body (spec 2.1), after commander parsed them. */
 export interface SubmitFlags {
@@ -125,7 +125,7 @@ export function checkIdempotencyKey(key: string): string {
 }
 
 export function newIdempotencyKey(): string {
-  return `simjob-${randomUUID()}`;
+  return `simjob-${nodeCrypto().randomUUID()}`;
 }
 
 /**

@@ -3,7 +3,6 @@
  * and artifacts as the service (records.ts), so commands, scripts and `--json` readers cannot tell the
  * difference except by the `local-` id prefix and the file: URLs.
  */
-import { createHash } from 'node:crypto';
 import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,6 +25,7 @@ import { createExclusive, exists, readJson, removeFile } from './fsutil.js';
 import { subscriptionFile, SUBSCRIPTION_FILE } from '../webhook/local.js';
 import { requireWebhookTarget } from '../webhook/target.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
+import { nodeCrypto } from '../util/crypto.js';
 import { CREDENTIALS_FILE, expireIfDue, finishJob } from './lifecycle.js';
 import { inspectProfile } from './profile-checks.js';
 import { artifactList, jobRecord, listItem, parseArtifactId, statusRecord, submitResponse } from './records.js';
@@ -39,7 +39,7 @@ function localApiError(status: number, code: string, message: string, meta: Reco
   return new ApiError(message, { status, code, meta, requestId: undefined, retryAfterMs: undefined, method: 'LOCAL', path: '' }, hint);
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256 = (text: string) => nodeCrypto().createHash('sha256').update(text).digest('hex');
 
 interface KeyRecord {
   jobId: string;

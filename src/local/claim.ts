@@ -3,10 +3,10 @@
  * (inline.ts) alike: under one claim lock, so that together they never run more than `local.concurrency` jobs.
  */
 import { isTerminal, isWaiting } from '../jobs/states.js';
-import { randomUUID } from 'node:crypto';
 import { processStart, withLock } from './fsutil.js';
 import { isDue, queueDeadline } from './lifecycle.js';
 import type { LocalJob, LocalStore } from './store.js';
+import { nodeCrypto } from '../util/crypto.js';
 
 /** The `local.concurrency` setting as a number of jobs (1 when unset or not one). */
 export function concurrencySetting(value: unknown): number {
@@ -16,7 +16,7 @@ export function concurrencySetting(value: unknown): number {
 
 /** This process as the runner of a job: alive exactly while its pid (with the same start time) is. */
 export function inlineOwner(): NonNullable<LocalJob['owner']> {
-  return { pid: process.pid, nonce: randomUUID(), cli: true, processStart: processStart(process.pid) };
+  return { pid: process.pid, nonce: nodeCrypto().randomUUID(), cli: true, processStart: processStart(process.pid) };
 }
 
 /**

@@ -23,6 +23,8 @@ const POLL_MS = 20;
 // (awaitGroup), when the write is complete, and an empty file (the shell killed mid-write) reads as no status.
 const WRAPPER = `"$@"; echo "$?" > ${EXIT_FILE}`;
 
+const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
+
 /** A pause that never keeps the process alive by itself (a waiting CLI that goes away must not wait for simc). */
 const nap = (ms: number) => new Promise<void>((done) => setTimeout(done, ms).unref());
 
@@ -140,7 +142,7 @@ export async function awaitGroup(
 export interface DetachedRun {
   pid: number;
   shellExit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** performance.now() at the spawn. */
+  /** When it was spawned, in ms of process.hrtime (performance.now() would load perf_hooks on the way to simc). */
   startedAt: number;
   /** Keep this process alive until the shell has ended (the run is unref'd so that it never does by itself). */
   keepAlive(): void;
@@ -153,7 +155,7 @@ export type DetachedSpawnSpec = Pick<SimcRunSpec, 'simcPath' | 'args' | 'cwd' | 
  * (head-start.ts), before the CLI has loaded. Returns why it could not be started instead when it could not.
  */
 export function spawnDetached(spec: DetachedSpawnSpec): DetachedRun | { spawnError: string } {
-  const startedAt = performance.now();
+  const startedAt = monotonicMs();
   const stdout = openSync(spec.stdoutFile, 'w');
   const stderr = openSync(spec.stderrFile, 'w');
   let child;
@@ -183,7 +185,7 @@ export async function followDetached(run: DetachedRun, spec: SimcRunSpec): Promi
   const tail = new FileTail(spec.stdoutFile, spec.onStdoutLine);
   const exit = await awaitGroup(run.pid, spec.cwd, { stop: spec.stop, killGraceMs: spec.killGraceMs, shellExit: run.shellExit });
   await tail.stop();
-  return { ...exit, spawnError: null, durationMs: Math.round(performance.now() - run.startedAt) };
+  return { ...exit, spawnError: null, durationMs: Math.round(monotonicMs() - run.startedAt) };
 }
 
 /** One simc run, detached (see the top of this file). Same contract as runSimcOnce. */

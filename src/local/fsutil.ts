@@ -7,15 +7,15 @@
  * - a lock whose owner died (pid gone) or that is older than its stale limit is taken over through a second
  *   "steal" lock, so two processes can never both decide to remove the same stale lock and delete a fresh one.
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { LocalError } from '../errors.js';
 import { sleep } from '../api/retry.js';
+import { nodeCrypto } from '../util/crypto.js';
 
 
 function tempName(path: string): string {
-  return `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  return `${path}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`;
 }
 
 function errno(error: unknown): string | undefined {
@@ -158,7 +158,7 @@ export interface LockOptions {
 }
 
 function newOwner(): LockOwner {
-  return { pid: process.pid, nonce: randomBytes(8).toString('hex'), host: hostname(), at: Date.now() };
+  return { pid: process.pid, nonce: nodeCrypto().randomBytes(8).toString('hex'), host: hostname(), at: Date.now() };
 }
 
 export async function readLockOwner(path: string): Promise<(LockOwner & { mtimeMs: number }) | undefined> {

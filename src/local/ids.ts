@@ -1,4 +1,5 @@
 import { LOCAL_ID_PREFIX } from '../jobs/backend.js';
+import { nodeCrypto } from '../util/crypto.js';
 
 /** Crockford's base32 in lower case (no i, l, o, u): ids read aloud and typed without ambiguity. */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -17,9 +18,9 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-/** Random base-32 digits; node:crypto is loaded on first use, not with this module (see head-start.ts). */
+/** Random base-32 digits (the head start draws its own: see head-start.ts). */
 function randomDigits(count = RANDOM_CHARS): number[] {
-  return [...process.getBuiltinModule('node:crypto').randomBytes(count)].map((b) => b % 32);
+  return [...nodeCrypto().randomBytes(count)].map((b) => b % 32);
 }
 
 /** Add one to a base-32 digit array, so ids made in the same millisecond by this process still sort in order. */

@@ -5,12 +5,12 @@
  * (`simc.nightly` / `simc.weekly` / `simc.latest`), the setting `simc.path`, then `simc` on PATH. A binary that
  * is named but missing is an error naming where it was named, never a silent fall-through to the next source.
  */
-import { createHash } from 'node:crypto';
 import { constants, promises as fs, createWriteStream } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { Channel } from '../api/schemas.js';
 import type { Config } from '../config/resolve.js';
 import { ExitCode, LocalError } from '../errors.js';
+import { nodeCrypto } from '../util/crypto.js';
 
 export interface SimcChoice {
   path: string;
@@ -114,7 +114,7 @@ export function parseVersionLine(line: string): SimcVersion | undefined {
 
 /** A stable build id (UUID-shaped, like the service's) for one binary at one version. */
 export function localBuildId(path: string, versionLine: string | null): string {
-  const h = createHash('sha256').update(`${path}\0${versionLine ?? ''}`).digest('hex');
+  const h = nodeCrypto().createHash('sha256').update(`${path}\0${versionLine ?? ''}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 

@@ -10,12 +10,12 @@
  * a process that stops and starts again resumes with the same event id and body, never re-sends a delivered event,
  * and counts an attempt cut off midway as made (the receiver deduplicates by event id, so at-least-once is safe).
  */
-import { randomUUID } from 'node:crypto';
 import { sleep as sleepFor } from '../api/retry.js';
 import { readJson, writeJsonAtomic } from '../local/fsutil.js';
 import { userAgent } from '../version.js';
 import { deliveryHeaders, describeOutcome, isRetryableOutcome, isSuccess, postRaw, type PostOutcome } from './post.js';
 import { signatureHeader } from './signature.js';
+import { nodeCrypto } from '../util/crypto.js';
 
 export const RETRY_DELAYS_MS: readonly number[] = [2_000, 4_000, 8_000, 16_000, 32_000];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
@@ -60,7 +60,7 @@ export interface RecordStore {
   write(record: DeliveryRecord): Promise<void>;
 }
 
-const newId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '')}`;
+const newId = (prefix: string) => `${prefix}_${nodeCrypto().randomUUID().replace(/-/g, '')}`;
 
 /** The event as the service words it (spec 6.3); the timestamp is when the event was created. */
 function terminalEventBody(job: TerminalJob, createdAt: Date): string {

@@ -3,8 +3,8 @@
  * Pure functions over raw bytes, shared by `webhook verify`, `webhook listen` and local delivery, so what simjob
  * signs and what it accepts can never drift apart.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { terminalSafeLine } from '../output/safe.js';
+import { nodeCrypto } from '../util/crypto.js';
 
 /** Replay window of spec 6.4: a delivery signed more than this long ago (or ahead) is refused. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -23,7 +23,7 @@ function bytes(value: Bytes): Buffer {
  * own digits are signed again, so a `t` with leading zeros still matches what the sender signed.
  */
 export function sign(secret: Bytes, t: number | string, rawBody: Bytes): string {
-  return createHmac('sha256', bytes(secret)).update(Buffer.from(`${t}.`, 'utf8')).update(bytes(rawBody)).digest('hex');
+  return nodeCrypto().createHmac('sha256', bytes(secret)).update(Buffer.from(`${t}.`, 'utf8')).update(bytes(rawBody)).digest('hex');
 }
 
 /** The full header value a sender puts on a delivery. */
@@ -100,7 +100,7 @@ export function verifySignature(input: VerifyInput): VerifyResult {
     // Malformed candidates are compared against a dummy so every entry costs the same; they never match.
     const wellFormed = DIGEST_HEX.test(candidate);
     const given = wellFormed ? Buffer.from(candidate, 'hex') : Buffer.alloc(expected.length);
-    if (timingSafeEqual(given, expected) && wellFormed) matched = true;
+    if (nodeCrypto().timingSafeEqual(given, expected) && wellFormed) matched = true;
   }
   if (!matched) {
     return { ok: false, code: 'bad_signature', reason: 'the signature does not match the body (wrong secret, or the body was changed)' };

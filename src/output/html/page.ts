@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { formatNumber } from '../format.js';
 import { difference } from '../stats.js';
 import { signed } from '../views/result.js';
@@ -8,6 +7,7 @@ import { deltaNote, jobSection, legend, roleOf } from './job-section.js';
 import { isTopGear, metadataString, profileLabel, scenarioMatrix, SCENARIO_KEY, type ReportJob, type ScenarioMatrix } from './model.js';
 import { SCRIPT } from './script.js';
 import { STYLE } from './style.js';
+import { nodeCrypto } from '../../util/crypto.js';
 
 export interface ReportOptions {
   /** Profilesets in each bar chart (the tables list every one). */
@@ -37,7 +37,7 @@ export function renderReport(jobs: ReportJob[], options: ReportOptions): string 
       sections.push(`<section id="job-${i + 1}" aria-labelledby="job-${i + 1}-h"><h2 id="job-${i + 1}-h">${i + 1}. ${text(jobTitle(job))}</h2>\n${jobSection(job, { top: options.top, level: 3 })}</section>`);
     });
   }
-  const hash = createHash('sha256').update(SCRIPT).digest('base64');
+  const hash = nodeCrypto().createHash('sha256').update(SCRIPT).digest('base64');
   const csp = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'`;
   return `<!doctype html>
 <html lang="en">
