@@ -169,7 +169,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       return undefined;
     }
     this.debug(`job ${job.id} is the run of simc started ahead of the CLI (pid ${headStart.run.pid})`);
-    headStart.state = 'taken';
+    headStart.settle('taken');
     await removeFile(headStart.marker);
     return { job: claimed, headStart };
   }

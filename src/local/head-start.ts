@@ -40,7 +40,9 @@ export interface HeadStart {
   /** When simc was started: the job's creation and start. */
   readonly createdAt: Date;
   /** `taken`: a job made the run its own, and its runner answers for it from then on; `dropped`: stopped, removed. */
-  state: 'waiting' | 'taken' | 'dropped';
+  readonly state: 'waiting' | 'taken' | 'dropped';
+  /** Leave `waiting` (a method: the CLI's copy of this module and the shim's share the object, not the module). */
+  settle(state: 'taken' | 'dropped'): void;
 }
 
 /** Markers of head starts no job has taken yet: <data dir>/early/<id>. */
@@ -221,18 +223,37 @@ function start(argv: readonly string[], env: NodeJS.ProcessEnv): HeadStart | und
     removeRun(dir, marker, run && 'pid' in run ? run.pid : undefined);
     throw error;
   }
-  const headStart: HeadStart = { id, dataDir: root, dir, marker, simcPath, args, text, run, createdAt: new Date(), state: 'waiting' };
-  // However this process ends (an error, process.exit), a run no job took goes with it.
-  process.once('exit', () => {
-    if (headStart.state !== 'taken') removeRun(dir, marker, run.pid);
-  });
-  return headStart;
+  // However this process ends while the run waits (an error, process.exit, a signal before the CLI has a handler
+  // of its own), the run goes with it. A signal the CLI handles is left to it: the command's end drops the run.
+  const onExit = () => removeRun(dir, marker, run.pid);
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (process.listenerCount(signal) > 1) return;
+    settle('dropped');
+    removeRun(dir, marker, run.pid);
+    process.kill(process.pid, signal); // what the signal would have done without a handler
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  let state: HeadStart['state'] = 'waiting';
+  function settle(next: 'taken' | 'dropped') {
+    state = next;
+    process.off('exit', onExit);
+    for (const signal of signals) process.off(signal, onSignal);
+  }
+  process.once('exit', onExit);
+  for (const signal of signals) process.on(signal, onSignal);
+  return {
+    id, dataDir: root, dir, marker, simcPath, args, text, run, createdAt: new Date(),
+    get state() {
+      return state;
+    },
+    settle,
+  };
 }
 
 /** Stop a head start no job took and remove its folder; waits until its simc is gone. */
 export async function dropHeadStart(headStart: HeadStart): Promise<void> {
   if (headStart.state !== 'waiting') return;
-  headStart.state = 'dropped';
+  headStart.settle('dropped');
   await stopRun(headStart.run);
   removeRun(headStart.dir, headStart.marker, undefined);
 }
