@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseProgressLine, ProgressTracker } from '../../../src/local/progress.js';
+import { parseProgressLine, ProgressTracker, ProgressWriter } from '../../../src/local/progress.js';
+import type { LocalProgress, LocalStore } from '../../../src/local/store.js';
 
 describe('progressbar_type=1 lines', () => {
   it('reads a baseline line without a phase (iterations cap known)', () => {
@@ -28,5 +29,34 @@ describe('progressbar_type=1 lines', () => {
     expect(tracker.update('Baseline\t1\t1\t200\t800\t1\t1\t1\t1')?.percent).toBe(50);
     expect(tracker.update('Baseline\t1\t1\t700\t800\t1\t1\t1\t1')?.percent).toBe(87.5);
     expect(tracker.update('not progress')).toBeUndefined();
+  });
+});
+
+describe('ProgressWriter', () => {
+  const storeWriting = (written: LocalProgress[]) => ({ writeProgress: async (_id: string, p: LocalProgress) => void written.push(p) }) as unknown as LocalStore;
+
+  it('works out only the newest state, when the write is due, and writes it once', async () => {
+    const written: LocalProgress[] = [];
+    const writer = new ProgressWriter(storeWriting(written), 'local-x');
+    const read: number[] = [];
+    for (let i = 1; i <= 300; i++) writer.setLazy(() => (read.push(i), { percent: i / 3, phase: null }));
+    await writer.flush();
+    expect(read).toEqual([300]);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({ percent: 100, phase: null });
+    expect(Number.isNaN(Date.parse(written[0]!.updatedAt))).toBe(false);
+    await writer.flush(); // nothing new: nothing written
+    expect(written).toHaveLength(1);
+  });
+
+  it('writes nothing for a state that reads as no progress, or that was discarded', async () => {
+    const written: LocalProgress[] = [];
+    const writer = new ProgressWriter(storeWriting(written), 'local-x');
+    writer.setLazy(() => undefined);
+    await writer.flush();
+    writer.set({ percent: 10, phase: null });
+    writer.discard();
+    await writer.flush();
+    expect(written).toEqual([]);
   });
 });
