@@ -2,7 +2,7 @@
  * The rules an artifact URL must keep before simjob reads or fetches it (issue 11): light on purpose (no network
  * modules), so a local job's report can be checked and read where it lies without loading the downloader.
  */
-import { realpath } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ExitCode, SimjobError } from '../errors.js';
@@ -48,7 +48,8 @@ export async function localArtifactPath(link: string | URL, jobDir: string, labe
   let real: string;
   let folder: string;
   try {
-    [real, folder] = await Promise.all([realpath(fileURLToPath(url)), realpath(jobDir)]);
+    real = realpathSync.native(fileURLToPath(url));
+    folder = realpathSync.native(jobDir);
   } catch (error) {
     throw new SimjobError(`Cannot read ${label}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file is gone' : (error as Error).message}.`, ExitCode.ERROR, 'The job folder may have been cleaned up.');
   }

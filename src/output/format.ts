@@ -18,7 +18,7 @@ const formatters = new Map<number, Intl.NumberFormat>();
 /** en-US grouping, `digits` decimals: the output of Intl.NumberFormat, which rounds half away from zero. */
 export function formatNumber(n: number | null | undefined, digits = 0): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';
-  const fast = formatPlainDecimal(n, digits);
+  const fast = formatScaled(n, digits) ?? formatPlainDecimal(n, digits);
   if (fast !== undefined) return fast;
   let format = formatters.get(digits);
   if (!format) {
@@ -29,10 +29,27 @@ export function formatNumber(n: number | null | undefined, digits = 0): string {
 }
 
 /**
- * formatNumber without Intl, ~20× faster (a 20,000-row `result --all` formats 60,000 numbers). It rounds the
- * shortest decimal form of the number (String(n)), as ICU does, so both agree digit for digit; numbers that
- * String() writes with an exponent are left to Intl (undefined).
+ * formatNumber in integer arithmetic, the common case and the fastest (a 20,000-row `result --all` formats 80,000
+ * numbers): |n| × 10^digits, rounded to the nearest integer. Rounding the decimal as written (below) gives the same
+ * whenever that product is clearly off a half: below 2^31 it lies within 4e-7 of the written decimal's own, so
+ * 1e-5 from the half leaves no doubt. Near a half, for large numbers or many digits, undefined.
  */
+function formatScaled(n: number, digits: number): string | undefined {
+  if (digits > 3) return undefined;
+  const scaled = Math.abs(n) * 10 ** digits;
+  if (scaled >= 2 ** 31 || Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-5) return undefined;
+  const rounded = Math.round(scaled);
+  const sign = n < 0 || Object.is(n, -0) ? '-' : '';
+  if (digits === 0) return `${sign}${grouped(rounded)}`;
+  const unit = 10 ** digits;
+  return `${sign}${grouped(Math.floor(rounded / unit))}.${String(rounded % unit).padStart(digits, '0')}`;
+}
+
+/** 1234567 → "1,234,567". */
+function grouped(whole: number): string {
+  return whole < 1000 ? String(whole) : `${grouped(Math.floor(whole / 1000))},${String(whole % 1000).padStart(3, '0')}`;
+}
+
 /** "129" → "130", "99" → "100": one added to a string of decimal digits. */
 function incrementDecimal(digitsText: string): string {
   let i = digitsText.length - 1;
@@ -41,6 +58,10 @@ function incrementDecimal(digitsText: string): string {
   return i < 0 ? `1${zeros}` : `${digitsText.slice(0, i)}${String.fromCharCode(digitsText.charCodeAt(i) + 1)}${zeros}`;
 }
 
+/**
+ * formatNumber without Intl, ~20× faster. It rounds the shortest decimal form of the number (String(n)), as ICU
+ * does, so both agree digit for digit; numbers that String() writes with an exponent are left to Intl (undefined).
+ */
 function formatPlainDecimal(n: number, digits: number): string | undefined {
   const text = String(Math.abs(n));
   if (text.includes('e')) return undefined;

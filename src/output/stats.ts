@@ -44,7 +44,10 @@ export function difference(a: Estimate, b: Estimate): Difference {
   };
 }
 
-/** Best first (highest mean). */
+/** Best first (highest mean), in a new array. Rows already in that order (a ranked list read back) are not sorted again. */
 export function rankByMean<T extends { mean: number }>(rows: readonly T[]): T[] {
-  return [...rows].sort((a, b) => b.mean - a.mean);
+  for (let i = 1; i < rows.length; i++) {
+    if (rows[i]!.mean > rows[i - 1]!.mean) return [...rows].sort((a, b) => b.mean - a.mean);
+  }
+  return [...rows];
 }

@@ -1,7 +1,8 @@
 /**
  * `result --all` of a local job reads the compact profileset list (`profilesets.json`) the job wrote when it ended,
  * not its reports of many megabytes: the same table either way; a job made before the list existed (no file), a
- * broken list or one that is a symlink out of the job folder are read from the reports as before.
+ * broken list or one that is a symlink out of the job folder are read from the reports as before. At 5,000 rows the
+ * piped table is checked figure by figure against Intl.NumberFormat.
  */
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,5 +72,27 @@ describe('result --all of a local job', () => {
     expect(stages.size).toBeGreaterThan(1); // the leaders went on to later stages
     rmSync(join(dir, 'profilesets.json'));
     expect(await all(env, id)).toBe(fromList);
+  });
+
+  it('5,000 profilesets, piped: each row holds the figures of its report entry as Intl.NumberFormat writes them', async () => {
+    const env = localEnv();
+    envs.push(env);
+    const lines = ['warrior="Many"', 'spec=fury', 'level=90', 'iterations=10', ...Array.from({ length: 5000 }, (_, i) => `profileset."set ${i}"=potion=disabled`), ''];
+    const submitted = await run(env, ['submit', profileFile(env, 'many.simc', lines.join('\n')), '--local', '--wait', '--json'], 60_000);
+    expect(submitted.exitCode, submitted.stderr).toBe(0);
+    const id = json(submitted).id as string;
+    const stdout = await all(env, id);
+
+    // What the table must say, worked out the plain way from the job's report and its baseline.
+    const intl = (n: number, digits: number) => new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+    const signed = (n: number, digits: number) => (/[1-9]/.test(intl(Math.abs(n), digits)) ? `${n > 0 ? '+' : '−'}${intl(Math.abs(n), digits)}` : intl(Math.abs(n), digits));
+    const baseline = json(await run(env, ['result', id, '--json'])).result.summary.mainActor as { mean: number };
+    const report = JSON.parse(readFileSync(join(env.SIMJOB_DATA_DIR, 'jobs', id, 'report.json'), 'utf8')) as { sim: { profilesets: { results: Array<{ name: string; mean: number; mean_error: number }> } } };
+    const ranked = [...report.sim.profilesets.results].sort((a, b) => b.mean - a.mean);
+    const expected = ranked.map((s, i) => [i + 1, s.name, intl(s.mean, 1), intl(s.mean_error, 1), signed(s.mean - baseline.mean, 1), `${signed(((s.mean - baseline.mean) / baseline.mean) * 100, 2)}%`, 1].join('\t'));
+    const table = stdout.split('\n').filter((l) => l.includes('\t'));
+    expect(table[0]).toBe('#\tProfileset\tDPS\t±\tΔ DPS\tΔ %\tStage');
+    expect(table.slice(1)).toHaveLength(5000);
+    expect(table.slice(1)).toEqual(expected);
   });
 });

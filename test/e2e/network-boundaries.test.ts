@@ -261,6 +261,7 @@ describe('an https artifact host', () => {
     const result = await simjob(['artifacts', id, '--download', '-o', out], { env: { ...env, NODE_EXTRA_CA_CERTS: cert } });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(readFileSync(join(out, 'json_report.json')).length).toBe(3 * 1024 * 1024 + 7);
+    expect(result.stderr).toContain('json_report.json (3,145,735 bytes)');
   });
 
   it('refuses a certificate it does not trust, and writes nothing', async () => {

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { BIN } from '../helpers/cli.js';
 
-// What `simjob status <id> --json` makes Node load, on whichever Node runs the suite (CI: 20 and 24). The start-up
-// figures live in bench/startup.ts; this keeps out the modules found to cost the most (README, Design: Start-up).
+// What `simjob status <id> --json` and `artifacts --download` make Node load, on whichever Node runs the suite (CI: 20
+// and 24). The figures live in bench/startup.ts and bench/download.ts (peak RSS); this keeps out the modules found to
+// cost the most (README, Design: Start-up).
 let server: TestServer;
 let dir: string;
 
@@ -46,5 +47,19 @@ describe('start-up of simjob status --json', () => {
   it('--version answers without creating stdout (a socket on a pipe) or loading the CLI', async () => {
     const loaded = await builtinsLoadedBy(['--version'], {});
     expect(loaded.filter((m) => ['net', 'tty', 'http', 'internal/fs/sync_write_stream'].includes(m))).toEqual([]);
+  });
+});
+
+describe('artifacts --download', () => {
+  it('leaves fs/promises (and the readline it loads) out: ~1 MB of peak RSS on Node 24', async () => {
+    const env = { SIMJOB_CONFIG_DIR: join(dir, 'config'), SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good' };
+    const submitted = await execa(process.execPath, [BIN, 'submit', '-', '--channel', 'nightly', '--json'], { env, input: 'warrior="Download"\n' });
+    const { id } = JSON.parse(submitted.stdout) as { id: string };
+    await server.waitForJob(id);
+    const loaded = await builtinsLoadedBy(['artifacts', id, '--download', '--kind', 'json_report', '-o', join(dir, 'download')], env);
+    expect(loaded).toContain('net'); // it did download
+    // Node 20's own ES module loader reads files through fs/promises: not simjob's to avoid.
+    const costly = Number(process.versions.node.split('.')[0]) >= 22 ? ['internal/fs/promises', 'internal/readline/interface'] : [];
+    expect(loaded.filter((m) => costly.includes(m))).toEqual([]);
   });
 });

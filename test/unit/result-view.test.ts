@@ -76,6 +76,18 @@ describe('result view', () => {
     expect(stderr.text()).toContain('Grey differences are within the combined 95% error');
   });
 
+  it('on a terminal: a baseline below every profileset comes last, and only when the whole list is shown', () => {
+    const beaten = record();
+    beaten.result.summary!.mainActor!.mean = 90_000;
+    const ranks = (top: number) => {
+      const { out, stdout } = output(true, 100);
+      printResult(out, beaten, { top });
+      return stdout.text().split('\n').map((l) => stripVTControlCharacters(l).trim().split(/\s+/)[0]).filter((r) => /^(\d+|—)$/.test(r ?? ''));
+    };
+    expect(ranks(20)).toEqual(['1', '2', '3', '—']);
+    expect(ranks(2)).toEqual(['1', '2']);
+  });
+
   it('a narrow terminal drops the bar before it truncates names too far', () => {
     const { out, stdout } = output(true, 60);
     printResult(out, record(), { top: 20 });

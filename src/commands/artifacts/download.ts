@@ -1,11 +1,12 @@
 /** `artifacts --download`: file names, the existing-file rule, and the downloads themselves (api/download.ts). */
-import { lstat, mkdir, stat } from 'node:fs/promises';
+import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkArtifactUrl, DownloadRefused, downloadArtifact, FileExists, type DownloadOptions } from '../../api/download.js';
 import type { Artifact } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { JobBackend } from '../../jobs/backend.js';
+import { formatNumber } from '../../output/format.js';
 import { userAgent } from '../../version.js';
 
 export interface DownloadChoices {
@@ -24,21 +25,22 @@ export async function downloadAll(ctx: Context, backend: JobBackend, id: string,
   const planned = withFileNames(chosen).map(({ artifact, name }) => ({ artifact, path: join(dir, name), label: labelOf(artifact) }));
   for (const p of planned) await checkArtifactUrl(p.artifact.url, source, p.label);
   if (!options.clobber && !options.skipExisting) {
-    for (const p of planned) if (await exists(p.path)) throw new FileExists(p.path);
+    for (const p of planned) if (exists(p.path)) throw new FileExists(p.path);
   }
-  await mkdir(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   const saved: Array<{ kind: string; stage: number | null; path: string; bytes: number; skipped: boolean }> = [];
   for (const { artifact, path, label } of planned) {
     const stage = artifact.stage ?? null;
-    if (options.skipExisting && (await exists(path))) {
-      saved.push({ kind: artifact.kind, stage, path, bytes: (await stat(path)).size, skipped: true });
+    if (options.skipExisting && exists(path)) {
+      saved.push({ kind: artifact.kind, stage, path, bytes: statSync(path).size, skipped: true });
       if (!ctx.out.json) ctx.out.notice(`Skipped ${label}: ${path} already exists.`);
       continue;
     }
     await saveArtifact(backend, artifact, path, { userAgent: userAgent(), source, label, overwrite: options.clobber, signal: ctx.signal, env: ctx.env });
-    const bytes = (await stat(path)).size;
+    const bytes = statSync(path).size;
     saved.push({ kind: artifact.kind, stage, path, bytes, skipped: false });
-    if (!ctx.out.json) ctx.out.notice(`Saved ${label} → ${path} (${bytes.toLocaleString('en-US')} bytes)`);
+    // formatNumber, not toLocaleString: Intl's first use reads in ICU's data, ~7 MB of peak RSS on Node 20 and 24.
+    if (!ctx.out.json) ctx.out.notice(`Saved ${label} → ${path} (${formatNumber(bytes)} bytes)`);
   }
   if (ctx.out.json) ctx.out.printJson(saved);
 }
@@ -55,8 +57,13 @@ async function saveArtifact(backend: JobBackend, artifact: Artifact, path: strin
   }
 }
 
-function exists(path: string): Promise<boolean> {
-  return lstat(path).then(() => true, () => false);
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** "json_report (stage 2, art_…)": how errors and notices name an artifact. */

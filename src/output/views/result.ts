@@ -80,7 +80,6 @@ function printOutcome(out: Output, record: ResultRecord): void {
 }
 
 interface Row extends RankedProfileset {
-  rank?: number;
   baseline?: boolean;
 }
 
@@ -90,16 +89,20 @@ function printProfilesets(out: Output, record: ResultRecord, options: ResultView
   const source = options.all ?? (sets ? rankByMean(sets.results) : []);
   if (!actor || source.length === 0) return;
 
-  const shown: Row[] = source.slice(0, options.top ?? DEFAULT_TOP).map((r, i) => ({ ...r, rank: i + 1 }));
+  const shown: Row[] = source.slice(0, options.top ?? DEFAULT_TOP);
   const base: Row = { name: isTopGearJob(record.metadata) ? `equipped set (${actor.name})` : `baseline (${actor.name})`, mean: actor.mean, mean_error: actor.mean_error, stage: null, baseline: true };
   // On a terminal the baseline sits among the profilesets, where it ranks, when that place is within the list.
   const tty = out.stdoutIsTTY;
   const rows: Row[] = [...shown];
+  let baseAt = -1;
   if (tty) {
     const at = rows.findIndex((r) => r.mean < actor.mean);
-    if (at >= 0) rows.splice(at, 0, base);
-    else if (shown.length === source.length) rows.push(base);
+    baseAt = at >= 0 ? at : shown.length === source.length ? rows.length : -1;
+    if (baseAt >= 0) rows.splice(baseAt, 0, base);
   }
+  // A profileset's rank, from its row's place (the baseline's row not counted): not kept on a copy of each row,
+  // which for the 20,000 rows of `result --all` cost about as much as formatting them.
+  const rank = (index: number) => String(baseAt >= 0 && index > baseAt ? index : index + 1);
 
   const c = out.c;
   // two columns of a row need its difference: worked out once (20,000 rows of --all)
@@ -107,7 +110,7 @@ function printProfilesets(out: Output, record: ResultRecord, options: ResultView
   const delta = (r: Row) => (last?.row === r ? last.diff : (last = { row: r, diff: difference(actor, r) }).diff);
   const noise = (text: string, r: Row) => (r.baseline ? c.dim(text) : delta(r).significant === false ? c.dim(text) : text);
   const columns: Array<Column<Row>> = [
-    { header: '#', value: (r) => (r.baseline ? '—' : String(r.rank)), align: 'right', style: (t, r) => (r.baseline ? c.dim(t) : t) },
+    { header: '#', value: (r, i) => (r.baseline ? '—' : rank(i)), align: 'right', style: (t, r) => (r.baseline ? c.dim(t) : t) },
     { header: 'Profileset', value: (r) => r.name, shrinkable: true, style: (t, r) => (r.baseline ? c.cyan(t) : t) },
     { header: 'DPS', value: (r) => formatNumber(r.mean, 1), align: 'right', style: (t, r) => (r.baseline ? c.cyan(t) : c.bold(t)) },
     { header: '±', value: (r) => formatNumber(r.mean_error, 1), align: 'right', style: (t) => c.dim(t) },
@@ -221,7 +224,7 @@ function describeArtifacts(artifacts: Artifact[]): string {
 /** How many cells the bar may take so the table still fits the terminal (0: no bar). */
 function barWidth(out: Output, rows: Row[], columns: Array<Column<Row>>): number {
   const width = out.width ?? 100;
-  const natural = columns.map((col) => Math.max(col.header.length, ...rows.map((r) => [...col.value(r)].length)));
+  const natural = columns.map((col) => Math.max(col.header.length, ...rows.map((r, i) => [...col.value(r, i)].length)));
   const nameIndex = columns.findIndex((col) => col.shrinkable);
   // Names give up width for the bar down to 24 characters; below that the bar goes instead.
   const name = Math.min(natural[nameIndex] ?? 0, 24);
