@@ -81,22 +81,22 @@ export function checkBaseUrl(ctx: Context): { check: Check; url: string | undefi
 /** GET /v1/sim/usage without a key: any answer from the service (401 is the expected one) means it is reachable. */
 export async function checkService(ctx: Context, baseUrl: string | undefined): Promise<Check> {
   if (!baseUrl) return fail('service', 'Not checked: no valid base URL.', 'Set the base URL first (see above).');
-  const { request, readText } = await import('../../api/transport.js');
+  const { exchange } = await import('../../api/transport.js');
   const { describeNetworkError } = await import('../../api/http.js');
   const url = new URL('v1/sim/usage', `${baseUrl}/`);
   const started = Date.now();
   let status: number;
   let body: string;
   try {
-    const response = await request(url, {
+    const response = await exchange(url, {
       method: 'GET',
       headers: { accept: 'application/json', 'user-agent': userAgent() },
       timeoutMs: PROBE_TIMEOUT_MS,
       deadlineMs: PROBE_TIMEOUT_MS,
       signal: ctx.signal,
-    }, ctx.env);
+    }, () => ({ bytes: 64 * 1024, truncate: true }), ctx.env);
     status = response.statusCode;
-    body = await readText(response, 64 * 1024, true);
+    body = response.text;
   } catch (error) {
     if (ctx.signal.aborted) throw ctx.signal.reason;
     const proxy = ctx.env.HTTPS_PROXY || ctx.env.https_proxy || ctx.env.HTTP_PROXY || ctx.env.http_proxy;
