@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { ApiError, NetworkError } from '../errors.js';
-import { ErrorEnvelope } from './schemas.js';
+import type { ErrorEnvelope } from './schemas.js';
 import { explainApiError } from './explain.js';
 import { redactBody, redactHeaders } from './redact.js';
 import { DEFAULT_RETRY_BUDGET_MS, isRetryableStatus, parseRetryAfter, planRetry, sleep } from './retry.js';
@@ -32,8 +32,21 @@ export interface HttpOptions {
 /** How a request may be repeated: reads always; a submission only because it carries an idempotency key. */
 export type RetryMode = 'read' | 'idempotent' | 'never';
 
+type Schemas = typeof import('./schemas.js');
+
+/**
+ * A schema of schemas.ts, imported when the first answer is checked against one: zod and the schemas stay out of
+ * start-up until an answer needs them (`simjob status` never does; see CallOptions.accept).
+ */
+export function schemaOf<K extends keyof Schemas>(name: K): () => Promise<Schemas[K]> {
+  return async () => (await import('./schemas.js'))[name];
+}
+
 export interface CallOptions<T> {
-  schema: z.ZodMiniType<T>;
+  /** What a 2xx answer must match (schemaOf). */
+  schema: () => Promise<z.ZodMiniType<T>>;
+  /** A check without zod that, when it passes, stands for the schema; when it fails, the schema decides and explains. */
+  accept?: (raw: unknown) => raw is T;
   query?: Record<string, string | number | boolean | undefined>;
   json?: unknown;
   text?: string;
@@ -132,11 +145,11 @@ export class HttpClient {
       this.debugResponse(response.statusCode, Date.now() - started, requestId, response.headers, response.text);
 
       if (response.statusCode >= 200 && response.statusCode < 300) {
-        return { ...this.parse(method, url, options.schema, response.text, response.statusCode), status: response.statusCode, headers: response.headers, requestId };
+        return { ...(await this.parse(method, url, options, response.text, response.statusCode)), status: response.statusCode, headers: response.headers, requestId };
       }
 
       const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-      const error = this.toApiError(method, url, response.statusCode, response.text, requestId, retryAfterMs);
+      const error = await this.toApiError(method, url, response.statusCode, response.text, requestId, retryAfterMs);
       // Other 4xx answers will not change: stop at once.
       if (options.retry === 'never' || !isRetryableStatus(response.statusCode)) throw error;
       const plan = planRetry(attempt, retryAfterMs, budgetEnds - Date.now());
@@ -168,7 +181,7 @@ export class HttpClient {
     }
   }
 
-  private parse<T>(method: string, url: URL, schema: z.ZodMiniType<T>, text: string, status: number) {
+  private async parse<T>(method: string, url: URL, options: CallOptions<T>, text: string, status: number): Promise<{ data: T; raw: unknown }> {
     let raw: unknown;
     try {
       raw = text === '' ? {} : JSON.parse(text);
@@ -178,7 +191,8 @@ export class HttpClient {
         'Check that the base URL points at the Simulation Job Service.',
       );
     }
-    const parsed = schema.safeParse(raw);
+    if (options.accept?.(raw)) return { data: raw, raw };
+    const parsed = (await options.schema()).safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? issue.path.join('.') : 'body';
@@ -190,17 +204,18 @@ export class HttpClient {
     return { data: parsed.data, raw };
   }
 
-  private toApiError(
+  private async toApiError(
     method: string,
     url: URL,
     status: number,
     text: string,
     requestId: string | undefined,
     retryAfterMs: number | undefined,
-  ): ApiError {
+  ): Promise<ApiError> {
     let envelope: ErrorEnvelope = {};
+    const envelopeSchema = (await import('./schemas.js')).ErrorEnvelope;
     try {
-      const parsed = ErrorEnvelope.safeParse(JSON.parse(text));
+      const parsed = envelopeSchema.safeParse(JSON.parse(text));
       if (parsed.success) envelope = parsed.data;
     } catch {
       // not JSON: a proxy or load balancer answered; status alone explains it

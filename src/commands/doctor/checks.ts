@@ -131,8 +131,7 @@ export async function checkApiKey(ctx: Context, baseUrl: string | undefined, ser
   ctx.out.addSecret(key.value);
   const from = key.source === 'env' ? 'SIMJOB_API_KEY' : `credentials of profile "${ctx.config.profile}"`;
   if (!baseUrl || !serviceOk) return fail('api-key', `Set (${from}), not checked: the service is not reachable.`, 'Make the service reachable first (see above).');
-  const { HttpClient } = await import('../../api/http.js');
-  const { Usage } = await import('../../api/schemas.js');
+  const { HttpClient, schemaOf } = await import('../../api/http.js');
   const http = new HttpClient({
     baseUrl,
     apiKey: key.value,
@@ -144,7 +143,7 @@ export async function checkApiKey(ctx: Context, baseUrl: string | undefined, ser
     env: ctx.env,
   });
   try {
-    await http.call('GET', '/v1/sim/usage', { schema: Usage, retry: 'never' });
+    await http.call('GET', '/v1/sim/usage', { schema: schemaOf('Usage'), retry: 'never' });
     return pass('api-key', `accepted (${from})`);
   } catch (error) {
     if (ctx.signal.aborted) throw ctx.signal.reason;
