@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { LOCAL_ID_PREFIX } from '../jobs/backend.js';
+import { LOCAL_ID_PREFIX } from '../jobs/ids.js';
 
 /** Crockford's base32 in lower case (no i, l, o, u): ids read aloud and typed without ambiguity. */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
