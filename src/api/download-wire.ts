@@ -10,7 +10,7 @@
 import { writeSync } from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
-import { ResponseReader, type Headers } from './http1.js';
+import { ResponseReader, type ResponseHeaders } from './http1.js';
 import { describeMs, TransportError } from './wire.js';
 
 const READ_BUFFER_BYTES = 256 * 1024;
@@ -36,7 +36,7 @@ export function rawGet(url: URL, options: RawGetOptions): Promise<{ status: numb
     const port = Number(url.port || (secure ? 443 : 80));
     const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
     let status = 0;
-    let headers: Headers = {};
+    let headers: ResponseHeaders = {};
     let fd: number | undefined;
     let settled = false;
 

@@ -14,11 +14,11 @@ const SINGLE_VALUED = new Set([
   'server', 'user-agent',
 ]);
 
-export type Headers = Record<string, string>;
+export type ResponseHeaders = Record<string, string>;
 
 export interface ResponseHandlers {
   /** The final status and headers, names in lower case. Return false to read no body: the reader stops there. */
-  head(status: number, headers: Headers): boolean;
+  head(status: number, headers: ResponseHeaders): boolean;
   body(bytes: Buffer): void;
   /** The whole answer arrived. `reusable`: the connection may carry another request. */
   end(reusable: boolean): void;
@@ -146,8 +146,8 @@ export class ResponseReader {
 }
 
 /** Header lines into an object, as node:http does: names in lower case, repeats joined with ", " (or the first kept). */
-function parseHeaders(lines: string[]): Headers {
-  const headers: Headers = {};
+function parseHeaders(lines: string[]): ResponseHeaders {
+  const headers: ResponseHeaders = {};
   for (const line of lines) {
     const colon = line.indexOf(':');
     if (colon <= 0) throw new TransportError('the answer has a malformed header', 'EHEAD');
@@ -159,7 +159,7 @@ function parseHeaders(lines: string[]): Headers {
   return headers;
 }
 
-function framingOf(headers: Headers): Body {
+function framingOf(headers: ResponseHeaders): Body {
   if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) return { kind: 'chunked', state: 'size', left: 0, line: '' };
   const length = headers['content-length'];
   if (length !== undefined) {
