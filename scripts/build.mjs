@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { rollup } from 'rollup';
 
 const root = resolve(import.meta.dirname, '..');
@@ -60,6 +60,41 @@ const lazyChildProcessForCommander = {
     }));
   },
 };
+
+/**
+ * Two groups of esbuild's chunks become one file each (rollup's manualChunks), as what always loads together still
+ * came in several files, each ~0.2 ms on Node 24 and ~0.3 ms on Node 20:
+ * - `core`: every chunk the CLI entry imports, directly or not: all of it loads before any command runs (it is not
+ *   merged into cli.js itself because the worker entries share some of it);
+ * - `api`: the modules every API request runs through (a request loaded four files). An esbuild chunk joins it only
+ *   when all its modules are among these, so nothing else rides along.
+ * rollup moves a grouped module's static imports into its group unless they have one: the api group's are core's.
+ */
+const API_CLIENT = new Set(['remote', 'status-shape', 'http', 'explain', 'redact', 'retry', 'transport', 'wire', 'direct', 'http1'].map((name) => `src/api/${name}.ts`));
+function groups(cliEntry) {
+  let core;
+  return (id, { getModuleInfo }) => {
+    const { sources } = JSON.parse(readFileSync(`${id}.map`, 'utf8'));
+    const modules = sources.map((source) => relative(root, resolve(dirname(id), source)).replaceAll(sep, '/'));
+    if (modules.length > 0 && modules.every((module) => API_CLIENT.has(module))) return 'api';
+    core ??= staticImports(cliEntry, getModuleInfo);
+    return core.has(id) ? 'core' : undefined;
+  };
+}
+
+/** Every module `entry` imports statically, directly or not. */
+function staticImports(entry, getModuleInfo) {
+  const found = new Set();
+  const visit = (id) => {
+    for (const imported of getModuleInfo(id)?.importedIds ?? []) {
+      if (found.has(imported) || !getModuleInfo(imported) || getModuleInfo(imported).isExternal) continue;
+      found.add(imported);
+      visit(imported);
+    }
+  };
+  visit(entry);
+  return found;
+}
 
 const entryPoints = { cli: 'src/cli.ts', worker: 'src/local/worker-main.ts', 'worker-start': 'src/local/worker-start.ts' };
 const written = [];
@@ -115,7 +150,8 @@ for (const file of written.filter((f) => f.endsWith('.js'))) {
  * 24 files: a module that the CLI and a command both import gets a chunk of its own, although the CLI has always
  * loaded it before the command's import runs. Each file costs Node's ES module loader ~0.2 ms on Node 24 and ~0.3 ms
  * on Node 20. rollup's chunking knows what an importer has already loaded, so rollup regroups esbuild's output
- * (built-ins stay external) into fewer files (`status`: 12, from 24), with the source maps carried through to src/.
+ * (built-ins stay external) into fewer files, with the source maps carried through to src/, and joins the two
+ * groups above (`status --json`: 4 files, from 24).
  */
 async function chunk(entries) {
   const builtinIds = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
@@ -136,6 +172,7 @@ async function chunk(entries) {
     chunkFileNames: 'chunks/[name]-[hash].js',
     sourcemap: true,
     sourcemapExcludeSources: true,
+    manualChunks: groups(join(bundled, 'cli.js')),
     // Bundled CommonJS libraries call require() (only for built-ins, as the build bundles the rest): give the ESM
     // bundle one, which looks a built-in up directly (falling back to a real require for a module this Node lacks).
     banner: BANNER,

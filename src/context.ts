@@ -1,7 +1,8 @@
 import type { RemoteBackend } from './api/remote.js';
 import { Config } from './config/resolve.js';
 import { debugLevelOf } from './debug.js';
-import { isLocalId, type JobBackend } from './jobs/backend.js';
+import type { JobBackend } from './jobs/backend.js';
+import { isLocalId } from './jobs/ids.js';
 import type { HeadStart } from './local/head-start.js';
 import { Output, type OutStream } from './output/io.js';
 import { duration } from './util/parse.js';

@@ -140,7 +140,7 @@ async function fetchBody(start: URL, opts: DownloadOptions): Promise<Readable> {
     if (hop > 0) checkHop(current, opts);
     let response: HttpResponse;
     try {
-      response = await request(current, { method: 'GET', headers: { 'user-agent': opts.userAgent }, timeoutMs: STALL_MS, deadlineMs, signal: opts.signal }, opts.env);
+      response = await request(current, { method: 'GET', headers: { 'user-agent': opts.userAgent }, timeoutMs: STALL_MS, deadlineMs, signal: opts.signal });
     } catch (error) {
       if (opts.signal?.aborted) throw opts.signal.reason;
       throw new NetworkError(`Cannot download ${opts.label} from ${current.origin}: ${(error as Error).message}.`, 'Check your connection and try again.');

@@ -1,10 +1,10 @@
 import type * as z from 'zod/mini';
 import { ApiError, NetworkError } from '../errors.js';
-import { ErrorEnvelope } from './schemas.js';
+import type { ErrorEnvelope } from './schemas.js';
 import { explainApiError } from './explain.js';
 import { redactBody, redactHeaders } from './redact.js';
 import { DEFAULT_RETRY_BUDGET_MS, isRetryableStatus, parseRetryAfter, planRetry, sleep } from './retry.js';
-import { readText, request, type HttpResponse } from './transport.js';
+import { exchange, type TextAnswer } from './transport.js';
 import { describeMs, type TransportError } from './wire.js';
 
 export type DebugLevel = 0 | 1 | 2;
@@ -32,8 +32,21 @@ export interface HttpOptions {
 /** How a request may be repeated: reads always; a submission only because it carries an idempotency key. */
 export type RetryMode = 'read' | 'idempotent' | 'never';
 
+type Schemas = typeof import('./schemas.js');
+
+/**
+ * A schema of schemas.ts, imported when the first answer is checked against one: zod and the schemas stay out of
+ * start-up until an answer needs them (`simjob status` never does; see CallOptions.accept).
+ */
+export function schemaOf<K extends keyof Schemas>(name: K): () => Promise<Schemas[K]> {
+  return async () => (await import('./schemas.js'))[name];
+}
+
 export interface CallOptions<T> {
-  schema: z.ZodMiniType<T>;
+  /** What a 2xx answer must match (schemaOf). */
+  schema: () => Promise<z.ZodMiniType<T>>;
+  /** A check without zod that, when it passes, stands for the schema; when it fails, the schema decides and explains. */
+  accept?: (raw: unknown) => raw is T;
   query?: Record<string, string | number | boolean | undefined>;
   json?: unknown;
   text?: string;
@@ -105,12 +118,11 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
       this.debugRequest(method, url, headers, options.json);
-      let response: HttpResponse;
-      let text: string;
+      let response: TextAnswer;
       try {
         // A retry gets only what is left of the budget (at least 1 s): a trickling server cannot stretch the command.
         const deadline = attempt === 1 ? deadlineMs : Math.max(1000, Math.min(deadlineMs, budgetEnds - started));
-        ({ response, text } = await this.exchange(method, url, headers, body, deadline));
+        response = await this.exchange(method, url, headers, body, deadline);
       } catch (error) {
         if (this.opts.signal?.aborted) throw this.opts.signal.reason;
         if (error instanceof NetworkError) throw error;
@@ -130,14 +142,14 @@ export class HttpClient {
       }
 
       const requestId = header(response.headers, 'x-request-id');
-      this.debugResponse(response.statusCode, Date.now() - started, requestId, response.headers, text);
+      this.debugResponse(response.statusCode, Date.now() - started, requestId, response.headers, response.text);
 
       if (response.statusCode >= 200 && response.statusCode < 300) {
-        return { ...this.parse(method, url, options.schema, text, response.statusCode), status: response.statusCode, headers: response.headers, requestId };
+        return { ...(await this.parse(method, url, options, response.text, response.statusCode)), status: response.statusCode, headers: response.headers, requestId };
       }
 
       const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-      const error = this.toApiError(method, url, response.statusCode, text, requestId, retryAfterMs);
+      const error = await this.toApiError(method, url, response.statusCode, response.text, requestId, retryAfterMs);
       // Other 4xx answers will not change: stop at once.
       if (options.retry === 'never' || !isRetryableStatus(response.statusCode)) throw error;
       const plan = planRetry(attempt, retryAfterMs, budgetEnds - Date.now());
@@ -155,12 +167,11 @@ export class HttpClient {
     }
   }
 
-  /** One request and its whole answer: a success body up to MAX_ANSWER_BYTES (else an error), an error body cut. */
+  /** One request and its whole answer (bodyLimit). */
   private async exchange(method: string, url: URL, headers: Record<string, string>, body: string | undefined, deadlineMs: number) {
-    const response = await request(url, { method, headers, body, timeoutMs: this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, deadlineMs, signal: this.opts.signal }, this.opts.env);
-    const ok = response.statusCode >= 200 && response.statusCode < 300;
+    const options = { method, headers, body, timeoutMs: this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, deadlineMs, signal: this.opts.signal };
     try {
-      return { response, text: await readText(response, ok ? MAX_ANSWER_BYTES : MAX_ERROR_BYTES, !ok) };
+      return await exchange(url, options, bodyLimit, this.opts.env);
     } catch (error) {
       if ((error as TransportError).code !== 'EBODYLIMIT') throw error;
       throw new NetworkError(
@@ -170,7 +181,7 @@ export class HttpClient {
     }
   }
 
-  private parse<T>(method: string, url: URL, schema: z.ZodMiniType<T>, text: string, status: number) {
+  private async parse<T>(method: string, url: URL, options: CallOptions<T>, text: string, status: number): Promise<{ data: T; raw: unknown }> {
     let raw: unknown;
     try {
       raw = text === '' ? {} : JSON.parse(text);
@@ -180,7 +191,8 @@ export class HttpClient {
         'Check that the base URL points at the Simulation Job Service.',
       );
     }
-    const parsed = schema.safeParse(raw);
+    if (options.accept?.(raw)) return { data: raw, raw };
+    const parsed = (await options.schema()).safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? issue.path.join('.') : 'body';
@@ -192,17 +204,18 @@ export class HttpClient {
     return { data: parsed.data, raw };
   }
 
-  private toApiError(
+  private async toApiError(
     method: string,
     url: URL,
     status: number,
     text: string,
     requestId: string | undefined,
     retryAfterMs: number | undefined,
-  ): ApiError {
+  ): Promise<ApiError> {
     let envelope: ErrorEnvelope = {};
+    const envelopeSchema = (await import('./schemas.js')).ErrorEnvelope;
     try {
-      const parsed = ErrorEnvelope.safeParse(JSON.parse(text));
+      const parsed = envelopeSchema.safeParse(JSON.parse(text));
       if (parsed.success) envelope = parsed.data;
     } catch {
       // not JSON: a proxy or load balancer answered; status alone explains it
@@ -251,6 +264,12 @@ export class HttpClient {
       this.debug(2, `  body ${typeof shown === 'string' ? shown : JSON.stringify(shown)}`);
     }
   }
+}
+
+/** How much of an answer is read: a success body whole up to MAX_ANSWER_BYTES (else an error), an error body cut. */
+function bodyLimit(status: number): { bytes: number; truncate: boolean } {
+  const ok = status >= 200 && status < 300;
+  return { bytes: ok ? MAX_ANSWER_BYTES : MAX_ERROR_BYTES, truncate: !ok };
 }
 
 /** The one-line notice printed before a wait; the server's code is shown only when it is a plain identifier. */

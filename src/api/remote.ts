@@ -1,10 +1,10 @@
 import type { ArtifactSource } from './download.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
-import { HttpClient, header, type HttpOptions } from './http.js';
-import {
-  ArtifactUrl, Build, BuildList, CancelResponse, JobList, JobRecord, ResultRecord, StatusRecord, SubmitResponse, Usage,
-  type SubmitRequest,
+import { HttpClient, header, schemaOf, type HttpOptions } from './http.js';
+import type {
+  Build, BuildList, CancelResponse, JobList, JobRecord, ResultRecord, StatusRecord, SubmitRequest, Usage,
 } from './schemas.js';
+import { isStatusRecord } from './status-shape.js';
 
 const enc = encodeURIComponent;
 
@@ -21,14 +21,14 @@ export class RemoteBackend implements JobBackend {
     const headers: Record<string, string> = { 'idempotency-key': input.idempotencyKey };
     const response = input.plain
       ? await this.http.call('POST', '/v1/sim/jobs', {
-          schema: SubmitResponse,
+          schema: schemaOf('SubmitResponse'),
           text: input.request.profile.text,
           query: plainQuery(input.request),
           headers: { ...headers, ...plainHeaders(input.request) },
           retry: 'idempotent',
         })
       : await this.http.call('POST', '/v1/sim/jobs', {
-          schema: SubmitResponse,
+          schema: schemaOf('SubmitResponse'),
           json: input.request,
           headers,
           retry: 'idempotent',
@@ -37,32 +37,32 @@ export class RemoteBackend implements JobBackend {
   }
 
   job(id: string): Promise<Fetched<JobRecord>> {
-    return this.http.call('GET', `/v1/sim/jobs/${enc(id)}`, { schema: JobRecord, retry: 'read' });
+    return this.http.call('GET', `/v1/sim/jobs/${enc(id)}`, { schema: schemaOf('JobRecord'), retry: 'read' });
   }
 
   status(id: string): Promise<Fetched<StatusRecord>> {
-    return this.http.call('GET', `/v1/sim/jobs/${enc(id)}/status`, { schema: StatusRecord, retry: 'read' });
+    return this.http.call('GET', `/v1/sim/jobs/${enc(id)}/status`, { schema: schemaOf('StatusRecord'), accept: isStatusRecord, retry: 'read' });
   }
 
   result(id: string): Promise<Fetched<ResultRecord>> {
-    return this.http.call('GET', `/v1/sim/jobs/${enc(id)}/result`, { schema: ResultRecord, retry: 'read' });
+    return this.http.call('GET', `/v1/sim/jobs/${enc(id)}/result`, { schema: schemaOf('ResultRecord'), retry: 'read' });
   }
 
   /** Cancelling twice answers the same, so a lost answer is safe to ask again. */
   cancel(id: string): Promise<Fetched<CancelResponse>> {
-    return this.http.call('POST', `/v1/sim/jobs/${enc(id)}/cancel`, { schema: CancelResponse, retry: 'read' });
+    return this.http.call('POST', `/v1/sim/jobs/${enc(id)}/cancel`, { schema: schemaOf('CancelResponse'), retry: 'read' });
   }
 
   list(params: ListParams): Promise<Fetched<JobList>> {
     return this.http.call('GET', '/v1/sim/jobs', {
-      schema: JobList,
+      schema: schemaOf('JobList'),
       query: { limit: params.limit, cursor: params.cursor },
       retry: 'read',
     });
   }
 
   async artifactUrl(artifactId: string): Promise<string> {
-    const response = await this.http.call('GET', `/v1/sim/artifacts/${enc(artifactId)}/url`, { schema: ArtifactUrl, retry: 'read' });
+    const response = await this.http.call('GET', `/v1/sim/artifacts/${enc(artifactId)}/url`, { schema: schemaOf('ArtifactUrl'), retry: 'read' });
     return response.data.url;
   }
 
@@ -71,15 +71,15 @@ export class RemoteBackend implements JobBackend {
   }
 
   usage(): Promise<Fetched<Usage>> {
-    return this.http.call('GET', '/v1/sim/usage', { schema: Usage, retry: 'read' });
+    return this.http.call('GET', '/v1/sim/usage', { schema: schemaOf('Usage'), retry: 'read' });
   }
 
   build(id: string): Promise<Fetched<Build>> {
-    return this.http.call('GET', `/v1/sim/builds/${enc(id)}`, { schema: Build, retry: 'read' });
+    return this.http.call('GET', `/v1/sim/builds/${enc(id)}`, { schema: schemaOf('Build'), retry: 'read' });
   }
 
   builds(): Promise<Fetched<BuildList>> {
-    return this.http.call('GET', '/v1/sim/builds', { schema: BuildList, retry: 'read' });
+    return this.http.call('GET', '/v1/sim/builds', { schema: schemaOf('BuildList'), retry: 'read' });
   }
 }
 

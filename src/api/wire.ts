@@ -1,4 +1,4 @@
-/** What the two transports (node:http in transport.ts, undici behind a proxy in transport-proxy.ts) share. */
+/** What the transports (direct.ts by hand over net/tls, undici behind a proxy in transport-proxy.ts) share. */
 import type { Readable } from 'node:stream';
 
 export interface HttpRequestOptions {
@@ -20,6 +20,16 @@ export interface HttpResponse {
   headers: Record<string, string | string[] | undefined>;
   body: Readable;
 }
+
+/** A whole answer, its body read as text. */
+export interface TextAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** How much of a body to read, by its status: up to `bytes`; past that the first `bytes` (`truncate`), or an error. */
+export type BodyLimit = (status: number) => { bytes: number; truncate: boolean };
 
 export class TransportError extends Error {
   constructor(message: string, readonly code: string) {

@@ -56,10 +56,3 @@ export interface JobBackend {
   build(id: string): Promise<Fetched<Build>>;
   builds(): Promise<Fetched<BuildList>>;
 }
-
-/** Local job ids carry this prefix, so every command finds a local job without a flag. */
-export const LOCAL_ID_PREFIX = 'local-';
-
-export function isLocalId(id: string): boolean {
-  return id.startsWith(LOCAL_ID_PREFIX);
-}

@@ -1,4 +1,4 @@
-import { LOCAL_ID_PREFIX } from '../jobs/backend.js';
+import { LOCAL_ID_PREFIX } from '../jobs/ids.js';
 import { nodeCrypto } from '../util/crypto.js';
 
 /** Crockford's base32 in lower case (no i, l, o, u): ids read aloud and typed without ambiguity. */

@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Colours } from './ansi.js';
 import { terminalSafeLine } from './safe.js';
 
 /** Small formatters shared by every human view. */
@@ -95,7 +95,7 @@ export function formatTime(iso: string | null | undefined): string | undefined {
 
 /** A job state in its colour: green done, red failed, yellow waiting or running; a state this client does not know
  * (a server's word) escaped and uncoloured. */
-export function colourState(c: ChalkInstance, state: string): string {
+export function colourState(c: Colours, state: string): string {
   switch (state) {
     case 'completed':
       return c.green(state);

@@ -1,4 +1,4 @@
-import { Chalk, type ChalkInstance } from 'chalk';
+import { colours, type Colours } from './ansi.js';
 import { decideColourLevel } from './colour.js';
 import { terminalGuard, terminalSafeLine } from './safe.js';
 
@@ -37,9 +37,9 @@ export class Output {
   readonly json: boolean;
   readonly quiet: boolean;
   /** Colours for text written to stdout. */
-  readonly c: ChalkInstance;
+  readonly c: Colours;
   /** Colours for text written to stderr. */
-  readonly ce: ChalkInstance;
+  readonly ce: Colours;
   readonly stdout: OutStream;
   readonly stderr: OutStream;
   readonly env: NodeJS.ProcessEnv;
@@ -53,8 +53,8 @@ export class Output {
     this.env = opts.env;
     this.json = opts.json;
     this.quiet = opts.quiet;
-    this.c = new Chalk({ level: decideColourLevel(opts.stdout, opts.env, opts.noColor) });
-    this.ce = new Chalk({ level: decideColourLevel(opts.stderr, opts.env, opts.noColor) });
+    this.c = colours(decideColourLevel(opts.stdout, opts.env, opts.noColor));
+    this.ce = colours(decideColourLevel(opts.stderr, opts.env, opts.noColor));
   }
 
   /** Register a secret: from now on it never appears in output, whatever path tries to print it. */

@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Colours } from './ansi.js';
 import type { Ora } from 'ora';
 import type { StatusRecord } from '../api/schemas.js';
 import { colourState, formatDuration } from './format.js';
@@ -31,7 +31,7 @@ export function stateKey(status: StatusRecord): string {
 }
 
 /** A 10-cell bar for a percentage: `■■■■□□□□□□`. */
-export function percentBar(c: ChalkInstance, percent: number, cells = 10): string {
+export function percentBar(c: Colours, percent: number, cells = 10): string {
   const filled = Math.max(0, Math.min(cells, Math.round((percent / 100) * cells)));
   return c.cyan('■'.repeat(filled)) + c.dim('□'.repeat(cells - filled));
 }
@@ -40,7 +40,7 @@ export function percentBar(c: ChalkInstance, percent: number, cells = 10): strin
  * The live text of one job for a spinner: state (coloured), bar and percent, stage, queue ETA counted down since
  * the status was read.
  */
-export function liveText(c: ChalkInstance, status: StatusRecord, sinceReadMs: number, shownPercent?: number): string {
+export function liveText(c: Colours, status: StatusRecord, sinceReadMs: number, shownPercent?: number): string {
   const parts = [colourState(c, status.status)];
   const percent = shownPercent ?? status.progress?.percent;
   if (status.status === 'running' && typeof percent === 'number') parts[0] += ` ${percentBar(c, percent)} ${Math.floor(percent)}%`;

@@ -7,13 +7,13 @@
  *
  * Two layers use it. The views and renderers escape each piece of foreign text before they colour it (table cells,
  * key/value values, error messages). Output then guards every line it writes (`terminalGuard`): whatever a view
- * forgot, only the SGR colour codes that simjob's own chalk makes can still reach the terminal, and none at all when
- * that stream has no colour.
+ * forgot, only the SGR colour codes that simjob's own styles (ansi.ts) make can still reach the terminal, and none at
+ * all when that stream has no colour.
  */
 // C0 controls except \t and \n, DEL, and the C1 controls (U+0080–U+009F, among them the one-byte CSI U+009B).
 // Also the line and paragraph separators and bidirectional overrides, which reorder or break what a reader sees.
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-// The same, or one complete SGR colour sequence (`ESC [ 1 ; 31 m`): the only escape sequence chalk writes.
+// The same, or one complete SGR colour sequence (`ESC [ 1 ; 31 m`): the only escape sequence ansi.ts writes.
 const UNSAFE_OR_SGR = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 // UNSAFE with tab and newline: what terminalSafeLine escapes.

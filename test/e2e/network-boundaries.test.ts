@@ -6,6 +6,7 @@
 import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -222,14 +223,64 @@ describe('artifact URL rules', () => {
   });
 });
 
+/** A self-signed certificate for localhost and 127.0.0.1, made once: its key and the path of its PEM (to trust it). */
+let selfSigned: { key: Buffer; cert: Buffer; certFile: string } | undefined;
+function certificate(): NonNullable<typeof selfSigned> {
+  if (selfSigned) return selfSigned;
+  const keyFile = join(work, 'key.pem');
+  const certFile = join(work, 'cert.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
+  return (selfSigned = { key: readFileSync(keyFile), cert: readFileSync(certFile), certFile });
+}
+
+describe('an https API', () => {
+  let front: HttpsServer;
+  let port = 0;
+  beforeAll(async () => {
+    // TLS in front of the test server: each request passed on as it came, each answer passed back.
+    front = createHttpsServer(certificate(), (req, res) => {
+      const upstream = httpRequest(new URL(req.url ?? '/', server.url), { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    port = (front.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    front.closeAllConnections();
+    await new Promise((resolve) => front.close(resolve));
+  });
+
+  it('submits, polls and reads a job over TLS from a host it trusts, by name and by address', async () => {
+    for (const host of ['localhost', '127.0.0.1']) {
+      const tls = { ...env, SIMJOB_BASE_URL: `https://${host}:${port}`, NODE_EXTRA_CA_CERTS: certificate().certFile };
+      const submitted = await simjob(['submit', profile, '--channel', 'nightly', '--json'], { env: tls });
+      expect(submitted.exitCode, submitted.stderr).toBe(0);
+      const id = JSON.parse(submitted.stdout).id as string;
+      const status = await simjob(['status', id, '--json', '--wait'], { env: tls });
+      expect(status.exitCode, status.stderr).toBe(0);
+      expect(JSON.parse(status.stdout).status).toBe('completed');
+    }
+  });
+
+  it('refuses a certificate it does not trust, sending nothing', async () => {
+    const before = server.requests.length;
+    const result = await simjob(['usage'], { env: { ...env, SIMJOB_BASE_URL: `https://localhost:${port}`, SIMJOB_RETRY_BUDGET: '0s' } });
+    expect(result.exitCode).toBe(1);
+    expect(errorLine(result)).toMatch(/^Error: Cannot reach https:\/\/localhost:\d+: self[- ]signed certificate/);
+    expect(server.requests.length).toBe(before);
+  });
+});
+
 describe('an https artifact host', () => {
   let host: HttpsServer;
   let cert: string;
   beforeAll(async () => {
-    const keyFile = join(work, 'key.pem');
-    cert = join(work, 'cert.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
-    host = createHttpsServer({ key: readFileSync(keyFile), cert: readFileSync(cert) }, (_req, res) => {
+    cert = certificate().certFile;
+    host = createHttpsServer(certificate(), (_req, res) => {
       const body = Buffer.alloc(3 * 1024 * 1024 + 7, 'y');
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
       res.end(body);

@@ -32,13 +32,13 @@ async function builtinsLoadedBy(args: string[], env: Record<string, string>): Pr
 }
 
 describe('start-up of simjob status --json', () => {
-  it('loads neither undici, TLS, child processes nor fs/promises for a plain http service', async () => {
+  it('loads neither node:http, undici, TLS, child processes nor fs/promises for a plain http service', async () => {
     const env = { SIMJOB_CONFIG_DIR: join(dir, 'config'), SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good' };
     const submitted = await execa(process.execPath, [BIN, 'submit', '-', '--channel', 'nightly', '--json'], { env, input: 'warrior="Startup"\n' });
     const { id } = JSON.parse(submitted.stdout) as { id: string };
     const loaded = await builtinsLoadedBy(['status', id, '--json'], env);
-    expect(loaded).toContain('http'); // it did make its request
-    const costly = ['internal/deps/undici/undici', 'tls', 'https', 'crypto', 'child_process', 'internal/readline/interface'];
+    expect(loaded).toContain('net'); // it did make its request (by hand: src/api/direct.ts)
+    const costly = ['http', 'internal/deps/undici/undici', 'tls', 'https', 'crypto', 'child_process', 'internal/readline/interface'];
     // Node 20's own ES module loader reads files through fs/promises (and so readline): not simjob's to avoid.
     const ownedBySimjob = Number(process.versions.node.split('.')[0]) >= 22 ? costly : costly.filter((m) => m !== 'internal/readline/interface');
     expect(loaded.filter((m) => ownedBySimjob.includes(m))).toEqual([]);

@@ -1,7 +1,7 @@
 /** Property tests of the value parsers: flags, settings, ids, the webhook signature header and event body. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkJobId } from '../../src/commands/ids.js';
+import { checkJobId } from '../../src/jobs/ids.js';
 import { httpUrl, port, urlPath } from '../../src/commands/webhook/parse.js';
 import { parseBaseUrl, SETTING_KEYS } from '../../src/config/keys.js';
 import { checkKey } from '../../src/config/resolve.js';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { checkJobId } from '../ids.js';
+import { checkJobId } from '../../jobs/ids.js';
 import { downloadAll } from './download.js';
 
 export interface ArtifactsOptions {

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { terminalSafeLine } from '../../output/safe.js';
-import { checkJobId } from '../ids.js';
+import { checkJobId } from '../../jobs/ids.js';
 
 export async function run(ctx: Context, [rawId]: string[]): Promise<void> {
   const id = checkJobId(rawId);

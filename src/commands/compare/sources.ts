@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { JobBackend } from '../../jobs/backend.js';
 import { readAllBytes } from '../../util/prompt.js';
-import { checkJobId } from '../ids.js';
+import { checkJobId } from '../../jobs/ids.js';
 
 export interface Source {
   /** As given on the command line. */

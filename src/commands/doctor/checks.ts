@@ -81,22 +81,22 @@ export function checkBaseUrl(ctx: Context): { check: Check; url: string | undefi
 /** GET /v1/sim/usage without a key: any answer from the service (401 is the expected one) means it is reachable. */
 export async function checkService(ctx: Context, baseUrl: string | undefined): Promise<Check> {
   if (!baseUrl) return fail('service', 'Not checked: no valid base URL.', 'Set the base URL first (see above).');
-  const { request, readText } = await import('../../api/transport.js');
+  const { exchange } = await import('../../api/transport.js');
   const { describeNetworkError } = await import('../../api/http.js');
   const url = new URL('v1/sim/usage', `${baseUrl}/`);
   const started = Date.now();
   let status: number;
   let body: string;
   try {
-    const response = await request(url, {
+    const response = await exchange(url, {
       method: 'GET',
       headers: { accept: 'application/json', 'user-agent': userAgent() },
       timeoutMs: PROBE_TIMEOUT_MS,
       deadlineMs: PROBE_TIMEOUT_MS,
       signal: ctx.signal,
-    }, ctx.env);
+    }, () => ({ bytes: 64 * 1024, truncate: true }), ctx.env);
     status = response.statusCode;
-    body = await readText(response, 64 * 1024, true);
+    body = response.text;
   } catch (error) {
     if (ctx.signal.aborted) throw ctx.signal.reason;
     const proxy = ctx.env.HTTPS_PROXY || ctx.env.https_proxy || ctx.env.HTTP_PROXY || ctx.env.http_proxy;
@@ -131,8 +131,7 @@ export async function checkApiKey(ctx: Context, baseUrl: string | undefined, ser
   ctx.out.addSecret(key.value);
   const from = key.source === 'env' ? 'SIMJOB_API_KEY' : `credentials of profile "${ctx.config.profile}"`;
   if (!baseUrl || !serviceOk) return fail('api-key', `Set (${from}), not checked: the service is not reachable.`, 'Make the service reachable first (see above).');
-  const { HttpClient } = await import('../../api/http.js');
-  const { Usage } = await import('../../api/schemas.js');
+  const { HttpClient, schemaOf } = await import('../../api/http.js');
   const http = new HttpClient({
     baseUrl,
     apiKey: key.value,
@@ -144,7 +143,7 @@ export async function checkApiKey(ctx: Context, baseUrl: string | undefined, ser
     env: ctx.env,
   });
   try {
-    await http.call('GET', '/v1/sim/usage', { schema: Usage, retry: 'never' });
+    await http.call('GET', '/v1/sim/usage', { schema: schemaOf('Usage'), retry: 'never' });
     return pass('api-key', `accepted (${from})`);
   } catch (error) {
     if (ctx.signal.aborted) throw ctx.signal.reason;

@@ -8,7 +8,7 @@ import { readAllProfilesets } from '../../output/report-profilesets.js';
 import { rankByMean } from '../../output/stats.js';
 import { terminalSafeLine } from '../../output/safe.js';
 import { readAll } from '../../util/prompt.js';
-import { checkJobId } from '../ids.js';
+import { checkJobId } from '../../jobs/ids.js';
 
 const SAVE_HINT = 'Save a result with: simjob result <id> --json > result.json (or submit … --wait --json for a batch).';
 

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { exitCodeForState } from '../../jobs/states.js';
-import { checkJobId } from '../ids.js';
+import { checkJobId } from '../../jobs/ids.js';
 
 export interface ResultOptions {
   top?: number;

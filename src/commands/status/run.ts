@@ -1,6 +1,5 @@
 import type { Context } from '../../context.js';
-import { printStatus } from '../../output/views/status.js';
-import { checkJobId } from '../ids.js';
+import { checkJobId } from '../../jobs/ids.js';
 
 export interface StatusOptions {
   wait?: boolean;
@@ -17,6 +16,11 @@ export async function run(ctx: Context, [rawId]: string[], options: StatusOption
     return waitAndReport(ctx, backend, id, { timeoutMs: options.timeout, cancelOnInterrupt: options.cancelOnInterrupt, top: options.top });
   }
   const status = await backend.status(id);
-  if (ctx.out.json) ctx.out.printJson(status.raw);
-  else printStatus(ctx.out, id, status.data);
+  if (ctx.out.json) {
+    ctx.out.printJson(status.raw);
+    return;
+  }
+  // The text view (and its formatting) only for text: `status --json` is what scripts poll.
+  const { printStatus } = await import('../../output/views/status.js');
+  printStatus(ctx.out, id, status.data);
 }

@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Colours } from '../ansi.js';
 import type { Artifact, ResultRecord } from '../../api/schemas.js';
 import { ERROR_ADVICE } from '../../jobs/states.js';
 import { colourState, formatDuration, formatNumber } from '../format.js';
@@ -250,7 +250,7 @@ export function signed(n: number, digits: number): string {
   return n > 0 ? `+${text}` : `−${text}`;
 }
 
-function colourSign(c: ChalkInstance, text: string): string {
+function colourSign(c: Colours, text: string): string {
   if (text.startsWith('+')) return c.green(text);
   if (text.startsWith('−')) return c.red(text);
   return text;
