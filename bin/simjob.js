@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The bin shim: answer --version without loading the CLI, turn on the compile cache where Node has one
-// (22.1+), then load the bundled CLI. Kept tiny on purpose: every line here runs on every invocation.
+// (22.1+), start simc or the worker early for a local submit, then load the bundled CLI. Kept tiny on purpose:
+// every line here runs on every invocation.
 // Built-ins through process.getBuiltinModule, not `import`: an ES import of node:fs reads its lazy `promises`
 // export, which loads fs/promises and readline (scripts/build.mjs does the same for the bundle).
 const { readFileSync, writeSync } = process.getBuiltinModule('node:fs');
