@@ -10,6 +10,7 @@
  *              /queue/<rank>-<id>        one empty marker per queued job; sorted names = run order
  *              /running/<id>             one empty marker per job a worker has claimed
  *              /keys/<sha256 of key>     idempotency keys → job id
+ *              /early/<id>               a head start no job has taken yet (head-start.ts): its CLI and simc
  *              /worker.lock, worker.log  the single worker (worker.ts)
  */
 import type { MainActorChoice } from './report-rows.js';
