@@ -154,9 +154,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       await dropHeadStart(headStart);
       return undefined;
     }
-    const started = headStart.createdAt.toISOString(); // simc runs since then
-    Object.assign(job, { createdAt: started, queuedAt: started, updatedAt: started });
-    const claimed: LocalJob = { ...job, status: 'running', startedAt: started, attempt: 1, owner: inlineOwner(), simcPid: headStart.run.pid, detached: true };
+    const claimed: LocalJob = { ...job, status: 'running', startedAt: job.createdAt, attempt: 1, owner: inlineOwner(), simcPid: headStart.run.pid, detached: true };
     const { 'input.simc': _written, ...others } = files; // simc has read input.simc already: never rewritten under it
     let created = false;
     try {
@@ -175,11 +173,12 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   }
 
   private newJob(request: SubmitRequest, simc: LocalJob['simc'], facts: ReturnType<typeof inspectProfile>, idempotency: LocalJob['idempotency'], headStart?: HeadStart): LocalJob {
-    const now = new Date().toISOString();
+    // A head start's id and time (its simc runs since then), so that its run can become this job's (takeHeadStart).
+    const early = headStart?.state === 'waiting' ? headStart : undefined;
+    const now = (early?.createdAt ?? new Date()).toISOString();
     return {
       schema: 1,
-      // a head start's id, so that its folder can become this job's (takeHeadStart)
-      id: headStart?.state === 'waiting' ? headStart.id : newLocalJobId(),
+      id: early?.id ?? newLocalJobId(),
       status: 'queued',
       priority: request.priority ?? 'standard',
       channel: request.build.channel,

@@ -3,8 +3,10 @@
  * (inline.ts) alike: under one claim lock, so that together they never run more than `local.concurrency` jobs.
  */
 import { isTerminal, isWaiting } from '../jobs/states.js';
-import { processStart, withLock } from './fsutil.js';
+import { withLock } from './fsutil.js';
+import { processStart } from './pids.js';
 import { isDue, queueDeadline } from './lifecycle.js';
+import type { StopReason } from './pass.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { nodeCrypto } from '../util/crypto.js';
 
@@ -32,10 +34,7 @@ export async function claimJob(
 ): Promise<LocalJob | undefined> {
   const hasRoom = async () =>
     (await store.runningIds()).length < concurrency && (!options.onlyIfFirst || (await store.queuedIds())[0] === id);
-  // Looked at first without the lock: a runner with no chance (many waiting CLIs) never queues on it.
-  if (!(await hasRoom())) return undefined;
-  return withLock(store.claimLockPath, async () => {
-    if (!(await hasRoom())) return undefined;
+  return withRoom(store, hasRoom, async () => {
     // The running marker comes first: a runner that dies right after claiming still leaves a trace to recover.
     await store.markRunning(id);
     let claimed: LocalJob | undefined;
@@ -70,13 +69,21 @@ export async function claimJob(
  */
 export async function createClaimed(store: LocalStore, job: LocalJob, files: Parameters<LocalStore['createJob']>[1], concurrency: number): Promise<boolean> {
   const hasRoom = async () => (await store.runningIds()).length < concurrency && (await store.queuedIds()).length === 0;
-  if (!(await hasRoom())) return false;
-  return withLock(store.claimLockPath, async () => {
-    if (!(await hasRoom())) return false;
+  const created = await withRoom(store, hasRoom, async () => {
     await store.createJobInPlace(job, files);
     await store.markRunning(job.id);
     return true;
   });
+  return created ?? false;
+}
+
+/**
+ * Run `take` under the claim lock if `hasRoom` says so, looked at again under the lock; undefined otherwise. Looked
+ * at first without the lock: a runner with no chance (many waiting CLIs) never queues on it.
+ */
+async function withRoom<T>(store: LocalStore, hasRoom: () => Promise<boolean>, take: () => Promise<T | undefined>): Promise<T | undefined> {
+  if (!(await hasRoom())) return undefined;
+  return withLock(store.claimLockPath, async () => ((await hasRoom()) ? take() : undefined));
 }
 
 /** The job's runtime cap (maxRuntimeSeconds) from its start, as a timer that calls `onDue`; undefined without one. */
@@ -84,4 +91,44 @@ export function runtimeCap(job: LocalJob, onDue: () => void): NodeJS.Timeout | u
   if (job.maxRuntimeSeconds === null) return undefined;
   const started = job.startedAt ? Date.parse(job.startedAt) : Date.now();
   return setTimeout(onDue, Math.max(0, started + job.maxRuntimeSeconds * 1000 - Date.now()));
+}
+
+/** How often a runner looks for a cancel request on the job (`simjob cancel` only records it). */
+const CANCEL_POLL_MS = 150;
+
+export interface RunStops {
+  /** Aborted with the StopReason: `timeout` at the runtime cap, `cancel` on request, or what the runner says. */
+  readonly controller: AbortController;
+  stopWith(reason: StopReason): void;
+  /** The run ended or is handed over: no more looking. */
+  dispose(): void;
+}
+
+/**
+ * What stops a run, for the worker and the waiting CLI alike: its runtime cap and a cancel request. `unref`: the
+ * timers never keep the process alive by themselves (a waiting CLI).
+ */
+export function watchStops(store: LocalStore, job: LocalJob, options: { unref: boolean }): RunStops {
+  const controller = new AbortController();
+  const stopWith = (reason: StopReason) => {
+    if (!controller.signal.aborted) controller.abort(reason);
+  };
+  const runtimeTimer = runtimeCap(job, () => stopWith('timeout'));
+  const cancelPoll = setInterval(() => {
+    store.readJob(job.id).then((current) => {
+      if (current?.cancelRequestedAt) stopWith('cancel');
+    }, () => undefined);
+  }, CANCEL_POLL_MS);
+  if (options.unref) {
+    runtimeTimer?.unref();
+    cancelPoll.unref();
+  }
+  return {
+    controller,
+    stopWith,
+    dispose: () => {
+      clearTimeout(runtimeTimer);
+      clearInterval(cancelPoll);
+    },
+  };
 }

@@ -7,11 +7,12 @@
  * - a lock whose owner died (pid gone) or that is older than its stale limit is taken over through a second
  *   "steal" lock, so two processes can never both decide to remove the same stale lock and delete a fresh one.
  */
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import { LocalError } from '../errors.js';
 import { sleep } from '../api/retry.js';
 import { nodeCrypto } from '../util/crypto.js';
+import { isAlive } from './pids.js';
 
 
 function tempName(path: string): string {
@@ -100,42 +101,6 @@ export async function createExclusive(path: string, content: string): Promise<bo
     throw error;
   } finally {
     await removeFile(tmp);
-  }
-}
-
-/**
- * Is a process with this pid alive (on this machine)? EPERM means it exists but belongs to someone else. On Linux
- * a zombie counts as dead: a killed worker is re-parented to PID 1, which in containers often never reaps it.
- */
-export function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return errno(error) === 'EPERM';
-  }
-  if (process.platform === 'linux') {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-    } catch {
-      return false; // gone between the two checks
-    }
-  }
-  return true;
-}
-
-/**
- * When a process started (Linux: field 22 of /proc/<pid>/stat, in clock ticks since boot), to tell a process from a
- * later one given the same pid; undefined elsewhere or when it is gone.
- */
-export function processStart(pid: number): string | undefined {
-  if (process.platform !== 'linux') return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
   }
 }
 

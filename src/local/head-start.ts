@@ -16,13 +16,15 @@
  * <data dir>/early/<id> says who made the head start (`<CLI pid> <simc's process group>`) until a job takes it, so
  * the next head start can stop and remove the run of a CLI that was killed in between.
  */
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { configDir, dataDir, SETTINGS_FILE } from '../config/paths.js';
 import { getPath, profileOf, type ProfileData } from '../config/profiles.js';
 import { groupAlive, spawnDetached, type DetachedRun } from './detached.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
 import { SINGLE_PASS_FILES, simcArgs } from './pass-files.js';
+import { isAlive } from './pids.js';
+import { isExecutableFile, namedSimc, simcOnPath, simcPath } from './simc-path.js';
 
 export interface HeadStart {
   readonly id: string;
@@ -86,31 +88,16 @@ function profileSettings(env: NodeJS.ProcessEnv): ProfileData {
   return profileOf(JSON.parse(text) ?? {}, env.SIMJOB_PROFILE || 'default');
 }
 
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** simc as findSimc (simc.ts) picks it: --simc, SIMJOB_SIMC, simc.<channel>, simc.path, PATH; undefined if none. */
+/** simc as findSimc (simc.ts) picks it, or undefined when none is found or the one named is not a program. */
 function chooseSimc(flag: string | undefined, channelFlag: string | undefined, env: NodeJS.ProcessEnv, settings: ProfileData): string | undefined {
-  const named = (raw: string) => resolve(raw.replace(/^~(?=$|[\\/])/, env.HOME ?? '~'));
   const setting = (key: string) => {
     const value = getPath(settings, key);
     return typeof value === 'string' && value !== '' ? value : undefined;
   };
-  const channel = channelFlag ?? setting('channel') ?? 'latest';
-  const raw = flag ?? (env.SIMJOB_SIMC || undefined) ?? setting(`simc.${channel}`) ?? setting('simc.path');
-  if (raw !== undefined) return isExecutableFile(named(raw)) ? named(raw) : undefined;
-  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    const candidate = join(isAbsolute(dir) ? dir : resolve(dir), 'simc');
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return undefined;
+  const named = namedSimc({ flag, env, setting, channel: channelFlag ?? setting('channel') ?? 'latest' });
+  if (!named) return simcOnPath(env);
+  const path = simcPath(named.raw, env);
+  return isExecutableFile(path) ? path : undefined;
 }
 
 /**
@@ -126,15 +113,6 @@ const localIds = (dir: string) => {
     return [];
   }
 };
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Stop a run and remove its folder and marker (synchronous: also run at exit). A run that a job took (its record

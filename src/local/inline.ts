@@ -5,16 +5,14 @@
  * (Ctrl-C, --timeout), it hands the job over to the worker, which adopts the run (adopt.ts); if the CLI dies, the
  * next simjob call sees its pid gone and does the same.
  */
-import { claimJob, inlineOwner, runtimeCap } from './claim.js';
+import { claimJob, inlineOwner, watchStops } from './claim.js';
 import { runSimcDetached } from './detached.js';
 import { finishJob } from './lifecycle.js';
 import type { RunDeps } from './pass.js';
-import { runJob, type StopReason } from './runner.js';
+import { runJob } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { ensureWorker } from './worker-process.js';
 
-/** How often the run looks for a cancel request (as the worker does). */
-const CANCEL_POLL_MS = 150;
 const KILL_GRACE_MS = 3_000;
 
 export interface InlineOptions {
@@ -44,16 +42,7 @@ export function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions
   const { id } = job;
   const nonce = job.owner?.nonce;
   const ownedByMe = (current: LocalJob) => current.owner?.nonce === nonce;
-  const stop = new AbortController();
-  const stopWith = (reason: StopReason) => {
-    if (!stop.signal.aborted) stop.abort(reason);
-  };
-  const runtimeTimer = runtimeCap(job, () => stopWith('timeout'))?.unref();
-  const cancelPoll = setInterval(() => {
-    store.readJob(id).then((current) => {
-      if (current?.cancelRequestedAt) stopWith('cancel');
-    }, () => undefined);
-  }, CANCEL_POLL_MS).unref();
+  const stops = watchStops(store, job, { unref: true });
   let pidWritten: Promise<unknown> = Promise.resolve();
   let handedOver = false;
   let running = true;
@@ -62,8 +51,7 @@ export function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions
   const handOver = async () => {
     if (handedOver || !running) return;
     handedOver = true;
-    clearInterval(cancelPoll);
-    clearTimeout(runtimeTimer);
+    stops.dispose();
     await pidWritten;
     await store.updateJob(id, (current) => (ownedByMe(current) ? { ...current, owner: null } : undefined)).catch(() => undefined);
     await ensureWorker(store, opts.workerEnv).catch(() => undefined);
@@ -77,10 +65,11 @@ export function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions
         {
           store,
           env: opts.env,
-          stop: stop.signal,
+          stop: stops.controller.signal,
           killGraceMs: KILL_GRACE_MS,
           runSimc,
           onSimcPid: async (pid) => {
+            if (pid === job.simcPid) return; // a head start's run: its job was made with it
             pidWritten = store.updateJob(id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined)).catch(() => undefined);
             await pidWritten;
           },
@@ -99,8 +88,7 @@ export function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions
       }
     } finally {
       running = false;
-      clearInterval(cancelPoll);
-      clearTimeout(runtimeTimer);
+      stops.dispose();
     }
   })();
 }

@@ -1,16 +1,15 @@
 /**
  * Finding the user's simc, reading its version line, and running it once.
  *
- * Where simc comes from, first match wins: `--simc PATH`, SIMJOB_SIMC, the setting for the job's channel
- * (`simc.nightly` / `simc.weekly` / `simc.latest`), the setting `simc.path`, then `simc` on PATH. A binary that
- * is named but missing is an error naming where it was named, never a silent fall-through to the next source.
+ * Where simc comes from is simc-path.ts's order. A binary that is named but missing is an error naming where it
+ * was named, never a silent fall-through to the next source.
  */
-import { constants, promises as fs, createWriteStream } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { promises as fs, createWriteStream } from 'node:fs';
 import type { Channel } from '../api/schemas.js';
 import type { Config } from '../config/resolve.js';
 import { ExitCode, LocalError } from '../errors.js';
 import { nodeCrypto } from '../util/crypto.js';
+import { isExecutableFile, namedSimc, simcOnPath, simcPath } from './simc-path.js';
 
 export interface SimcChoice {
   path: string;
@@ -20,25 +19,9 @@ export interface SimcChoice {
 
 export const NO_SIMC_HINT = 'Pass --simc /path/to/simc, set SIMJOB_SIMC, or run `simjob config set simc.path /path/to/simc`.';
 
-async function isExecutableFile(path: string): Promise<boolean> {
-  try {
-    const info = await fs.stat(path);
-    if (!info.isFile()) return false;
-    if (process.platform !== 'win32') await fs.access(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A simc path as named by a flag, variable or setting: `~` is the home folder, relative paths from the cwd. */
-function simcPath(raw: string, env: NodeJS.ProcessEnv): string {
-  return resolve(raw.replace(/^~(?=$|[\\/])/, env.HOME ?? '~'));
-}
-
 async function checkNamed(raw: string, source: string, env: NodeJS.ProcessEnv): Promise<SimcChoice> {
   const path = simcPath(raw, env);
-  if (!(await isExecutableFile(path))) {
+  if (!isExecutableFile(path)) {
     let why = 'does not exist';
     try {
       const info = await fs.stat(path);
@@ -52,29 +35,10 @@ async function checkNamed(raw: string, source: string, env: NodeJS.ProcessEnv): 
   return { path, source };
 }
 
-/** `simc` on PATH (with PATHEXT on Windows). */
-export async function simcOnPath(env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const dirs = (env.PATH ?? env.Path ?? '').split(delimiter).filter(Boolean);
-  const names = process.platform === 'win32'
-    ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';').map((ext) => `simc${ext.toLowerCase()}`)
-    : ['simc'];
-  for (const dir of dirs) {
-    for (const name of names) {
-      const candidate = join(isAbsolute(dir) ? dir : resolve(dir), name);
-      if (await isExecutableFile(candidate)) return candidate;
-    }
-  }
-  return undefined;
-}
-
 export async function findSimc(opts: { flag?: string; env: NodeJS.ProcessEnv; config: Config; channel: Channel }): Promise<SimcChoice> {
-  if (opts.flag) return checkNamed(opts.flag, '--simc', opts.env);
-  if (opts.env.SIMJOB_SIMC) return checkNamed(opts.env.SIMJOB_SIMC, 'SIMJOB_SIMC', opts.env);
-  for (const key of [`simc.${opts.channel}`, 'simc.path']) {
-    const value = opts.config.stringSetting(key);
-    if (value) return checkNamed(value, `the setting ${key}`, opts.env);
-  }
-  const onPath = await simcOnPath(opts.env);
+  const named = namedSimc({ flag: opts.flag, env: opts.env, setting: (key) => opts.config.stringSetting(key), channel: opts.channel });
+  if (named) return checkNamed(named.raw, named.source, opts.env);
+  const onPath = simcOnPath(opts.env);
   if (onPath) return { path: onPath, source: 'PATH' };
   throw new LocalError('No simc found for local mode.', NO_SIMC_HINT, ExitCode.USAGE);
 }
@@ -89,7 +53,7 @@ export async function configuredSimcs(env: NodeJS.ProcessEnv, config: Config): P
   }
   const any = config.stringSetting('simc.path');
   if (any) found.push({ channel: null, source: 'simc.path', path: simcPath(any, env) });
-  const onPath = await simcOnPath(env);
+  const onPath = simcOnPath(env);
   if (onPath) found.push({ channel: null, source: 'PATH', path: onPath });
   return found;
 }

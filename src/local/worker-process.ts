@@ -10,7 +10,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalError } from '../errors.js';
 import { isActive } from '../jobs/states.js';
-import { createExclusive, isAlive, isStale, processStart, readLockOwner, removeFile } from './fsutil.js';
+import { createExclusive, isStale, readLockOwner, removeFile } from './fsutil.js';
+import { isAlive, processStart } from './pids.js';
 import type { LocalJob, LocalStore } from './store.js';
 
 /** The worker refreshes its lock every HEARTBEAT_MS; a lock not refreshed for WORKER_STALE_MS is dead. */

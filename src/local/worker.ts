@@ -14,7 +14,7 @@ import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { exists, readLockOwner, tryLock, type HeldLock, removeFile } from './fsutil.js';
 import { recoverInterrupted } from './control.js';
 import { HEARTBEAT_MS, WORKER_STALE_MS } from './worker-process.js';
-import { claimJob, runtimeCap } from './claim.js';
+import { claimJob, watchStops } from './claim.js';
 import { canAdopt, finishAdopted } from './adopt.js';
 import { recoverJob } from './control.js';
 import { isOrphan } from './worker-process.js';
@@ -43,7 +43,6 @@ interface RunningJob {
 }
 
 const TICK_MS = 250;
-const CANCEL_POLL_MS = 150;
 
 export class Worker {
   private lock: HeldLock | undefined;
@@ -250,18 +249,9 @@ export class Worker {
 
   private start(job: LocalJob, run: (deps: RunDeps, job: LocalJob) => Promise<Ending | undefined>): void {
     const { store } = this.o;
-    const stop = new AbortController();
     const started = job.startedAt ? Date.parse(job.startedAt) : Date.now();
-    const stopWith = (reason: StopReason) => {
-      if (!stop.signal.aborted) stop.abort(reason);
-    };
-    const runtimeTimer = runtimeCap(job, () => stopWith('timeout'));
     // `simjob cancel` only records the request on the job; the worker owns simc and stops it.
-    const cancelPoll = setInterval(() => {
-      store.readJob(job.id).then((current) => {
-        if (current?.cancelRequestedAt) stopWith('cancel');
-      }, () => undefined);
-    }, CANCEL_POLL_MS);
+    const stops = watchStops(store, job, { unref: false });
     const ownedByMe = (current: LocalJob) => current.owner?.nonce === job.owner?.nonce;
 
     const done = (async () => {
@@ -271,7 +261,7 @@ export class Worker {
           {
             store,
             env: this.o.env,
-            stop: stop.signal,
+            stop: stops.controller.signal,
             killGraceMs: this.o.killGraceMs,
             onSimcPid: async (pid) => {
               await store.updateJob(job.id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined));
@@ -291,13 +281,12 @@ export class Worker {
           ownedByMe,
         ).catch(() => undefined);
       } finally {
-        clearTimeout(runtimeTimer);
-        clearInterval(cancelPoll);
+        stops.dispose();
         this.running.delete(job.id);
         this.wake();
       }
     })();
-    this.running.set(job.id, { stop, done });
+    this.running.set(job.id, { stop: stops.controller, done });
   }
 
   private async stopAll(reason: StopReason): Promise<void> {

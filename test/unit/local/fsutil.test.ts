@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExclusive, isAlive, readJson, tryLock, withLock, writeJsonAtomic } from '../../../src/local/fsutil.js';
+import { createExclusive, readJson, tryLock, withLock, writeJsonAtomic } from '../../../src/local/fsutil.js';
+import { isAlive } from '../../../src/local/pids.js';
 
 let dirs: string[] = [];
 function tempDir(): string {
