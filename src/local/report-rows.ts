@@ -58,7 +58,6 @@ export interface MainActorChoice {
   readonly metric?: SummaryMetric;
 }
 
-
 export class ReportError extends Error {}
 
 type Json = Record<string, unknown>;

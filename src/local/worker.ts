@@ -12,12 +12,10 @@
 import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { exists, readLockOwner, tryLock, type HeldLock, removeFile } from './fsutil.js';
-import { recoverInterrupted } from './control.js';
-import { HEARTBEAT_MS, WORKER_STALE_MS } from './worker-process.js';
 import { claimJob, watchStops } from './claim.js';
 import { canAdopt, finishAdopted } from './adopt.js';
-import { recoverJob } from './control.js';
-import { isOrphan } from './worker-process.js';
+import { recoverInterrupted, recoverJob } from './control.js';
+import { HEARTBEAT_MS, isOrphan, WORKER_STALE_MS } from './worker-process.js';
 import { clearRunOutputs, expireIfDue, finishJob, isDue, queueDeadline, type Ending } from './lifecycle.js';
 import type { RunDeps } from './pass.js';
 import { runJob, type StopReason } from './runner.js';
