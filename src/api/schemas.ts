@@ -9,7 +9,7 @@
  */
 import * as z from 'zod/mini';
 import {
-  CHANNELS, ERROR_CODES, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES, TERMINAL_STATES, WEBHOOK_EVENTS,
+  CHANNELS, ERROR_CODES, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES, WEBHOOK_EVENTS,
   type ARTIFACT_KINDS, type Channel, type JobState, type MultiStageReason, type Open, type Priority, type TerminalState,
 } from './enums.js';
 

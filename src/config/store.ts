@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { CREDENTIALS_FILE, SETTINGS_FILE } from './paths.js';
-import { getPath, profileOf, type ProfileData, type StoreFile } from './profiles.js';
+import { profileOf, type ProfileData, type StoreFile } from './profiles.js';
 
 export { getPath, type ProfileData } from './profiles.js';
 

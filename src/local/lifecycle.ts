@@ -2,7 +2,6 @@
  * The moves of a local job between states (the state machine of jobs/states.ts), each made under the job's lock
  * so that the worker, `cancel`, queue timeouts and recovery can race without a job ending twice.
  */
-import { promises as fs } from 'node:fs';
 import type { TerminalState } from '../api/schemas.js';
 import { canMove, isTerminal, isWaiting } from '../jobs/states.js';
 import { onTerminal } from './hooks.js';

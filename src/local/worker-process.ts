@@ -5,7 +5,7 @@
  * being run names its worker's nonce, so a job is orphaned exactly when its nonce is not the live lock's.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, promises as fs } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalError } from '../errors.js';

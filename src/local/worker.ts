@@ -10,7 +10,7 @@
  * job first and looks for a live worker after, so one of the two always sees the other.
  */
 import { promises as fs, watch, type FSWatcher } from 'node:fs';
-import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
+import { isWaiting } from '../jobs/states.js';
 import { exists, readLockOwner, tryLock, type HeldLock, removeFile } from './fsutil.js';
 import { claimJob, watchStops } from './claim.js';
 import { canAdopt, finishAdopted } from './adopt.js';

@@ -3,7 +3,7 @@ import type { ResultRecord } from '../../api/schemas.js';
 import { isTerminal } from '../../jobs/states.js';
 import type { RankedProfileset } from '../../output/report-profilesets.js';
 import { difference, rankByMean } from '../../output/stats.js';
-import type { CompareRow, Match, SideFigures, Unmatched } from '../../output/views/comparison.js';
+import type { CompareRow, SideFigures, Unmatched } from '../../output/views/comparison.js';
 import { keyOf, type Source } from './sources.js';
 
 export interface Pairing {

@@ -1,7 +1,7 @@
 import type { ResultRecord, StatusRecord } from '../../api/schemas.js';
 import { sleep } from '../../api/retry.js';
 import type { Context } from '../../context.js';
-import { ApiError, AuthError, ExitCode, NetworkError, SimjobError, UsageError, WaitTimeoutError } from '../../errors.js';
+import { ApiError, AuthError, ExitCode, NetworkError, SimjobError, WaitTimeoutError } from '../../errors.js';
 import type { JobBackend, Submitted } from '../../jobs/backend.js';
 import { exitCodeForState, isTerminal } from '../../jobs/states.js';
 import { waitForTerminal } from '../../jobs/wait.js';
