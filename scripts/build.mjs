@@ -154,12 +154,11 @@ for (const file of written.filter((f) => f.endsWith('.js'))) {
  * groups above (`status --json`: 4 files, from 24).
  */
 async function chunk(entries) {
-  const builtinIds = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
   const bundle = await rollup({
     input: Object.fromEntries(entries.map((name) => [name, join(bundled, `${name}.js`)])),
     // An entry file may export more than its module does, so the code it shares lives in it, not behind a facade.
     preserveEntrySignatures: 'allow-extension',
-    external: (id) => builtinIds.has(id),
+    external: (id) => builtins.has(id),
     // esbuild's maps (into src/) read in, so rollup's maps point to src/ too.
     plugins: [{ name: 'esbuild-maps', load: (id) => ({ code: readFileSync(id, 'utf8'), map: readFileSync(`${id}.map`, 'utf8') }) }],
     // A built-in one of esbuild's chunks imports but does not use: harmless (and blanked below).

@@ -7,7 +7,7 @@ import { SETTING_KEYS } from './config/keys.js';
 import { httpUrl, port, urlPath } from './commands/webhook/parse.js';
 import { VERSION } from './version.js';
 import { DEFAULT_MAX_COMBOS, GROUP_NAMES } from './topgear/groups.js';
-import { PRESETS as SCENARIO_PRESETS } from './commands/submit/scenarios.js';
+import { PRESETS as SCENARIO_PRESETS } from './commands/submit/scenario-presets.js';
 import { collectReport } from './output/reports/spec.js';
 
 /**

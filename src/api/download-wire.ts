@@ -9,7 +9,7 @@
  */
 import { writeSync } from 'node:fs';
 import net from 'node:net';
-import tls from 'node:tls';
+import type tls from 'node:tls';
 import { ResponseReader, type ResponseHeaders } from './http1.js';
 import { describeMs, TransportError } from './wire.js';
 
@@ -80,7 +80,8 @@ export function rawGet(url: URL, options: RawGetOptions): Promise<{ status: numb
     };
     const connect = { host, port, onread };
     const socket = secure
-      ? tls.connect({ ...connect, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
+      ? // node:tls (with crypto) loaded only for an https download
+        (process.getBuiltinModule('node:tls') as typeof tls).connect({ ...connect, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
       : net.connect(connect);
     socket.setTimeout(options.timeoutMs, () => finish(new TransportError('the download stalled', 'ETIMEDOUT')));
     socket.once(secure ? 'secureConnect' : 'connect', () => {

@@ -13,8 +13,6 @@ export interface Source {
   /** A saved file (or - for stdin); undefined for a job id. */
   file?: string;
   results: ResultRecord[];
-  /** The raw JSON of each result, as the file or the service had it. */
-  raws: unknown[];
   /** For a job id: where its artifacts come from. */
   backend?: JobBackend;
 }
@@ -28,7 +26,7 @@ export async function loadSource(ctx: Context, arg: string): Promise<Source> {
   const id = checkJobId(arg);
   const backend = await ctx.backendFor(id);
   const result = await backend.result(id);
-  return { arg, results: [result.data], raws: [result.raw], backend };
+  return { arg, results: [result.data], backend };
 }
 
 function fromJson(arg: string, file: string, text: string): Source {
@@ -52,7 +50,7 @@ function fromJson(arg: string, file: string, text: string): Source {
     }
     return parsed.data;
   });
-  return { arg, file, results, raws: items };
+  return { arg, file, results };
 }
 
 /** How a result is named in a match: its profile (metadata `profile`, else the actor) and scenario (metadata `scenario`). */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
+import { commandOnPath, isExecutableFile } from '../../util/on-path.js';
 
 /** How the page would be opened here: a command and its arguments, or why there is no browser. */
 export type Opener = { command: string; args: string[] } | { none: string };
@@ -34,14 +34,5 @@ export function launch(opener: { command: string; args: string[] }): void {
 }
 
 function onPath(command: string, env: NodeJS.ProcessEnv): boolean {
-  const executable = (path: string) => {
-    try {
-      accessSync(path, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (isAbsolute(command) || command.includes('/')) return executable(command);
-  return (env.PATH ?? '').split(delimiter).filter(Boolean).some((dir) => executable(join(dir, command)));
+  return isAbsolute(command) || command.includes('/') ? isExecutableFile(command) : commandOnPath(command, env) !== undefined;
 }

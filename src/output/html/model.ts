@@ -1,5 +1,6 @@
 import type { ResultRecord } from '../../api/schemas.js';
 import type { RankedProfileset } from '../report-profilesets.js';
+import { isTopGearJob } from '../../jobs/topgear-marker.js';
 
 /** One job as the report shows it. */
 export interface ReportJob {
@@ -52,5 +53,5 @@ export function profileLabel(job: ReportJob): string {
 }
 
 export function isTopGear(job: ReportJob): boolean {
-  return metadataString(job, 'kind') === 'topgear';
+  return isTopGearJob(job.record.metadata);
 }

@@ -42,7 +42,7 @@ export function printScenarioMatrix(out: Output, jobs: readonly ScenarioJob[], t
   out.line();
   const columns: Array<Column<MatrixRow>> = [
     // On a terminal the profile is named once per group; piped, on every row, so each line stands alone.
-    { header: 'Profile', value: (r) => (tty && rows[rows.indexOf(r) - 1]?.profile === r.profile ? '' : terminalSafeLine(r.profile)) },
+    { header: 'Profile', value: (r, i) => (tty && rows[i - 1]?.profile === r.profile ? '' : terminalSafeLine(r.profile)) },
     { header: 'Name', value: (r) => terminalSafeLine(r.actor ? `${r.name} (actor)` : r.name), shrinkable: true, style: (t, r) => (r.actor ? c.cyan(t) : t) },
     ...scenarios.map((s): Column<MatrixRow> => ({
       header: terminalSafeLine(s),
