@@ -114,3 +114,8 @@ export function colourState(c: Colours, state: string): string {
       return terminalSafeLine(state);
   }
 }
+
+/** How a job of a batch or a comparison is named: `alpha.simc`, or `alpha.simc [DungeonSlice]` for a scenario's. */
+export function scenarioLabel(k: { profile: string; scenario?: string | null | undefined }): string {
+  return k.scenario ? `${k.profile} [${k.scenario}]` : k.profile;
+}

@@ -5,6 +5,7 @@ import type { RankedProfileset } from '../../output/report-profilesets.js';
 import { difference, rankByMean } from '../../output/stats.js';
 import type { CompareRow, SideFigures, Unmatched } from '../../output/views/comparison.js';
 import { keyOf, type Source } from './sources.js';
+import { scenarioLabel } from '../../output/format.js';
 
 export interface Pairing {
   pairs: Array<{ profile: string; scenario: string; a: ResultRecord; b: ResultRecord }>;
@@ -13,7 +14,6 @@ export interface Pairing {
   duplicates: string[];
 }
 
-export const keyText = (k: { profile: string; scenario: string }) => (k.scenario ? `${k.profile} [${k.scenario}]` : k.profile);
 
 /**
  * One result on each side is a pair whatever its name (two single jobs, yesterday's and today's). Otherwise results
@@ -24,7 +24,7 @@ export function pairResults(a: Source, b: Source): Pairing {
   const index = (side: Source) => {
     const map = new Map<string, ResultRecord>();
     for (const r of side.results) {
-      const key = keyText(keyOf(r));
+      const key = scenarioLabel(keyOf(r));
       if (map.has(key)) duplicates.push(`${key} (${side.arg}: job ${r.id})`);
       else map.set(key, r);
     }

@@ -6,7 +6,7 @@ import { writeReport } from '../../output/reports/files.js';
 import type { ReportTarget } from '../../output/reports/spec.js';
 import type { CompareRow, ComparisonView, Match } from '../../output/views/comparison.js';
 import { signed } from '../../output/views/result.js';
-import { keyText } from './match.js';
+import { scenarioLabel } from '../../output/format.js';
 
 /** Profileset rows listed in the Markdown summary besides the actors and the regressions: the largest changes. */
 const MARKDOWN_CHANGES = 20;
@@ -30,7 +30,7 @@ function testCases(view: ComparisonView): TestCase[] {
     const bad = regressionsOf(view, m);
     const actor = m.rows[0];
     const output = [`A: job ${m.a.id}`, `B: job ${m.b.id}`, ...(actor ? [figure(actor)] : []), ...(m.incomplete ?? []).map((w) => `incomplete: ${w}`)].join('\n');
-    const base: TestCase = { name: keyText(m), classname: `simjob.compare.${m.profile}`, output };
+    const base: TestCase = { name: scenarioLabel(m), classname: `simjob.compare.${m.profile}`, output };
     if (!bad.length) return base;
     return {
       ...base,
@@ -41,7 +41,7 @@ function testCases(view: ComparisonView): TestCase[] {
       },
     };
   });
-  for (const u of view.unmatched) cases.push({ name: keyText(u), classname: `simjob.compare.${u.profile}`, skipped: `job ${u.id}: ${u.reason}` });
+  for (const u of view.unmatched) cases.push({ name: scenarioLabel(u), classname: `simjob.compare.${u.profile}`, skipped: `job ${u.id}: ${u.reason}` });
   return cases;
 }
 
@@ -71,8 +71,8 @@ function markdown(view: ComparisonView): string {
     [3, 4, 5, 6],
   );
   const notes = [
-    ...view.matches.flatMap((m) => (m.incomplete ?? []).map((w) => `- Incomplete: ${cell(keyText(m))}: ${cell(w)}`)),
-    ...view.unmatched.map((u) => `- Not compared: ${cell(keyText(u))} (job \`${cell(u.id)}\`): ${cell(u.reason)}`),
+    ...view.matches.flatMap((m) => (m.incomplete ?? []).map((w) => `- Incomplete: ${cell(scenarioLabel(m))}: ${cell(w)}`)),
+    ...view.unmatched.map((u) => `- Not compared: ${cell(scenarioLabel(u))} (job \`${cell(u.id)}\`): ${cell(u.reason)}`),
   ];
   return [
     `## simjob compare: ${cell(view.a.arg)} → ${cell(view.b.arg)}`, '', verdict, '', table, '',

@@ -6,8 +6,9 @@ import type { ReportTarget } from '../../output/reports/spec.js';
 import { rankByMean } from '../../output/stats.js';
 import { printComparison, TEST_DESCRIPTION, type ComparisonView, type Match } from '../../output/views/comparison.js';
 import { DEFAULT_TOP } from '../../output/views/result.js';
-import { compareRows, isRegression, keyText, pairResults, whyNoDps, type SetList } from './match.js';
+import { compareRows, isRegression, pairResults, whyNoDps, type SetList } from './match.js';
 import { loadSource, type Source } from './sources.js';
+import { scenarioLabel } from '../../output/format.js';
 
 export interface CompareOptions {
   top?: number;
@@ -49,7 +50,7 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
   if (regressions.length) {
     ctx.out.err(`${regressions.length} regression${regressions.length === 1 ? '' : 's'} of more than ${threshold}% (significant):\n`);
     for (const { profile, scenario, row } of regressions) {
-      ctx.out.err(`  ${keyText({ profile, scenario })}  ${row.name}${row.kind === 'actor' ? ' (actor)' : ''}: ${row.percent!.toFixed(2)}% (${row.delta!.toFixed(1)} ± ${row.combinedError!.toFixed(1)})\n`);
+      ctx.out.err(`  ${scenarioLabel({ profile, scenario })}  ${row.name}${row.kind === 'actor' ? ' (actor)' : ''}: ${row.percent!.toFixed(2)}% (${row.delta!.toFixed(1)} ± ${row.combinedError!.toFixed(1)})\n`);
     }
     return ExitCode.JOB_UNSUCCESSFUL;
   }

@@ -11,6 +11,7 @@ import { printBatchSummary } from '../../output/views/batch-summary.js';
 import { printScenarioMatrix } from '../../output/views/scenario-matrix.js';
 import type { BatchReportRow } from './reports.js';
 import { submitOne, type PreparedSubmission, type SubmitOptions } from './send.js';
+import { scenarioLabel } from '../../output/format.js';
 
 /** Profiles of one batch in flight at once, unless --concurrency says otherwise. */
 const DEFAULT_CONCURRENCY = 4;
@@ -187,8 +188,7 @@ async function interrupted(ctx: Context, backend: JobBackend, entries: Entry[], 
 
 /** `alpha.simc`, or `alpha.simc [DungeonSlice]` for a job of a scenario. */
 function labelOf(p: PreparedSubmission): string {
-  const profile = p.profileName ?? (p.profile.source === '-' ? 'stdin' : p.profile.source);
-  return p.scenario ? `${profile} [${p.scenario.label}]` : profile;
+  return scenarioLabel({ profile: p.profileName, scenario: p.scenario?.label });
 }
 
 function stateOf(e: Entry): string {
@@ -202,7 +202,7 @@ function stateOf(e: Entry): string {
 function reportRow(e: Entry): BatchReportRow {
   const why = e.submitError ?? e.waitError;
   return {
-    profile: e.p.profileName ?? e.label,
+    profile: e.p.profileName,
     scenario: e.p.scenario?.label,
     id: e.id,
     outcome: e.timedOut ? undefined : e.outcome?.data,
@@ -215,7 +215,7 @@ function reportRow(e: Entry): BatchReportRow {
 function printSummary(ctx: Context, entries: Entry[], options: SubmitOptions): void {
   if (entries.some((e) => e.p.scenario)) {
     printScenarioMatrix(ctx.out, entries.map((e) => ({
-      profile: e.p.profileName ?? e.label,
+      profile: e.p.profileName,
       scenario: e.p.scenario?.label ?? '',
       id: e.id,
       outcome: e.timedOut ? undefined : e.outcome?.data,

@@ -1,7 +1,7 @@
 /** `submit --report`: a batch's jobs as JUnit test cases and as a Markdown summary table. */
 import type { ResultRecord } from '../../api/schemas.js';
 import { ExitCode } from '../../errors.js';
-import { formatNumber } from '../../output/format.js';
+import { formatNumber, scenarioLabel } from '../../output/format.js';
 import { junitXml, type TestCase } from '../../output/reports/junit.js';
 import { cell, markdownTable } from '../../output/reports/markdown.js';
 import { writeReport } from '../../output/reports/files.js';
@@ -31,7 +31,7 @@ function testCase(r: BatchReportRow): TestCase {
   const actor = r.outcome?.result.summary?.mainActor;
   const ms = r.outcome?.runtime?.totalDurationMs;
   const base: TestCase = {
-    name: r.scenario ? `${r.profile} [${r.scenario}]` : r.profile,
+    name: scenarioLabel(r),
     classname: `simjob.submit.${r.profile}`,
     timeSeconds: typeof ms === 'number' ? ms / 1000 : undefined,
     output: [r.id ? `job ${r.id}` : undefined, actor ? `${actor.name}: ${actor.mean} ± ${actor.mean_error ?? '?'} ${r.outcome?.result.summary?.metric ?? 'dps'}` : undefined].filter(Boolean).join('\n') || undefined,

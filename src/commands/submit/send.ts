@@ -28,8 +28,8 @@ export interface PreparedSubmission {
   request: SubmitRequest;
   idempotencyKey: string;
   preflight: Preflight;
-  /** In a batch: the profile as named (`stdin` for -), and the scenario this job runs. */
-  profileName?: string;
+  /** The profile as named (`stdin` for -), and in a batch the scenario this job runs. */
+  profileName: string;
   scenario?: Scenario;
 }
 

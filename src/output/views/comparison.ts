@@ -1,5 +1,5 @@
 import type { ResultRecord } from '../../api/schemas.js';
-import { formatNumber } from '../format.js';
+import { formatNumber, scenarioLabel } from '../format.js';
 import type { Output } from '../io.js';
 import { terminalSafeLine } from '../safe.js';
 import { printTable, type Column } from '../table.js';
@@ -122,12 +122,9 @@ export function printComparison(out: Output, view: ComparisonView, top: number):
   const onlyOne = all.filter((r) => r.kind === 'profileset' && (!r.a || !r.b) && !r.cut).length;
   if (onlyOne) note(`${onlyOne} profileset${onlyOne === 1 ? ' is' : 's are'} in one job only (—).`);
   for (const m of view.matches) {
-    for (const why of m.incomplete ?? []) out.notice(`Incomplete match ${terminalSafeLine(keyOfMatch(m))}: ${terminalSafeLine(why)}. Rows marked "cut" are unknown on that side, not missing.`);
+    for (const why of m.incomplete ?? []) out.notice(`Incomplete match ${terminalSafeLine(scenarioLabel(m))}: ${terminalSafeLine(why)}. Rows marked "cut" are unknown on that side, not missing.`);
   }
-  for (const u of view.unmatched) out.notice(`Not compared: ${terminalSafeLine(keyOfMatch(u))} (job ${terminalSafeLine(u.id)}): ${terminalSafeLine(u.reason)}.`);
+  for (const u of view.unmatched) out.notice(`Not compared: ${terminalSafeLine(scenarioLabel(u))} (job ${terminalSafeLine(u.id)}): ${terminalSafeLine(u.reason)}.`);
   for (const d of view.duplicates) out.warn(`${terminalSafeLine(d)} is given twice on one side; the first is compared.`);
 }
 
-function keyOfMatch(k: { profile: string; scenario: string }): string {
-  return k.scenario ? `${k.profile} [${k.scenario}]` : k.profile;
-}
