@@ -17,8 +17,6 @@ export { TransportError, type BodyLimit, type HttpRequestOptions, type HttpRespo
 
 let proxied: ((url: URL, options: HttpRequestOptions) => Promise<HttpResponse>) | undefined;
 let closeProxy: (() => Promise<void>) | undefined;
-/** Whether closePools is registered with connections.ts (from the first request until it has run). */
-let registered = false;
 
 export function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
@@ -101,14 +99,13 @@ export async function discard(body: Readable): Promise<void> {
   });
 }
 
+/** connections.ts keeps one closer: registering again on every request is a plain assignment. */
 function register(): void {
-  if (!registered) onCloseConnections(closePools);
-  registered = true;
+  onCloseConnections(closePools);
 }
 
 /** Close pooled connections so the process exits at once instead of waiting for keep-alive sockets. */
 async function closePools(): Promise<void> {
-  registered = false;
   closeDirect();
   await closeProxy?.();
   proxied = undefined;
