@@ -6,7 +6,7 @@
  * job folder, so if the runner goes away, the worker adopts the run (adopt.ts) and finishes it from those files.
  */
 import { spawn } from 'node:child_process';
-import { constants as fsConstants, promises as fs, openSync, closeSync } from 'node:fs';
+import { constants as fsConstants, promises as fs, openSync, closeSync, readFileSync, readSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import type { SimcExit, SimcRunSpec } from './simc.js';
 import { removeFile } from './fsutil.js';
@@ -57,7 +57,7 @@ export function exitFromStatus(status: number): Pick<SimcExit, 'exitCode' | 'sig
 
 export async function readExitFile(dir: string): Promise<number | undefined> {
   try {
-    const status = Number.parseInt(await fs.readFile(`${dir}/${EXIT_FILE}`, 'utf8'), 10);
+    const status = Number.parseInt(readFileSync(`${dir}/${EXIT_FILE}`, 'utf8'), 10);
     return Number.isInteger(status) ? status : undefined;
   } catch {
     return undefined;
@@ -80,12 +80,13 @@ class FileTail {
     return this.reading;
   }
 
+  /** Synchronous, like the job store's calls (local/fsutil.ts): what was appended since the last read is small. */
   private async readMore(): Promise<void> {
-    const handle = await fs.open(this.path, 'r');
+    const fd = openSync(this.path, 'r');
     try {
       for (;;) {
         const buffer = Buffer.alloc(64 * 1024);
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset);
+        const bytesRead = readSync(fd, buffer, 0, buffer.length, this.offset);
         if (bytesRead === 0) return;
         this.offset += bytesRead;
         this.pending += buffer.subarray(0, bytesRead).toString('utf8');
@@ -96,7 +97,7 @@ class FileTail {
         if (this.pending.length > 64 * 1024) this.pending = this.pending.slice(-1024);
       }
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   }
 

@@ -6,8 +6,11 @@
  *   fails with EEXIST when the lock is held), so a lock file is never seen empty;
  * - a lock whose owner died (pid gone) or that is older than its stale limit is taken over through a second
  *   "steal" lock, so two processes can never both decide to remove the same stale lock and delete a fresh one.
+ * The calls are synchronous: these files are a few kB, and a synchronous call costs tens of microseconds where an
+ * asynchronous one waits a round trip through libuv's thread pool (a job update is ten calls: ~2.5 ms against
+ * ~0.3 ms, on the way from simc's end to the answer). The functions stay async for their callers and the lock waits.
  */
-import { promises as fs } from 'node:fs';
+import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { LocalError } from '../errors.js';
 import { sleep } from '../api/retry.js';
@@ -27,7 +30,7 @@ function errno(error: unknown): string | undefined {
 async function renameWithRetry(from: string, to: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await fs.rename(from, to);
+      renameSync(from, to);
       return;
     } catch (error) {
       const code = errno(error);
@@ -38,12 +41,12 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
 }
 
 /**
- * Remove a file if it is there. fs.unlink, not fs.rm: fs.rm loads Node's rimraf module on its first call, ~3 ms
- * on the way from simc's end to the job's.
+ * Remove a file if it is there. unlink, not rm: fs.rm loads Node's rimraf module on its first call, ~3 ms on the
+ * way from simc's end to the job's.
  */
 export async function removeFile(path: string): Promise<void> {
   try {
-    await fs.unlink(path);
+    unlinkSync(path);
   } catch (error) {
     if (errno(error) !== 'ENOENT') throw error;
   }
@@ -52,7 +55,7 @@ export async function removeFile(path: string): Promise<void> {
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
   const tmp = tempName(path);
   try {
-    await fs.writeFile(tmp, data, mode === undefined ? undefined : { mode });
+    writeFileSync(tmp, data, mode === undefined ? undefined : { mode });
     await renameWithRetry(tmp, path);
   } catch (error) {
     await removeFile(tmp);
@@ -68,7 +71,7 @@ export async function writeJsonAtomic(path: string, value: unknown): Promise<voi
 export async function readJson<T>(path: string): Promise<T | undefined> {
   let text: string;
   try {
-    text = await fs.readFile(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     if (errno(error) === 'ENOENT' || errno(error) === 'ENOTDIR') return undefined;
     throw error;
@@ -82,8 +85,7 @@ export async function readJson<T>(path: string): Promise<T | undefined> {
 
 export async function exists(path: string): Promise<boolean> {
   try {
-    await fs.access(path);
-    return true;
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
@@ -92,9 +94,9 @@ export async function exists(path: string): Promise<boolean> {
 /** Create a file with this content only if it does not exist yet. False when it already exists. */
 export async function createExclusive(path: string, content: string): Promise<boolean> {
   const tmp = tempName(path);
-  await fs.writeFile(tmp, content);
+  writeFileSync(tmp, content);
   try {
-    await fs.link(tmp, path);
+    linkSync(tmp, path);
     return true;
   } catch (error) {
     if (errno(error) === 'EEXIST') return false;
@@ -128,7 +130,8 @@ function newOwner(): LockOwner {
 
 export async function readLockOwner(path: string): Promise<(LockOwner & { mtimeMs: number }) | undefined> {
   try {
-    const [text, info] = await Promise.all([fs.readFile(path, 'utf8'), fs.stat(path)]);
+    const text = readFileSync(path, 'utf8');
+    const info = statSync(path);
     const owner = JSON.parse(text) as LockOwner;
     return { ...owner, mtimeMs: info.mtimeMs };
   } catch (error) {

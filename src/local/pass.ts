@@ -3,7 +3,7 @@
  * codes, or its parsed report. The single-pass runner (runner.ts) makes one; the staged runner
  * (src/multistage/local.ts) one per stage.
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import type { Ending } from './lifecycle.js';
 import { ReportError, parseReport } from './report.js';
 import { readStageReport, type StageReport } from './report-rows.js';
@@ -134,7 +134,7 @@ export async function readPass(deps: Pick<RunDeps, 'store' | 'stop'>, job: Local
   // Exit 0 is a success only with a readable JSON report: simc does not fail its exit code when a report fails.
   let text: string;
   try {
-    text = await fs.readFile(deps.store.file(job.id, files.json), 'utf8');
+    text = readFileSync(deps.store.file(job.id, files.json), 'utf8'); // at once: faster than in chunks through the thread pool
   } catch {
     return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: 'simc exited 0 but wrote no JSON report.' });
   }

@@ -14,7 +14,7 @@
  *              /worker.lock, worker.log  the single worker (worker.ts)
  */
 import type { MainActorChoice } from './report-rows.js';
-import { promises as fs } from 'node:fs';
+import { promises as fs, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
 import { LocalError } from '../errors.js';
@@ -137,7 +137,7 @@ export class LocalStore {
 
   async init(): Promise<void> {
     try {
-      await Promise.all([this.jobsDir, this.queueDir, this.runningDir, this.keysDir].map((d) => fs.mkdir(d, { recursive: true })));
+      for (const dir of [this.jobsDir, this.queueDir, this.runningDir, this.keysDir]) mkdirSync(dir, { recursive: true });
     } catch (error) {
       throw new LocalError(
         `Cannot create the local job store in ${this.root}: ${(error as Error).message}.`,
@@ -161,10 +161,10 @@ export class LocalStore {
    */
   async createJob(job: LocalJob, files: Record<string, { data: string; mode?: number }>): Promise<void> {
     const staging = join(this.jobsDir, `.staging-${job.id}`);
-    await fs.mkdir(staging, { recursive: true });
+    mkdirSync(staging, { recursive: true });
     try {
       await writeJobFiles(staging, job, files);
-      await fs.rename(staging, this.jobDir(job.id));
+      renameSync(staging, this.jobDir(job.id));
     } catch (error) {
       await fs.rm(staging, { recursive: true, force: true });
       throw error;
@@ -193,11 +193,7 @@ export class LocalStore {
    */
   async updateJob(id: string, change: (job: LocalJob) => LocalJob | undefined | Promise<LocalJob | undefined>): Promise<LocalJob | undefined> {
     const dir = this.jobDir(id);
-    try {
-      await fs.access(dir);
-    } catch {
-      return undefined;
-    }
+    if (!(await exists(dir))) return undefined;
     return withLock(join(dir, 'lock'), async () => {
       const job = await this.readJob(id);
       if (!job) return undefined;
@@ -216,7 +212,7 @@ export class LocalStore {
   }
 
   async enqueue(job: Pick<LocalJob, 'id' | 'priority'>): Promise<void> {
-    await fs.writeFile(join(this.queueDir, this.markerName(job)), '');
+    writeFileSync(join(this.queueDir, this.markerName(job)), '');
   }
 
   async isEnqueued(job: Pick<LocalJob, 'id' | 'priority'>): Promise<boolean> {
@@ -239,7 +235,7 @@ export class LocalStore {
   }
 
   async markRunning(id: string): Promise<void> {
-    await fs.writeFile(join(this.runningDir, id), '');
+    writeFileSync(join(this.runningDir, id), '');
   }
 
   async unmarkRunning(id: string): Promise<void> {
@@ -291,13 +287,13 @@ export class LocalStore {
 
 /** A job's files, then its record (atomically, last: a reader sees a job only once all of it is there). */
 async function writeJobFiles(dir: string, job: LocalJob, files: Record<string, { data: string; mode?: number }>): Promise<void> {
-  for (const [name, { data, mode }] of Object.entries(files)) await fs.writeFile(join(dir, name), data, mode === undefined ? undefined : { mode });
+  for (const [name, { data, mode }] of Object.entries(files)) writeFileSync(join(dir, name), data, mode === undefined ? undefined : { mode });
   await writeJsonAtomic(join(dir, 'job.json'), job);
 }
 
 async function readdirOrEmpty(dir: string): Promise<string[]> {
   try {
-    return await fs.readdir(dir);
+    return readdirSync(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
