@@ -31,3 +31,8 @@ export type Open<T extends string> = T | (string & {});
 export function isTerminal(state: string): state is TerminalState {
   return (TERMINAL_STATES as readonly string[]).includes(state);
 }
+
+/** The HTTP statuses the service's docs call transient (408, 429, 5xx): retried within a budget, ridden out by waits. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}

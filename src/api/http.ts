@@ -3,7 +3,9 @@ import { ApiError, NetworkError } from '../errors.js';
 import type { ErrorEnvelope } from './schemas.js';
 import { explainApiError } from './explain.js';
 import { redactBody, redactHeaders } from './redact.js';
-import { DEFAULT_RETRY_BUDGET_MS, isRetryableStatus, parseRetryAfter, planRetry, sleep } from './retry.js';
+import { isRetryableStatus } from './enums.js';
+import { DEFAULT_RETRY_BUDGET_MS, parseRetryAfter, planRetry } from './retry.js';
+import { sleep } from '../util/sleep.js';
 import { exchange, type TextAnswer } from './transport.js';
 import { describeMs, type TransportError } from './wire.js';
 

@@ -3,14 +3,12 @@
  * Transient answers (no answer, 408, 429, 5xx) are retried while a budget of time lasts, not a count of attempts:
  * a maintenance window of a minute is waited out, a Retry-After beyond the budget is not. Reads (GET) are
  * retried; a submission only because it carries an idempotency key, so no retry can make a second job.
+ * (Which statuses are transient is api/enums.ts's isRetryableStatus, and the sleep is util/sleep.ts: the wait loop
+ * and the local store use them too, without loading the API client this module is grouped with.)
  */
 export const DEFAULT_RETRY_BUDGET_MS = 120_000;
 const BASE_DELAY_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
-
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
-}
 
 /** `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
@@ -42,20 +40,4 @@ export function planRetry(attempt: number, retryAfterMs: number | undefined, rem
   if (remainingMs <= 0) return { kind: 'budget_spent' };
   if (retryAfterMs !== undefined && retryAfterMs > remainingMs) return { kind: 'retry_after_beyond_budget', ms: retryAfterMs };
   return { kind: 'wait', ms: Math.min(retryDelayMs(attempt, retryAfterMs, random), remainingMs) };
-}
-
-/** Sleep that an AbortSignal (Ctrl-C) ends early. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

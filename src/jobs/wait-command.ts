@@ -1,5 +1,5 @@
 import type { ResultRecord, StatusRecord } from '../api/schemas.js';
-import { sleep } from '../api/retry.js';
+import { sleep } from '../util/sleep.js';
 import type { Context } from '../context.js';
 import { ApiError, ExitCode, SimjobError } from '../errors.js';
 import type { Fetched, JobBackend } from './backend.js';

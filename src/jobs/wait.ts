@@ -1,5 +1,6 @@
 import type { StatusRecord } from '../api/schemas.js';
-import { isRetryableStatus, sleep } from '../api/retry.js';
+import { isRetryableStatus } from '../api/enums.js';
+import { sleep } from '../util/sleep.js';
 import { ApiError, NetworkError, WaitTimeoutError } from '../errors.js';
 import type { JobBackend } from './backend.js';
 import { isTerminal } from './states.js';

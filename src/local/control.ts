@@ -5,7 +5,7 @@
 import { readlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isActive, isTerminal } from '../jobs/states.js';
-import { sleep } from '../api/retry.js';
+import { sleep } from '../util/sleep.js';
 import { isAlive } from './pids.js';
 import { canAdopt } from './adopt.js';
 import { finishJob, requeueForRetry } from './lifecycle.js';

@@ -13,7 +13,7 @@
 import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { LocalError } from '../errors.js';
-import { sleep } from '../api/retry.js';
+import { sleep } from '../util/sleep.js';
 import { nodeCrypto } from '../util/crypto.js';
 import { isAlive } from './pids.js';
 

@@ -10,7 +10,7 @@
  * a process that stops and starts again resumes with the same event id and body, never re-sends a delivered event,
  * and counts an attempt cut off midway as made (the receiver deduplicates by event id, so at-least-once is safe).
  */
-import { sleep as sleepFor } from '../api/retry.js';
+import { sleep as sleepFor } from '../util/sleep.js';
 import { readJson, writeJsonAtomic } from '../local/fsutil.js';
 import { userAgent } from '../version.js';
 import { deliveryHeaders, describeOutcome, isRetryableOutcome, isSuccess, postRaw, type PostOutcome } from './post.js';

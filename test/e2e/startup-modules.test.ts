@@ -1,10 +1,11 @@
 import { execa } from 'execa';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { BIN } from '../helpers/cli.js';
+import { REPO_ROOT } from '../helpers/shared.js';
 
 // What `simjob status <id> --json` and `artifacts --download` make Node load, on whichever Node runs the suite (CI: 20
 // and 24). The figures live in bench/startup.ts and bench/download.ts (peak RSS); this keeps out the modules found to
@@ -61,5 +62,30 @@ describe('artifacts --download', () => {
     // Node 20's own ES module loader reads files through fs/promises: not simjob's to avoid.
     const costly = Number(process.versions.node.split('.')[0]) >= 22 ? ['internal/fs/promises', 'internal/readline/interface'] : [];
     expect(loaded.filter((m) => costly.includes(m))).toEqual([]);
+  });
+});
+
+/** The src/ modules of a built file and of every file it imports statically, from their source maps. */
+function staticSources(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return new Set();
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  const sources = new Set((JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^.*?src\//, 'src/')));
+  for (const [, imported] of text.matchAll(/^import\s*(?:[^'"]*?from\s*)?['"](\.\/[^'"]+\.js)['"]/gm)) {
+    for (const source of staticSources(join(dirname(file), imported!), seen)) sources.add(source);
+  }
+  return sources;
+}
+
+describe('the local backend', () => {
+  it('loads none of the API client with it (a local submit or status never pays for HTTP code)', () => {
+    const chunks = join(REPO_ROOT, 'dist', 'chunks');
+    const backend = readdirSync(chunks)
+      .filter((name) => name.endsWith('.js'))
+      .find((name) => readFileSync(join(chunks, `${name}.map`), 'utf8').includes('src/local/backend.ts'));
+    expect(backend).toBeDefined();
+    const loaded = staticSources(join(chunks, backend!));
+    expect(loaded).toContain('src/local/backend.ts');
+    expect([...loaded].filter((source) => /^src\/api\/(http|remote|transport|direct)\.ts$/.test(source))).toEqual([]);
   });
 });

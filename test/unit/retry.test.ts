@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { remoteUrlProblem } from '../../src/api/download.js';
-import { isRetryableStatus, parseRetryAfter, planRetry, retryDelayMs, sleep } from '../../src/api/retry.js';
+import { isRetryableStatus } from '../../src/api/enums.js';
+import { parseRetryAfter, planRetry, retryDelayMs } from '../../src/api/retry.js';
+import { sleep } from '../../src/util/sleep.js';
 
 describe('retry policy', () => {
   it('retries 408, 429 and 5xx, nothing else', () => {

@@ -1,5 +1,5 @@
 import type { ResultRecord, StatusRecord } from '../../api/schemas.js';
-import { sleep } from '../../api/retry.js';
+import { sleep } from '../../util/sleep.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, ExitCode, NetworkError, SimjobError, WaitTimeoutError } from '../../errors.js';
 import type { JobBackend, Submitted } from '../../jobs/backend.js';
