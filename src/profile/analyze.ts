@@ -62,7 +62,7 @@ const OTHER_ACTOR_DIRECTIVES: ReadonlyMap<string, ActorKind> = new Map<string, A
  * Actor-creating ("actor scope") directives: the contract's list (§1.6) plus `player_simplified`, which
  * simc's `profileset.cpp` `is_actor_scope` also counts.
  */
-function isActorDirective(key: string): boolean {
+export function isActorDirective(key: string): boolean {
   return CLASS_DIRECTIVES.has(key) || OTHER_ACTOR_DIRECTIVES.has(key);
 }
 
@@ -110,7 +110,7 @@ const DISALLOWED_PREFIX: ReadonlyArray<readonly [string, DisallowedCategory]> = 
  * The category under which the service rejects an option name (service notes §9), or `null` when allowed.
  * Matched case-insensitively (`apiKey` and `apikey` are both listed).
  */
-function disallowedCategory(key: string): DisallowedCategory | null {
+export function disallowedCategory(key: string): DisallowedCategory | null {
   const k = key.toLowerCase();
   const exact = DISALLOWED_EXACT.get(k);
   if (exact !== undefined) return exact;

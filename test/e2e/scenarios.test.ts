@@ -106,6 +106,10 @@ describe('submit --scenarios against the service', () => {
       [['--scenario', 'desired_targets=0'], 'Error: --scenario desired_targets=0: want a whole number of targets from 1 to 100.'],
       [['--scenario', 'max_time'], 'Error: --scenario must be KEY=V1,V2,… (got "max_time").'],
       [['--scenario', 'warrior=x'], 'Error: --scenario warrior: only global sim options can make a scenario.'],
+      // every actor directive the profile analysis knows, and what the service refuses, not a list of its own
+      [['--scenario', 'pet=x'], 'Error: --scenario pet: only global sim options can make a scenario.'],
+      [['--scenario', 'tank_dummy=x'], 'Error: --scenario tank_dummy: only global sim options can make a scenario.'],
+      [['--scenario', 'process_priority=low'], 'Error: --scenario process_priority: only global sim options can make a scenario.'],
       [['--scenario', 'target_error=0.1,,0.2'], 'Error: --scenario target_error has an empty value.'],
       [['--scenario', 'iterations=1 0'], 'Error: --scenario iterations=1 0: a value is one word'],
       [['--scenarios', 'mythic'], 'Error: --scenarios must be one of raid, '],

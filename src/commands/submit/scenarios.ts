@@ -4,6 +4,7 @@
  * in simc, so the scenario's values override the profile's own.
  */
 import { UsageError } from '../../errors.js';
+import { disallowedCategory, isActorDirective } from '../../profile/analyze.js';
 import { PRESETS, type Scenario } from './scenario-presets.js';
 
 export { PRESETS, type Scenario };
@@ -14,8 +15,14 @@ const FIGHT_STYLES = [
   'HelterSkelter', 'Ultraxion', 'CleaveAdd', 'Beastlord',
 ];
 
+/** Besides actors and what the service refuses (the profile analysis's lists), options that belong to the profile. */
+const PROFILE_ONLY = new Set(['profileset', 'raid_events', 'input', 'wowhead', 'xml', 'csv', 'actor', 'death_knight', 'demon_hunter']);
+
 /** Options that are not global sim options (actors, profilesets, files, machine settings): refused with the reason. */
-const NOT_GLOBAL = /^(profileset|copy|armory|guild|local_json|output|json2?|html|xml|csv|reforge_plot_output|threads|profileset_work_threads|save|wowhead|input|warrior|paladin|hunter|rogue|priest|death_?knight|shaman|mage|warlock|monk|druid|demon_?hunter|evoker|enemy|actor|raid_events)$/i;
+function isNotGlobal(key: string): boolean {
+  const name = key.toLowerCase();
+  return isActorDirective(name) || disallowedCategory(name) !== null || PROFILE_ONLY.has(name);
+}
 
 const MAX_SCENARIOS = 50;
 
@@ -77,7 +84,7 @@ function parseAxis(axis: string): { key: string; values: string[] } {
   if (eq <= 0 || eq === axis.length - 1) throw new UsageError(`--scenario must be KEY=V1,V2,… (got "${axis}").`, 'For example: --scenario fight_style=Patchwerk,DungeonSlice');
   const key = axis.slice(0, eq).trim();
   if (!/^[a-z][a-z0-9_]*$/i.test(key)) throw new UsageError(`--scenario ${key}: not a simc option name.`, 'Options are words like fight_style, desired_targets, max_time.');
-  if (NOT_GLOBAL.test(key)) throw new UsageError(`--scenario ${key}: only global sim options can make a scenario.`, 'Put actor, profileset and file options in the profile itself.');
+  if (isNotGlobal(key)) throw new UsageError(`--scenario ${key}: only global sim options can make a scenario.`, 'Put actor, profileset and file options in the profile itself.');
   const rule = VALUE_RULES[key.toLowerCase()];
   const values = axis.slice(eq + 1).split(',').map((v) => v.trim());
   const seen = new Set<string>();
