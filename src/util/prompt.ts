@@ -33,13 +33,12 @@ export function readHidden(
   });
 }
 
-/** Read all of stdin as text (for `simjob login < key.txt` and `submit -`). */
+/** Read all of stdin as text (for `simjob login < key.txt`, a saved --json output on stdin). */
 export async function readAll(stdin: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return (await readAllBytes(stdin)).toString('utf8');
 }
 
+/** Read all of stdin as it came (for `submit -`, a webhook body to verify). */
 export async function readAllBytes(stdin: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));

@@ -104,7 +104,7 @@ describe('compare saved --json results', () => {
     writeFileSync(file('not.json'), '{"hello": 1}');
     writeFileSync(file('broken.json'), '[{');
     const cases: Array<[string[], number, RegExp]> = [
-      [['compare', file('not.json'), file('old.json')], 2, /^Error: \S+not\.json is not a simjob result\. Use the --json output of/],
+      [['compare', file('not.json'), file('old.json')], 2, /^Error: \S+not\.json is not a job result \(the resource of simjob result <id> --json\)\. Save a result with/],
       [['compare', file('broken.json'), file('old.json')], 2, /^Error: \S+broken\.json is not JSON: /],
       [['compare', file('missing.json'), file('old.json')], 2, /^Error: \S+missing\.json does not exist\./],
       [['compare', file('old.json'), file('new.json'), '--fail-on-regression', 'a lot'], 2, /^Error: --fail-on-regression must be a number of 0 or more/],

@@ -1,6 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { simjob } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 import { profileFile, submitFinished, userEnv } from './wait-helpers.js';
 
 let server: TestServer;
@@ -59,5 +62,18 @@ describe('compare', () => {
     const run = await simjob(['compare', ok, failed], { env });
     expect(run.exitCode).toBe(3);
     expect(run.stderr).toBe(`Error: Job ${failed} has no DPS to compare: it ended failed (execution_failed). See it with: simjob result ${failed}\n`);
+  });
+
+  it('saved files: a job saved without a result (its job record, as a batch saves one) is listed as no DPS, offline, exit 0', async () => {
+    const dir = tempDir('simjob-compare-');
+    const ok = join(dir, 'ok.json');
+    writeFileSync(ok, (await simjob(['result', await finished(), '--json'], { env })).stdout);
+    const failed = await finished(['--meta', 'test.outcome=failed']);
+    const { result: _, ...record } = JSON.parse((await simjob(['result', failed, '--json'], { env })).stdout) as { result: unknown };
+    const saved = join(dir, 'failed.json');
+    writeFileSync(saved, JSON.stringify([record]));
+    const run = await simjob(['compare', ok, saved], { env: { PATH: process.env.PATH! } });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`(job ${failed}): no DPS: it ended failed (execution_failed).`);
   });
 });

@@ -91,6 +91,20 @@ describe('simjob report', () => {
     expect(across.split('\n').filter((l) => l.startsWith('<tr>')).map((l) => /<td class="text">([^<]+)<\/td>/.exec(l)![1]).sort()).toEqual(['set_0', 'set_1', 'set_2']);
   });
 
+  it('a saved submission (submit --json, no --wait) is fetched by its id', async () => {
+    const submitted = await simjob(['submit', profile, '--channel', 'nightly', '--json'], { env });
+    expect(submitted.exitCode, submitted.stderr).toBe(0);
+    const id = JSON.parse(submitted.stdout).id as string;
+    await server.waitForJob(id);
+    const saved = join(dir, 'submitted.json');
+    writeFileSync(saved, submitted.stdout);
+    const out = join(dir, 'submitted.html');
+    const r = await simjob(['report', saved, '-o', out], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('1 job, 6 profilesets.');
+    expect(readFileSync(out, 'utf8')).toContain('from the service');
+  });
+
   it('a failed job: the page says what went wrong, and the exit code is 3 as for simjob result', async () => {
     const id = await finished(['--meta', 'test.outcome=simulation_error']);
     const out = join(dir, 'failed.html');
@@ -130,10 +144,10 @@ describe('simjob report', () => {
     writeFileSync(notResult, '{"jobs": []}');
     const empty = join(dir, 'empty.json');
     writeFileSync(empty, '[]');
-    cases.push([['missing.json'], '', /^Error: No such file: missing\.json\. Save a result with: simjob result <id> --json > result\.json/]);
+    cases.push([['missing.json'], '', /^Error: missing\.json does not exist\. Save a result with: simjob result <id> --json > result\.json/]);
     cases.push([[notJson], '', /^Error: .*not\.json is not JSON: /]);
     cases.push([[notResult], '', /^Error: .*other\.json is not a job result \(the resource of simjob result <id> --json\)\./]);
-    cases.push([[empty], '', /^Error: .*empty\.json holds an empty list: no jobs to report on\./]);
+    cases.push([[empty], '', /^Error: .*empty\.json holds an empty list: no results to read\./]);
     cases.push([['-', '-'], '', /^Error: Only one input can come from stdin \("-"\)\.\n/]);
     cases.push([[notJson, '-o', join(dir, 'no', 'such', 'dir', 'x.html')], '', /^Error: .*not\.json is not JSON/]);
     cases.push([['report-me.json', '--top', '0'], '', /^Error: --top/]);

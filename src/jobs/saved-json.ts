@@ -1,0 +1,74 @@
+/**
+ * The jobs an argument of `compare` or `report` names: a job id, a saved `--json` output (one resource, or a batch's
+ * array), or `-` for such JSON on stdin. Both commands decide and read alike here, and fail with the same one-line
+ * errors; what a saved job without a result means is theirs to say (compare: no DPS; report: fetch it by its id).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { JobRecord, ResultRecord } from '../api/schemas.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { terminalSafeLine } from '../output/safe.js';
+import { readAll } from '../util/prompt.js';
+import { checkJobId } from './ids.js';
+
+const SAVE_HINT = 'Save a result with: simjob result <id> --json > result.json (or submit … --wait --json for a batch).';
+
+/**
+ * One item of a saved document, named as errors name it (`NAME`, or `NAME[i]` in an array): a result resource, or a
+ * job saved without its result — a job record (a job that ended without one), or a submission (`submit --json` without
+ * --wait: an id, no status), whose `record` is then undefined.
+ */
+export type SavedItem = { where: string } & ({ result: ResultRecord; job?: undefined } | { job: { id: string; record?: JobRecord }; result?: undefined });
+
+export interface SavedJson {
+  /** `-` for stdin, else the file as given. */
+  file: string;
+  /** How it is named to the user: `stdin` or the file. */
+  name: string;
+  items: SavedItem[];
+}
+
+/** A job id (checked), or a saved document read, parsed and classified: one item for a resource, each of an array. */
+export type JobArg = { id: string; saved?: undefined } | { saved: SavedJson; id?: undefined };
+
+export async function readJobArg(ctx: Pick<Context, 'stdin'>, arg: string): Promise<JobArg> {
+  if (arg === '-') return { saved: parse('-', 'stdin', await readAll(ctx.stdin)) };
+  const info = await stat(arg).catch(() => undefined);
+  if (info?.isFile()) return { saved: parse(arg, arg, await readSaved(arg)) };
+  if (info?.isDirectory()) throw new UsageError(`${terminalSafeLine(arg)} is a folder, not a saved --json file.`, SAVE_HINT);
+  // A job id never holds a slash; a name like a file's is a file that is not there, not a bad job id.
+  if (/[/\\]|\.json$/i.test(arg)) throw new UsageError(`${terminalSafeLine(arg)} does not exist.`, SAVE_HINT);
+  return { id: checkJobId(arg) };
+}
+
+async function readSaved(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${terminalSafeLine(file)}: ${(error as Error).message}.`);
+  }
+}
+
+function parse(file: string, name: string, text: string): SavedJson {
+  const shown = terminalSafeLine(name);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${shown} is not JSON: ${(error as Error).message}.`, SAVE_HINT);
+  }
+  const list = Array.isArray(doc) ? doc : [doc];
+  if (list.length === 0) throw new UsageError(`${shown} holds an empty list: no results to read.`, SAVE_HINT);
+  const items = list.map((item, i): SavedItem => {
+    const where = Array.isArray(doc) ? `${shown}[${i}]` : shown;
+    const result = ResultRecord.safeParse(item);
+    if (result.success) return { where, result: result.data };
+    const { id, result: none } = (item ?? {}) as { id?: unknown; result?: unknown };
+    if (typeof id === 'string' && none == null) {
+      const job = JobRecord.safeParse(item);
+      return { where, job: { id, ...(job.success ? { record: job.data } : {}) } };
+    }
+    throw new UsageError(`${where} is not a job result (the resource of simjob result <id> --json).`, SAVE_HINT);
+  });
+  return { file, name, items };
+}
