@@ -57,14 +57,16 @@ export async function localArtifactPath(link: string | URL, jobDir: string, labe
   return real;
 }
 
-/** Check an artifact URL against the rules without fetching it, so a bad one is refused before anything is written. */
-export async function checkArtifactUrl(url: string, source: ArtifactSource, label: string): Promise<void> {
+/**
+ * Check an artifact URL against the rules without fetching it, so a bad one is refused before anything is written.
+ * A local artifact is checked by finding its real path: that is returned, as the file to read.
+ */
+export async function checkArtifactUrl(url: string, source: ArtifactSource, label: string): Promise<string | undefined> {
   const parsed = parseArtifactUrl(url, label);
-  if (source.kind === 'local') await localArtifactPath(parsed, source.jobDir, label);
-  else {
-    const problem = remoteUrlProblem(parsed, source.baseUrl);
-    if (problem) throw new UnsafeArtifactUrl(label, problem);
-  }
+  if (source.kind === 'local') return localArtifactPath(parsed, source.jobDir, label);
+  const problem = remoteUrlProblem(parsed, source.baseUrl);
+  if (problem) throw new UnsafeArtifactUrl(label, problem);
+  return undefined;
 }
 
 function parseArtifactUrl(url: string, label: string): URL {

@@ -6,10 +6,10 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NetworkError, SimjobError, UsageError } from '../errors.js';
 import { duration } from '../util/parse.js';
-import { checkArtifactUrl, localArtifactPath, remoteUrlProblem, UnsafeArtifactUrl, type ArtifactSource } from './artifact-rules.js';
+import { checkArtifactUrl, remoteUrlProblem, UnsafeArtifactUrl, type ArtifactSource } from './artifact-rules.js';
 import { rawGet } from './download-wire.js';
 import { describeNetworkError } from './http.js';
-import { discard, proxyConfigured, request, type HttpResponse } from './transport.js';
+import { discard, proxyConfigured, request } from './transport.js';
 import { nodeCrypto } from '../util/crypto.js';
 
 const MAX_REDIRECTS = 5;
@@ -53,25 +53,32 @@ export interface DownloadOptions {
  * another host.
  */
 export async function downloadTo(url: string, target: string, opts: DownloadOptions): Promise<void> {
-  await checkArtifactUrl(url, opts.source, opts.label);
+  // Checked here whatever the caller checked before: downloadTo must be safe for any caller. A local artifact's
+  // check finds its real path inside the job folder, and that is the file read.
+  const localFile = await checkArtifactUrl(url, opts.source, opts.label);
   const partial = join(dirname(target), `.${basename(target)}.${nodeCrypto().randomBytes(4).toString('hex')}.partial`);
   try {
     if (opts.source.kind === 'remote' && !proxyConfigured(opts.env ?? process.env)) {
-      await fetchToFile(new URL(url), partial, opts);
+      await followRedirects(new URL(url), opts.source.baseUrl, opts, wireGet(partial, opts));
     } else {
       const body = opts.source.kind === 'local'
-        ? createReadStream(await localArtifactPath(new URL(url), opts.source.jobDir, opts.label), { highWaterMark: HIGH_WATER_MARK })
-        : await fetchBody(new URL(url), opts);
+        ? createReadStream(localFile!, { highWaterMark: HIGH_WATER_MARK })
+        : await followRedirects(new URL(url), opts.source.baseUrl, opts, proxiedGet(opts));
       await pipeline(body, createWriteStream(partial, { highWaterMark: HIGH_WATER_MARK }), { signal: opts.signal });
     }
     place(partial, target, opts.overwrite);
   } catch (error) {
     if (opts.signal?.aborted) throw opts.signal.reason;
     if (error instanceof SimjobError || error instanceof DownloadRefused) throw error;
-    throw new NetworkError(`Download of ${opts.label} failed: ${(error as Error).message}.`, 'Nothing was kept; run the command again.');
+    throw failedMidway(opts.label, error);
   } finally {
     rmSync(partial, { force: true });
   }
+}
+
+/** A failure once the body had started to arrive: the partial file is removed (downloadTo). */
+function failedMidway(label: string, error: unknown): NetworkError {
+  return new NetworkError(`Download of ${label} failed: ${(error as Error).message}.`, 'Nothing was kept; run the command again.');
 }
 
 /** The complete file into place: replacing what is there, or (no overwrite) never, even if it appeared meanwhile. */
@@ -89,42 +96,40 @@ function place(partial: string, target: string, overwrite: boolean): void {
   }
 }
 
-/** Refuse a redirect hop that breaks the rules. */
-function checkHop(url: URL, opts: DownloadOptions): void {
-  if (opts.source.kind !== 'remote') return;
-  const problem = remoteUrlProblem(url, opts.source.baseUrl);
-  if (problem) throw new UnsafeArtifactUrl(opts.label, `it redirects to a URL that is refused (${problem.replace(/^its URL is /, '')})`);
+/**
+ * One GET of one URL, by one transport. A 200's body is the step's to deliver (`body`); any other answer's body
+ * the step reads no further, so the loop below needs only the status and the Location.
+ */
+type GetStep<Body> = (url: URL) => Promise<Answer<Body>>;
+interface Answer<Body> {
+  status: number;
+  location?: string | undefined;
+  body?: Body;
 }
 
 /**
- * GET a remote artifact straight into `partial` (download-wire.ts: one reused read buffer, flat memory), following
- * redirects, each hop under the same rules.
+ * GET a remote artifact, following redirects: every hop after the first is held to the same rules as the artifact
+ * URL itself, so a redirect cannot lead where the URL could not. Both transports go through here, so the rules, the
+ * limit and the errors are the same with or without a proxy.
  */
-async function fetchToFile(start: URL, partial: string, opts: DownloadOptions): Promise<void> {
+async function followRedirects<Body>(start: URL, baseUrl: string, opts: DownloadOptions, get: GetStep<Body>): Promise<Body> {
   let current = start;
-  const deadlineMs = downloadDeadline(opts.env ?? process.env);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    if (hop > 0) checkHop(current, opts);
-    let fd: number | undefined;
-    let answer: { status: number; headers: Record<string, string> };
+    if (hop > 0) {
+      const problem = remoteUrlProblem(current, baseUrl);
+      if (problem) throw new UnsafeArtifactUrl(opts.label, `it redirects to a URL that is refused (${problem.replace(/^its URL is /, '')})`);
+    }
+    let answer: Answer<Body>;
     try {
-      answer = await rawGet(current, {
-        headers: { 'user-agent': opts.userAgent },
-        timeoutMs: STALL_MS,
-        deadlineMs,
-        signal: opts.signal,
-        onHead: (status) => (status === 200 ? (fd = openSync(partial, 'w')) : undefined),
-      });
+      answer = await get(current);
     } catch (error) {
       if (opts.signal?.aborted) throw opts.signal.reason;
-      if (fd !== undefined) throw new NetworkError(`Download of ${opts.label} failed: ${(error as Error).message}.`, 'Nothing was kept; run the command again.');
+      if (error instanceof SimjobError) throw error; // failedMidway, from the step
       throw new NetworkError(`Cannot download ${opts.label} from ${current.origin}: ${describeNetworkError(error, current)}.`, 'Check your connection and try again.');
-    } finally {
-      if (fd !== undefined) closeSync(fd);
     }
-    if (answer.status === 200) return;
-    if (answer.status >= 300 && answer.status < 400 && answer.headers.location) {
-      current = new URL(answer.headers.location, current);
+    if (answer.status === 200) return answer.body as Body;
+    if (answer.status >= 300 && answer.status < 400 && answer.location) {
+      current = new URL(answer.location, current);
       continue;
     }
     throw new DownloadRefused(answer.status);
@@ -132,32 +137,41 @@ async function fetchToFile(start: URL, partial: string, opts: DownloadOptions): 
   throw new NetworkError(`Too many redirects downloading ${opts.label}.`);
 }
 
-/** GET a remote artifact through a proxy (transport.ts), following redirects (each hop under the same rules), to a 200 body. */
-async function fetchBody(start: URL, opts: DownloadOptions): Promise<Readable> {
-  let current = start;
+/**
+ * Without a proxy: a 200's body goes straight into `partial` as it arrives (download-wire.ts: one reused read
+ * buffer, flat memory); a redirect or refusal stops at its head.
+ */
+function wireGet(partial: string, opts: DownloadOptions): GetStep<void> {
   const deadlineMs = downloadDeadline(opts.env ?? process.env);
-  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    if (hop > 0) checkHop(current, opts);
-    let response: HttpResponse;
+  return async (url) => {
+    let fd: number | undefined;
     try {
-      response = await request(current, { method: 'GET', headers: { 'user-agent': opts.userAgent }, timeoutMs: STALL_MS, deadlineMs, signal: opts.signal });
+      const { status, headers } = await rawGet(url, {
+        headers: { 'user-agent': opts.userAgent },
+        timeoutMs: STALL_MS,
+        deadlineMs,
+        signal: opts.signal,
+        onHead: (status) => (status === 200 ? (fd = openSync(partial, 'w')) : undefined),
+      });
+      return { status, location: headers.location };
     } catch (error) {
-      if (opts.signal?.aborted) throw opts.signal.reason;
-      throw new NetworkError(`Cannot download ${opts.label} from ${current.origin}: ${(error as Error).message}.`, 'Check your connection and try again.');
+      // Once the file is open the body had started: the same error as a body that fails behind a proxy.
+      throw fd === undefined ? error : failedMidway(opts.label, error);
+    } finally {
+      if (fd !== undefined) closeSync(fd);
     }
-    const { statusCode, headers, body } = response;
-    if (statusCode >= 300 && statusCode < 400 && headers.location) {
-      await discard(body);
-      current = new URL(String(headers.location), current);
-      continue;
-    }
-    if (statusCode !== 200) {
-      await discard(body);
-      throw new DownloadRefused(statusCode);
-    }
-    return body;
-  }
-  throw new NetworkError(`Too many redirects downloading ${opts.label}.`);
+  };
+}
+
+/** Through a proxy (transport.ts, undici): a 200's body is returned as a stream; any other is thrown away. */
+function proxiedGet(opts: DownloadOptions): GetStep<Readable> {
+  const deadlineMs = downloadDeadline(opts.env ?? process.env);
+  return async (url) => {
+    const { statusCode, headers, body } = await request(url, { method: 'GET', headers: { 'user-agent': opts.userAgent }, timeoutMs: STALL_MS, deadlineMs, signal: opts.signal });
+    if (statusCode === 200) return { status: statusCode, body };
+    await discard(body);
+    return { status: statusCode, location: headers.location === undefined ? undefined : String(headers.location) };
+  };
 }
 
 function downloadDeadline(env: NodeJS.ProcessEnv): number {

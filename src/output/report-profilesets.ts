@@ -42,7 +42,7 @@ export async function readAllProfilesets(backend: JobBackend, record: ResultReco
     for (const artifact of reports) {
       const label = `the JSON report (${artifact.stage ? `stage ${artifact.stage}, ` : ''}${artifact.id})`;
       const path = source.kind === 'local'
-        ? await localArtifactPath(artifact.url, source.jobDir, label) // read where it lies, inside the job folder only
+        ? await localArtifactPath(artifact.url, source.jobDir, label) // read where it lies, not copied: so checked here, not by downloadTo
         : await download(backend, artifact, join((dir ??= await mkdtemp(join(tmpdir(), 'simjob-report-'))), `${artifact.id}.json`), { ...options, source, label });
       merged.add(profilesetsFromReport(await parseJson(artifact, path), metric), artifact.stage ?? 1);
     }

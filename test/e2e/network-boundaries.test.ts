@@ -8,10 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, isolatedDirs, simjob, type CliResult } from '../helpers/cli.js';
+import { forwardProxy } from '../helpers/proxy.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { cleanUp, localEnv, profileFile, quickProfile, type LocalEnv } from './local-helpers.js';
 
@@ -38,8 +40,8 @@ afterEach(() => {
   rmSync(dirname(env.SIMJOB_CONFIG_DIR!), { recursive: true, force: true });
 });
 
-async function finishedJob(): Promise<string> {
-  const result = await simjob(['submit', profile, '--channel', 'nightly', '--json'], { env });
+async function finishedJob(extra: string[] = []): Promise<string> {
+  const result = await simjob(['submit', profile, '--channel', 'nightly', '--json', ...extra], { env });
   expect(result.exitCode, result.stderr).toBe(0);
   const id = JSON.parse(result.stdout).id as string;
   await server.waitForJob(id);
@@ -200,16 +202,6 @@ describe('artifact URL rules', () => {
     expect(errorLine(result)).toMatch(/^Error: Refusing to download the JSON report \(.+\): its URL is a file: URL/);
   });
 
-  it('refuses a redirect to a file: URL, and leaves no partial file', async () => {
-    const id = await finishedJob();
-    server.inject({ method: 'GET', path: /^\/a\//, status: 302, target: 'artifacts', headers: { location: 'file:///etc/passwd' }, body: '' });
-    const out = mkdtempSync(join(work, 'redirect-'));
-    const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], { env });
-    expect(result.exitCode).toBe(1);
-    expect(errorLine(result)).toMatch(/Refusing to download json_report .*: it redirects to a URL that is refused \(a file: URL/);
-    expect(readdirSync(out)).toEqual([]);
-  });
-
   it('gives two artifacts of the same kind and stage distinct file names', async () => {
     const id = await finishedJob();
     rewriteArtifacts(id, (list) => {
@@ -222,6 +214,86 @@ describe('artifact URL rules', () => {
     expect(readdirSync(out).sort()).toEqual(['json_report-art_second_copy.json', 'json_report.json']);
   });
 });
+
+/**
+ * Redirects of the artifact host, over both transports: the wire straight to the file (no proxy), and undici
+ * through HTTP_PROXY. The same rules per hop, the same limit and the same error lines on both.
+ */
+describe('artifact redirects', () => {
+  let proxy: Awaited<ReturnType<typeof forwardProxy>>;
+  beforeAll(async () => {
+    proxy = await forwardProxy();
+  });
+  afterAll(() => proxy.close());
+
+  const label = (id: string) => `json_report (${server.jobs.get(id)!.result!.artifacts.find((a) => a.kind === 'json_report')!.id})`;
+
+  for (const via of ['without a proxy', 'through a proxy'] as const) {
+    const withProxy = () => (via === 'through a proxy' ? { ...env, HTTP_PROXY: proxy.url } : env);
+
+    it(`follows a redirect to an allowed URL, ${via}, never sending the API key`, async () => {
+      const id = await finishedJob(['--meta', 'test.redirect=true']);
+      const before = server.artifactRequests.length;
+      const relayed = proxy.seen.length;
+      const out = mkdtempSync(join(work, 'redirected-'));
+      const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], { env: withProxy() });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(JSON.parse(readFileSync(join(out, 'json_report.json'), 'utf8')).sim).toBeDefined();
+      const hops = server.artifactRequests.slice(before);
+      expect(hops.map((r) => [r.path.split('/')[1], r.status])).toEqual([['a', 302], ['blob', 200]]);
+      for (const hop of hops) expect(hop.headers.authorization).toBeUndefined();
+      expect(proxy.seen.length > relayed).toBe(via === 'through a proxy');
+    });
+
+    it(`refuses a redirect to a file: URL, ${via}, and leaves no partial file`, async () => {
+      const id = await finishedJob();
+      server.inject({ method: 'GET', path: /^\/a\//, status: 302, target: 'artifacts', headers: { location: 'file:///etc/passwd' }, body: '' });
+      const out = mkdtempSync(join(work, 'redirect-'));
+      const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], { env: withProxy() });
+      expect(result.exitCode).toBe(1);
+      expect(errorLine(result)).toBe(
+        `Error: Refusing to download ${label(id)}: it redirects to a URL that is refused (a file: URL, and a remote job's artifacts are fetched over https: only). ` +
+          'Nothing was written. The job record lists an artifact URL simjob will not follow; report it to the service operator.',
+      );
+      expect(readdirSync(out)).toEqual([]);
+    });
+
+    it(`names the host and the failure when a hop cannot be reached, ${via}`, async () => {
+      const id = await finishedJob();
+      const closed = await closedPort();
+      server.inject({ method: 'GET', path: /^\/a\//, status: 302, target: 'artifacts', headers: { location: `http://127.0.0.1:${closed}/report.json` }, body: '' });
+      const out = mkdtempSync(join(work, 'unreachable-'));
+      const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], { env: withProxy() });
+      expect(result.exitCode).toBe(1);
+      // The same line; only the failure differs, as seen from here: the proxy, not the host, answers through a proxy.
+      const failure = via === 'through a proxy' ? 'Proxy response (502) !== 200 when HTTP Tunneling' : 'connection refused';
+      expect(errorLine(result)).toBe(`Error: Cannot download ${label(id)} from http://127.0.0.1:${closed}: ${failure}. Check your connection and try again.`);
+      expect(readdirSync(out)).toEqual([]);
+    });
+
+    it(`stops after 5 redirects, ${via}, and leaves no partial file`, async () => {
+      const id = await finishedJob();
+      // A relative Location, resolved against the URL that answered it: back to the artifact host, every time.
+      const loop = server.inject({ method: 'GET', path: /^\/a\//, status: 302, target: 'artifacts', headers: { location: '/a/again/report.json' }, body: 'moved', times: Infinity });
+      const out = mkdtempSync(join(work, 'loop-'));
+      const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], { env: withProxy() });
+      loop.remaining = 0;
+      expect(result.exitCode).toBe(1);
+      expect(errorLine(result)).toBe(`Error: Too many redirects downloading ${label(id)}.`);
+      expect(loop.hits).toBe(6);
+      expect(readdirSync(out)).toEqual([]);
+    });
+  }
+});
+
+/** A port nothing listens on: one the system gave out, then closed. */
+async function closedPort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 /** A self-signed certificate for localhost and 127.0.0.1, made once: its key and the path of its PEM (to trust it). */
 let selfSigned: { key: Buffer; cert: Buffer; certFile: string } | undefined;

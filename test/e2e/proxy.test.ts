@@ -1,44 +1,7 @@
-import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { isolatedDirs, simjob } from '../helpers/cli.js';
-
-/**
- * A minimal proxy: CONNECT tunnels (what undici uses, for http and https targets alike) and absolute-URI forwarding,
- * recording what it relayed.
- */
-function forwardProxy(): Promise<{ url: string; seen: string[]; close: () => void }> {
-  const seen: string[] = [];
-  const proxy = http.createServer((req, res) => {
-    seen.push(`${req.method} ${req.url}`);
-    const target = new URL(req.url ?? '');
-    const upstream = http.request(target, { method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
-  proxy.on('connect', (req, client, head) => {
-    seen.push(`CONNECT ${req.url}`);
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-  });
-  return new Promise((resolve) => {
-    proxy.listen(0, '127.0.0.1', () => {
-      const { port } = proxy.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}`, seen, close: () => proxy.close() });
-    });
-  });
-}
+import { forwardProxy } from '../helpers/proxy.js';
 
 let server: TestServer;
 let proxy: Awaited<ReturnType<typeof forwardProxy>>;

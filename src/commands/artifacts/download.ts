@@ -23,6 +23,7 @@ export async function downloadAll(ctx: Context, backend: JobBackend, id: string,
   const { dir } = options;
   const source = backend.artifactSource(id);
   const planned = withFileNames(chosen).map(({ artifact, name }) => ({ artifact, path: join(dir, name), label: labelOf(artifact) }));
+  // All up front, so one bad URL stops the batch before any file is written (downloadTo checks each again, for any caller).
   for (const p of planned) await checkArtifactUrl(p.artifact.url, source, p.label);
   if (!options.clobber && !options.skipExisting) {
     for (const p of planned) if (exists(p.path)) throw new FileExists(p.path);
