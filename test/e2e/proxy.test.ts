@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { isolatedDirs, simjob } from '../helpers/cli.js';
-import { forwardProxy } from '../helpers/proxy.js';
+import { droppingProxy, forwardProxy } from '../helpers/proxy.js';
 
 let server: TestServer;
 let proxy: Awaited<ReturnType<typeof forwardProxy>>;
@@ -28,5 +28,27 @@ describe('HTTP(S)_PROXY', () => {
     const env = { ...isolatedDirs(), SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good' };
     expect((await simjob(['usage'], { env })).exitCode).toBe(0);
     expect(proxy.seen.length).toBe(before);
+  });
+
+  it('gives up within the inactivity limit when the proxy drops every CONNECT unanswered (undici 7 would retry it until the deadline)', async () => {
+    const dropping = await droppingProxy();
+    try {
+      const env = {
+        ...isolatedDirs(),
+        SIMJOB_BASE_URL: server.url,
+        SIMJOB_API_KEY: 'sk_test_good',
+        HTTP_PROXY: dropping.url,
+        SIMJOB_HTTP_TIMEOUT: '1s',
+        SIMJOB_RETRY_BUDGET: '1s',
+        SIMJOB_HTTP_DEADLINE: '10m',
+      };
+      const result = await simjob(['usage'], { env, timeoutMs: 30_000 });
+      expect(result.exitCode, result.stderr).toBe(1);
+      expect(result.stderr).toMatch(/^Error: .*timed out/);
+      expect(result.stderr.trimEnd().split('\n').length).toBeLessThanOrEqual(2);
+      expect(dropping.connects()).toBeGreaterThan(0);
+    } finally {
+      dropping.close();
+    }
   });
 });

@@ -39,3 +39,19 @@ export function forwardProxy(): Promise<{ url: string; seen: string[]; close: ()
     });
   });
 }
+
+/** A proxy that accepts each CONNECT and closes it unanswered (one that does not tunnel): counts the attempts. */
+export function droppingProxy(): Promise<{ url: string; connects: () => number; close: () => void }> {
+  let connects = 0;
+  const proxy = http.createServer((_req, res) => res.destroy());
+  proxy.on('connect', (_req, client) => {
+    connects++;
+    client.destroy();
+  });
+  return new Promise((resolve) => {
+    proxy.listen(0, '127.0.0.1', () => {
+      const { port } = proxy.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, connects: () => connects, close: () => proxy.close() });
+    });
+  });
+}
