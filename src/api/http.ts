@@ -294,6 +294,9 @@ export function header(headers: Record<string, string | string[] | undefined>, n
 export function describeNetworkError(error: unknown, url: URL): string {
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = err.code ?? err.cause?.code;
+  // undici's words for a proxy that would not open the tunnel: "Proxy response (502) !== 200 when HTTP Tunneling"
+  const proxyStatus = /^Proxy response \((\d{3})\) !== 200/.exec(err.message ?? '')?.[1];
+  if (proxyStatus) return `the proxy refused to connect to ${url.host} (HTTP ${proxyStatus})`;
   switch (code) {
     case 'ECONNREFUSED':
       return 'connection refused';

@@ -266,7 +266,7 @@ describe('artifact redirects', () => {
       const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], { env: withProxy() });
       expect(result.exitCode).toBe(1);
       // The same line; only the failure differs, as seen from here: the proxy, not the host, answers through a proxy.
-      const failure = via === 'through a proxy' ? 'Proxy response (502) !== 200 when HTTP Tunneling' : 'connection refused';
+      const failure = via === 'through a proxy' ? `the proxy refused to connect to 127.0.0.1:${closed} (HTTP 502)` : 'connection refused';
       expect(errorLine(result)).toBe(`Error: Cannot download ${label(id)} from http://127.0.0.1:${closed}: ${failure}. Check your connection and try again.`);
       expect(readdirSync(out)).toEqual([]);
     });
