@@ -29,10 +29,12 @@ const BORDERLESS = {
  * Every cell is one line of terminal-safe text (controls, tabs and newlines escaped) whatever the server sent.
  */
 export function printTable<T>(out: Output, rows: readonly T[], columns: ReadonlyArray<Column<T>>): void {
+  // Headers can be foreign too (the matrix's are profile and scenario names): one line each, like the cells.
+  const headers = columns.map((c) => terminalSafeLine(c.header));
   if (!out.stdoutIsTTY) {
     // One write for the whole table: a row per write costs a system call each (20,000 rows of `result --all`).
     // Plain loops and one cells array for every row: the 140,000 cells of those rows are mostly made before the JIT.
-    const lines = [columns.map((c) => c.header).join('\t')];
+    const lines = [headers.join('\t')];
     const cells: string[] = [];
     for (let r = 0; r < rows.length; r++) {
       for (let i = 0; i < columns.length; i++) cells[i] = terminalSafeLine(columns[i]!.value(rows[r]!, r));
@@ -42,14 +44,14 @@ export function printTable<T>(out: Output, rows: readonly T[], columns: Readonly
     return;
   }
   const cells = rows.map((row, r) => columns.map((col) => terminalSafeLine(col.value(row, r))));
-  const widths = columns.map((col, i) => Math.max(col.header.length, ...cells.map((r) => displayWidth(r[i] ?? ''))));
+  const widths = headers.map((header, i) => Math.max(displayWidth(header), ...cells.map((r) => displayWidth(r[i] ?? ''))));
   const budget = (out.width ?? 100) - 2 * (columns.length - 1);
   fitWidths(widths, budget, columns.findIndex((c) => c.shrinkable));
   for (const row of cells) row.forEach((cell, i) => (row[i] = truncate(cell, widths[i] ?? cell.length)));
   const table = new Table({
     chars: BORDERLESS,
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-    head: columns.map((c) => out.c.dim(c.header)),
+    head: headers.map((header) => out.c.dim(header)),
     colAligns: columns.map((c) => c.align ?? 'left'),
   });
   rows.forEach((row, r) => {

@@ -76,4 +76,14 @@ describe('tables on a terminal', () => {
     printTable(out, [{ a: 'one\ntwo\tthree' }], [{ header: 'A', value: (r) => r.a }, { header: 'B', value: () => 'b' }]);
     expect(stdout.text()).toBe('A\tB\none\\x0atwo\\x09three\tb\n');
   });
+  it('headers are one line too (the matrix names its columns after profiles), piped and on a terminal', () => {
+    for (const isTTY of [false, true]) {
+      const { out, stdout } = output(isTTY, false);
+      printTable(out, [{ a: '1' }], [{ header: 'mage\nfire\tx', value: (r) => r.a }, { header: 'B', value: () => 'b' }]);
+      const [header, row, ...rest] = stdout.text().trimEnd().split('\n');
+      expect(header, String(isTTY)).toContain('mage\\x0afire\\x09x');
+      expect(row).toMatch(/^1\s+b$/);
+      expect(rest).toEqual([]);
+    }
+  });
 });
