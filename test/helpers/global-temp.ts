@@ -8,6 +8,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isAlive } from '../../src/local/pids.js';
 
 /**
  * Caches of the tools the tests run, not leaks: tsx keeps its compile cache in tsx-<uid>, and Node ≥ 22.1 keeps the
@@ -15,9 +16,13 @@ import { join } from 'node:path';
  */
 const TOOL_CACHES = /^(tsx-\d+|node-compile-cache)$/;
 
+/** Run folders are named after the vitest process that made them, so a later run can tell a killed run's folder. */
+const RUN_PREFIX = 'simjob-test-run-';
+
 export default function setup(): () => void {
+  removeKilledRuns();
   const previous = process.env.TMPDIR;
-  const runDir = mkdtempSync(join(tmpdir(), 'simjob-test-run-'));
+  const runDir = mkdtempSync(join(tmpdir(), `${RUN_PREFIX}${process.pid}-`));
   process.env.TMPDIR = runDir;
   return () => {
     const processes = leftoverProcesses(runDir);
@@ -42,6 +47,18 @@ export default function setup(): () => void {
       console.error(`\nThe tests left ${processes.length} process${processes.length === 1 ? '' : 'es'} running (now killed): ${processes.map((p) => `${p.pid} ${p.command}`).join('; ')}. Stop what a test starts in its afterEach/afterAll.`);
     }
   };
+}
+
+/**
+ * The folders of earlier runs whose vitest is gone: a run killed by a signal (Ctrl-C, a CI timeout) never reaches its
+ * teardown. A folder whose pid lives (another run at the same time, or a reused pid) is left alone.
+ */
+function removeKilledRuns(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(new RegExp(`^${RUN_PREFIX}(\\d+)-`).exec(name)?.[1]);
+    if (!pid || isAlive(pid)) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true, maxRetries: 3 });
+  }
 }
 
 /** Processes (Linux: /proc) whose SIMJOB_DATA_DIR lies inside the run's temp folder. Elsewhere: none are found. */

@@ -42,7 +42,8 @@ export async function completeZsh(completionDir: string, lines: string[], opts: 
     const batch = lines.slice(i, i + 2).map(async (line) => {
       const result = await execa('zsh', ['-f', harness, completionDir, line, opts.sourced ? 'source' : 'fpath'], {
         cwd: opts.cwd,
-        env: { PATH: process.env.PATH, HOME: opts.home, TERM: 'dumb', LC_ALL: 'C' },
+        // TMPDIR: its init file goes in the run's temp folder, where a leak is seen (test/helpers/global-temp.ts).
+        env: { PATH: process.env.PATH, HOME: opts.home, TERM: 'dumb', LC_ALL: 'C', TMPDIR: process.env.TMPDIR },
         extendEnv: false,
         timeout: 20_000,
       });

@@ -9,6 +9,8 @@
 emulate -L zsh
 zmodload zsh/zpty || { print -u2 'zsh/zpty is not available'; exit 3 }
 local dir=$1 cmdline=$2 how=${3:-fpath} init=${TMPDIR:-/tmp}/simjob-zsh-capture.$$.zsh
+# Gone however the script ends (a shell that did not start, no completion, a kill by the test's timeout).
+trap 'rm -f $init $init.dump' EXIT INT TERM
 
 if [[ $how == source ]]; then
   cat > $init <<INIT
@@ -54,7 +56,6 @@ zpty -r z out '*<<READY>>*' || { print -u2 'zsh did not start'; exit 2 }
 zpty -w -n z "$cmdline"$'\t'
 zpty -r z out '*<<END>>*' || { print -u2 'no completion happened'; exit 2 }
 zpty -d z
-rm -f $init $init.dump
 local line
 for line in ${(f)out}; do
   line=${line%$'\r'}
