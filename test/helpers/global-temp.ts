@@ -18,6 +18,7 @@ const TOOL_CACHES = /^(tsx-\d+|node-compile-cache)$/;
 
 /** Run folders are named after the vitest process that made them, so a later run can tell a killed run's folder. */
 const RUN_PREFIX = 'simjob-test-run-';
+const RUN_FOLDER = new RegExp(`^${RUN_PREFIX}(\\d+)-`);
 
 export default function setup(): () => void {
   removeKilledRuns();
@@ -55,7 +56,7 @@ export default function setup(): () => void {
  */
 function removeKilledRuns(): void {
   for (const name of readdirSync(tmpdir())) {
-    const pid = Number(new RegExp(`^${RUN_PREFIX}(\\d+)-`).exec(name)?.[1]);
+    const pid = Number(RUN_FOLDER.exec(name)?.[1]);
     if (!pid || isAlive(pid)) continue;
     rmSync(join(tmpdir(), name), { recursive: true, force: true, maxRetries: 3 });
   }
