@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES_DIR, REPO_ROOT } from '../helpers/shared.js';
+import { FIXTURES_DIR, REPO_ROOT, SHARED_DIR } from '../helpers/shared.js';
 import { cleanUp, json, localEnv, profileFile, run, type LocalEnv } from './local-helpers.js';
 
 const REPLAY_SIMC = resolve(REPO_ROOT, 'test', 'replay-simc', 'simc');
@@ -43,7 +43,8 @@ let env: LocalEnv;
 const jobs = new Map<string, { id: string; submitOut: string; submitErr: string }>();
 
 beforeAll(async () => {
-  env = localEnv({ SIMJOB_SIMC: REPLAY_SIMC });
+  // The replaying simc finds the reports through the shared folder the tests use (a clone may have none beside it).
+  env = localEnv({ SIMJOB_SIMC: REPLAY_SIMC, SIMJOB_SHARED_DIR: SHARED_DIR });
   expect(REPORTS).toHaveLength(11);
   for (const file of REPORTS) {
     const profile = profileFile(env, `${file}.simc`, `# replay.report=${file}\niterations=100\n`);
