@@ -176,7 +176,8 @@ function start(argv: readonly string[], env: NodeJS.ProcessEnv): HeadStart | und
 
   const root = dataDir(env);
   const concurrency = Number(getPath(settings, 'local.concurrency') ?? 1);
-  if (localIds(join(root, 'queue')).length > 0 || localIds(join(root, 'running')).length >= concurrency) return undefined;
+  const running = localIds(join(root, 'running')).length;
+  if (localIds(join(root, 'queue')).length > 0 || running >= concurrency) return undefined;
 
   const bytes = readFileSync(line.profile);
   const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
@@ -188,6 +189,13 @@ function start(argv: readonly string[], env: NodeJS.ProcessEnv): HeadStart | und
   const marker = join(root, EARLY_DIR, id);
   mkdirSync(join(root, EARLY_DIR), { recursive: true });
   writeFileSync(marker, `${process.pid}\n`); // first: a folder is never left without its marker
+  // Submits fired together (a script, a build farm) all find the queue free: only as many go ahead as there is
+  // room for, the earliest ids first, and the others leave their job to the queue instead of starting a simc that
+  // their submit would stop again.
+  if (running + localIds(join(root, EARLY_DIR)).filter((other) => other < id).length >= concurrency) {
+    rmSync(marker, { force: true });
+    return undefined;
+  }
   const files = SINGLE_PASS_FILES({ outputs: { html: false, csv: false, jsonVersion: '2' } });
   const args = simcArgs(files);
   let run: ReturnType<typeof spawnDetached> | undefined;

@@ -1,20 +1,39 @@
 /**
- * Many simjob processes at once on one data dir: 50 concurrent `submit --local` calls make 50 jobs, each run once,
- * all completed; none lost, none duplicated, and one worker at a time.
+ * Many simjob processes at once on one data dir: 50 concurrent `submit --local` calls (half of them waiting, which
+ * run their job themselves when there is room) make 50 jobs, each run once, all completed; none lost, none
+ * duplicated, one worker at a time, and never more simc at once than local.concurrency.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { cleanUp, json, localEnv, profileFile, quickProfile, run, waitFor } from './local-helpers.js';
+import { cleanUp, FAKE_SIMC, json, localEnv, profileFile, quickProfile, run, waitFor } from './local-helpers.js';
 
 const env = localEnv();
 afterAll(() => cleanUp(env));
 
+// simc as a script that notes each run's start and end, in order, around the stand-in.
+const simcLog = join(dirname(env.SIMJOB_DATA_DIR), 'simc-runs.log');
+env.SIMJOB_SIMC = join(dirname(env.SIMJOB_DATA_DIR), 'simc-noted');
+writeFileSync(env.SIMJOB_SIMC, `#!/bin/sh\necho "start $$" >> '${simcLog}'\n'${FAKE_SIMC}' "$@"\nstatus=$?\necho "end $$" >> '${simcLog}'\nexit $status\n`, { mode: 0o755 });
+
+/** The most simc runs going at once, from the log. */
+function mostAtOnce(log: string): number {
+  let now = 0;
+  let most = 0;
+  for (const line of log.trim().split('\n')) {
+    now += line.startsWith('start ') ? 1 : -1;
+    most = Math.max(most, now);
+  }
+  return most;
+}
+
 it('50 concurrent submit --local calls make 50 jobs, all completed, none lost or duplicated', async () => {
   expect((await run(env, ['config', 'set', 'local.concurrency', '4'])).exitCode).toBe(0);
-  const profile = profileFile(env, 'quick.simc', quickProfile('Many', ['iterations=100']));
+  const profile = profileFile(env, 'quick.simc', quickProfile('Many', ['iterations=100', '# fake.iter_us=2000']));
   const submissions = await Promise.all(
-    Array.from({ length: 50 }, (_, i) => run(env, ['submit', profile, '--local', '--json', '--meta', `n=${i}`], 60_000)),
+    // An --idempotency-key keeps a waiting submit from the head start (a simc started before the CLI has loaded, and
+    // stopped if the queue turns out busy, so not counted here): each simc run is then exactly one job's.
+    Array.from({ length: 50 }, (_, i) => run(env, ['submit', profile, '--local', '--json', '--meta', `n=${i}`, ...(i % 2 ? ['--wait', '--idempotency-key', `wait-${i}`] : [])], 60_000)),
   );
   for (const s of submissions) expect(s.exitCode, s.stderr).toBe(0);
   const ids = submissions.map((s) => json(s).id as string);
@@ -37,6 +56,11 @@ it('50 concurrent submit --local calls make 50 jobs, all completed, none lost or
   }
   expect(readdirSync(join(env.SIMJOB_DATA_DIR, 'queue'))).toEqual([]);
   expect(readdirSync(join(env.SIMJOB_DATA_DIR, 'running'))).toEqual([]);
+  // At most 4 simc at once, though the next job's simc starts while the last one's result is still being written.
+  const runs = readFileSync(simcLog, 'utf8');
+  expect(runs.match(/^end /gm)).toHaveLength(50);
+  expect(mostAtOnce(runs)).toBeLessThanOrEqual(4);
+  expect(mostAtOnce(runs)).toBeGreaterThan(1);
   // However many workers the burst started, one at a time held the lock: in the shared log (appended in order),
   // every "holds the lock" comes while nobody holds it, and every "releases" from the holder.
   const log = readFileSync(join(env.SIMJOB_DATA_DIR, 'worker.log'), 'utf8');
