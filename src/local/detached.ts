@@ -5,11 +5,11 @@
  * shell writes simc's exit status to `simc-exit` when it ends. Everything needed to finish the job is then in the
  * job folder, so if the runner goes away, the worker adopts the run (adopt.ts) and finishes it from those files.
  */
-import { spawn } from 'node:child_process';
 import { constants as fsConstants, promises as fs, openSync, closeSync, readFileSync, readSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import type { SimcExit, SimcRunSpec } from './simc.js';
 import { removeFile } from './fsutil.js';
+import { childProcess } from '../util/child-process.js';
 
 /** Written by the shell around simc: its exit status as the shell saw it (128 + n for signal n). */
 export const EXIT_FILE = 'simc-exit';
@@ -161,7 +161,7 @@ export function spawnDetached(spec: DetachedSpawnSpec): DetachedRun | { spawnErr
   const stderr = openSync(spec.stderrFile, 'w');
   let child;
   try {
-    child = spawn('/bin/sh', ['-c', WRAPPER, 'sh', spec.simcPath, ...spec.args], {
+    child = childProcess().spawn('/bin/sh', ['-c', WRAPPER, 'sh', spec.simcPath, ...spec.args], {
       cwd: spec.cwd,
       env: spec.env,
       detached: true,

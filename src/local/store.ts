@@ -8,7 +8,7 @@
  *                       /result.json     the summary, written once when the run ends
  *                       /stdout.log, stderr.log, report.json, report.html, result.csv, simc-output.txt
  *              /queue/<rank>-<id>        one empty marker per queued job; sorted names = run order
- *              /running/<id>             one empty marker per job a worker has claimed
+ *              /running/<id>             one marker per claimed job: empty while its simc runs, `simc ended` after
  *              /keys/<sha256 of key>     idempotency keys → job id
  *              /early/<id>               a head start no job has taken yet (head-start.ts): its CLI and simc
  *              /worker.lock, worker.log  the single worker (worker.ts)

@@ -4,7 +4,6 @@
  * The worker is single per data dir: it holds `worker.lock` (pid + nonce, refreshed every few seconds). A job
  * being run names its worker's nonce, so a job is orphaned exactly when its nonce is not the live lock's.
  */
-import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,7 @@ import { isActive } from '../jobs/states.js';
 import { createExclusive, isStale, readLockOwner, removeFile } from './fsutil.js';
 import { isAlive, processStart } from './pids.js';
 import type { LocalJob, LocalStore } from './store.js';
+import { childProcess } from '../util/child-process.js';
 
 /** The worker refreshes its lock every HEARTBEAT_MS; a lock not refreshed for WORKER_STALE_MS is dead. */
 export const HEARTBEAT_MS = 5_000;
@@ -66,7 +66,7 @@ export async function ensureWorker(store: LocalStore, env: NodeJS.ProcessEnv): P
   }
   const log = openSync(store.workerLogPath, 'a');
   try {
-    const child = spawn(process.execPath, [workerEntry()], {
+    const child = childProcess().spawn(process.execPath, [workerEntry()], {
       detached: true,
       stdio: ['ignore', log, log],
       env,
