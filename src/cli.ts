@@ -47,7 +47,7 @@ export async function main(argv: string[], rt: Omit<Runtime, 'exitCode' | 'signa
   } finally {
     process.off('SIGINT', onSigint);
     // A head start no job took (a bad flag, a refused profile): stopped and removed before the command ends.
-    if (rt.headStart?.state === 'waiting') await (await import('./local/head-start.js')).dropHeadStart(rt.headStart);
+    if (rt.headStart?.state === 'waiting') await rt.headStart.drop();
     await closeConnections();
   }
 }

@@ -17,7 +17,7 @@ import type { ChangeNotifier } from '../jobs/wait.js';
 import { concurrencySetting, createClaimed, inlineOwner } from './claim.js';
 import { recoverJob, superviseLocalJobs } from './control.js';
 import { followDetached } from './detached.js';
-import { dropHeadStart, stopRun, type HeadStart } from './head-start.js';
+import { stopRun, type HeadStart } from './head-start.js';
 import type { InlineOptions } from './inline.js';
 import { SINGLE_PASS_FILES, simcArgs } from './pass-files.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
@@ -151,7 +151,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       headStart.args.join('\0') === simcArgs(SINGLE_PASS_FILES(job)).join('\0');
     if (!sameRun) {
       this.debug(`simc started ahead of the CLI is not the run of job ${job.id}: stopped, and the job runs as usual`);
-      await dropHeadStart(headStart);
+      await headStart.drop();
       return undefined;
     }
     const claimed: LocalJob = { ...job, status: 'running', startedAt: job.createdAt, attempt: 1, owner: inlineOwner(), simcPid: headStart.run.pid, detached: true };
@@ -160,7 +160,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     try {
       created = await createClaimed(this.store, claimed, others, this.inlineOptions().concurrency);
     } finally {
-      if (!created) await dropHeadStart(headStart);
+      if (!created) await headStart.drop();
     }
     if (!created) {
       this.debug(`local jobs are queued or running: simc started ahead of the CLI was stopped, and job ${job.id} waits its turn`);

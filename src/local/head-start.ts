@@ -45,6 +45,8 @@ export interface HeadStart {
   readonly state: 'waiting' | 'taken' | 'dropped';
   /** Leave `waiting` (a method: the CLI's copy of this module and the shim's share the object, not the module). */
   settle(state: 'taken' | 'dropped'): void;
+  /** Stop the run if no job took it, and remove its folder; waits until its simc is gone. */
+  drop(): Promise<void>;
 }
 
 /** Markers of head starts no job has taken yet: <data dir>/early/<id>. */
@@ -233,15 +235,13 @@ function start(argv: readonly string[], env: NodeJS.ProcessEnv): HeadStart | und
       return state;
     },
     settle,
+    async drop() {
+      if (state !== 'waiting') return;
+      settle('dropped');
+      await stopRun(run);
+      removeRun(dir, marker, undefined);
+    },
   };
-}
-
-/** Stop a head start no job took and remove its folder; waits until its simc is gone. */
-export async function dropHeadStart(headStart: HeadStart): Promise<void> {
-  if (headStart.state !== 'waiting') return;
-  headStart.settle('dropped');
-  await stopRun(headStart.run);
-  removeRun(headStart.dir, headStart.marker, undefined);
 }
 
 /** SIGKILL a run's process group and wait until it is gone (so nothing writes in its folder afterwards). */
