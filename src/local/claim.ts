@@ -1,7 +1,6 @@
 /**
  * Taking a queued job to run it, for the worker and for a waiting `submit --wait` that runs its job itself
- * (inline.ts) alike: under one claim lock, so that together they never run more than `local.concurrency` simc at a
- * time. A job whose simc has ended takes no room while its result is written (store.busyIds).
+ * (inline.ts) alike: under one claim lock, so that together they never run more than `local.concurrency` jobs.
  */
 import { isTerminal, isWaiting } from '../jobs/states.js';
 import { withLock } from './fsutil.js';
@@ -34,7 +33,7 @@ export async function claimJob(
   options: { onlyIfFirst?: boolean; detached?: boolean } = {},
 ): Promise<LocalJob | undefined> {
   const hasRoom = async () =>
-    (await store.busyIds()).length < concurrency && (!options.onlyIfFirst || (await store.queuedIds())[0] === id);
+    (await store.runningIds()).length < concurrency && (!options.onlyIfFirst || (await store.queuedIds())[0] === id);
   return withRoom(store, hasRoom, async () => {
     // The running marker comes first: a runner that dies right after claiming still leaves a trace to recover.
     await store.markRunning(id);
@@ -69,7 +68,7 @@ export async function claimJob(
  * Under the claim lock, like claimJob, so together they never run more than `concurrency` jobs.
  */
 export async function createClaimed(store: LocalStore, job: LocalJob, files: Parameters<LocalStore['createJob']>[1], concurrency: number): Promise<boolean> {
-  const hasRoom = async () => (await store.busyIds()).length < concurrency && (await store.queuedIds()).length === 0;
+  const hasRoom = async () => (await store.runningIds()).length < concurrency && (await store.queuedIds()).length === 0;
   const created = await withRoom(store, hasRoom, async () => {
     await store.createJobInPlace(job, files);
     await store.markRunning(job.id);

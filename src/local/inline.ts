@@ -73,7 +73,6 @@ export function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions
             pidWritten = store.updateJob(id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined)).catch(() => undefined);
             await pidWritten;
           },
-          onSimcEnded: () => void store.markSimcEnded(id), // the worker may start the next queued job meanwhile
         },
         job,
       );

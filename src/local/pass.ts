@@ -25,8 +25,6 @@ export interface RunDeps {
   onSimcPid: (pid: number) => Promise<void>;
   /** How simc is run: attached to the worker (the default), or detached (detached.ts) by a waiting CLI. */
   runSimc?: (spec: SimcRunSpec) => Promise<SimcExit>;
-  /** The job's last simc has ended: its room may go to the next job while the result is written. */
-  onSimcEnded?: () => void | Promise<void>;
 }
 
 export interface PassOutcome extends SimcExit {

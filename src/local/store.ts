@@ -8,13 +8,13 @@
  *                       /result.json     the summary, written once when the run ends
  *                       /stdout.log, stderr.log, report.json, report.html, result.csv, simc-output.txt
  *              /queue/<rank>-<id>        one empty marker per queued job; sorted names = run order
- *              /running/<id>             one marker per claimed job: empty while its simc runs, `simc ended` after
+ *              /running/<id>             one empty marker per job a worker has claimed
  *              /keys/<sha256 of key>     idempotency keys → job id
  *              /early/<id>               a head start no job has taken yet (head-start.ts): its CLI and simc
  *              /worker.lock, worker.log  the single worker (worker.ts)
  */
 import type { MainActorChoice } from './report-rows.js';
-import { promises as fs, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { promises as fs, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
 import { LocalError } from '../errors.js';
@@ -112,8 +112,6 @@ export type ArtifactKind = keyof typeof ARTIFACT_FILES;
 export const RUN_OUTPUT_FILES = ['report.json', 'report.html', 'result.csv', 'stdout.log', 'stderr.log', 'simc-output.txt', 'progress.json', 'result.json', 'simc-exit'];
 
 const LOCK_OPTIONS = { staleMs: 30_000 };
-/** What a running marker says once the job's simc has ended (store.markSimcEnded); empty while it runs. */
-const SIMC_ENDED = 'simc ended\n';
 
 export class LocalStore {
   readonly jobsDir: string;
@@ -244,31 +242,8 @@ export class LocalStore {
     await removeFile(join(this.runningDir, id));
   }
 
-  /**
-   * The job's simc has ended; what is left (reading the report, writing the result) is bookkeeping, during which
-   * the next job's simc may run: the marker stays until the job ends (for recovery) but takes no room any more.
-   */
-  async markSimcEnded(id: string): Promise<void> {
-    try {
-      writeFileSync(join(this.runningDir, id), SIMC_ENDED, { flag: 'r+' }); // never recreates a marker already gone
-    } catch {
-      // the job ended meanwhile
-    }
-  }
-
   async runningIds(): Promise<string[]> {
     return (await readdirOrEmpty(this.runningDir)).filter((n) => isWellFormedLocalId(n));
-  }
-
-  /** The running jobs whose simc still runs: the ones that take room under local.concurrency. */
-  async busyIds(): Promise<string[]> {
-    return (await this.runningIds()).filter((id) => {
-      try {
-        return readFileSync(join(this.runningDir, id), 'utf8') !== SIMC_ENDED;
-      } catch {
-        return false; // ended meanwhile
-      }
-    });
   }
 
   /** Every job id, newest first. */

@@ -38,8 +38,6 @@ export interface WorkerOptions {
 interface RunningJob {
   stop: AbortController;
   done: Promise<void>;
-  /** Its simc has ended and its result is being written: it takes no room any more. */
-  simcEnded: boolean;
 }
 
 const TICK_MS = 250;
@@ -53,10 +51,6 @@ export class Worker {
   private wakeUp: (() => void) | undefined;
   /** A wake-up that came while the loop was busy: the next nap returns at once, so none is missed. */
   private wakeRequested = false;
-  /** Runners waiting for the loop to have filled the room their simc left (resolved after each pass, and at the end). */
-  private waitingForFill: Array<() => void> = [];
-  /** The loop is over: nothing will fill any room now. */
-  private stopping = false;
   private watcher: FSWatcher | undefined;
   private runningWatcher: FSWatcher | undefined;
   /** Webhook events of ended jobs, delivered with retries; the worker stays while any is pending. */
@@ -81,8 +75,6 @@ export class Worker {
       await recoverInterrupted(store);
       await this.loop();
     } finally {
-      this.stopping = true;
-      this.filled();
       await this.stopAll('shutdown');
       await this.deliveries.stop();
       this.watcher?.close();
@@ -166,7 +158,6 @@ export class Worker {
         const queued = await this.o.store.queuedIds();
         await this.adoptDetached();
         await this.fill(queued);
-        this.filled();
         await this.deliveries.tick();
         if (this.running.size > 0 || queued.length > 0 || this.deliveries.active) idleSince = Date.now();
         else if (Date.now() - idleSince >= this.o.idleMs) {
@@ -174,7 +165,6 @@ export class Worker {
           idleSince = Date.now();
         }
       } catch (error) {
-        this.filled();
         if (!(await exists(this.o.store.jobsDir))) {
           this.o.log('the data dir is gone; stopping');
           return;
@@ -202,10 +192,10 @@ export class Worker {
     for (const id of this.deadlines.keys()) if (!waiting.has(id)) this.deadlines.delete(id);
     // Jobs run by waiting CLIs (inline.ts) take room too: counted once per tick from the running markers, so a
     // long queue behind them is not tried job by job (each claim re-checks under the claim lock).
-    let othersRunning = queued.length > 0 ? (await this.o.store.busyIds()).filter((id) => !this.running.has(id)).length : 0;
+    let othersRunning = queued.length > 0 ? (await this.o.store.runningIds()).filter((id) => !this.running.has(id)).length : 0;
     for (const id of queued) {
       if (this.running.has(id)) continue;
-      const full = this.busy() + othersRunning >= this.o.concurrency;
+      const full = this.running.size + othersRunning >= this.o.concurrency;
       // A full worker only looks for queue timeouts, from deadlines read once per queued job (a long queue is
       // then not re-read every tick); the claim and the expiry re-check the job under its lock.
       let deadline = this.deadlines.get(id);
@@ -228,17 +218,6 @@ export class Worker {
       }
       if (!full && !(await this.claim(id))) othersRunning += 1; // no room after all (or taken): try again next tick
     }
-  }
-
-  private filled(): void {
-    for (const resume of this.waitingForFill.splice(0)) resume();
-  }
-
-  /** This worker's jobs whose simc still runs. */
-  private busy(): number {
-    let count = 0;
-    for (const job of this.running.values()) if (!job.simcEnded) count += 1;
-    return count;
   }
 
   private async claim(id: string): Promise<boolean> {
@@ -281,10 +260,8 @@ export class Worker {
     // `simjob cancel` only records the request on the job; the worker owns simc and stops it.
     const stops = watchStops(store, job, { unref: false });
     const ownedByMe = (current: LocalJob) => current.owner?.nonce === job.owner?.nonce;
-    const entry: RunningJob = { stop: stops.controller, done: Promise.resolve(), simcEnded: false };
-    this.running.set(job.id, entry);
 
-    entry.done = (async () => {
+    const done = (async () => {
       try {
         if (run === runJob) await clearRunOutputs(store, job.id);
         const ending = await run(
@@ -295,15 +272,6 @@ export class Worker {
             killGraceMs: this.o.killGraceMs,
             onSimcPid: async (pid) => {
               await store.updateJob(job.id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined));
-            },
-            // The next queued job starts first; this one's result is written while its simc runs.
-            onSimcEnded: async () => {
-              entry.simcEnded = true;
-              await store.markSimcEnded(job.id);
-              if (this.stopping) return;
-              const filled = new Promise<void>((resume) => this.waitingForFill.push(resume));
-              this.wake();
-              await filled;
             },
           },
           job,
@@ -325,6 +293,7 @@ export class Worker {
         this.wake();
       }
     })();
+    this.running.set(job.id, { stop: stops.controller, done });
   }
 
   private async stopAll(reason: StopReason): Promise<void> {

@@ -56,7 +56,7 @@ it('50 concurrent submit --local calls make 50 jobs, all completed, none lost or
   }
   expect(readdirSync(join(env.SIMJOB_DATA_DIR, 'queue'))).toEqual([]);
   expect(readdirSync(join(env.SIMJOB_DATA_DIR, 'running'))).toEqual([]);
-  // At most 4 simc at once, though the next job's simc starts while the last one's result is still being written.
+  // At most 4 simc at once, with waiting CLIs running their own jobs beside the worker.
   const runs = readFileSync(simcLog, 'utf8');
   expect(runs.match(/^end /gm)).toHaveLength(50);
   expect(mostAtOnce(runs)).toBeLessThanOrEqual(4);
