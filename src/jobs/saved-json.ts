@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { terminalSafeLine } from '../output/safe.js';
 import { readAll } from '../util/prompt.js';
-import { checkJobId } from './ids.js';
+import { checkJobId, isJobId } from './ids.js';
 
 const SAVE_HINT = 'Save a result with: simjob result <id> --json > result.json (or submit … --wait --json for a batch).';
 
@@ -49,6 +49,12 @@ async function readSaved(file: string): Promise<string> {
   }
 }
 
+/** A saved file is any file: the job id it holds is used to fetch the job, so it must be one. */
+function checkedId<T extends { id: string }>(where: string, item: T): T {
+  if (!isJobId(item.id)) throw new UsageError(`${where} holds "${terminalSafeLine(item.id)}" as its job id, which is not a job id.`, SAVE_HINT);
+  return item;
+}
+
 function parse(file: string, name: string, text: string): SavedJson {
   const shown = terminalSafeLine(name);
   let doc: unknown;
@@ -62,11 +68,11 @@ function parse(file: string, name: string, text: string): SavedJson {
   const items = list.map((item, i): SavedItem => {
     const where = Array.isArray(doc) ? `${shown}[${i}]` : shown;
     const result = ResultRecord.safeParse(item);
-    if (result.success) return { where, result: result.data };
+    if (result.success) return { where, result: checkedId(where, result.data) };
     const { id, result: none } = (item ?? {}) as { id?: unknown; result?: unknown };
     if (typeof id === 'string' && none == null) {
       const job = JobRecord.safeParse(item);
-      return { where, job: { id, ...(job.success ? { record: job.data } : {}) } };
+      return { where, job: checkedId(where, { id, ...(job.success ? { record: job.data } : {}) }) };
     }
     throw new UsageError(`${where} is not a job result (the resource of simjob result <id> --json).`, SAVE_HINT);
   });

@@ -68,6 +68,16 @@ describe('compare and report: the same errors for the same bad saved --json inpu
     expect(r.stderr).toBe(`Error: ${submitted} is a submission saved without --wait: it holds no result to compare. Compare the job itself: simjob compare 123456789012345678 …\n`);
   });
 
+  it('a saved job whose id is not a job id (a path, spaces, nothing): refused before anything is fetched', async () => {
+    const result = (id: string) => JSON.stringify({ id, status: 'completed', result: { summary: null, artifacts: [] } });
+    const escaping = path('escaping.json', result('../../v1/usage'));
+    expect(await refusedByBoth(escaping)).toBe(`Error: ${escaping} holds "../../v1/usage" as its job id, which is not a job id. ${HINT}\n`);
+    const batch = path('spaced.json', `[${job}, ${JSON.stringify({ id: 'a b\u001b[2J', status: 'failed' })}]`);
+    expect(await refusedByBoth(batch)).toBe(`Error: ${batch}[1] holds "a b\\x1b[2J" as its job id, which is not a job id. ${HINT}\n`);
+    const empty = path('no-id.json', result(''));
+    expect(await refusedByBoth(empty)).toBe(`Error: ${empty} holds "" as its job id, which is not a job id. ${HINT}\n`);
+  });
+
   it('a name that is not a file and not a job id', async () => {
     expect(await refusedByBoth('two words')).toBe('Error: "two words" is not a job id. Find ids with `simjob jobs`.\n');
   });
