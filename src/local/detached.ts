@@ -5,7 +5,7 @@
  * shell writes simc's exit status to `simc-exit` when it ends. Everything needed to finish the job is then in the
  * job folder, so if the runner goes away, the worker adopts the run (adopt.ts) and finishes it from those files.
  */
-import { constants as fsConstants, promises as fs, openSync, closeSync, readFileSync, readSync } from 'node:fs';
+import { accessSync, constants as fsConstants, openSync, closeSync, readFileSync, readSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import type { SimcExit, SimcRunSpec } from './simc.js';
 import { removeFile } from './fsutil.js';
@@ -192,7 +192,7 @@ export async function followDetached(run: DetachedRun, spec: SimcRunSpec): Promi
 /** One simc run, detached (see the top of this file). Same contract as runSimcOnce. */
 export async function runSimcDetached(spec: SimcRunSpec): Promise<SimcExit> {
   try {
-    await fs.access(spec.simcPath, fsConstants.X_OK);
+    accessSync(spec.simcPath, fsConstants.X_OK);
   } catch (error) {
     return { exitCode: null, signal: null, spawnError: (error as NodeJS.ErrnoException).code ?? 'it could not be started', durationMs: 0 };
   }

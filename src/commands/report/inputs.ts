@@ -1,7 +1,6 @@
 import type { ResultRecord } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { checkJobId } from '../../jobs/ids.js';
 import { readJobArg, type SavedJson } from '../../jobs/saved-json.js';
 import type { ReportJob } from '../../output/html/model.js';
 import { readAllProfilesets } from '../../output/report-profilesets.js';
@@ -27,7 +26,7 @@ export async function loadJobs(ctx: Context, args: string[]): Promise<ReportJob[
 async function fromSaved(ctx: Context, saved: SavedJson): Promise<ReportJob[]> {
   const origin = saved.file === '-' ? 'stdin' : `file ${saved.file}`;
   const jobs: ReportJob[] = [];
-  for (const item of saved.items) jobs.push(item.result ? summaryJob(item.result, origin) : await fromJob(ctx, checkJobId(item.job.id)));
+  for (const item of saved.items) jobs.push(item.result ? summaryJob(item.result, origin) : await fromJob(ctx, item.job.id));
   return jobs;
 }
 
