@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Bundle src/ into dist/: one ESM entry (dist/cli.js) plus chunks loaded when a command needs them, so start-up loads
+// Bundle src/ into dist/: one entry (dist/cli.js) plus chunks loaded when a command needs them, so start-up loads
 // only what the command that runs needs. Libraries are bundled in: the published package has no runtime dependencies
-// to resolve. esbuild compiles and bundles; rollup then regroups esbuild's chunks into fewer files (see `chunk`).
+// to resolve. esbuild compiles and bundles; rollup then regroups esbuild's chunks into fewer files (see `chunk`) and
+// writes them as CommonJS: Node's ES module loader costs ~3.5 ms to start on Node 20 and, on every Node, more per
+// file than `require` (README, Design: Start-up).
 import { build } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -14,37 +16,16 @@ const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 rmSync(resolve(root, 'dist'), { recursive: true, force: true });
 const bundled = mkdtempSync(join(tmpdir(), 'simjob-build-'));
 
-const BANNER =
-  'const require=(id)=>process.getBuiltinModule(id)??process.getBuiltinModule("node:module").createRequire(import.meta.url)(id);';
+/** Node's built-in modules stay outside the bundle (rollup leaves them as `require` calls). */
+const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
 /**
- * Node's built-in modules through process.getBuiltinModule, never as ES imports. For an ES import Node builds a
- * facade of the built-in by reading every export, and on Node 22+ some exports are lazy getters that load a lot:
- * node:http's `WebSocket` loads all of undici (~12 ms of `simjob status` on Node 24), node:fs's `promises` loads
- * fs/promises and readline. So each `import … from "node:x"` left in an output file (at top level, where a statement
- * starts) becomes a `const … = process.getBuiltinModule("node:x")` on the banner's line, which runs first, as
- * imports would; the import is blanked with spaces of the same length, so columns, and the source maps, stay right.
- * A bare `import "node:x"` (rollup keeps one for each built-in the code it regrouped imported) is just blanked.
+ * rollup keeps a bare `require("node:x")` for each built-in that a module it regrouped imported without using. Loading
+ * one can cost (node:fs/promises also loads readline) and Node's built-ins have no side effect simjob relies on, so
+ * each is blanked with spaces of its length: lines and columns, and so the source maps, stay right.
  */
-const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
-function builtinsWithoutImport(code) {
-  const firstLine = code.indexOf('\n') + 1; // the banner is a line of its own
-  const statement = /(?<=^|[;}\n])import\s*(?:(?:(\*\s*as\s*[\w$]+)|([\w$]+)?\s*,?\s*(\{[^}]*\})?)\s*from\s*)?["']((?:node:)?[\w/]+)["'];/gm;
-  const consts = [];
-  let body = code;
-  for (const match of code.slice(firstLine).matchAll(statement)) {
-    const [text, namespace, defaultName, named, source] = match;
-    if (!builtins.has(source) && !source.startsWith('node:')) continue;
-    const module = `process.getBuiltinModule(${JSON.stringify(source)})`;
-    const local = namespace?.replace(/^\*\s*as\s*/, '') ?? defaultName;
-    if (local) consts.push(`${local}=${module}`);
-    if (named) consts.push(`${named.replace(/([\w$]+)\s+as\s+([\w$]+)/g, '$1:$2')}=${module}`);
-    const at = firstLine + match.index;
-    body = body.slice(0, at) + ' '.repeat(text.length) + body.slice(at + text.length);
-  }
-  if (consts.length === 0) return body;
-  return `${body.slice(0, firstLine - 1)}const ${consts.join(',')};${body.slice(firstLine - 1)}`;
-}
+const withoutBareBuiltins = (code) =>
+  code.replace(/^require\('((?:node:)?[\w/]+)'\);$/gm, (statement, id) => (builtins.has(id) ? ' '.repeat(statement.length) : statement));
 
 // commander loads node:child_process (3 ms on Node 24) on every start for the executable subcommands simjob
 // never has; give it a stand-in that loads it only if spawn is ever called.
@@ -104,7 +85,6 @@ function staticImports(entry, getModuleInfo) {
 }
 
 const entryPoints = { cli: 'src/cli.ts', worker: 'src/local/worker-main.ts', 'worker-start': 'src/local/worker-start.ts' };
-const written = [];
 try {
   await build({
     plugins: [lazyChildProcessForCommander],
@@ -129,8 +109,8 @@ try {
   });
   await chunk(Object.keys(entryPoints));
   // dist/head-start.cjs: what bin/simjob.js loads to start simc itself on `submit --local --wait` before the CLI
-  // (local/head-start.ts). It is on the way to simc, so it is one self-contained file, and CommonJS: Node loads one
-  // such file in well under a millisecond, where the ES loader took ~7 ms for the 6 files of an ES entry.
+  // (local/head-start.ts). It is on the way to simc, so it is one self-contained file that loads in well under a
+  // millisecond, without the chunks the CLI shares.
   await build({
     absWorkingDir: root,
     entryPoints: { 'head-start': 'src/local/head-start.ts' },
@@ -148,17 +128,13 @@ try {
 } finally {
   rmSync(bundled, { recursive: true, force: true });
 }
-for (const file of written.filter((f) => f.endsWith('.js'))) {
-  const path = resolve(root, 'dist', file);
-  writeFileSync(path, builtinsWithoutImport(readFileSync(path, 'utf8')));
-}
 /**
  * esbuild makes one chunk for each set of entries (and lazily imported modules) that share code, so `status` loaded
  * 24 files: a module that the CLI and a command both import gets a chunk of its own, although the CLI has always
- * loaded it before the command's import runs. Each file costs Node's ES module loader ~0.2 ms on Node 24 and ~0.3 ms
- * on Node 20. rollup's chunking knows what an importer has already loaded, so rollup regroups esbuild's output
- * (built-ins stay external) into fewer files, with the source maps carried through to src/, and joins the two
- * groups above (`status --json`: 4 files, from 24).
+ * loaded it before the command's import runs, and every file costs (through the ES module loader ~0.2 ms on Node 24
+ * and ~0.3 ms on Node 20; less through `require`). rollup's chunking knows what an importer has already loaded, so
+ * rollup regroups esbuild's output (built-ins stay external) into fewer files, with the source maps carried through
+ * to src/, joins the two groups above (`status --json`: 4 files, from 24), and writes CommonJS.
  */
 async function chunk(entries) {
   const bundle = await rollup({
@@ -168,30 +144,30 @@ async function chunk(entries) {
     external: (id) => builtins.has(id),
     // esbuild's maps (into src/) read in, so rollup's maps point to src/ too.
     plugins: [{ name: 'esbuild-maps', load: (id) => ({ code: readFileSync(id, 'utf8'), map: readFileSync(`${id}.map`, 'utf8') }) }],
-    // A built-in one of esbuild's chunks imports but does not use: harmless (and blanked below).
+    // A built-in one of esbuild's chunks imports but does not use: rollup keeps a bare `require` of it (blanked below).
     onwarn: (warning, warn) => (warning.code === 'UNUSED_EXTERNAL_IMPORT' ? undefined : warn(warning)),
   });
   const { output } = await bundle.write({
     dir: resolve(root, 'dist'),
-    format: 'es',
+    format: 'cjs',
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
     sourcemap: true,
     sourcemapExcludeSources: true,
     manualChunks: groups(join(bundled, 'cli.js')),
     // Chunks under 10 kB that only define things are merged into one loaded under the same conditions: a plain
-    // `submit --local --wait` loaded 32 files, now 18. Each file is an ES module resolution (realpath and URL work
-    // in node:path), and with 32 of them V8 started optimising node:path's normalizeString, a compile that Node's
+    // `submit --local --wait` loaded 32 files, now 18. Each file is a module resolution (realpath and path work in
+    // node:path), and with 32 of them V8 started optimising node:path's normalizeString, a compile that Node's
     // exit then waited for: ~3 ms of that command's cost over simc on Node 24 (bench/local-overhead.ts).
     experimentalMinChunkSize: 10_000,
-    // Bundled CommonJS libraries call require() (only for built-ins, as the build bundles the rest): give the ESM
-    // bundle one, which looks a built-in up directly (falling back to a real require for a module this Node lacks).
-    banner: BANNER,
   });
   await bundle.close();
-  written.push(...output.map((file) => file.fileName));
+  for (const { fileName } of output.filter((file) => file.fileName.endsWith('.js'))) {
+    const path = resolve(root, 'dist', fileName);
+    writeFileSync(path, withoutBareBuiltins(readFileSync(path, 'utf8')));
+  }
 }
 
-// Node looks for the package.json that says how to read each file it loads, walking up from the file's folder; one in
-// each dist folder ends the walk there (a few ms on Node 20 for the ~25 files of `status`, more in a deep install).
-for (const dir of ['dist', 'dist/chunks']) writeFileSync(resolve(root, dir, 'package.json'), '{ "type": "module" }\n');
+// Node looks for the package.json that says how to read each .js file it loads, walking up from the file's folder; one
+// in each dist folder ends the walk there (and says CommonJS, where simjob's own package.json says module).
+for (const dir of ['dist', 'dist/chunks']) writeFileSync(resolve(root, dir, 'package.json'), '{ "type": "commonjs" }\n');

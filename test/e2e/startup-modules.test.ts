@@ -39,10 +39,8 @@ describe('start-up of simjob status --json', () => {
     const { id } = JSON.parse(submitted.stdout) as { id: string };
     const loaded = await builtinsLoadedBy(['status', id, '--json'], env);
     expect(loaded).toContain('net'); // it did make its request (by hand: src/api/direct.ts)
-    const costly = ['http', 'internal/deps/undici/undici', 'tls', 'https', 'crypto', 'child_process', 'internal/readline/interface'];
-    // Node 20's own ES module loader reads files through fs/promises (and so readline): not simjob's to avoid.
-    const ownedBySimjob = Number(process.versions.node.split('.')[0]) >= 22 ? costly : costly.filter((m) => m !== 'internal/readline/interface');
-    expect(loaded.filter((m) => ownedBySimjob.includes(m))).toEqual([]);
+    const costly = ['http', 'internal/deps/undici/undici', 'tls', 'https', 'crypto', 'child_process', 'internal/fs/promises', 'internal/readline/interface'];
+    expect(loaded.filter((m) => costly.includes(m))).toEqual([]);
   });
 
   it('--version answers without creating stdout (a socket on a pipe) or loading the CLI', async () => {
@@ -59,19 +57,17 @@ describe('artifacts --download', () => {
     await server.waitForJob(id);
     const loaded = await builtinsLoadedBy(['artifacts', id, '--download', '--kind', 'json_report', '-o', join(dir, 'download')], env);
     expect(loaded).toContain('net'); // it did download
-    // Node 20's own ES module loader reads files through fs/promises: not simjob's to avoid.
-    const costly = Number(process.versions.node.split('.')[0]) >= 22 ? ['internal/fs/promises', 'internal/readline/interface'] : [];
-    expect(loaded.filter((m) => costly.includes(m))).toEqual([]);
+    expect(loaded.filter((m) => ['internal/fs/promises', 'internal/readline/interface'].includes(m))).toEqual([]);
   });
 });
 
-/** The src/ modules of a built file and of every file it imports statically, from their source maps. */
+/** The src/ modules of a built file and of every file it requires at load (not in a later import()), from their source maps. */
 function staticSources(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file)) return new Set();
   seen.add(file);
   const text = readFileSync(file, 'utf8');
   const sources = new Set((JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^.*?src\//, 'src/')));
-  for (const [, imported] of text.matchAll(/^import\s*(?:[^'"]*?from\s*)?['"](\.\/[^'"]+\.js)['"]/gm)) {
+  for (const [, imported] of text.matchAll(/^(?:var [\w$]+ = )?require\('(\.\.?\/[^']+\.js)'\);$/gm)) {
     for (const source of staticSources(join(dirname(file), imported!), seen)) sources.add(source);
   }
   return sources;
