@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The bin shim: answer --version without loading the CLI, turn on the compile cache where Node has one
-// (22.1+), start simc or the worker early for a local submit, then load the bundled CLI. Kept tiny on purpose:
-// every line here runs on every invocation. CommonJS (bin/package.json), as dist/ is: on Node 20 the first ES module
-// a process loads starts Node's ES loader, ~3.5 ms.
+// (22.1+), start simc or the worker early for a local submit, then load the bundled CLI with code caches made after
+// earlier runs (dist/code-cache.cjs). Kept tiny on purpose: every line here runs on every invocation. CommonJS
+// (bin/package.json), as dist/ is: on Node 20 the first ES module a process loads starts Node's ES loader, ~3.5 ms.
 'use strict';
 const { readFileSync, writeSync } = require('node:fs');
 
@@ -17,19 +17,25 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   }
 } else {
   require('node:module').enableCompileCache?.();
+  const debugEnv = process.env.SIMJOB_DEBUG; // as src/debug.ts reads it
+  const debug = args.includes('--debug') || args.includes('-d') || Boolean(debugEnv && debugEnv !== '0' && debugEnv !== 'false');
+  // --debug: Node's own loader, whose stack traces the source maps turn into src/ positions (vm.Script gets none).
+  if (debug) process.setSourceMapsEnabled(true);
+  const dist = require('node:path').join(__dirname, '..', 'dist');
+  const load = debug ? require : require(`${dist}/code-cache.cjs`).bundleLoader(args, process.env, require);
   // `submit … --local --wait`: start simc itself first (dist/head-start.cjs, one small file), so that all the CLI does
   // before it waits runs alongside simc; `submit … --local`: start the background worker first.
   let headStart;
   let workerStarting;
   if (args[0] === 'submit' && args.includes('--local') && (args.includes('--wait') || args.includes('-w'))) {
     try {
-      headStart = require('../dist/head-start.cjs').startHeadStart(args, process.env);
+      headStart = require(`${dist}/head-start.cjs`).startHeadStart(args, process.env);
     } catch {
       // the submit reports whatever is wrong
     }
   } else if (args.includes('submit') && args.includes('--local')) {
     workerStarting = Promise.resolve()
-      .then(() => require('../dist/worker-start.js').startWorkerEarly(args, process.env))
+      .then(() => load(`${dist}/worker-start.js`).startWorkerEarly(args, process.env))
       .catch(() => undefined); // the submit starts the worker itself
   }
   // `simjob … | head` closes the pipe early: that is the reader's choice, not an error.
@@ -39,9 +45,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
       throw error;
     });
   }
-  const debugEnv = process.env.SIMJOB_DEBUG; // as src/debug.ts reads it
-  if (args.includes('--debug') || args.includes('-d') || (debugEnv && debugEnv !== '0' && debugEnv !== 'false')) process.setSourceMapsEnabled(true);
-  const { main } = require('../dist/cli.js');
+  const { main } = load(`${dist}/cli.js`);
   Promise.resolve(workerStarting)
     .then(() => main(args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: () => process.stdin, headStart }))
     .then((code) => {

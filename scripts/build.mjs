@@ -108,12 +108,12 @@ try {
     logLevel: 'warning',
   });
   await chunk(Object.keys(entryPoints));
-  // dist/head-start.cjs: what bin/simjob.js loads to start simc itself on `submit --local --wait` before the CLI
-  // (local/head-start.ts). It is on the way to simc, so it is one self-contained file that loads in well under a
-  // millisecond, without the chunks the CLI shares.
+  // What bin/simjob.js loads before the CLI, each one self-contained file that loads in well under a millisecond,
+  // without the chunks the CLI shares: dist/head-start.cjs starts simc itself on `submit --local --wait`
+  // (local/head-start.ts), on the way to simc; dist/code-cache.cjs loads the bundle (code-cache.ts).
   await build({
     absWorkingDir: root,
-    entryPoints: { 'head-start': 'src/local/head-start.ts' },
+    entryPoints: { 'head-start': 'src/local/head-start.ts', 'code-cache': 'src/code-cache.ts' },
     outdir: resolve(root, 'dist'),
     outExtension: { '.js': '.cjs' },
     bundle: true,
@@ -154,6 +154,8 @@ async function chunk(entries) {
     chunkFileNames: 'chunks/[name]-[hash].js',
     sourcemap: true,
     sourcemapExcludeSources: true,
+    // import() of a built-in becomes a require too: the bundle runs in vm.Script (code-cache.ts), which has no import().
+    dynamicImportInCjs: false,
     manualChunks: groups(join(bundled, 'cli.js')),
     // Chunks under 10 kB that only define things are merged into one loaded under the same conditions: a plain
     // `submit --local --wait` loaded 32 files, now 18. Each file is a module resolution (realpath and path work in
