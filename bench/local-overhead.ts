@@ -41,7 +41,7 @@ try {
     const c = timed(process.execPath, [bin, ...submit], { env: coldEnv });
     const w = timed(process.execPath, [bin, ...submit], { env: warmEnv });
     const n = timed(process.execPath, ['-e', '0']);
-    if (round < 0) continue; // round -1 warms the disk cache and Node's compile cache
+    if (round < 0) continue; // round -1 warms the disk cache and the code caches
     samples.node.push(n);
     samples.direct.push(d);
     samples.cold.push(c);
