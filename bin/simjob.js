@@ -17,23 +17,25 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   }
 } else {
   require('node:module').enableCompileCache?.();
-  const debugEnv = process.env.SIMJOB_DEBUG; // as src/debug.ts reads it
-  const debug = args.includes('--debug') || args.includes('-d') || Boolean(debugEnv && debugEnv !== '0' && debugEnv !== 'false');
-  // --debug: Node's own loader, whose stack traces the source maps turn into src/ positions (vm.Script gets none).
-  if (debug) process.setSourceMapsEnabled(true);
   const dist = require('node:path').join(__dirname, '..', 'dist');
-  const load = debug ? require : require(`${dist}/code-cache.cjs`).bundleLoader(args, process.env, require);
   // `submit … --local --wait`: start simc itself first (dist/head-start.cjs, one small file), so that all the CLI does
   // before it waits runs alongside simc; `submit … --local`: start the background worker first.
+  const waitingLocalSubmit = args[0] === 'submit' && args.includes('--local') && (args.includes('--wait') || args.includes('-w'));
   let headStart;
-  let workerStarting;
-  if (args[0] === 'submit' && args.includes('--local') && (args.includes('--wait') || args.includes('-w'))) {
+  if (waitingLocalSubmit) {
     try {
       headStart = require(`${dist}/head-start.cjs`).startHeadStart(args, process.env);
     } catch {
       // the submit reports whatever is wrong
     }
-  } else if (args.includes('submit') && args.includes('--local')) {
+  }
+  const debugEnv = process.env.SIMJOB_DEBUG; // as src/debug.ts reads it
+  const debug = args.includes('--debug') || args.includes('-d') || Boolean(debugEnv && debugEnv !== '0' && debugEnv !== 'false');
+  // --debug: Node's own loader, whose stack traces the source maps turn into src/ positions (vm.Script gets none).
+  if (debug) process.setSourceMapsEnabled(true);
+  const load = debug ? require : require(`${dist}/code-cache.cjs`).bundleLoader(args, process.env, require);
+  let workerStarting;
+  if (!waitingLocalSubmit && args.includes('submit') && args.includes('--local')) {
     workerStarting = Promise.resolve()
       .then(() => load(`${dist}/worker-start.js`).startWorkerEarly(args, process.env))
       .catch(() => undefined); // the submit starts the worker itself
