@@ -33,7 +33,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   const debug = args.includes('--debug') || args.includes('-d') || Boolean(debugEnv && debugEnv !== '0' && debugEnv !== 'false');
   // --debug: Node's own loader, whose stack traces the source maps turn into src/ positions (vm.Script gets none).
   if (debug) process.setSourceMapsEnabled(true);
-  const load = debug ? require : require(`${dist}/code-cache.cjs`).bundleLoader(args, process.env, require);
+  const load = debug ? require : require(`${dist}/code-cache.cjs`).bundleLoader(dist, args, process.env, require);
   let workerStarting;
   if (!waitingLocalSubmit && args.includes('submit') && args.includes('--local')) {
     workerStarting = Promise.resolve()

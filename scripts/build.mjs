@@ -5,7 +5,8 @@
 // writes them as CommonJS: Node's ES module loader costs ~3.5 ms to start on Node 20 and, on every Node, more per
 // file than `require` (README, Design: Start-up).
 import { build } from 'esbuild';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -173,3 +174,11 @@ async function chunk(entries) {
 // Node looks for the package.json that says how to read each .js file it loads, walking up from the file's folder; one
 // in each dist folder ends the walk there (and says CommonJS, where simjob's own package.json says module).
 for (const dir of ['dist', 'dist/chunks']) writeFileSync(resolve(root, dir, 'package.json'), '{ "type": "commonjs" }\n');
+
+// dist/build-id: what this build's code is, from every file of it, so that code caches made from it are never used
+// with another build's files (src/code-cache.ts).
+const hash = createHash('sha256');
+for (const file of readdirSync(resolve(root, 'dist'), { recursive: true }).map(String).filter((f) => /\.c?js$/.test(f)).sort()) {
+  hash.update(`${file}\0`).update(readFileSync(resolve(root, 'dist', file))).update('\0');
+}
+writeFileSync(resolve(root, 'dist', 'build-id'), `${hash.digest('hex').slice(0, 16)}\n`);

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BundleLoader, cacheFolderFor } from '../../src/code-cache.js';
@@ -29,7 +29,7 @@ exports.name = function name() { return 'core'; };
 describe('BundleLoader', () => {
   it('runs a CommonJS tree as Node would: one instance per file, built-ins from Node, a cycle sees the exports made so far', () => {
     const dir = bundle();
-    const loader = new BundleLoader(join(dir, 'cache'), nodeRequire);
+    const loader = new BundleLoader(dir, join(dir, 'cache'), nodeRequire);
     const cli = loader.load(join(dir, 'cli.js')) as { main(): string };
     expect(cli.main()).toBe('core true cli.js true');
     const core = loader.load(join(dir, 'chunks', '..', 'chunks', 'core.js')) as { seenReady: boolean };
@@ -39,23 +39,41 @@ describe('BundleLoader', () => {
   it('writes nothing until the command has run, then a cache of each file it loaded', () => {
     const dir = bundle();
     const cache = join(dir, 'cache');
-    const loader = new BundleLoader(cache, nodeRequire);
+    const loader = new BundleLoader(dir, cache, nodeRequire);
     (loader.load(join(dir, 'cli.js')) as { main(): string }).main();
     expect(existsSync(cache)).toBe(false);
     loader.saveCaches();
     const written = readdirSync(cache).sort();
-    expect(written).toHaveLength(2);
-    expect(written[0]).toMatch(new RegExp(`^cli\\.js\\.${statSync(join(dir, 'cli.js')).size}-\\d+$`));
-    expect(written[1]).toMatch(/^core\.js\.\d+-\d+$/);
+    expect(written).toEqual(['chunks_core.js', 'cli.js']);
+    expect(statSync(join(cache, 'cli.js')).mode & 0o777).toBe(0o600);
   });
 
   // Whether V8 takes a cache shows only in a new process (within one, V8 reuses what it compiled): see
   // test/e2e/code-cache.test.ts.
 
-  it('keeps each command in a folder of its own, under the Node that made it', () => {
+  it('keeps each command of each build in a folder of its own, and caches nothing for a bundle without a build id', () => {
+    const dir = bundle();
     const env = { SIMJOB_CACHE_DIR: '/c' };
-    expect(cacheFolderFor(['status', 'x'], env)).toBe(join('/c', 'code-cache', `${process.version}-${process.arch}`, 'status'));
-    expect(cacheFolderFor(['../../etc', 'x'], env)).toBe(join('/c', 'code-cache', `${process.version}-${process.arch}`, 'other'));
-    expect(cacheFolderFor([], env)).toMatch(/other$/);
+    expect(cacheFolderFor(dir, ['status', 'x'], env)).toBeUndefined();
+    writeFileSync(join(dir, 'build-id'), '0123456789abcdef\n');
+    const build = `0123456789abcdef-${process.version}-${process.arch}`;
+    expect(cacheFolderFor(dir, ['status', 'x'], env)).toBe(join('/c', 'code-cache', build, 'status'));
+    expect(cacheFolderFor(dir, ['../../etc', 'x'], env)).toBe(join('/c', 'code-cache', build, 'other'));
+    expect(cacheFolderFor(dir, [], env)).toBe(join('/c', 'code-cache', build, 'other'));
+    writeFileSync(join(dir, 'build-id'), '../x\n');
+    expect(cacheFolderFor(dir, ['status'], env)).toBeUndefined();
+  });
+
+  it('keeps the folders of two other builds besides its own when it makes a new one', () => {
+    const dir = bundle();
+    const root = join(dir, 'code-cache');
+    for (const [i, name] of ['old-1', 'old-2', 'old-3'].entries()) {
+      mkdirSync(join(root, name), { recursive: true });
+      utimesSync(join(root, name), new Date(2026, 0, i + 1), new Date(2026, 0, i + 1));
+    }
+    const loader = new BundleLoader(dir, join(root, 'current', 'status'), nodeRequire);
+    loader.load(join(dir, 'cli.js'));
+    loader.saveCaches();
+    expect(readdirSync(root).sort()).toEqual(['current', 'old-2', 'old-3']);
   });
 });
