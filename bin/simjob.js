@@ -34,12 +34,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   // --debug: Node's own loader, whose stack traces the source maps turn into src/ positions (vm.Script gets none).
   if (debug) process.setSourceMapsEnabled(true);
   const load = debug ? require : require(`${dist}/code-cache.cjs`).bundleLoader(dist, args, process.env, require);
-  let workerStarting;
-  if (!waitingLocalSubmit && args.includes('submit') && args.includes('--local')) {
-    workerStarting = Promise.resolve()
-      .then(() => load(`${dist}/worker-start.js`).startWorkerEarly(args, process.env))
-      .catch(() => undefined); // the submit starts the worker itself
-  }
+  // The worker is started before the CLI loads, so that its Node start-up runs alongside the CLI's.
+  const workerStarted =
+    !waitingLocalSubmit && args.includes('submit') && args.includes('--local')
+      ? (async () => load(`${dist}/worker-start.js`).startWorkerEarly(args, process.env))().catch(() => undefined) // else the submit starts it
+      : undefined;
   // `simjob … | head` closes the pipe early: that is the reader's choice, not an error.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error) => {
@@ -47,9 +46,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
       throw error;
     });
   }
-  const { main } = load(`${dist}/cli.js`);
-  Promise.resolve(workerStarting)
-    .then(() => main(args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: () => process.stdin, headStart }))
+  Promise.resolve(workerStarted)
+    .then(() => load(`${dist}/cli.js`).main(args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: () => process.stdin, headStart }))
     .then((code) => {
       process.exitCode = code;
     });
