@@ -18,6 +18,8 @@ export class RemoteBackend implements JobBackend {
   }
 
   async submit(input: SubmitInput): Promise<Submitted> {
+    // Its retries are safe only with a key: submit/run.ts gives every remote submission one.
+    if (!input.idempotencyKey) throw new Error('A remote submission needs an idempotency key.');
     const headers: Record<string, string> = { 'idempotency-key': input.idempotencyKey };
     const response = input.plain
       ? await this.http.call('POST', '/v1/sim/jobs', {

@@ -12,8 +12,12 @@ export interface Fetched<T> {
 
 export interface SubmitInput {
   request: SubmitRequest;
-  /** Sent with the submission and reused on its retries, so a retried submission never makes a second job. */
-  idempotencyKey: string;
+  /**
+   * Sent with the submission and reused on its retries, so a retried submission never makes a second job. A remote
+   * submission always has one (a fresh one per invocation unless --idempotency-key gives it); a local one only when
+   * --idempotency-key gives it, as a local submission is never retried and nobody else knows a fresh key.
+   */
+  idempotencyKey?: string;
   /** Send the profile as text/plain with query parameters and headers (spec 2.1) instead of JSON. */
   plain: boolean;
   /** Local backend only: the simc binary to run (`submit --simc PATH`). */

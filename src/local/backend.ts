@@ -70,12 +70,10 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
 
   async submit(input: SubmitInput): Promise<Submitted> {
     const { request } = input;
-    const keyHash = sha256(input.idempotencyKey);
-    const keyPath = join(this.store.keysDir, keyHash);
-    const { metadata: _ignored, ...compared } = request;
-    const digest = sha256(JSON.stringify({ request: compared, simc: input.simc ?? null }));
-    const known = await readJson<KeyRecord>(keyPath);
-    if (known) return this.replay(known, digest);
+    // Only a key given with --idempotency-key is recorded (SubmitInput): <data dir>/keys/ holds no file per job.
+    const idempotency = input.idempotencyKey ? this.idempotencyOf(input.idempotencyKey, input) : undefined;
+    const known = idempotency && (await readJson<KeyRecord>(idempotency.path));
+    if (idempotency && known) return this.replay(known, idempotency.digest);
     // Start the worker now, while this job is being written: its start-up (a Node process) is on the way to simc.
     // Not when this process may run the job itself: a worker would only compete with it for the CPU.
     const starting = input.runHere ? undefined : ensureWorker(this.store, this.workerEnv()).catch(() => undefined);
@@ -86,7 +84,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     // As the service: refused with webhook_not_configured unless a URL and a signing secret are set up.
     const webhook = request.webhook ? requireWebhookTarget(this.ctx.config, this.ctx.env) : undefined;
 
-    const job = this.newJob(request, simc, facts, { keyHash, digest }, input.runHere ? this.ctx.headStart : undefined);
+    const job = this.newJob(request, simc, facts, idempotency ? { keyHash: idempotency.keyHash, digest: idempotency.digest } : null, input.runHere ? this.ctx.headStart : undefined);
     const files: Record<string, { data: string; mode?: number }> = { 'input.simc': { data: request.profile.text } };
     if (request.credentials) {
       // simc reads provider credentials from ./apikey.txt in its working directory (the job folder); the file
@@ -96,13 +94,13 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     if (webhook) files[SUBSCRIPTION_FILE] = subscriptionFile(webhook, this.ctx.config.profile);
     const early = input.runHere ? await this.takeHeadStart(job, request, files) : undefined;
     if (!early) await this.store.createJob(job, files);
-    if (!(await createExclusive(keyPath, JSON.stringify({ jobId: job.id, digest } satisfies KeyRecord)))) {
+    if (idempotency && !(await createExclusive(idempotency.path, JSON.stringify({ jobId: job.id, digest: idempotency.digest } satisfies KeyRecord)))) {
       // Another process submitted with the same key a moment ago: theirs is the job.
       if (early) await stopRun(early.headStart.run);
       await this.store.removeJobFolder(job.id);
       if (early) await this.store.unmarkRunning(job.id);
-      const winner = await readJson<KeyRecord>(keyPath);
-      if (winner) return this.replay(winner, digest);
+      const winner = await readJson<KeyRecord>(idempotency.path);
+      if (winner) return this.replay(winner, idempotency.digest);
     }
     if (early) {
       const { runClaimed } = await import('./inline.js');
@@ -115,6 +113,13 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     // Again now that the job is queued: the worker seen running a moment ago may have left meanwhile.
     await ensureWorker(this.store, this.workerEnv());
     return { ...fetched(submitResponse(this.store, job)), replay: false };
+  }
+
+  /** Where the record of an idempotency key lives, and the digest of the request it was given for. */
+  private idempotencyOf(key: string, input: SubmitInput): { keyHash: string; path: string; digest: string } {
+    const keyHash = sha256(key);
+    const { metadata: _ignored, ...compared } = input.request;
+    return { keyHash, path: join(this.store.keysDir, keyHash), digest: sha256(JSON.stringify({ request: compared, simc: input.simc ?? null })) };
   }
 
   /** A --debug line on stderr (through the output module, like the HTTP layer's). */

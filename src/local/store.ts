@@ -9,7 +9,7 @@
  *                       /stdout.log, stderr.log, report.json, report.html, result.csv, simc-output.txt
  *              /queue/<rank>-<id>        one empty marker per queued job; sorted names = run order
  *              /running/<id>             one empty marker per job a worker has claimed
- *              /keys/<sha256 of key>     idempotency keys → job id
+ *              /keys/<sha256 of key>     idempotency keys (--idempotency-key) → job id
  *              /early/<id>               a head start no job has taken yet (head-start.ts): its CLI and simc
  *              /worker.lock, worker.log  the single worker (worker.ts)
  */

@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { isolatedDirs, simjob, type CliResult } from '../helpers/cli.js';
 import { alive } from '../helpers/process.js';
 import { REPO_ROOT } from '../helpers/shared.js';
@@ -91,6 +91,23 @@ function runsIn(pid: number, dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Call at the top of a test file: returns a maker of fresh envs (localEnv), every one cleaned up (cleanUp) after
+ * each test, pass or fail.
+ */
+export function freshLocalEnvs(): (extra?: Record<string, string>) => LocalEnv {
+  let envs: LocalEnv[] = [];
+  afterEach(async () => {
+    await Promise.all(envs.map(cleanUp));
+    envs = [];
+  });
+  return (extra = {}) => {
+    const env = localEnv(extra);
+    envs.push(env);
+    return env;
+  };
 }
 
 /**

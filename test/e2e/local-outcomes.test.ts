@@ -5,22 +5,13 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  FAKE_SIMC, alive, cleanUp, jobFile, json, localEnv, profileFile, quickProfile, run, statusOf, submitLocal, waitFor, waitForStatus,
+  FAKE_SIMC, alive, freshLocalEnvs, jobFile, json, profileFile, quickProfile, run, statusOf, submitLocal, waitFor, waitForStatus,
   workerPid, type LocalEnv,
 } from './local-helpers.js';
 
-let envs: LocalEnv[] = [];
-function freshEnv(extra: Record<string, string> = {}): LocalEnv {
-  const env = localEnv(extra);
-  envs.push(env);
-  return env;
-}
-afterEach(async () => {
-  await Promise.all(envs.map(cleanUp));
-  envs = [];
-});
+const freshEnv = freshLocalEnvs();
 
 const HANG = ['# fake.hang_after=1'];
 

@@ -6,19 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanUp, json, localEnv, profileFile, run, statusOf, submitLocal, waitFor, type LocalEnv } from './local-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { freshLocalEnvs, json, profileFile, run, statusOf, submitLocal, waitFor } from './local-helpers.js';
 
-let envs: LocalEnv[] = [];
-function freshEnv(): LocalEnv {
-  const env = localEnv();
-  envs.push(env);
-  return env;
-}
-afterEach(async () => {
-  await Promise.all(envs.map(cleanUp));
-  envs = [];
-});
+const freshEnv = freshLocalEnvs();
 
 // `tie` is 0.2 % below `top`: inseparable at the coarse stages (both go on), clearly second at the final 0.05 %.
 // The losers sit 1,000 apart (over 5 combined standard errors at the coarse stage), so their order is never a coin toss.

@@ -51,7 +51,7 @@ export async function submitProfiles(ctx: Context, profiles: ProfileInput[], opt
       // Every job of a batch says which profile (and scenario) it is, on the service and locally alike.
       const meta = batch && !options.plain ? batchMeta(options.meta, profileName, scenario) : options.meta;
       const request = buildRequest({ ...profile, text }, { ...options, meta }, channel, ctx.env, priority);
-      const key = options.idempotencyKey ? checkIdempotencyKey(options.idempotencyKey) : newIdempotencyKey();
+      const key = options.idempotencyKey ? checkIdempotencyKey(options.idempotencyKey) : options.local ? undefined : newIdempotencyKey();
       const checked = preflight(source, request, options.local ? 'local' : 'remote');
       prepared.push({ profile: { ...profile, text }, request, idempotencyKey: key, preflight: checked, profileName, scenario });
     }

@@ -26,7 +26,8 @@ export interface SubmitOptions extends SubmitFlags {
 export interface PreparedSubmission {
   profile: ProfileInput;
   request: SubmitRequest;
-  idempotencyKey: string;
+  /** --idempotency-key, else a fresh key for a remote submission; none for a local one (SubmitInput). */
+  idempotencyKey?: string;
   preflight: Preflight;
   /** The profile as named (`stdin` for -), and in a batch the scenario this job runs. */
   profileName: string;
@@ -43,7 +44,7 @@ export async function submitOne(backend: JobBackend, p: PreparedSubmission, opti
     submitted = await backend.submit({ request: p.request, idempotencyKey: p.idempotencyKey, plain: Boolean(options.plain), simc: options.simc, analysis: p.preflight.analysis, runHere: Boolean(options.wait && options.local) });
   } catch (error) {
     const uncertain = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
-    if (!uncertain) throw error;
+    if (!uncertain || !p.idempotencyKey) throw error;
     const err = error as NetworkError | ApiError;
     throw Object.assign(err, {
       hint: `The submission may have reached the service. Run the same command with --idempotency-key ${p.idempotencyKey} to get its job id without creating a second job.`,
