@@ -63,8 +63,7 @@ export class BundleLoader {
   saveCaches(): void {
     if (this.uncached.length === 0) return;
     try {
-      const fresh = !existsDir(this.cacheFolder);
-      mkdirSync(this.cacheFolder, { recursive: true, mode: 0o700 });
+      const fresh = mkdirSync(this.cacheFolder, { recursive: true, mode: 0o700 }) !== undefined; // it made a folder
       for (const { script, cacheFile } of this.uncached.splice(0)) {
         const temporary = `${cacheFile}.${process.pid}.tmp`;
         writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
@@ -82,14 +81,6 @@ function readIfThere(file: string): Buffer | undefined {
     return readFileSync(file);
   } catch {
     return undefined;
-  }
-}
-
-function existsDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }
 

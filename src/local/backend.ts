@@ -72,8 +72,10 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     const { request } = input;
     // Only a key given with --idempotency-key is recorded (SubmitInput): <data dir>/keys/ holds no file per job.
     const idempotency = input.idempotencyKey ? this.idempotencyOf(input.idempotencyKey, input) : undefined;
-    const known = idempotency && (await readJson<KeyRecord>(idempotency.path));
-    if (idempotency && known) return this.replay(known, idempotency.digest);
+    if (idempotency) {
+      const known = await readJson<KeyRecord>(idempotency.path);
+      if (known) return this.replay(known, idempotency.digest);
+    }
     // Start the worker now, while this job is being written: its start-up (a Node process) is on the way to simc.
     // Not when this process may run the job itself: a worker would only compete with it for the CPU.
     const starting = input.runHere ? undefined : ensureWorker(this.store, this.workerEnv()).catch(() => undefined);

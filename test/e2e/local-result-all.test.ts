@@ -6,14 +6,10 @@
  */
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanUp, json, localEnv, profileFile, run, type LocalEnv } from './local-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { freshLocalEnvs, json, profileFile, run, type LocalEnv } from './local-helpers.js';
 
-let envs: LocalEnv[] = [];
-afterEach(async () => {
-  await Promise.all(envs.map(cleanUp));
-  envs = [];
-});
+const freshEnv = freshLocalEnvs();
 
 const rows = (stdout: string) => stdout.split('\n').filter((l) => /^\d+\t/.test(l)).map((l) => l.split('\t'));
 
@@ -36,8 +32,7 @@ const SETS = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`set ${i}`
 
 describe('result --all of a local job', () => {
   it('reads the list the job wrote, which holds the rows its report gives; without it (an older job) the report is read', async () => {
-    const env = localEnv();
-    envs.push(env);
+    const env = freshEnv();
     const { id, dir } = await finishedJob(env, [], SETS);
     const list = join(dir, 'profilesets.json');
     const fromList = await all(env, id);
@@ -64,8 +59,7 @@ describe('result --all of a local job', () => {
   });
 
   it('a multistage job lists each profileset at the last stage it reached, as its stage reports give it', async () => {
-    const env = localEnv();
-    envs.push(env);
+    const env = freshEnv();
     const { id, dir } = await finishedJob(env, ['--multistage'], SETS);
     const fromList = await all(env, id);
     const stages = new Set(rows(fromList).map((r) => r[6]));
@@ -75,8 +69,7 @@ describe('result --all of a local job', () => {
   });
 
   it('5,000 profilesets, piped: each row holds the figures of its report entry as Intl.NumberFormat writes them', async () => {
-    const env = localEnv();
-    envs.push(env);
+    const env = freshEnv();
     const lines = ['warrior="Many"', 'spec=fury', 'level=90', 'iterations=10', ...Array.from({ length: 5000 }, (_, i) => `profileset."set ${i}"=potion=disabled`), ''];
     const submitted = await run(env, ['submit', profileFile(env, 'many.simc', lines.join('\n')), '--local', '--wait', '--json'], 60_000);
     expect(submitted.exitCode, submitted.stderr).toBe(0);

@@ -6,11 +6,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simjob } from '../helpers/cli.js';
 import { SHARED_DIR } from '../helpers/shared.js';
 import { startServer, type TestServer } from '../server/index.js';
-import { cleanUp, json, localEnv, profileFile, run, type LocalEnv } from './local-helpers.js';
+import { freshLocalEnvs, json, profileFile, run } from './local-helpers.js';
 import { userEnv } from './wait-helpers.js';
 
 const FURY = resolve(SHARED_DIR, 'fixtures', 'addon', 'fury-bags-vault.txt');
@@ -24,16 +24,7 @@ const ITEM_NAMES = /^(Vaelgor's Final Stare \(282\)|Alnhara Lantern \(285\)|Hear
 const HEADLINE = /^(Equip .+: \+[\d,.]+ dps ± [\d,.]+ \(\+[\d.]+%\) over the equipped set\.|Keep what you wear: .+)$/m;
 
 describe('simjob topgear --local', () => {
-  let envs: LocalEnv[] = [];
-  afterEach(async () => {
-    await Promise.all(envs.map(cleanUp));
-    envs = [];
-  });
-  const fresh = () => {
-    const env = localEnv();
-    envs.push(env);
-    return env;
-  };
+  const fresh = freshLocalEnvs();
 
   it('runs the combinations with multistage, names the items in the table, and result shows the same later', async () => {
     const env = fresh();
