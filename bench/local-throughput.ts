@@ -1,9 +1,12 @@
 /**
  * Many small local jobs: 100 `simjob submit <profile> --local --wait --json`, 8 in flight at a time (a script or a
- * build farm firing jobs), against running the stand-in simc on the same profile 100 times directly, as many at a
- * time as local mode runs (local.concurrency: 1, one after another, as for a real simc that uses every core; 2).
+ * build farm firing jobs), at local.concurrency 1 and 2, against running the stand-in simc on the same profile 100
+ * times directly. Target (issue 15): at most 1.3× "running the stand-in 100 times", the issue's one baseline for
+ * both settings, which is one run after another (as for a real simc, which uses every core). A stricter figure
+ * is printed beside it: concurrency 2 against the stand-in run 2 at a time, where both cores are busy with simc
+ * alone; every simjob command is a Node process of its own on top, so that one has no target (README).
  * Medians of interleaved rounds of the total wall time; the CPU of the commands (simjob's with their simc, not the
- * background worker's) is printed too. Target (issue 15): at most 1.3× the direct runs.
+ * background worker's) is printed too.
  * Run: npm run build && node scripts/tsrun.mjs bench/local-throughput.ts [rounds] [jobs]
  */
 import { spawn } from 'node:child_process';
@@ -77,16 +80,19 @@ try {
   }
   const m = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, median(v)])) as Record<string, number>;
   const s = (ms: number | undefined) => `${((ms ?? 0) / 1000).toFixed(2)} s`;
-  const ratio = { c1: (m.simjob1 ?? 0) / (m.direct1 ?? 1), c2: (m.simjob2 ?? 0) / (m.direct2 ?? 1) };
+  const ratio = { c1: (m.simjob1 ?? 0) / (m.direct1 ?? 1), c2: (m.simjob2 ?? 0) / (m.direct1 ?? 1), c2Paired: (m.simjob2 ?? 0) / (m.direct2 ?? 1) };
   console.log(`${jobs} small local jobs, ${IN_FLIGHT} submitted at a time, median of ${rounds} rounds (Node ${process.versions.node}, stand-in simc):`);
+  console.log(`  the stand-in directly, one after another: ${s(m.direct1)} (cpu ${s(m.cpuDirect1)}); 2 at a time: ${s(m.direct2)} (cpu ${s(m.cpuDirect2)})`);
   for (const c of [1, 2] as const) {
-    console.log(`  local.concurrency ${c}: stand-in directly, ${c} at a time ${s(m[`direct${c}`])} (cpu ${s(m[`cpuDirect${c}`])}); submit --local --wait ${s(m[`simjob${c}`])} (cpu ${s(m[`cpuSimjob${c}`])}) = ${ratio[`c${c}`].toFixed(2)}× direct`);
+    console.log(`  local.concurrency ${c}: submit --local --wait ${s(m[`simjob${c}`])} (cpu ${s(m[`cpuSimjob${c}`])}) = ${ratio[`c${c}`].toFixed(2)}× the stand-in one after another`);
   }
+  console.log(`  local.concurrency 2 against the stand-in 2 at a time (no target): ${ratio.c2Paired.toFixed(2)}×`);
   const met = { c1: ratio.c1 <= TARGET, c2: ratio.c2 <= TARGET };
-  console.log(`Target: ≤ ${TARGET}× direct: concurrency 1 ${met.c1 ? 'met' : 'MISSED'}, concurrency 2 ${met.c2 ? 'met' : 'MISSED'}`);
+  console.log(`Target: ≤ ${TARGET}× the stand-in run ${jobs} times: concurrency 1 ${met.c1 ? 'met' : 'MISSED'}, concurrency 2 ${met.c2 ? 'met' : 'MISSED'}`);
   printFigures([
-    { name: `${jobs} jobs ${IN_FLIGHT} at a time / stand-in direct, local.concurrency 1`, value: ratio.c1, unit: '×', max: TARGET },
-    { name: `${jobs} jobs ${IN_FLIGHT} at a time / stand-in direct, local.concurrency 2`, value: ratio.c2, unit: '×', max: TARGET },
+    { name: `${jobs} jobs ${IN_FLIGHT} at a time / stand-in direct one after another, local.concurrency 1`, value: ratio.c1, unit: '×', max: TARGET },
+    { name: `${jobs} jobs ${IN_FLIGHT} at a time / stand-in direct one after another, local.concurrency 2`, value: ratio.c2, unit: '×', max: TARGET },
+    { name: `${jobs} jobs ${IN_FLIGHT} at a time / stand-in direct 2 at a time, local.concurrency 2`, value: ratio.c2Paired, unit: '×' },
   ]);
 } finally {
   await new Promise((r) => setTimeout(r, 3_000)); // workers leave on their own (2 s idle grace) before their data dirs go
