@@ -135,9 +135,15 @@ export async function answerWithFault(res: ServerResponse, fault: Fault, headers
     res.write('"');
     for (let left = length - 2; left > 0 && !closed; left -= block.length) {
       if (!res.write(left >= block.length ? block : block.subarray(0, left))) {
-        await new Promise((r) => {
-          res.once('drain', r);
-          res.once('close', r);
+        await new Promise<void>((resume) => {
+          // whichever comes first; the other listener goes too, or a long body piles up 'close' listeners
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resume();
+          };
+          res.once('drain', done);
+          res.once('close', done);
         });
       }
     }
