@@ -5,8 +5,8 @@
  * both settings, which is one run after another (as for a real simc, which uses every core). A stricter figure
  * is printed beside it: concurrency 2 against the stand-in run 2 at a time, where both cores are busy with simc
  * alone; every simjob command is a Node process of its own on top, so that one has no target (README).
- * Medians of interleaved rounds of the total wall time; the CPU of the commands (simjob's with their simc, not the
- * background worker's) is printed too.
+ * Medians of interleaved rounds of the total wall time. CPU is printed too: the commands' (simjob's with the simc
+ * it runs itself, with /usr/bin/time), and the whole machine's per job (/proc/stat), which counts the worker.
  * Run: npm run build && node scripts/tsrun.mjs bench/local-throughput.ts [rounds] [jobs]
  */
 import { spawn } from 'node:child_process';
@@ -29,10 +29,28 @@ const work = mkdtempSync(join(tmpdir(), 'simjob-bench-throughput-'));
 const profile = join(work, 'small.simc');
 writeFileSync(profile, 'warrior="Bench"\nspec=fury\nlevel=90\niterations=200\n');
 
-/** Run `count` commands, `inFlight` at a time; total wall ms and summed CPU ms (with /usr/bin/time). */
-async function pool(count: number, inFlight: number, command: (i: number) => { cmd: string; args: string[]; env?: NodeJS.ProcessEnv; cwd?: string }): Promise<{ wallMs: number; cpuMs: number }> {
+/**
+ * The CPU time the whole machine has been busy so far, from Linux's /proc/stat (in USER_HZ, 100 a second), or
+ * undefined elsewhere. Unlike /usr/bin/time it counts the background worker and the simcs it runs.
+ */
+function machineBusyMs(): number | undefined {
+  try {
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fields;
+    return (user + nice + system + irq + softirq) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Run `count` commands, `inFlight` at a time: total wall ms, the commands' summed CPU ms (with /usr/bin/time), and
+ * the machine's busy CPU ms meanwhile.
+ */
+async function pool(count: number, inFlight: number, command: (i: number) => { cmd: string; args: string[]; env?: NodeJS.ProcessEnv; cwd?: string }): Promise<{ wallMs: number; cpuMs: number; machineMs: number }> {
   let next = 0;
   let cpuMs = 0;
+  const busyBefore = machineBusyMs();
   const started = performance.now();
   const lane = async () => {
     while (next < count) {
@@ -46,7 +64,9 @@ async function pool(count: number, inFlight: number, command: (i: number) => { c
     }
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
-  return { wallMs: performance.now() - started, cpuMs };
+  const wallMs = performance.now() - started;
+  const busyAfter = machineBusyMs();
+  return { wallMs, cpuMs, machineMs: busyBefore === undefined || busyAfter === undefined ? NaN : busyAfter - busyBefore };
 }
 
 function simjobEnv(name: string, concurrency: number): NodeJS.ProcessEnv {
@@ -74,6 +94,8 @@ try {
       add(`simjob${concurrency}`, viaSimjob.wallMs);
       add(`cpuDirect${concurrency}`, direct.cpuMs);
       add(`cpuSimjob${concurrency}`, viaSimjob.cpuMs);
+      add(`machineDirect${concurrency}`, direct.machineMs);
+      add(`machineSimjob${concurrency}`, viaSimjob.machineMs);
       line.push(`concurrency ${concurrency}: direct ${(direct.wallMs / 1000).toFixed(2)} s, simjob ${(viaSimjob.wallMs / 1000).toFixed(2)} s`);
     }
     console.log(`  round ${round + 1}: ${line.join('; ')}`);
@@ -82,9 +104,10 @@ try {
   const s = (ms: number | undefined) => `${((ms ?? 0) / 1000).toFixed(2)} s`;
   const ratio = { c1: (m.simjob1 ?? 0) / (m.direct1 ?? 1), c2: (m.simjob2 ?? 0) / (m.direct1 ?? 1), c2Paired: (m.simjob2 ?? 0) / (m.direct2 ?? 1) };
   console.log(`${jobs} small local jobs, ${IN_FLIGHT} submitted at a time, median of ${rounds} rounds (Node ${process.versions.node}, stand-in simc):`);
-  console.log(`  the stand-in directly, one after another: ${s(m.direct1)} (cpu ${s(m.cpuDirect1)}); 2 at a time: ${s(m.direct2)} (cpu ${s(m.cpuDirect2)})`);
+  const perJob = (ms: number | undefined) => `${((ms ?? NaN) / jobs).toFixed(0)} ms`;
+  console.log(`  the stand-in directly, one after another: ${s(m.direct1)} (cpu ${s(m.cpuDirect1)}; machine ${perJob(m.machineDirect1)} a job); 2 at a time: ${s(m.direct2)} (cpu ${s(m.cpuDirect2)}; machine ${perJob(m.machineDirect2)} a job)`);
   for (const c of [1, 2] as const) {
-    console.log(`  local.concurrency ${c}: submit --local --wait ${s(m[`simjob${c}`])} (cpu ${s(m[`cpuSimjob${c}`])}) = ${ratio[`c${c}`].toFixed(2)}× the stand-in one after another`);
+    console.log(`  local.concurrency ${c}: submit --local --wait ${s(m[`simjob${c}`])} (cpu ${s(m[`cpuSimjob${c}`])}; machine ${perJob(m[`machineSimjob${c}`])} a job, worker included) = ${ratio[`c${c}`].toFixed(2)}× the stand-in one after another`);
   }
   console.log(`  local.concurrency 2 against the stand-in 2 at a time (no target): ${ratio.c2Paired.toFixed(2)}×`);
   const met = { c1: ratio.c1 <= TARGET, c2: ratio.c2 <= TARGET };
