@@ -8,7 +8,7 @@ import { processStart } from './pids.js';
 import { isDue, queueDeadline } from './lifecycle.js';
 import type { StopReason } from './pass.js';
 import type { LocalJob, LocalStore } from './store.js';
-import { nodeCrypto } from '../util/crypto.js';
+import { randomHex } from '../util/random.js';
 
 /** The `local.concurrency` setting as a number of jobs (1 when unset or not one). */
 export function concurrencySetting(value: unknown): number {
@@ -18,7 +18,7 @@ export function concurrencySetting(value: unknown): number {
 
 /** This process as the runner of a job: alive exactly while its pid (with the same start time) is. */
 export function inlineOwner(): NonNullable<LocalJob['owner']> {
-  return { pid: process.pid, nonce: nodeCrypto().randomUUID(), cli: true, processStart: processStart(process.pid) };
+  return { pid: process.pid, nonce: randomHex(32), cli: true, processStart: processStart(process.pid) };
 }
 
 /**

@@ -14,12 +14,12 @@ import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync
 import { hostname } from 'node:os';
 import { LocalError } from '../errors.js';
 import { sleep } from '../util/sleep.js';
-import { nodeCrypto } from '../util/crypto.js';
+import { randomHex } from '../util/random.js';
 import { isAlive } from './pids.js';
 
 
 function tempName(path: string): string {
-  return `${path}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`;
+  return `${path}.${process.pid}.${randomHex(8)}.tmp`;
 }
 
 function errno(error: unknown): string | undefined {
@@ -125,7 +125,7 @@ export interface LockOptions {
 }
 
 function newOwner(): LockOwner {
-  return { pid: process.pid, nonce: nodeCrypto().randomBytes(8).toString('hex'), host: hostname(), at: Date.now() };
+  return { pid: process.pid, nonce: randomHex(16), host: hostname(), at: Date.now() };
 }
 
 export async function readLockOwner(path: string): Promise<(LockOwner & { mtimeMs: number }) | undefined> {

@@ -102,12 +102,6 @@ function chooseSimc(flag: string | undefined, channelFlag: string | undefined, e
   return isExecutableFile(path) ? path : undefined;
 }
 
-/**
- * The random part of the job's id from Math.random: it only keeps apart ids made in the same millisecond (it is no
- * secret), and node:crypto costs ~2.5 ms to load, on the way to simc.
- */
-const fastRandomDigits = (count: number) => Array.from({ length: count }, () => Math.floor(Math.random() * 32));
-
 const localIds = (dir: string) => {
   try {
     return readdirSync(dir).filter((name) => isWellFormedLocalId(name.replace(/^\d-/, '')));
@@ -186,7 +180,7 @@ function start(argv: readonly string[], env: NodeJS.ProcessEnv): HeadStart | und
   if (text.trim() === '' || bytes.length > 2 * 1024 * 1024) return undefined;
 
   removeOrphans(root);
-  const id = newLocalJobId(Date.now(), fastRandomDigits);
+  const id = newLocalJobId();
   const dir = join(root, 'jobs', id);
   const marker = join(root, EARLY_DIR, id);
   mkdirSync(join(root, EARLY_DIR), { recursive: true });

@@ -1,5 +1,4 @@
 import { LOCAL_ID_PREFIX } from '../jobs/ids.js';
-import { nodeCrypto } from '../util/crypto.js';
 
 /** Crockford's base32 in lower case (no i, l, o, u): ids read aloud and typed without ambiguity. */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -18,9 +17,12 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-/** Random base-32 digits (the head start draws its own: see head-start.ts). */
+/**
+ * Random base-32 digits, from Math.random: they only keep apart ids made in the same millisecond (no secret), and
+ * node:crypto would cost milliseconds to load on the way to simc (the head start) or to the queue.
+ */
 function randomDigits(count = RANDOM_CHARS): number[] {
-  return [...nodeCrypto().randomBytes(count)].map((b) => b % 32);
+  return Array.from({ length: count }, () => Math.floor(Math.random() * 32));
 }
 
 /** Add one to a base-32 digit array, so ids made in the same millisecond by this process still sort in order. */

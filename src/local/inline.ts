@@ -12,6 +12,7 @@ import type { RunDeps } from './pass.js';
 import { runJob } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { ensureWorker } from './worker-process.js';
+import { nodeCrypto } from '../util/crypto.js';
 
 const KILL_GRACE_MS = 3_000;
 
@@ -69,6 +70,8 @@ export function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions
           killGraceMs: KILL_GRACE_MS,
           runSimc,
           onSimcPid: async (pid) => {
+            // simc runs: load node:crypto for the build id (a sha256, made when simc ends) now, not on the way to the answer
+            nodeCrypto();
             if (pid === job.simcPid) return; // a head start's run: its job was made with it
             pidWritten = store.updateJob(id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined)).catch(() => undefined);
             await pidWritten;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { BIN } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/shared.js';
+import { freshLocalEnvs, json, profileFile, quickProfile, run, waitForStatus } from './local-helpers.js';
 
 // What `simjob status <id> --json` and `artifacts --download` make Node load, on whichever Node runs the suite (CI: 20
 // and 24). The figures live in bench/startup.ts and bench/download.ts (peak RSS); this keeps out the modules found to
@@ -72,6 +73,19 @@ function staticSources(file: string, seen = new Set<string>()): Set<string> {
   }
   return sources;
 }
+
+describe('a local submit', () => {
+  const freshEnv = freshLocalEnvs();
+
+  it('makes its job id, temp files and locks without node:crypto (~2.5–4 ms to load)', async () => {
+    const env = freshEnv();
+    const loaded = await builtinsLoadedBy(['submit', profileFile(env, 'p.simc', quickProfile('Modules')), '--local', '--json'], env);
+    expect(loaded).not.toContain('crypto');
+    const [job] = json(await run(env, ['jobs', '--local', '--json'])).jobs as Array<{ id: string }>;
+    expect(job?.id).toMatch(/^local-[0-9a-z]{18}$/);
+    await waitForStatus(env, job!.id, 'completed'); // a job like any other: the worker runs it
+  });
+});
 
 describe('the local backend', () => {
   it('loads none of the API client with it (a local submit or status never pays for HTTP code)', () => {
