@@ -29,11 +29,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
       // the submit reports whatever is wrong
     }
   }
-  const debugEnv = process.env.SIMJOB_DEBUG; // as src/debug.ts reads it
-  const debug = args.includes('--debug') || args.includes('-d') || Boolean(debugEnv && debugEnv !== '0' && debugEnv !== 'false');
+  const codeCache = require(`${dist}/code-cache.cjs`);
+  const debug = codeCache.debugLevelOf(process.env, args.includes('--debug') || args.includes('-d')) > 0;
   // --debug: Node's own loader, whose stack traces the source maps turn into src/ positions (vm.Script gets none).
   if (debug) process.setSourceMapsEnabled(true);
-  const load = debug ? require : require(`${dist}/code-cache.cjs`).bundleLoader(dist, args, process.env, require);
+  const load = debug ? require : codeCache.bundleLoader(dist, args, process.env, require);
   // The worker is started before the CLI loads, so that its Node start-up runs alongside the CLI's.
   const workerStarted =
     !waitingLocalSubmit && args.includes('submit') && args.includes('--local')

@@ -20,6 +20,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { cacheDir } from './config/paths.js';
 
+/** The bin shim decides on --debug before any bundle file loads: it reads the one rule from this small file. */
+export { debugLevelOf } from './debug.js';
+
 interface LoadedModule {
   exports: unknown;
 }

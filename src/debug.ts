@@ -1,6 +1,7 @@
 /**
  * How much to log: `SIMJOB_DEBUG=api` also logs bodies (2); `--debug`, or SIMJOB_DEBUG set to anything but
- * 0/false, logs each request and response (1). The one reading of the setting (the bin shim mirrors it in JS).
+ * 0/false, logs each request and response (1). The one reading of the setting (the bin shim gets it through
+ * dist/code-cache.cjs).
  */
 export function debugLevelOf(env: NodeJS.ProcessEnv, flag: boolean): 0 | 1 | 2 {
   const value = env.SIMJOB_DEBUG;
