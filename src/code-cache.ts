@@ -87,9 +87,17 @@ function readIfThere(file: string): Buffer | undefined {
   }
 }
 
-/** Remove the folders of builds other than `current` but the most recently changed few. */
+/** A build's folder: `<build id>-<Node version>-<arch>` (cacheFolderFor). */
+const buildFolderName = (build: string) => `${build}-${process.version}-${process.arch}`;
+const BUILD_FOLDER = /^[0-9a-f]{8,64}-v\d+\.\d+\.\d+-[a-z0-9]+$/;
+
+/**
+ * Remove the folders of builds other than `current` but the most recently changed few. Only folders named as a
+ * build's are touched: whatever else shares the folder is not the cache's to remove.
+ */
 function pruneOtherBuilds(root: string, current: string): void {
   const others = readdirSync(root)
+    .filter((name) => BUILD_FOLDER.test(name))
     .map((name) => join(root, name))
     .filter((path) => path !== current)
     .map((path) => ({ path, changed: statSync(path).mtimeMs }))
@@ -110,7 +118,7 @@ export function cacheFolderFor(dist: string, args: readonly string[], env: NodeJ
   }
   if (!/^[0-9a-f]{8,64}$/.test(build)) return undefined;
   const command = args[0] && /^[a-z][a-z-]{0,30}$/.test(args[0]) ? args[0] : 'other';
-  return join(cacheDir(env), 'code-cache', `${build}-${process.version}-${process.arch}`, command);
+  return join(cacheDir(env), 'code-cache', buildFolderName(build), command);
 }
 
 /**

@@ -64,16 +64,17 @@ describe('BundleLoader', () => {
     expect(cacheFolderFor(dir, ['status'], env)).toBeUndefined();
   });
 
-  it('keeps the folders of two other builds besides its own when it makes a new one', () => {
+  it('keeps the folders of two other builds besides its own when it makes a new one, and nothing else is touched', () => {
     const dir = bundle();
     const root = join(dir, 'code-cache');
-    for (const [i, name] of ['old-1', 'old-2', 'old-3'].entries()) {
-      mkdirSync(join(root, name), { recursive: true });
-      utimesSync(join(root, name), new Date(2026, 0, i + 1), new Date(2026, 0, i + 1));
+    const [old1, old2, old3, current] = ['0000000000000001', '0000000000000002', '0000000000000003', 'aaaaaaaaaaaaaaaa'].map((build) => `${build}-v24.1.0-x64`);
+    for (const [i, name] of [old1, old2, old3, 'not-a-build'].entries()) {
+      mkdirSync(join(root, name!), { recursive: true });
+      utimesSync(join(root, name!), new Date(2026, 0, i + 1), new Date(2026, 0, i + 1));
     }
-    const loader = new BundleLoader(dir, join(root, 'current', 'status'), nodeRequire);
+    const loader = new BundleLoader(dir, join(root, current!, 'status'), nodeRequire);
     loader.load(join(dir, 'cli.js'));
     loader.saveCaches();
-    expect(readdirSync(root).sort()).toEqual(['current', 'old-2', 'old-3']);
+    expect(readdirSync(root).sort()).toEqual([old2, old3, current, 'not-a-build'].sort());
   });
 });
