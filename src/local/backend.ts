@@ -3,7 +3,7 @@
  * and artifacts as the service (records.ts), so commands, scripts and `--json` readers cannot tell the
  * difference except by the `local-` id prefix and the file: URLs.
  */
-import { promises as fs, watch, type FSWatcher } from 'node:fs';
+import { promises as fs, watch } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ArtifactSource } from '../api/download.js';
@@ -25,7 +25,7 @@ import { createExclusive, exists, readJson, removeFile } from './fsutil.js';
 import { subscriptionFile, SUBSCRIPTION_FILE } from '../webhook/local.js';
 import { requireWebhookTarget } from '../webhook/target.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
-import { nodeCrypto } from '../util/crypto.js';
+import { sha256Hex } from '../util/sha256.js';
 import { CREDENTIALS_FILE, expireIfDue, finishJob } from './lifecycle.js';
 import { inspectProfile } from './profile-checks.js';
 import { artifactList, jobRecord, listItem, parseArtifactId, statusRecord, submitResponse } from './records.js';
@@ -39,8 +39,6 @@ function localApiError(status: number, code: string, message: string, meta: Reco
   return new ApiError(message, { status, code, meta, requestId: undefined, retryAfterMs: undefined, method: 'LOCAL', path: '' }, hint);
 }
 
-const sha256 = (text: string) => nodeCrypto().createHash('sha256').update(text).digest('hex');
-
 interface KeyRecord {
   jobId: string;
   digest: string;
@@ -50,7 +48,6 @@ interface KeyRecord {
 const WATCHED_FILES = new Set(['job.json', 'progress.json']);
 
 interface JobWatch {
-  watcher: FSWatcher;
   changed: boolean;
   listeners: Set<() => void>;
 }
@@ -58,6 +55,8 @@ interface JobWatch {
 export class LocalBackend implements JobBackend, ChangeNotifier {
   readonly kind = 'local' as const;
   private readonly watches = new Map<string, JobWatch>();
+  /** Jobs this process runs itself (inline.ts): it writes their every change, so a wait needs no file watch. */
+  private readonly runningHere = new Set<string>();
 
   constructor(private readonly ctx: Context, readonly store: LocalStore) {}
 
@@ -107,6 +106,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     if (early) {
       const { runClaimed } = await import('./inline.js');
       runClaimed(this.store, early.job, this.inlineOptions(), (spec) => followDetached(early.headStart.run, spec));
+      this.runningHere.add(job.id);
       return { ...fetched(submitResponse(this.store, job)), replay: false };
     }
     await this.store.enqueue(job);
@@ -119,9 +119,9 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
 
   /** Where the record of an idempotency key lives, and the digest of the request it was given for. */
   private idempotencyOf(key: string, input: SubmitInput): { keyHash: string; path: string; digest: string } {
-    const keyHash = sha256(key);
+    const keyHash = sha256Hex(key);
     const { metadata: _ignored, ...compared } = input.request;
-    return { keyHash, path: join(this.store.keysDir, keyHash), digest: sha256(JSON.stringify({ request: compared, simc: input.simc ?? null })) };
+    return { keyHash, path: join(this.store.keysDir, keyHash), digest: sha256Hex(JSON.stringify({ request: compared, simc: input.simc ?? null })) };
   }
 
   /** A --debug line on stderr (through the output module, like the HTTP layer's). */
@@ -133,7 +133,9 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   private async runHere(id: string): Promise<boolean> {
     if (process.platform === 'win32') return false; // a detached run needs /bin/sh and process groups
     const { runInline } = await import('./inline.js');
-    return runInline(this.store, id, this.inlineOptions());
+    const running = await runInline(this.store, id, this.inlineOptions());
+    if (running) this.runningHere.add(id);
+    return running;
   }
 
   private inlineOptions(): InlineOptions {
@@ -405,20 +407,29 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       existing.changed = false;
       return existing;
     }
-    try {
-      const entry: JobWatch = { watcher: watch(this.store.jobDir(id)), changed: false, listeners: new Set() };
-      entry.watcher.on('change', (_event, name) => {
-        if (name !== null && !WATCHED_FILES.has(String(name))) return;
-        entry.changed = true;
-        for (const listener of entry.listeners) listener();
-      });
-      entry.watcher.on('error', () => entry.watcher.close());
-      entry.watcher.unref(); // never keeps the process alive
-      this.watches.set(id, entry);
-      return entry;
-    } catch {
-      return undefined; // no watching here: the wait loop's own polling still works
+    const entry: JobWatch = { changed: false, listeners: new Set() };
+    const changed = () => {
+      entry.changed = true;
+      for (const listener of entry.listeners) listener();
+    };
+    if (this.runningHere.has(id)) {
+      // No inotify watch: it would wake this process for each of simc's writes, and one still open at exit holds
+      // the process's end back by 10-25 ms (the kernel waits for a grace period before it frees the watch).
+      this.store.onOwnWrite(id, changed);
+    } else {
+      try {
+        const watcher = watch(this.store.jobDir(id));
+        watcher.on('change', (_event, name) => {
+          if (name === null || WATCHED_FILES.has(String(name))) changed();
+        });
+        watcher.on('error', () => watcher.close());
+        watcher.unref(); // never keeps the process alive
+      } catch {
+        return undefined; // no watching here: the wait loop's own polling still works
+      }
     }
+    this.watches.set(id, entry);
+    return entry;
   }
 
   /**

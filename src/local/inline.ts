@@ -12,7 +12,6 @@ import type { RunDeps } from './pass.js';
 import { runJob } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { ensureWorker } from './worker-process.js';
-import { nodeCrypto } from '../util/crypto.js';
 
 const KILL_GRACE_MS = 3_000;
 
@@ -57,7 +56,8 @@ export function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions
     await store.updateJob(id, (current) => (ownedByMe(current) ? { ...current, owner: null } : undefined)).catch(() => undefined);
     await ensureWorker(store, opts.workerEnv).catch(() => undefined);
   };
-  process.once('beforeExit', () => void handOver());
+  const onBeforeExit = () => void handOver();
+  process.once('beforeExit', onBeforeExit);
 
   const started = Date.parse(job.startedAt ?? '') || Date.now();
   void (async () => {
@@ -70,8 +70,6 @@ export function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions
           killGraceMs: KILL_GRACE_MS,
           runSimc,
           onSimcPid: async (pid) => {
-            // simc runs: load node:crypto for the build id (a sha256, made when simc ends) now, not on the way to the answer
-            nodeCrypto();
             if (pid === job.simcPid) return; // a head start's run: its job was made with it
             pidWritten = store.updateJob(id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined)).catch(() => undefined);
             await pidWritten;
@@ -92,6 +90,7 @@ export function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions
     } finally {
       running = false;
       stops.dispose();
+      process.off('beforeExit', onBeforeExit);
     }
   })();
 }

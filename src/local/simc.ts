@@ -8,7 +8,7 @@ import { promises as fs, createWriteStream } from 'node:fs';
 import type { Channel } from '../api/schemas.js';
 import type { Config } from '../config/resolve.js';
 import { ExitCode, LocalError } from '../errors.js';
-import { nodeCrypto } from '../util/crypto.js';
+import { sha256Hex } from '../util/sha256.js';
 import { isExecutableFile, namedSimc, simcOnPath, simcPath } from './simc-path.js';
 
 export interface SimcChoice {
@@ -78,7 +78,7 @@ export function parseVersionLine(line: string): SimcVersion | undefined {
 
 /** A stable build id (UUID-shaped, like the service's) for one binary at one version. */
 export function localBuildId(path: string, versionLine: string | null): string {
-  const h = nodeCrypto().createHash('sha256').update(`${path}\0${versionLine ?? ''}`).digest('hex');
+  const h = sha256Hex(`${path}\0${versionLine ?? ''}`);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 

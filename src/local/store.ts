@@ -124,6 +124,12 @@ export class LocalStore {
   /** Held while a runner checks for room (local.concurrency) and claims a job, so two never both take the last slot. */
   readonly claimLockPath: string;
 
+  /**
+   * Listeners for the records this process writes (job.json, progress.json), by job id: the waiter of a job this
+   * process runs itself hears of each change without a file watch (see LocalBackend.watch).
+   */
+  private readonly ownWriteListeners = new Map<string, Set<() => void>>();
+
   constructor(readonly root: string) {
     this.jobsDir = join(root, 'jobs');
     this.queueDir = join(root, 'queue');
@@ -201,6 +207,7 @@ export class LocalStore {
       if (!next) return job;
       next.updatedAt = new Date().toISOString();
       await writeJsonAtomic(this.file(id, 'job.json'), next);
+      this.tellOwnWrite(id);
       return next;
     }, LOCK_OPTIONS);
   }
@@ -264,6 +271,18 @@ export class LocalStore {
 
   async writeProgress(id: string, progress: LocalProgress): Promise<void> {
     await writeJsonAtomic(this.file(id, 'progress.json'), progress);
+    this.tellOwnWrite(id);
+  }
+
+  /** Call `listener` after each write of job `id`'s record or progress by this process; returns the unsubscribe. */
+  onOwnWrite(id: string, listener: () => void): () => void {
+    const listeners = this.ownWriteListeners.get(id) ?? new Set();
+    this.ownWriteListeners.set(id, listeners.add(listener));
+    return () => listeners.delete(listener);
+  }
+
+  private tellOwnWrite(id: string): void {
+    for (const listener of this.ownWriteListeners.get(id) ?? []) listener();
   }
 
   async readResult(id: string): Promise<LocalResultFile | undefined> {
