@@ -2,6 +2,7 @@
  * The moves of a local job between states (the state machine of jobs/states.ts), each made under the job's lock
  * so that the worker, `cancel`, queue timeouts and recovery can race without a job ending twice.
  */
+import { readdirSync } from 'node:fs';
 import type { TerminalState } from '../api/schemas.js';
 import { canMove, isTerminal, isWaiting } from '../jobs/states.js';
 import { onTerminal } from './hooks.js';
@@ -104,7 +105,17 @@ export async function requeueForRetry(store: LocalStore, id: string, when: (job:
   return job;
 }
 
-/** Remove what an earlier attempt wrote, so its files can never pass for the next attempt's. */
+/**
+ * Remove what an earlier attempt wrote, so its files can never pass for the next attempt's. One listing of the
+ * folder, then only the files there: a first attempt (nearly every job) finds none, where a removal per name was
+ * ten failing calls on the worker's way from one job to the next.
+ */
 export async function clearRunOutputs(store: LocalStore, id: string): Promise<void> {
-  await Promise.all(RUN_OUTPUT_FILES.map((name) => removeFile(store.file(id, name))));
+  let present: string[];
+  try {
+    present = readdirSync(store.jobDir(id));
+  } catch {
+    return; // no folder, nothing to clear
+  }
+  await Promise.all(present.filter((name) => RUN_OUTPUT_FILES.includes(name)).map((name) => removeFile(store.file(id, name))));
 }
