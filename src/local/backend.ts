@@ -414,7 +414,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     };
     if (this.runningHere.has(id)) {
       // No inotify watch: it would wake this process for each of simc's writes, and one still open at exit holds
-      // the process's end back by 10-25 ms (the kernel waits for a grace period before it frees the watch).
+      // the process's end back by 13-26 ms (the kernel waits for a grace period before it frees the watch).
       this.store.onOwnWrite(id, changed);
     } else {
       try {
