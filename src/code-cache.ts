@@ -87,9 +87,11 @@ function readIfThere(file: string): Buffer | undefined {
   }
 }
 
+/** dist/build-id: hex digits (scripts/build.mjs). */
+const BUILD_ID = '[0-9a-f]{8,64}';
 /** A build's folder: `<build id>-<Node version>-<arch>` (cacheFolderFor). */
 const buildFolderName = (build: string) => `${build}-${process.version}-${process.arch}`;
-const BUILD_FOLDER = /^[0-9a-f]{8,64}-v\d+\.\d+\.\d+-[a-z0-9]+$/;
+const BUILD_FOLDER = new RegExp(`^${BUILD_ID}-v\\d+\\.\\d+\\.\\d+-[a-z0-9]+$`);
 
 /**
  * Remove the folders of builds other than `current` but the most recently changed few. Only folders named as a
@@ -116,7 +118,7 @@ export function cacheFolderFor(dist: string, args: readonly string[], env: NodeJ
   } catch {
     return undefined;
   }
-  if (!/^[0-9a-f]{8,64}$/.test(build)) return undefined;
+  if (!new RegExp(`^${BUILD_ID}$`).test(build)) return undefined;
   const command = args[0] && /^[a-z][a-z-]{0,30}$/.test(args[0]) ? args[0] : 'other';
   return join(cacheDir(env), 'code-cache', buildFolderName(build), command);
 }

@@ -1,4 +1,5 @@
 import { LOCAL_ID_PREFIX } from '../jobs/ids.js';
+import { randomDigits } from '../util/random.js';
 
 /** Crockford's base32 in lower case (no i, l, o, u): ids read aloud and typed without ambiguity. */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -17,14 +18,6 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-/**
- * Random base-32 digits, from Math.random: they only keep apart ids made in the same millisecond (no secret), and
- * node:crypto would cost milliseconds to load on the way to simc (the head start) or to the queue.
- */
-function randomDigits(count = RANDOM_CHARS): number[] {
-  return Array.from({ length: count }, () => Math.floor(Math.random() * 32));
-}
-
 /** Add one to a base-32 digit array, so ids made in the same millisecond by this process still sort in order. */
 function increment(digits: number[]): number[] {
   const next = [...digits];
@@ -35,14 +28,17 @@ function increment(digits: number[]): number[] {
     }
     next[i] = 0;
   }
-  return randomDigits();
+  return randomDigits(RANDOM_CHARS, 32);
 }
 
 /**
  * `local-` + 10 characters of milliseconds + 8 random characters (like a ULID): ids sort by submission time, so
  * sorting the folder names gives the queue's submission order and `jobs` its newest-first order.
  */
-export function newLocalJobId(now = Date.now(), random: (count: number) => number[] = randomDigits): string {
+/** Random base-32 digits (util/random.ts: they only keep apart ids made in the same millisecond). */
+const randomBase32 = (count: number) => randomDigits(count, 32);
+
+export function newLocalJobId(now = Date.now(), random: (count: number) => number[] = randomBase32): string {
   if (now === lastTime) lastRandom = increment(lastRandom);
   else {
     lastTime = now;

@@ -2,7 +2,6 @@
  * The moves of a local job between states (the state machine of jobs/states.ts), each made under the job's lock
  * so that the worker, `cancel`, queue timeouts and recovery can race without a job ending twice.
  */
-import { readdirSync } from 'node:fs';
 import type { TerminalState } from '../api/schemas.js';
 import { canMove, isTerminal, isWaiting } from '../jobs/states.js';
 import { onTerminal } from './hooks.js';
@@ -111,11 +110,6 @@ export async function requeueForRetry(store: LocalStore, id: string, when: (job:
  * ten failing calls on the worker's way from one job to the next.
  */
 export async function clearRunOutputs(store: LocalStore, id: string): Promise<void> {
-  let present: string[];
-  try {
-    present = readdirSync(store.jobDir(id));
-  } catch {
-    return; // no folder, nothing to clear
-  }
+  const present = await store.fileNames(id);
   await Promise.all(present.filter((name) => RUN_OUTPUT_FILES.includes(name)).map((name) => removeFile(store.file(id, name))));
 }

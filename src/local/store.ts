@@ -297,9 +297,14 @@ export class LocalStore {
     await writeFileAtomic(this.file(id, name), text);
   }
 
+  /** The names of the files in a job's folder (none when it has no folder). */
+  async fileNames(id: string): Promise<string[]> {
+    return readdirOrEmpty(this.jobDir(id));
+  }
+
   /** Artifacts present on disk, in a stable order. */
   async artifactKinds(id: string): Promise<ArtifactKind[]> {
-    const present = new Set(await readdirOrEmpty(this.jobDir(id)));
+    const present = new Set(await this.fileNames(id));
     return (Object.keys(ARTIFACT_FILES) as ArtifactKind[]).filter((k) => present.has(ARTIFACT_FILES[k].file));
   }
 }
