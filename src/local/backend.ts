@@ -131,7 +131,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
 
   /** Run the job in this process when the queue has room for it (local/inline.ts); false leaves it to the worker. */
   private async runHere(id: string): Promise<boolean> {
-    if (process.platform === 'win32') return false; // a detached run needs /bin/sh and process groups
+    if (process.platform === 'win32') return false; // a detached run needs sessions and process groups
     const { runInline } = await import('./inline.js');
     const running = await runInline(this.store, id, this.inlineOptions());
     if (running) this.runningHere.add(id);

@@ -1,27 +1,25 @@
 /**
  * simc run detached from the process that started it, for the jobs a waiting `submit --local --wait` runs itself
- * (inline.ts). simc runs under a tiny `sh` in a session and process group of its own, so the terminal's Ctrl-C never
- * reaches it; its stdout and stderr go straight to the job's files (no pipe to a process that may go away); and the
- * shell writes simc's exit status to `simc-exit` when it ends. Everything needed to finish the job is then in the
- * job folder, so if the runner goes away, the worker adopts the run (adopt.ts) and finishes it from those files.
+ * (inline.ts). simc runs in a session and process group of its own, so the terminal's Ctrl-C never reaches it, and
+ * its stdout and stderr go straight to the job's files (no pipe to a process that may go away). Everything needed
+ * to finish the job is then in the job folder: if the runner goes away, the worker adopts the run (adopt.ts) and
+ * finishes it from those files.
+ *
+ * simc is started directly, not under a shell that would write its exit status to a file: that shell cost about a
+ * millisecond and a half on every run (a second process start before simc's). The runner, simc's parent, gets the
+ * status; a worker that adopted the run is not simc's parent and never learns it, so it judges the run by what simc
+ * left (pass.ts: an ending with no known status).
  */
-import { accessSync, constants as fsConstants, openSync, closeSync, readFileSync, readSync } from 'node:fs';
-import { constants as osConstants } from 'node:os';
+import { accessSync, constants as fsConstants, openSync, closeSync, readSync } from 'node:fs';
 import type { SimcExit, SimcRunSpec } from './simc.js';
-import { removeFile } from './fsutil.js';
 import { childProcess } from '../util/child-process.js';
 
-/** Written by the shell around simc: its exit status as the shell saw it (128 + n for signal n). */
-export const EXIT_FILE = 'simc-exit';
-/** How often the stdout file is read for new progress lines. */
+/** How often the stdout file is read for new progress lines (the first read comes sooner: FIRST_TAIL_MS). */
 const TAIL_MS = 100;
+/** The first read, soon after the start: the version line (and the build id made from it) while simc runs. */
+const FIRST_TAIL_MS = 20;
 /** How often a process group is looked at while waiting for it to end. */
 const POLL_MS = 20;
-
-// "$@" is simc and its arguments (no shell parsing of them). The status is written in place, by the shell itself (a
-// `mv` from a temp file cost a process start on every run): the file is read only once the group is gone
-// (awaitGroup), when the write is complete, and an empty file (the shell killed mid-write) reads as no status.
-const WRAPPER = `"$@"; echo "$?" > ${EXIT_FILE}`;
 
 const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
 
@@ -46,33 +44,18 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** The shell's status as simc's exit: 128 + n is signal n. */
-export function exitFromStatus(status: number): Pick<SimcExit, 'exitCode' | 'signal'> {
-  if (status > 128) {
-    const name = Object.entries(osConstants.signals).find(([, n]) => n === status - 128)?.[0];
-    if (name) return { exitCode: null, signal: name };
-  }
-  return { exitCode: status, signal: null };
-}
-
-export async function readExitFile(dir: string): Promise<number | undefined> {
-  try {
-    const status = Number.parseInt(readFileSync(`${dir}/${EXIT_FILE}`, 'utf8'), 10);
-    return Number.isInteger(status) ? status : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Feeds the lines appended to a file to `onLine`, from where it stood when tailing began. */
 class FileTail {
   private offset = 0;
   private pending = '';
   private reading: Promise<void> = Promise.resolve();
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout;
 
   constructor(private readonly path: string, private readonly onLine: (line: string) => void) {
-    this.timer = setInterval(() => void this.read(), TAIL_MS).unref();
+    this.timer = setTimeout(() => {
+      void this.read();
+      this.timer = setInterval(() => void this.read(), TAIL_MS).unref();
+    }, FIRST_TAIL_MS).unref();
   }
 
   read(): Promise<void> {
@@ -102,22 +85,27 @@ class FileTail {
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    clearTimeout(this.timer); // clears an interval too
     await this.read();
     if (this.pending) this.onLine(this.pending);
     this.pending = '';
   }
 }
 
+/** How simc ended, as its parent saw it. */
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 /**
  * Wait for a detached run (its process group) to end, stopping it when `stop` aborts (SIGTERM to the group, then
- * SIGKILL after killGraceMs); then read its status from the exit file. Used by the runner that started it and by
- * a worker that adopted it alike. `shellExit`, when the caller is the shell's parent, resolves with how it ended.
+ * SIGKILL after killGraceMs). Used by the runner that started it and by a worker that adopted it alike. `exit`, when
+ * the caller is simc's parent, resolves with how simc ended; without it the status is not known (both null).
  */
 export async function awaitGroup(
   pgid: number,
-  dir: string,
-  opts: { stop: AbortSignal; killGraceMs: number; shellExit?: Promise<{ code: number | null; signal: NodeJS.Signals | null }> },
+  opts: { stop: AbortSignal; killGraceMs: number; exit?: Promise<ChildExit> },
 ): Promise<Pick<SimcExit, 'exitCode' | 'signal'>> {
   let killTimer: NodeJS.Timeout | undefined;
   const onStop = () => {
@@ -127,25 +115,22 @@ export async function awaitGroup(
   if (opts.stop.aborted) onStop();
   else opts.stop.addEventListener('abort', onStop, { once: true });
   try {
-    const shell = opts.shellExit ? await opts.shellExit : undefined;
-    while (groupAlive(pgid)) await nap(POLL_MS);
-    const status = await readExitFile(dir);
-    if (status !== undefined) return exitFromStatus(status);
-    // No status written: the shell itself was stopped (cancel, runtime cap) or killed.
-    return { exitCode: shell?.code ?? null, signal: shell?.signal ?? (shell ? null : 'SIGKILL') };
+    const exit = opts.exit ? await opts.exit : undefined;
+    while (groupAlive(pgid)) await nap(POLL_MS); // anything simc started in its group ends with the run
+    return { exitCode: exit?.code ?? null, signal: exit?.signal ?? null };
   } finally {
     opts.stop.removeEventListener('abort', onStop);
     clearTimeout(killTimer);
   }
 }
 
-/** A detached run that was started: the shell's pid (also its process group) and how the shell ended. */
+/** A detached run that was started: simc's pid (also its process group) and how it ended. */
 export interface DetachedRun {
   pid: number;
-  shellExit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exit: Promise<ChildExit>;
   /** When it was spawned, in ms of process.hrtime (performance.now() would load perf_hooks on the way to simc). */
   startedAt: number;
-  /** Keep this process alive until the shell has ended (the run is unref'd so that it never does by itself). */
+  /** Keep this process alive until simc has ended (the run is unref'd so that it never does by itself). */
   keepAlive(): void;
 }
 
@@ -161,30 +146,25 @@ export function spawnDetached(spec: DetachedSpawnSpec): DetachedRun | { spawnErr
   const stderr = openSync(spec.stderrFile, 'w');
   let child;
   try {
-    child = childProcess().spawn('/bin/sh', ['-c', WRAPPER, 'sh', spec.simcPath, ...spec.args], {
-      cwd: spec.cwd,
-      env: spec.env,
-      detached: true,
-      stdio: ['ignore', stdout, stderr],
-    });
+    child = childProcess().spawn(spec.simcPath, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['ignore', stdout, stderr] });
   } finally {
     closeSync(stdout);
     closeSync(stderr);
   }
-  const shellExit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
+  const exit = new Promise<ChildExit>((done) => {
     child.once('exit', (code, signal) => done({ code, signal }));
-    child.once('error', () => done({ code: 127, signal: null }));
+    child.once('error', () => done({ code: null, signal: null })); // not started: its pid is undefined (below)
   });
   child.unref(); // the run goes on without this process if it leaves (see inline.ts)
-  if (child.pid === undefined) return { spawnError: 'sh could not be started' };
-  return { pid: child.pid, shellExit, startedAt, keepAlive: () => child.ref() };
+  if (child.pid === undefined) return { spawnError: 'it could not be started' };
+  return { pid: child.pid, exit, startedAt, keepAlive: () => child.ref() };
 }
 
 /** Follow a detached run to its end: its pid reported, its progress lines fed, stopped on `spec.stop`. */
 export async function followDetached(run: DetachedRun, spec: SimcRunSpec): Promise<SimcExit> {
   spec.onSpawn(run.pid);
   const tail = new FileTail(spec.stdoutFile, spec.onStdoutLine);
-  const exit = await awaitGroup(run.pid, spec.cwd, { stop: spec.stop, killGraceMs: spec.killGraceMs, shellExit: run.shellExit });
+  const exit = await awaitGroup(run.pid, { stop: spec.stop, killGraceMs: spec.killGraceMs, exit: run.exit });
   await tail.stop();
   return { ...exit, spawnError: null, durationMs: Math.round(monotonicMs() - run.startedAt) };
 }
@@ -196,7 +176,6 @@ export async function runSimcDetached(spec: SimcRunSpec): Promise<SimcExit> {
   } catch (error) {
     return { exitCode: null, signal: null, spawnError: (error as NodeJS.ErrnoException).code ?? 'it could not be started', durationMs: 0 };
   }
-  await removeFile(`${spec.cwd}/${EXIT_FILE}`);
   const run = spawnDetached(spec);
   if ('spawnError' in run) return { exitCode: null, signal: null, spawnError: run.spawnError, durationMs: 0 };
   return followDetached(run, spec);

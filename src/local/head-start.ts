@@ -162,7 +162,7 @@ export function startHeadStart(argv: readonly string[], env: NodeJS.ProcessEnv):
 }
 
 function start(argv: readonly string[], env: NodeJS.ProcessEnv): HeadStart | undefined {
-  if (process.platform === 'win32') return undefined; // a detached run needs /bin/sh and process groups
+  if (process.platform === 'win32') return undefined; // a detached run needs sessions and process groups
   const line = plainLocalWait(argv);
   // Provider credentials go to a file simc must find at its start: left to the submit.
   if (!line || env.SIMJOB_PROVIDER_CLIENT_ID || env.SIMJOB_PROVIDER_CLIENT_SECRET) return undefined;
@@ -246,7 +246,7 @@ export async function stopRun(run: DetachedRun): Promise<void> {
     // already gone
   }
   run.keepAlive();
-  await run.shellExit;
-  // simc itself, the shell's child: gone a moment later (a second at most, in case nobody reaps it)
+  await run.exit;
+  // anything simc started in its group: gone a moment later (a second at most, in case nobody reaps it)
   for (let i = 0; i < 100 && groupAlive(run.pid); i++) await new Promise((done) => setTimeout(done, 10));
 }

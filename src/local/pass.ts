@@ -44,7 +44,10 @@ export async function runPass(deps: RunDeps, job: LocalJob, files: PassFiles, pr
     stdoutFile: deps.store.file(job.id, files.stdout),
     stderrFile: deps.store.file(job.id, files.stderr),
     onStdoutLine: (line) => {
-      if (versionLine === null && line.startsWith('SimulationCraft ')) versionLine = line.trim();
+      if (versionLine === null && line.startsWith('SimulationCraft ')) {
+        versionLine = line.trim();
+        localBuildId(job.simc.path, versionLine); // made now, while simc runs (it is kept)
+      }
       progress?.(line);
     },
     onSpawn: (pid) => void deps.onSimcPid(pid).catch(() => undefined),
@@ -68,14 +71,13 @@ function buildInfo(job: LocalJob, versionLine: string | null, report?: Record<st
   };
 }
 
-/** The end of stderr is where simc's fatal line is; a huge stderr (warnings) is read from its tail. */
-async function readStderr(path: string): Promise<string> {
-  const LIMIT = 4 * 1024 * 1024;
+/** The end of a log: simc's fatal line is at the end of stderr; a huge one (warnings) is read from its tail. */
+async function readTail(path: string, limit: number): Promise<string> {
   try {
     const handle = await fs.open(path, 'r');
     try {
       const { size } = await handle.stat();
-      const start = Math.max(0, size - LIMIT);
+      const start = Math.max(0, size - limit);
       const buffer = Buffer.alloc(size - start);
       await handle.read(buffer, 0, buffer.length, start);
       return buffer.toString('utf8');
@@ -87,8 +89,28 @@ async function readStderr(path: string): Promise<string> {
   }
 }
 
+const STDERR_TAIL = 4 * 1024 * 1024;
+
 function lastLine(text: string): string | undefined {
   return text.trim().split(/\r?\n/).pop()?.trim() || undefined;
+}
+
+/**
+ * How a run failed whose exit status nobody saw (a run adopted by the worker, which is not simc's parent), from the
+ * traces simc leaves of every failure its contract lists: a fatal `Error:` line or a crash line of its signal
+ * handler on stderr, "Simulation was canceled." on stdout (exit 1, although a report may be written). Undefined:
+ * no such trace, and the report decides, as after exit 0. A run that was killed leaves no report.
+ */
+export function tracedFailure(stderr: string, stdout: string): { errorCode: 'simulation_error' | 'execution_failed'; statusReason: string } | undefined {
+  const errorLine = findErrorLine(stderr);
+  if (errorLine) return { errorCode: 'simulation_error', statusReason: errorLine };
+  const crash = findCrashLine(stderr);
+  if (crash && !crash.startsWith('sim_signal_handler: Interrupt!')) return { errorCode: 'execution_failed', statusReason: `simc crashed: ${crash}` };
+  if (/^Simulation was canceled\./m.test(stdout)) {
+    const last = lastLine(stderr);
+    return { errorCode: 'execution_failed', statusReason: `simc canceled the simulation${last ? `: ${last}` : ''}` };
+  }
+  return undefined;
 }
 
 /** What one pass came to: simc's parsed report, or how the job ends because of this pass. */
@@ -123,20 +145,26 @@ export async function readPass(deps: Pick<RunDeps, 'store' | 'stop'>, job: Local
   if (pass.spawnError) {
     return fail({ ...base, status: 'failed', errorCode: 'build_unavailable', statusReason: `simc at ${job.simc.path} could not be started: ${pass.spawnError}` });
   }
-  if (pass.exitCode !== 0) {
-    const stderr = await readStderr(deps.store.file(job.id, files.stderr));
+  const statusKnown = pass.exitCode !== null || pass.signal !== null;
+  if (statusKnown && pass.exitCode !== 0) {
+    const stderr = await readTail(deps.store.file(job.id, files.stderr), STDERR_TAIL);
     const errorLine = findErrorLine(stderr);
     if (errorLine && !pass.signal) return fail({ ...base, status: 'failed', errorCode: 'simulation_error', statusReason: errorLine });
     const crash = findCrashLine(stderr) ?? lastLine(stderr);
     const how = pass.signal ? `was killed by ${pass.signal}` : `exited with code ${pass.exitCode}`;
     return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `simc ${how}${crash ? `: ${crash}` : ''}` });
   }
+  if (!statusKnown) {
+    const failure = tracedFailure(await readTail(deps.store.file(job.id, files.stderr), STDERR_TAIL), await readTail(deps.store.file(job.id, files.stdout), 64 * 1024));
+    if (failure) return fail({ ...base, status: 'failed', ...failure });
+  }
   // Exit 0 is a success only with a readable JSON report: simc does not fail its exit code when a report fails.
+  const ended = statusKnown ? 'simc exited 0' : 'simc ended';
   let text: string;
   try {
     text = readFileSync(deps.store.file(job.id, files.json), 'utf8'); // at once: faster than in chunks through the thread pool
   } catch {
-    return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: 'simc exited 0 but wrote no JSON report.' });
+    return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `${ended} but wrote no JSON report.` });
   }
   try {
     const report = parseReport(text);
@@ -144,6 +172,6 @@ export async function readPass(deps: Pick<RunDeps, 'store' | 'stop'>, job: Local
     return { ok: true, report, rows, pass, build: buildInfo(job, pass.versionLine, report) };
   } catch (error) {
     if (!(error instanceof ReportError)) throw error;
-    return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `simc exited 0 but its JSON report is unreadable: ${error.message}.` });
+    return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `${ended} but its JSON report is unreadable: ${error.message}.` });
   }
 }

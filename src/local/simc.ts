@@ -76,10 +76,21 @@ export function parseVersionLine(line: string): SimcVersion | undefined {
   return { line: line.trim(), simcVersion: m[1] ?? null, wowVersion: m[2] ?? null, gitBranch: git?.[1] ?? null, commit: git?.[2] ?? null };
 }
 
-/** A stable build id (UUID-shaped, like the service's) for one binary at one version. */
+const buildIds = new Map<string, string>();
+
+/**
+ * A stable build id (UUID-shaped, like the service's) for one binary at one version. Kept once made: a run makes it
+ * as soon as simc prints its version line (pass.ts), so that its end does not wait for the hash.
+ */
 export function localBuildId(path: string, versionLine: string | null): string {
-  const h = sha256Hex(`${path}\0${versionLine ?? ''}`);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  const key = `${path}\0${versionLine ?? ''}`;
+  let id = buildIds.get(key);
+  if (id === undefined) {
+    const h = sha256Hex(key);
+    id = `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    buildIds.set(key, id);
+  }
+  return id;
 }
 
 /** Run simc with no arguments (it prints its version line and usage) and read the version line. */
@@ -115,6 +126,7 @@ export interface SimcRunSpec {
 }
 
 export interface SimcExit {
+  /** exitCode and signal both null: simc ended while no simjob process was its parent (adopt.ts), status unknown. */
   exitCode: number | null;
   signal: string | null;
   /** simc could not be started at all (missing, not executable). */

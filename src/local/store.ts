@@ -71,7 +71,7 @@ export interface LocalJob {
    */
   owner: { pid: number; nonce: string; cli?: boolean; processStart?: string } | null;
   simcPid: number | null;
-  /** simc runs detached (detached.ts): simcPid is its process group, and its exit status lands in simc-exit. */
+  /** simc runs detached (detached.ts): simcPid is its process group, and a worker can adopt the run (adopt.ts). */
   detached?: boolean;
   build: LocalBuildInfo | null;
   simDurationMs: number | null;
@@ -109,7 +109,7 @@ export const ARTIFACT_FILES = {
 export type ArtifactKind = keyof typeof ARTIFACT_FILES;
 
 /** Files one simc run writes; removed before a retry so an old attempt's output never passes for the new one's. */
-export const RUN_OUTPUT_FILES = ['report.json', 'report.html', 'result.csv', 'stdout.log', 'stderr.log', 'simc-output.txt', 'progress.json', 'result.json', 'simc-exit'];
+export const RUN_OUTPUT_FILES = ['report.json', 'report.html', 'result.csv', 'stdout.log', 'stderr.log', 'simc-output.txt', 'progress.json', 'result.json'];
 
 const LOCK_OPTIONS = { staleMs: 30_000 };
 

@@ -74,6 +74,20 @@ describe('submit --local --wait running its own job', () => {
     expect(jobFile(env, id).attempt).toBe(1);
   });
 
+  it('judges a run it handed over by what simc left: a crash fails the job with simc\'s crash line', async () => {
+    const env = freshEnv();
+    const waiting = startWaiting(env, profileFile(env, 'crash.simc', quickProfile('Crash', [...SLOW, '# fake.crash_after=0'])));
+    const { id } = await runningJob(env);
+    process.kill(-(waiting.child.pid as number), 'SIGINT');
+    expect(await waiting.exited).toBe(130);
+
+    // The worker that adopted the run is not simc's parent: the crash line on stderr tells how it ended.
+    const done = await run(env, ['status', id, '--wait', '--json']);
+    expect(done.exitCode).toBe(3);
+    expect(json(done)).toMatchObject({ status: 'failed', errorCode: 'execution_failed', retried: false });
+    expect(json(done).statusReason).toMatch(/^simc crashed: sim_signal_handler: Segmentation fault!/);
+  });
+
   it('loses nothing when the waiting CLI dies: the next call finishes the job from what simc left', async () => {
     const env = freshEnv();
     const waiting = startWaiting(env, profileFile(env, 'slow.simc', quickProfile('Slow', SLOW)));
