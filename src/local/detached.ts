@@ -1,9 +1,9 @@
 /**
- * simc run detached from the process that started it, for the jobs a waiting `submit --local --wait` runs itself
- * (inline.ts). simc runs in a session and process group of its own, so the terminal's Ctrl-C never reaches it, and
- * its stdout and stderr go straight to the job's files (no pipe to a process that may go away). Everything needed
- * to finish the job is then in the job folder: if the runner goes away, the worker adopts the run (adopt.ts) and
- * finishes it from those files.
+ * How simc runs, for every local job: detached from the process that starts it (the worker, or a waiting
+ * `submit --local --wait` that runs its own job, inline.ts). simc runs in a session and process group of its own, so
+ * the terminal's Ctrl-C never reaches it, and its stdout and stderr go straight to the job's files (no pipe to a
+ * process that may go away, and none for the runner to copy). Everything needed to finish the job is then in the
+ * job folder: if a waiting CLI goes away, the worker adopts its run (adopt.ts) and finishes it from those files.
  *
  * simc is started directly, not under a shell that would write its exit status to a file: that shell cost about a
  * millisecond and a half on every run (a second process start before simc's). The runner, simc's parent, gets the
@@ -26,10 +26,13 @@ const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
 /** A pause that never keeps the process alive by itself (a waiting CLI that goes away must not wait for simc). */
 const nap = (ms: number) => new Promise<void>((done) => setTimeout(done, ms).unref());
 
+/** The target of a signal to a run's process group (Windows has none: there it is simc itself). */
+const groupTarget = (pgid: number) => (process.platform === 'win32' ? pgid : -pgid);
+
 /** Is any process of this group alive? */
 export function groupAlive(pgid: number): boolean {
   try {
-    process.kill(-pgid, 0);
+    process.kill(groupTarget(pgid), 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
@@ -38,7 +41,7 @@ export function groupAlive(pgid: number): boolean {
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
-    process.kill(-pgid, signal);
+    process.kill(groupTarget(pgid), signal);
   } catch {
     // already gone
   }
@@ -169,7 +172,7 @@ export async function followDetached(run: DetachedRun, spec: SimcRunSpec): Promi
   return { ...exit, spawnError: null, durationMs: Math.round(monotonicMs() - run.startedAt) };
 }
 
-/** One simc run, detached (see the top of this file). Same contract as runSimcOnce. */
+/** One simc run, detached (see the top of this file), followed to its end. */
 export async function runSimcDetached(spec: SimcRunSpec): Promise<SimcExit> {
   try {
     accessSync(spec.simcPath, fsConstants.X_OK);

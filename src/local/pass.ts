@@ -7,7 +7,8 @@ import { promises as fs, readFileSync } from 'node:fs';
 import type { Ending } from './lifecycle.js';
 import { ReportError, parseReport } from './report.js';
 import { readStageReport, type StageReport } from './report-rows.js';
-import { findCrashLine, findErrorLine, localBuildId, parseVersionLine, runSimcOnce, type SimcExit, type SimcRunSpec } from './simc.js';
+import { runSimcDetached } from './detached.js';
+import { findCrashLine, findErrorLine, localBuildId, parseVersionLine, type SimcExit, type SimcRunSpec } from './simc.js';
 import type { LocalBuildInfo, LocalJob, LocalStore } from './store.js';
 import { simcArgs, type PassFiles } from './pass-files.js';
 
@@ -23,7 +24,7 @@ export interface RunDeps {
   killGraceMs: number;
   /** Record simc's pid on the job, so a dead worker's simc can be found and stopped. */
   onSimcPid: (pid: number) => Promise<void>;
-  /** How simc is run: attached to the worker (the default), or detached (detached.ts) by a waiting CLI. */
+  /** How simc is run: a new detached run (detached.ts, the default), or one already going (a head start's). */
   runSimc?: (spec: SimcRunSpec) => Promise<SimcExit>;
 }
 
@@ -36,7 +37,7 @@ export async function runPass(deps: RunDeps, job: LocalJob, files: PassFiles, pr
   const dir = deps.store.jobDir(job.id);
   let versionLine: string | null = null;
   if (deps.stop.aborted) return { exitCode: null, signal: null, spawnError: null, durationMs: 0, versionLine };
-  const exit = await (deps.runSimc ?? runSimcOnce)({
+  const exit = await (deps.runSimc ?? runSimcDetached)({
     simcPath: job.simc.path,
     args: simcArgs(files),
     cwd: dir,

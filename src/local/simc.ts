@@ -4,7 +4,7 @@
  * Where simc comes from is simc-path.ts's order. A binary that is named but missing is an error naming where it
  * was named, never a silent fall-through to the next source.
  */
-import { promises as fs, createWriteStream } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import type { Channel } from '../api/schemas.js';
 import type { Config } from '../config/resolve.js';
 import { ExitCode, LocalError } from '../errors.js';
@@ -134,50 +134,6 @@ export interface SimcExit {
   durationMs: number;
 }
 
-/** One simc process: argv without a shell, stdout/stderr teed to files, progress lines fed to the caller. */
-export async function runSimcOnce(spec: SimcRunSpec): Promise<SimcExit> {
-  const { execa } = await import('execa');
-  const started = performance.now();
-  const stdoutLog = createWriteStream(spec.stdoutFile);
-  const subprocess = execa(spec.simcPath, spec.args, {
-    cwd: spec.cwd,
-    env: spec.env,
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: { file: spec.stderrFile },
-    buffer: false,
-    cancelSignal: spec.stop,
-    forceKillAfterDelay: spec.killGraceMs,
-    windowsHide: true,
-  });
-  if (subprocess.pid !== undefined) spec.onSpawn(subprocess.pid);
-  let pending = '';
-  subprocess.stdout?.on('data', (chunk: Buffer) => {
-    stdoutLog.write(chunk);
-    pending += chunk.toString('utf8');
-    let nl = pending.indexOf('\n');
-    while (nl >= 0) {
-      spec.onStdoutLine(pending.slice(0, nl).replace(/\r$/, ''));
-      pending = pending.slice(nl + 1);
-      nl = pending.indexOf('\n');
-    }
-    // simc's default progress bar rewrites one line with \r; never let an unterminated line grow without bound.
-    if (pending.length > 64 * 1024) pending = pending.slice(-1024);
-  });
-  const result = await subprocess;
-  if (pending) spec.onStdoutLine(pending);
-  await new Promise<void>((done) => stdoutLog.end(done));
-  const durationMs = Math.round(performance.now() - started);
-  const spawnFailed = result.failed && result.exitCode === undefined && !result.signal && !result.isCanceled;
-  return {
-    exitCode: result.exitCode ?? null,
-    signal: result.signal ?? null,
-    spawnError: spawnFailed ? (result.shortMessage ?? 'it could not be started') : null,
-    durationMs,
-  };
-}
 
 /** simc's fatal error on stderr (`Error: …`, or `ERROR! …` from older builds), without that prefix. */
 export function findErrorLine(stderr: string): string | undefined {
