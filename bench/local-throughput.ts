@@ -10,7 +10,7 @@
  * Run: npm run build && node scripts/tsrun.mjs bench/local-throughput.ts [rounds] [jobs]
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median, timed } from './lib/measure.js';
@@ -52,18 +52,25 @@ async function pool(count: number, inFlight: number, command: (i: number) => { c
   let cpuMs = 0;
   const busyBefore = machineBusyMs();
   const started = performance.now();
-  const lane = async () => {
-    while (next < count) {
-      const i = next++;
-      const { cmd, args, env, cwd } = command(i);
-      const timeFile = join(work, `time-${i}.txt`);
-      const [file, argv] = TIME ? [TIME, ['-f', '%U %S', '-o', timeFile, cmd, ...args]] : [cmd, args];
-      const code = await new Promise<number | null>((done) => spawn(file, argv, { env, cwd, stdio: 'ignore' }).on('exit', done));
-      if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${code}`);
-      if (TIME) cpuMs += readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number).reduce((a, b) => a + b, 0) * 1000;
+  const lane = async (laneNo: number) => {
+    // every command's stderr, one file a lane (opened once: creating a file a command would cost the bench's own time)
+    const errFile = join(work, `stderr-${laneNo}.log`);
+    const stderr = openSync(errFile, 'w');
+    try {
+      while (next < count) {
+        const i = next++;
+        const { cmd, args, env, cwd } = command(i);
+        const timeFile = join(work, `time-${i}.txt`);
+        const [file, argv] = TIME ? [TIME, ['-f', '%U %S', '-o', timeFile, cmd, ...args]] : [cmd, args];
+        const code = await new Promise<number | null>((done) => spawn(file, argv, { env, cwd, stdio: ['ignore', 'ignore', stderr] }).on('exit', done));
+        if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${code}; its lane's stderr ends:\n${readFileSync(errFile, 'utf8').split('\n').slice(-15).join('\n')}`);
+        if (TIME) cpuMs += readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number).reduce((a, b) => a + b, 0) * 1000;
+      }
+    } finally {
+      closeSync(stderr);
     }
   };
-  await Promise.all(Array.from({ length: inFlight }, lane));
+  await Promise.all(Array.from({ length: inFlight }, (_, laneNo) => lane(laneNo)));
   const wallMs = performance.now() - started;
   const busyAfter = machineBusyMs();
   return { wallMs, cpuMs, machineMs: busyBefore === undefined || busyAfter === undefined ? NaN : busyAfter - busyBefore };
