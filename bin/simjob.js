@@ -50,5 +50,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
     .then(() => load(`${dist}/cli.js`).main(args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: () => process.stdin, headStart }))
     .then((code) => {
       process.exitCode = code;
+      // Once nothing is left to run (every write flushed, no hand-over of a local job pending: inline.ts listens
+      // here too), end at once: Node's own teardown frees V8's heap page by page, ~0.6 ms the kernel then does in one go.
+      process.on('beforeExit', () => {
+        if (process.listenerCount('beforeExit') === 1) process.exit();
+      });
     });
 }
