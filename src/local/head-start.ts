@@ -16,7 +16,7 @@
  * <data dir>/early/<id> says who made the head start (`<CLI pid> <simc's process group>`) until a job takes it, so
  * the next head start can stop and remove the run of a CLI that was killed in between.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir, dataDir, SETTINGS_FILE } from '../config/paths.js';
 import { getPath, profileOf, type ProfileData } from '../config/profiles.js';
@@ -128,6 +128,11 @@ function removeRun(dir: string, marker: string, group: number | undefined): void
   rmSync(marker, { force: true });
 }
 
+/** A marker's content: `<CLI pid>\n`, then `<CLI pid> <simc's process group>\n` once simc runs. */
+const MARKER = /^(\d+)(?: (\d+))?\n$/;
+/** A marker that stays unreadable this long was left by a CLI killed while writing it. */
+const MARKER_WRITE_GRACE_MS = 10_000;
+
 /** Head starts whose CLI is gone (killed before its submit took or dropped the run). */
 function removeOrphans(root: string): void {
   const earlyDir = join(root, EARLY_DIR);
@@ -140,8 +145,13 @@ function removeOrphans(root: string): void {
   for (const id of ids) {
     const marker = join(earlyDir, id);
     try {
-      const [cli, group] = readFileSync(marker, 'utf8').trim().split(' ').map(Number);
-      if (cli !== undefined && !isAlive(cli)) removeRun(join(root, 'jobs', id), marker, group);
+      const match = MARKER.exec(readFileSync(marker, 'utf8'));
+      if (match) {
+        if (!isAlive(Number(match[1]))) removeRun(join(root, 'jobs', id), marker, match[2] === undefined ? undefined : Number(match[2]));
+      } else if (Date.now() - statSync(marker).mtimeMs > MARKER_WRITE_GRACE_MS) {
+        removeRun(join(root, 'jobs', id), marker, undefined);
+      }
+      // else its CLI is writing it (a write truncates the file first): never read as a dead CLI's
     } catch {
       // gone meanwhile
     }

@@ -5,7 +5,7 @@
  * the run leaves an orphan that the next head start removes.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive, cleanUp, FAKE_SIMC, json, localEnv, profileFile, quickProfile, run, submitLocal, waitFor, waitForStatus, type LocalEnv } from './local-helpers.js';
@@ -95,6 +95,31 @@ describe('the head start of submit --local --wait', () => {
     expect(second.stderr).not.toContain('started ahead of the CLI');
     expect((await waitForStatus(env, first, 'completed')).status).toBe('completed');
     expect(env.runs()).toHaveLength(2); // one run each: no head start was started for the second, or thrown away
+  });
+
+  it("never takes a marker being written for a dead CLI's; one left half-written for long is removed", async () => {
+    const env = recordingEnv();
+    // A CLI rewrites its marker once simc runs: a reader can meet the file empty, between the truncate and the write.
+    const writing = 'local-01m8000000bbbbbbbb';
+    const folder = join(env.SIMJOB_DATA_DIR, 'jobs', writing);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'input.simc'), quickProfile('Writing'));
+    mkdirSync(join(env.SIMJOB_DATA_DIR, 'early'), { recursive: true });
+    const marker = join(env.SIMJOB_DATA_DIR, 'early', writing);
+    writeFileSync(marker, '');
+
+    const first = await run(env, ['submit', profileFile(env, 'p.simc', quickProfile('Next')), '--local', '--wait', '--json']);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(existsSync(join(folder, 'input.simc'))).toBe(true);
+    expect(existsSync(marker)).toBe(true);
+
+    // Still unreadable a minute later: its CLI was killed mid-write, and the next head start clears it away.
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(marker, aMinuteAgo, aMinuteAgo);
+    const second = await run(env, ['submit', profileFile(env, 'p.simc', quickProfile('Next')), '--local', '--wait', '--json']);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(existsSync(folder)).toBe(false);
+    expect(entries(join(env.SIMJOB_DATA_DIR, 'early'))).toEqual([]);
   });
 
   it('removes the run of a CLI killed before it took it, on the next head start', async () => {
