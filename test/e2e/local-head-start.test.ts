@@ -43,6 +43,16 @@ const entries = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
 const jobFolders = (env: LocalEnv) => entries(join(env.SIMJOB_DATA_DIR, 'jobs'));
 const SLOW = '# fake.start_delay_ms=4000';
 
+/** What a CLI leaves between starting simc and writing the job: the job's folder (its profile, no record), its marker. */
+function earlyRun(env: LocalEnv, id: string, marker: string): { folder: string; marker: string } {
+  const folder = join(env.SIMJOB_DATA_DIR, 'jobs', id);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'input.simc'), quickProfile('Early'));
+  mkdirSync(join(env.SIMJOB_DATA_DIR, 'early'), { recursive: true });
+  writeFileSync(join(env.SIMJOB_DATA_DIR, 'early', id), marker);
+  return { folder, marker: join(env.SIMJOB_DATA_DIR, 'early', id) };
+}
+
 describe('the head start of submit --local --wait', () => {
   it('is the job\'s run: simc runs once, and --debug says so', async () => {
     const env = recordingEnv();
@@ -100,13 +110,7 @@ describe('the head start of submit --local --wait', () => {
   it("never takes a marker being written for a dead CLI's; one left half-written for long is removed", async () => {
     const env = recordingEnv();
     // A CLI rewrites its marker once simc runs: a reader can meet the file empty, between the truncate and the write.
-    const writing = 'local-01m8000000bbbbbbbb';
-    const folder = join(env.SIMJOB_DATA_DIR, 'jobs', writing);
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'input.simc'), quickProfile('Writing'));
-    mkdirSync(join(env.SIMJOB_DATA_DIR, 'early'), { recursive: true });
-    const marker = join(env.SIMJOB_DATA_DIR, 'early', writing);
-    writeFileSync(marker, '');
+    const { folder, marker } = earlyRun(env, 'local-01m8000000bbbbbbbb', '');
 
     const first = await run(env, ['submit', profileFile(env, 'p.simc', quickProfile('Next')), '--local', '--wait', '--json']);
     expect(first.exitCode, first.stderr).toBe(0);
@@ -124,18 +128,12 @@ describe('the head start of submit --local --wait', () => {
 
   it('removes the run of a CLI killed before it took it, on the next head start', async () => {
     const env = recordingEnv();
-    // What a CLI killed between starting simc and writing the job leaves: a marker naming a dead CLI and the
-    // run's process group, and the job's folder without a record.
-    const orphanId = 'local-01m8000000aaaaaaaa';
-    const folder = join(env.SIMJOB_DATA_DIR, 'jobs', orphanId);
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'input.simc'), quickProfile('Orphan'));
+    // A CLI killed between starting simc and writing the job: its marker names a dead CLI and the run's process group.
     const sleeper = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
     groups.push(sleeper.pid as number);
     const deadCli = spawn('true');
     await new Promise((done) => deadCli.on('exit', done));
-    mkdirSync(join(env.SIMJOB_DATA_DIR, 'early'), { recursive: true });
-    writeFileSync(join(env.SIMJOB_DATA_DIR, 'early', orphanId), `${deadCli.pid} ${sleeper.pid}\n`);
+    const { folder } = earlyRun(env, 'local-01m8000000aaaaaaaa', `${deadCli.pid} ${sleeper.pid}\n`);
 
     const result = await run(env, ['submit', profileFile(env, 'p.simc', quickProfile('Next')), '--local', '--wait', '--json']);
     expect(result.exitCode, result.stderr).toBe(0);
