@@ -26,6 +26,11 @@ export interface RunDeps {
   onSimcPid: (pid: number) => Promise<void>;
   /** How simc is run: a new detached run (detached.ts, the default), or one already going (a head start's). */
   runSimc?: (spec: SimcRunSpec) => Promise<SimcExit>;
+  /**
+   * A single-pass job's simc has ended and its files are about to be read: the worker starts its next job first
+   * (simc's room is free; the reading and writing that remain run beside the next simc).
+   */
+  onSimcEnded?: () => Promise<void>;
 }
 
 export interface PassOutcome extends SimcExit {

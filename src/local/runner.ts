@@ -4,7 +4,7 @@
  */
 import { ProgressTracker, ProgressWriter } from './progress.js';
 import type { Ending } from './lifecycle.js';
-import { runAndRead, SINGLE_PASS_FILES, type PassResult, type RunDeps } from './pass.js';
+import { readPass, runPass, SINGLE_PASS_FILES, type PassResult, type RunDeps } from './pass.js';
 import { csvOf, notificationsOf, singlePassRows, SUMMARY_PROFILESET_LIMIT, summaryOf } from './report.js';
 import type { LocalJob } from './store.js';
 import { PROFILESET_LIST_FILE, ProfilesetMerger, profilesetListText, profilesetsFromReport } from '../output/profileset-list.js';
@@ -18,9 +18,11 @@ export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | und
   const files = SINGLE_PASS_FILES(job);
   const writer = new ProgressWriter(deps.store, job.id);
   const tracker = new ProgressTracker();
-  const read = await runAndRead(deps, job, files, (line) => {
+  const pass = await runPass(deps, job, files, (line) => {
     if (line.includes('\t')) writer.setLazy(() => tracker.update(line)); // progress lines are tab-separated
   });
+  await deps.onSimcEnded?.();
+  const read = await readPass(deps, job, files, pass);
   // The last progress is what a failed job shows; a completed one shows 100 %, so its last write is not waited for.
   if (read.ok) writer.discard();
   else await writer.flush();

@@ -6,15 +6,20 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { cleanUp, FAKE_SIMC, json, localEnv, profileFile, quickProfile, run, waitFor } from './local-helpers.js';
+import { cleanUp, FAKE_SIMC, json, jobFile, localEnv, profileFile, quickProfile, run, submitLocal, waitFor, type LocalEnv } from './local-helpers.js';
 
-const env = localEnv();
-afterAll(() => cleanUp(env));
+const envs: LocalEnv[] = [];
+afterAll(() => Promise.all(envs.map(cleanUp)));
 
-// simc as a script that notes each run's start and end, in order, around the stand-in.
-const simcLog = join(dirname(env.SIMJOB_DATA_DIR), 'simc-runs.log');
-env.SIMJOB_SIMC = join(dirname(env.SIMJOB_DATA_DIR), 'simc-noted');
-writeFileSync(env.SIMJOB_SIMC, `#!/bin/sh\necho "start $$" >> '${simcLog}'\n'${FAKE_SIMC}' "$@"\nstatus=$?\necho "end $$" >> '${simcLog}'\nexit $status\n`, { mode: 0o755 });
+/** An env whose simc is a script that notes each run's start and end, in order, around the stand-in. */
+function notingEnv(): LocalEnv & { simcLog: string } {
+  const env = localEnv();
+  envs.push(env);
+  const simcLog = join(dirname(env.SIMJOB_DATA_DIR), 'simc-runs.log');
+  env.SIMJOB_SIMC = join(dirname(env.SIMJOB_DATA_DIR), 'simc-noted');
+  writeFileSync(env.SIMJOB_SIMC, `#!/bin/sh\necho "start $$" >> '${simcLog}'\n'${FAKE_SIMC}' "$@"\nstatus=$?\necho "end $$" >> '${simcLog}'\nexit $status\n`, { mode: 0o755 });
+  return Object.assign(env, { simcLog });
+}
 
 /** The most simc runs going at once, from the log. */
 function mostAtOnce(log: string): number {
@@ -28,6 +33,7 @@ function mostAtOnce(log: string): number {
 }
 
 it('50 concurrent submit --local calls make 50 jobs, all completed, none lost or duplicated', async () => {
+  const env = notingEnv();
   expect((await run(env, ['config', 'set', 'local.concurrency', '4'])).exitCode).toBe(0);
   const profile = profileFile(env, 'quick.simc', quickProfile('Many', ['iterations=100', '# fake.iter_us=2000']));
   const submissions = await Promise.all(
@@ -57,7 +63,7 @@ it('50 concurrent submit --local calls make 50 jobs, all completed, none lost or
   expect(readdirSync(join(env.SIMJOB_DATA_DIR, 'queue'))).toEqual([]);
   expect(readdirSync(join(env.SIMJOB_DATA_DIR, 'running'))).toEqual([]);
   // At most 4 simc at once, with waiting CLIs running their own jobs beside the worker.
-  const runs = readFileSync(simcLog, 'utf8');
+  const runs = readFileSync(env.simcLog, 'utf8');
   expect(runs.match(/^end /gm)).toHaveLength(50);
   expect(mostAtOnce(runs)).toBeLessThanOrEqual(4);
   expect(mostAtOnce(runs)).toBeGreaterThan(1);
@@ -79,3 +85,19 @@ it('50 concurrent submit --local calls make 50 jobs, all completed, none lost or
   }
   expect(holds).toBeGreaterThanOrEqual(1);
 }, 180_000);
+
+it("starts the next simc in a job's room once its simc has ended, before its result is written; never two at once", async () => {
+  const env = notingEnv();
+  const profile = profileFile(env, 'quick.simc', quickProfile('Next', ['iterations=100', '# fake.iter_us=1000']));
+  const ids: string[] = [];
+  for (let i = 0; i < 6; i++) ids.push(await submitLocal(env, profile)); // queued: the worker runs them, in order
+  await waitFor('every job to complete', async () => (ids.every((id) => jobFile(env, id).status === 'completed') ? true : undefined), 60_000);
+
+  const runs = readFileSync(env.simcLog, 'utf8');
+  expect(runs.match(/^end /gm)).toHaveLength(6);
+  expect(mostAtOnce(runs)).toBe(1);
+  // The room went to the next job when simc ended: some job started before the one ahead of it had its record ended.
+  const jobs = ids.map((id) => jobFile(env, id)).sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+  const overlaps = jobs.slice(1).filter((job, i) => Date.parse(job.startedAt) < Date.parse(jobs[i]!.completedAt));
+  expect(overlaps.length).toBeGreaterThan(0);
+}, 90_000);
