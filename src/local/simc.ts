@@ -134,7 +134,6 @@ export interface SimcExit {
   durationMs: number;
 }
 
-
 /** simc's fatal error on stderr (`Error: …`, or `ERROR! …` from older builds), without that prefix. */
 export function findErrorLine(stderr: string): string | undefined {
   const match = /^(?:Error: |ERROR! )(.*)$/m.exec(stderr);

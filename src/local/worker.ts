@@ -53,7 +53,7 @@ export class Worker {
    */
   private readonly simcEnded = new Set<string>();
   /** Runs waiting for the loop to have filled the free room once (onSimcEnded). */
-  private filledWaiters: (() => void)[] = [];
+  private readonly filledWaiters: (() => void)[] = [];
   /** Queue deadlines (maxQueueSeconds) of the queued jobs seen, null for none. */
   private readonly deadlines = new Map<string, number | null>();
   private wakeUp: (() => void) | undefined;
