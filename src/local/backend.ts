@@ -50,6 +50,7 @@ const WATCHED_FILES = new Set(['job.json', 'progress.json']);
 interface JobWatch {
   changed: boolean;
   listeners: Set<() => void>;
+  close: () => void;
 }
 
 export class LocalBackend implements JobBackend, ChangeNotifier {
@@ -269,6 +270,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   async status(id: string): Promise<Fetched<StatusRecord>> {
     this.watch(id); // before reading, so no change after the read can be missed by nextChange
     const job = await this.current(id);
+    if (isTerminal(job.status)) this.unwatch(id); // it changes no more
     const progress = job.startedAt ? await this.store.readProgress(id) : undefined;
     return fetched(statusRecord(job, progress));
   }
@@ -407,15 +409,14 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       existing.changed = false;
       return existing;
     }
-    const entry: JobWatch = { changed: false, listeners: new Set() };
+    const entry: JobWatch = { changed: false, listeners: new Set(), close: () => undefined };
     const changed = () => {
       entry.changed = true;
       for (const listener of entry.listeners) listener();
     };
     if (this.runningHere.has(id)) {
-      // No inotify watch: it would wake this process for each of simc's writes, and one still open at exit holds
-      // the process's end back by 13-26 ms (the kernel waits for a grace period before it frees the watch).
-      this.store.onOwnWrite(id, changed);
+      // No inotify watch: it would wake this process for each of simc's writes (and see unwatch).
+      entry.close = this.store.onOwnWrite(id, changed);
     } else {
       try {
         const watcher = watch(this.store.jobDir(id));
@@ -424,12 +425,23 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
         });
         watcher.on('error', () => watcher.close());
         watcher.unref(); // never keeps the process alive
+        entry.close = () => watcher.close();
       } catch {
         return undefined; // no watching here: the wait loop's own polling still works
       }
     }
     this.watches.set(id, entry);
     return entry;
+  }
+
+  /**
+   * Stop watching a job that has ended. An inotify watch still open when the process ends holds that end back by
+   * 13-26 ms (the kernel frees a watch only after a grace period), and the CLI ends with process.exit, before Node's
+   * own teardown would close it.
+   */
+  private unwatch(id: string): void {
+    this.watches.get(id)?.close();
+    this.watches.delete(id);
   }
 
   /**
