@@ -128,7 +128,8 @@ function removeRun(dir: string, marker: string, group: number | undefined): void
   rmSync(marker, { force: true });
 }
 
-/** A marker's content: `<CLI pid>\n`, then `<CLI pid> <simc's process group>\n` once simc runs. */
+/** A marker's content: `<CLI pid>\n`, then `<CLI pid> <simc's process group>\n` once simc runs (MARKER reads it). */
+const markerText = (group?: number) => `${process.pid}${group === undefined ? '' : ` ${group}`}\n`;
 const MARKER = /^(\d+)(?: (\d+))?\n$/;
 /** A marker that stays unreadable this long was left by a CLI killed while writing it. */
 const MARKER_WRITE_GRACE_MS = 10_000;
@@ -194,7 +195,7 @@ function start(argv: readonly string[], env: NodeJS.ProcessEnv): HeadStart | und
   const dir = join(root, 'jobs', id);
   const marker = join(root, EARLY_DIR, id);
   mkdirSync(join(root, EARLY_DIR), { recursive: true });
-  writeFileSync(marker, `${process.pid}\n`); // first: a folder is never left without its marker
+  writeFileSync(marker, markerText()); // first: a folder is never left without its marker
   // Submits fired together (a script, a build farm) all find the queue free: only as many go ahead as there is
   // room for, the earliest ids first, and the others leave their job to the queue instead of starting a simc that
   // their submit would stop again.
@@ -210,7 +211,7 @@ function start(argv: readonly string[], env: NodeJS.ProcessEnv): HeadStart | und
     writeFileSync(join(dir, files.input), text);
     run = spawnDetached({ simcPath, args, cwd: dir, env, stdoutFile: join(dir, files.stdout), stderrFile: join(dir, files.stderr) });
     if ('spawnError' in run) throw new Error(run.spawnError);
-    writeFileSync(marker, `${process.pid} ${run.pid}\n`);
+    writeFileSync(marker, markerText(run.pid));
   } catch (error) {
     removeRun(dir, marker, run && 'pid' in run ? run.pid : undefined);
     throw error;

@@ -95,7 +95,9 @@ async function readTail(path: string, limit: number): Promise<string> {
   }
 }
 
+/** How much of each log's end is read: stderr's fatal line, stdout's "Simulation was canceled." */
 const STDERR_TAIL = 4 * 1024 * 1024;
+const STDOUT_TAIL = 64 * 1024;
 
 function lastLine(text: string): string | undefined {
   return text.trim().split(/\r?\n/).pop()?.trim() || undefined;
@@ -161,7 +163,7 @@ export async function readPass(deps: Pick<RunDeps, 'store' | 'stop'>, job: Local
     return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `simc ${how}${crash ? `: ${crash}` : ''}` });
   }
   if (!statusKnown) {
-    const failure = tracedFailure(await readTail(deps.store.file(job.id, files.stderr), STDERR_TAIL), await readTail(deps.store.file(job.id, files.stdout), 64 * 1024));
+    const failure = tracedFailure(await readTail(deps.store.file(job.id, files.stderr), STDERR_TAIL), await readTail(deps.store.file(job.id, files.stdout), STDOUT_TAIL));
     if (failure) return fail({ ...base, status: 'failed', ...failure });
   }
   // Exit 0 is a success only with a readable JSON report: simc does not fail its exit code when a report fails.
