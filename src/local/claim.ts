@@ -83,7 +83,7 @@ export async function createClaimed(store: LocalStore, job: LocalJob, files: Par
  */
 async function withRoom<T>(store: LocalStore, hasRoom: () => Promise<boolean>, take: () => Promise<T | undefined>): Promise<T | undefined> {
   if (!(await hasRoom())) return undefined;
-  return withLock(store.claimLockPath, async () => ((await hasRoom()) ? take() : undefined));
+  return withLock(store.claimLockPath, async () => ((await hasRoom()) ? take() : undefined), store.lockOptions);
 }
 
 /** The job's runtime cap (maxRuntimeSeconds) from its start, as a timer that calls `onDue`; undefined without one. */

@@ -3,15 +3,19 @@
  * - writes go to a unique temp file beside the target and are renamed over it, so readers see the old or the
  *   new file, never half of one;
  * - locks are files created atomically with their content (write a temp file, then link() it into place: link
- *   fails with EEXIST when the lock is held), so a lock file is never seen empty;
+ *   fails with EEXIST when the lock is held), so a lock file is never seen empty. Locks given an owners folder
+ *   are links to one owner file per process there (ownerFileIn): taking and releasing them then allocates and
+ *   frees no inode, which matters on ext4 without a journal, where each create scans past every inode freed in
+ *   the last minutes (README, Design: the local store's files);
  * - a lock whose owner died (pid gone) or that is older than its stale limit is taken over through a second
  *   "steal" lock, so two processes can never both decide to remove the same stale lock and delete a fresh one.
  * The calls are synchronous: these files are a few kB, and a synchronous call costs tens of microseconds where an
  * asynchronous one waits a round trip through libuv's thread pool (a job update is ten calls: ~2.5 ms against
  * ~0.3 ms, on the way from simc's end to the answer). The functions stay async for their callers and the lock waits.
  */
-import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { LocalError } from '../errors.js';
 import { sleep } from '../util/sleep.js';
 import { randomHex } from '../util/random.js';
@@ -93,6 +97,10 @@ export async function exists(path: string): Promise<boolean> {
 
 /** Create a file with this content only if it does not exist yet. False when it already exists. */
 export async function createExclusive(path: string, content: string): Promise<boolean> {
+  return createExclusiveSync(path, content);
+}
+
+function createExclusiveSync(path: string, content: string): boolean {
   const tmp = tempName(path);
   writeFileSync(tmp, content);
   try {
@@ -102,7 +110,11 @@ export async function createExclusive(path: string, content: string): Promise<bo
     if (errno(error) === 'EEXIST') return false;
     throw error;
   } finally {
-    await removeFile(tmp);
+    try {
+      unlinkSync(tmp);
+    } catch (error) {
+      if (errno(error) !== 'ENOENT') throw error;
+    }
   }
 }
 
@@ -122,6 +134,12 @@ export interface HeldLock {
 export interface LockOptions {
   /** A lock older than this (by its file's mtime) is stale even if its pid lives (the pid may have been reused). */
   staleMs: number;
+  /**
+   * A folder on the lock's file system for this process's owner file: the lock is then a hard link to it, made
+   * without a temp file. Its owner (and nonce) is this process's, and its mtime is that of the process's latest
+   * lock taken there: each take refreshes it.
+   */
+  ownersDir?: string;
 }
 
 function newOwner(): LockOwner {
@@ -149,31 +167,103 @@ export function isStale(owner: LockOwner & { mtimeMs: number }, staleMs: number)
 }
 
 /**
- * Remove a stale lock, holding `<lock>.steal` while checking that it is still the same stale lock (same nonce).
+ * Remove a stale lock, holding `<lock>.steal` while checking that it is still the same stale lock (same owner, same
+ * mtime).
  * Without this, two processes could both see the stale lock, the first remove it and take a fresh one, and the
  * second then remove that fresh lock.
  */
-async function stealStale(path: string, staleNonce: string): Promise<void> {
+async function stealStale(path: string, stale: LockOwner & { mtimeMs: number }, options: LockOptions): Promise<void> {
   const stealPath = `${path}.steal`;
-  if (!(await createExclusive(stealPath, JSON.stringify(newOwner())))) {
+  if (!createLock(stealPath, options)) {
     // Someone else is stealing; a steal lock left by a process that died mid-steal is cleared after 5 s.
     const stealer = await readLockOwner(stealPath);
     if (stealer && Date.now() - stealer.mtimeMs > 5_000) await removeFile(stealPath);
     return;
   }
   try {
+    // The same owner and the same mtime: a lock linked to an owner file has its process's nonce each time it takes
+    // it, and a take (or a heartbeat) refreshes the mtime.
     const current = await readLockOwner(path);
-    if (current && current.nonce === staleNonce) await removeFile(path);
+    if (current && current.nonce === stale.nonce && current.mtimeMs === stale.mtimeMs) await removeFile(path);
   } finally {
     await removeFile(stealPath);
   }
 }
 
+/** This process's owner file in each owners folder (ownerFileIn). */
+const ownerFiles = new Map<string, { path: string; owner: LockOwner }>();
+
+/** The owner files this process made go when it ends; a killed process's are removed by the next one (below). */
+function removeOwnerFiles(): void {
+  for (const { path } of ownerFiles.values()) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** Owner files of processes that died on this host without removing theirs. */
+function removeDeadOwnerFiles(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (!/^\d+\.[0-9a-f]+$/.test(name)) continue;
+    try {
+      const owner = JSON.parse(readFileSync(join(dir, name), 'utf8')) as LockOwner;
+      if (owner.host === hostname() && !isAlive(owner.pid)) unlinkSync(join(dir, name));
+    } catch {
+      // being written (not JSON yet), or removed meanwhile
+    }
+  }
+}
+
+/**
+ * This process's owner file in `dir`, made on first use (complete before any lock links it, so a lock is never
+ * seen empty), and touched: a lock linked to it now has this moment's mtime. Remade if it was removed.
+ */
+function ownerFileIn(dir: string): { path: string; owner: LockOwner } {
+  const known = ownerFiles.get(dir);
+  if (known) {
+    try {
+      const now = new Date();
+      utimesSync(known.path, now, now);
+      return known;
+    } catch (error) {
+      if (errno(error) !== 'ENOENT') throw error;
+    }
+  }
+  mkdirSync(dir, { recursive: true });
+  if (!known) removeDeadOwnerFiles(dir);
+  const owner = known?.owner ?? newOwner();
+  const file = { path: join(dir, `${owner.pid}.${owner.nonce}`), owner };
+  writeFileSync(file.path, JSON.stringify(owner));
+  if (ownerFiles.size === 0) process.once('exit', removeOwnerFiles);
+  ownerFiles.set(dir, file);
+  return file;
+}
+
+/** Make the lock file, or false when it exists: a link to this process's owner file, or a file of its own. */
+function createLock(path: string, options: LockOptions): { owner: LockOwner } | false {
+  if (options.ownersDir) {
+    const { path: ownerFile, owner } = ownerFileIn(options.ownersDir);
+    try {
+      linkSync(ownerFile, path);
+      return { owner };
+    } catch (error) {
+      if (errno(error) === 'EEXIST') return false;
+      throw error;
+    }
+  }
+  const owner = newOwner();
+  return createExclusiveSync(path, JSON.stringify(owner)) && { owner };
+}
+
 /** Take the lock if it is free (or stale). Undefined when a live owner holds it. */
 export async function tryLock(path: string, options: LockOptions): Promise<HeldLock | undefined> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const owner = newOwner();
-    if (await createExclusive(path, JSON.stringify(owner))) {
+    const created = createLock(path, options);
+    if (created) {
+      const { owner } = created;
       return {
         path,
         owner,
@@ -187,7 +277,7 @@ export async function tryLock(path: string, options: LockOptions): Promise<HeldL
     const current = await readLockOwner(path);
     if (!current) continue; // released meanwhile: try again
     if (!isStale(current, options.staleMs)) return undefined;
-    await stealStale(path, current.nonce);
+    await stealStale(path, current, options);
   }
   return undefined;
 }

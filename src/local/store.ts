@@ -12,13 +12,15 @@
  *              /keys/<sha256 of key>     idempotency keys (--idempotency-key) → job id
  *              /early/<id>               a head start no job has taken yet (head-start.ts): its CLI and simc
  *              /worker.lock, worker.log  the single worker (worker.ts)
+ *              /claim.lock               held while a runner claims a job (claim.ts)
+ *              /owners/<pid>.<nonce>     a process's owner file: its claim and job locks are hard links to it
  */
 import type { MainActorChoice } from './report-rows.js';
 import { promises as fs, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
 import { LocalError } from '../errors.js';
-import { exists, readJson, withLock, writeFileAtomic, writeJsonAtomic, removeFile } from './fsutil.js';
+import { exists, readJson, withLock, writeFileAtomic, writeJsonAtomic, removeFile, type LockOptions } from './fsutil.js';
 import { isWellFormedLocalId } from './ids.js';
 
 /** What a job's `build` says: the simc binary that ran (or will run) it, as read from its version line. */
@@ -111,8 +113,6 @@ export type ArtifactKind = keyof typeof ARTIFACT_FILES;
 /** Files one simc run writes; removed before a retry so an old attempt's output never passes for the new one's. */
 export const RUN_OUTPUT_FILES = ['report.json', 'report.html', 'result.csv', 'stdout.log', 'stderr.log', 'simc-output.txt', 'progress.json', 'result.json'];
 
-const LOCK_OPTIONS = { staleMs: 30_000 };
-
 export class LocalStore {
   readonly jobsDir: string;
   readonly queueDir: string;
@@ -123,6 +123,8 @@ export class LocalStore {
   readonly workerLogPath: string;
   /** Held while a runner checks for room (local.concurrency) and claims a job, so two never both take the last slot. */
   readonly claimLockPath: string;
+  /** The claim lock's and the job locks' options: links to each process's owner file in <data dir>/owners. */
+  readonly lockOptions: LockOptions;
 
   /**
    * Listeners for the records this process writes (job.json, progress.json), by job id: the waiter of a job this
@@ -139,6 +141,7 @@ export class LocalStore {
     this.workerSpawnPath = join(root, 'worker.spawn');
     this.workerLogPath = join(root, 'worker.log');
     this.claimLockPath = join(root, 'claim.lock');
+    this.lockOptions = { staleMs: 30_000, ownersDir: join(root, 'owners') };
   }
 
   async init(): Promise<void> {
@@ -209,7 +212,7 @@ export class LocalStore {
       await writeJsonAtomic(this.file(id, 'job.json'), next);
       this.tellOwnWrite(id);
       return next;
-    }, LOCK_OPTIONS);
+    }, this.lockOptions);
   }
 
   // -- queue and running markers ------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -72,6 +72,70 @@ describe('locks', () => {
     writeFileSync(path, JSON.stringify({ pid: process.pid, nonce: 'someone-else', host: hostname(), at: Date.now() }));
     await mine.release();
     expect(JSON.parse(readFileSync(path, 'utf8')).nonce).toBe('someone-else');
+  });
+});
+
+describe('locks linked to an owner file (an owners folder given)', () => {
+  it('are hard links to one owner file of this process: taking and releasing one makes and frees no file', async () => {
+    const dir = tempDir();
+    const ownersDir = join(dir, 'owners');
+    const options = { staleMs: 30_000, ownersDir };
+    const first = (await tryLock(join(dir, 'a.lock'), options))!;
+    const [ownerName] = readdirSync(ownersDir);
+    const ownerFile = join(ownersDir, ownerName!);
+    expect(ownerName).toBe(`${process.pid}.${first.owner.nonce}`);
+    expect(JSON.parse(readFileSync(join(dir, 'a.lock'), 'utf8'))).toMatchObject({ pid: process.pid, nonce: first.owner.nonce });
+    const second = (await tryLock(join(dir, 'b.lock'), options))!;
+    expect(statSync(join(dir, 'b.lock')).ino).toBe(statSync(ownerFile).ino);
+    expect(statSync(ownerFile).nlink).toBe(3);
+    expect(await tryLock(join(dir, 'a.lock'), options)).toBeUndefined();
+    await first.release();
+    await second.release();
+    expect(readdirSync(dir).sort()).toEqual(['owners']);
+    expect(statSync(ownerFile).nlink).toBe(1);
+  });
+
+  it('serialise read-modify-write among many concurrent takers', async () => {
+    const dir = tempDir();
+    const counter = join(dir, 'counter.json');
+    await writeJsonAtomic(counter, { n: 0 });
+    const options = { staleMs: 30_000, ownersDir: join(dir, 'owners') };
+    await Promise.all(
+      Array.from({ length: 40 }, () =>
+        withLock(join(dir, 'lock'), async () => {
+          const { n } = (await readJson<{ n: number }>(counter))!;
+          await new Promise((r) => setTimeout(r, Math.random() * 3));
+          await writeJsonAtomic(counter, { n: n + 1 });
+        }, options),
+      ),
+    );
+    expect((await readJson<{ n: number }>(counter))!.n).toBe(40);
+  });
+
+  it("take over a dead process's lock, and remove its owner file", async () => {
+    const dir = tempDir();
+    const ownersDir = join(dir, 'owners');
+    mkdirSync(ownersDir);
+    const dead = { pid: await deadPid(), nonce: 'deadbeef', host: hostname(), at: Date.now() };
+    const deadOwnerFile = join(ownersDir, `${dead.pid}.${dead.nonce}`);
+    writeFileSync(deadOwnerFile, JSON.stringify(dead));
+    linkSync(deadOwnerFile, join(dir, 'lock'));
+    const taken = (await tryLock(join(dir, 'lock'), { staleMs: 30_000, ownersDir }))!;
+    expect(taken).toBeDefined();
+    expect(JSON.parse(readFileSync(join(dir, 'lock'), 'utf8')).nonce).toBe(taken.owner.nonce);
+    expect(readdirSync(ownersDir)).toEqual([`${process.pid}.${taken.owner.nonce}`]);
+    await taken.release();
+  });
+
+  it('take a lock again after this process\'s owner file was removed', async () => {
+    const dir = tempDir();
+    const ownersDir = join(dir, 'owners');
+    const options = { staleMs: 30_000, ownersDir };
+    await (await tryLock(join(dir, 'lock'), options))!.release();
+    rmSync(ownersDir, { recursive: true });
+    const again = (await tryLock(join(dir, 'lock'), options))!;
+    expect(JSON.parse(readFileSync(join(dir, 'lock'), 'utf8')).pid).toBe(process.pid);
+    await again.release();
   });
 });
 
