@@ -35,8 +35,10 @@ export async function claimJob(
   const hasRoom = async () =>
     (await store.runningIds()).length < concurrency && (!options.onlyIfFirst || (await store.queuedIds())[0] === id);
   return withRoom(store, hasRoom, async () => {
-    // The running marker comes first: a runner that dies right after claiming still leaves a trace to recover.
-    await store.markRunning(id);
+    // The running marker comes first (the queue marker, moved): a runner that dies right after this step leaves a
+    // waiting job marked running, which recovery puts back in the queue (control.ts).
+    const moved = await store.moveQueuedToRunning(id);
+    if (!moved) await store.markRunning(id);
     let claimed: LocalJob | undefined;
     const after = await store.updateJob(id, (job) => {
       if (!isWaiting(job.status)) return undefined;
@@ -55,9 +57,10 @@ export async function claimJob(
     if (!claimed) {
       // `after` is the job as it stands (unchanged): let go of it unless another runner took it meanwhile
       if (!after || isTerminal(after.status)) await store.unmarkRunning(id);
+      else if (isWaiting(after.status)) await store.moveRunningToQueue(after); // its queue timeout ends it there
       return undefined;
     }
-    await store.dequeue(claimed);
+    if (!moved) await store.dequeue(claimed);
     return claimed;
   });
 }

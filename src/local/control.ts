@@ -4,11 +4,12 @@
  */
 import { readlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isActive, isTerminal } from '../jobs/states.js';
+import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { sleep } from '../util/sleep.js';
 import { isAlive } from './pids.js';
 import { canAdopt } from './adopt.js';
 import { finishJob, requeueForRetry } from './lifecycle.js';
+import { withLock } from './fsutil.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
 import { pendingDeliveries } from '../webhook/local.js';
@@ -61,6 +62,18 @@ export async function recoverJob(store: LocalStore, job: LocalJob): Promise<void
 }
 
 /**
+ * A waiting job marked running: a claim between its two steps (claim.ts), or one whose runner died there (or a
+ * retry's, between its record and its queue marker). Under the claim lock, which every claim holds throughout, it
+ * can only be the latter: its marker goes back to the queue.
+ */
+async function requeueHalfClaimed(store: LocalStore, id: string): Promise<void> {
+  await withLock(store.claimLockPath, async () => {
+    const job = await store.readJob(id);
+    if (job && isWaiting(job.status)) await store.moveRunningToQueue(job);
+  }, store.lockOptions);
+}
+
+/**
  * Look at the jobs marked running: those whose worker is gone are recovered; markers of ended jobs are dropped.
  * Cheap when nothing runs (one readdir), so every local command does it. Returns whether a detached run waits for
  * the worker to adopt it (its waiting CLI went away).
@@ -74,6 +87,10 @@ export async function recoverInterrupted(store: LocalStore): Promise<boolean> {
     const job = await store.readJob(id);
     if (!job || isTerminal(job.status)) {
       await store.unmarkRunning(id);
+      continue;
+    }
+    if (isWaiting(job.status)) {
+      await requeueHalfClaimed(store, id);
       continue;
     }
     if (!isOrphan(job, live)) continue;

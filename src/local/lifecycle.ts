@@ -99,8 +99,8 @@ export async function requeueForRetry(store: LocalStore, id: string, when: (job:
   });
   if (!job || !moved) return undefined;
   await clearRunOutputs(store, id);
-  await store.enqueue(job);
-  await store.unmarkRunning(id);
+  // One rename from running to queued: a claim (which starts from the queue marker) never meets it half moved.
+  if (!(await store.moveRunningToQueue(job))) await store.enqueue(job);
   return job;
 }
 

@@ -8,7 +8,7 @@
  *                       /result.json     the summary, written once when the run ends
  *                       /stdout.log, stderr.log, report.json, report.html, result.csv, simc-output.txt
  *              /queue/<rank>-<id>        one empty marker per queued job; sorted names = run order
- *              /running/<id>             one empty marker per job a worker has claimed
+ *              /running/<id>             one empty marker per job a runner has claimed (the queue marker, moved)
  *              /keys/<sha256 of key>     idempotency keys (--idempotency-key) → job id
  *              /early/<id>               a head start no job has taken yet (head-start.ts): its CLI and simc
  *              /worker.lock, worker.log  the single worker (worker.ts)
@@ -246,6 +246,33 @@ export class LocalStore {
 
   async markRunning(id: string): Promise<void> {
     writeFileSync(join(this.runningDir, id), '');
+  }
+
+  /**
+   * Move a queued job's marker into the running folder: a claim's first step as one rename, with no file made or
+   * freed (see fsutil.ts on inodes). False when the job has no queue marker.
+   */
+  async moveQueuedToRunning(id: string): Promise<boolean> {
+    for (const rank of Object.values(PRIORITY_RANK)) {
+      try {
+        renameSync(join(this.queueDir, `${rank}-${id}`), join(this.runningDir, id));
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    return false;
+  }
+
+  /** Move a job's running marker into the queue (a retry, or a claim that did not happen); false when it has none. */
+  async moveRunningToQueue(job: Pick<LocalJob, 'id' | 'priority'>): Promise<boolean> {
+    try {
+      renameSync(join(this.runningDir, job.id), join(this.queueDir, this.markerName(job)));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      return false;
+    }
   }
 
   async unmarkRunning(id: string): Promise<void> {
