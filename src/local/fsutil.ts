@@ -232,7 +232,11 @@ function ownerFileIn(dir: string): { path: string; owner: LockOwner } {
       if (errno(error) !== 'ENOENT') throw error;
     }
   }
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir); // not recursive: a data dir removed meanwhile stays removed (the lock's own create fails)
+  } catch (error) {
+    if (errno(error) !== 'EEXIST') throw error;
+  }
   if (!known) removeDeadOwnerFiles(dir);
   const owner = known?.owner ?? newOwner();
   const file = { path: join(dir, `${owner.pid}.${owner.nonce}`), owner };

@@ -127,6 +127,13 @@ describe('locks linked to an owner file (an owners folder given)', () => {
     await taken.release();
   });
 
+  it('fail in a data dir that was removed, without making it again', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'data');
+    await expect(tryLock(join(data, 'claim.lock'), { staleMs: 30_000, ownersDir: join(data, 'owners') })).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('take a lock again after this process\'s owner file was removed', async () => {
     const dir = tempDir();
     const ownersDir = join(dir, 'owners');
