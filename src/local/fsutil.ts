@@ -4,22 +4,22 @@
  *   new file, never half of one;
  * - locks are files created atomically with their content (write a temp file, then link() it into place: link
  *   fails with EEXIST when the lock is held), so a lock file is never seen empty. Locks given an owners folder
- *   are links to one owner file per process there (ownerFileIn): taking and releasing them then allocates and
+ *   are links to one owner file per process there (lock-owners.ts): taking and releasing them then allocates and
  *   frees no inode, which matters on ext4 without a journal, where each create scans past every inode freed in
- *   the last minutes (README, Design: the local store's files);
+ *   the last minutes (README, Design: "Local store: locks and markers that make no files");
  * - a lock whose owner died (pid gone) or that is older than its stale limit is taken over through a second
  *   "steal" lock, so two processes can never both decide to remove the same stale lock and delete a fresh one.
  * The calls are synchronous: these files are a few kB, and a synchronous call costs tens of microseconds where an
  * asynchronous one waits a round trip through libuv's thread pool (a job update is ten calls: ~2.5 ms against
  * ~0.3 ms, on the way from simc's end to the answer). The functions stay async for their callers and the lock waits.
  */
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { LocalError } from '../errors.js';
 import { sleep } from '../util/sleep.js';
 import { randomHex } from '../util/random.js';
 import { isAlive } from './pids.js';
+import { newOwner, ownerFileIn, type LockOwner } from './lock-owners.js';
 
 
 function tempName(path: string): string {
@@ -118,12 +118,6 @@ function createExclusiveSync(path: string, content: string): boolean {
   }
 }
 
-export interface LockOwner {
-  pid: number;
-  nonce: string;
-  host: string;
-  at: number;
-}
 
 export interface HeldLock {
   path: string;
@@ -142,9 +136,6 @@ export interface LockOptions {
   ownersDir?: string;
 }
 
-function newOwner(): LockOwner {
-  return { pid: process.pid, nonce: randomHex(16), host: hostname(), at: Date.now() };
-}
 
 export async function readLockOwner(path: string): Promise<(LockOwner & { mtimeMs: number }) | undefined> {
   try {
@@ -188,62 +179,6 @@ async function stealStale(path: string, stale: LockOwner & { mtimeMs: number }, 
   } finally {
     await removeFile(stealPath);
   }
-}
-
-/** This process's owner file in each owners folder (ownerFileIn). */
-const ownerFiles = new Map<string, { path: string; owner: LockOwner }>();
-
-/** The owner files this process made go when it ends; a killed process's are removed by the next one (below). */
-function removeOwnerFiles(): void {
-  for (const { path } of ownerFiles.values()) {
-    try {
-      unlinkSync(path);
-    } catch {
-      // gone already
-    }
-  }
-}
-
-/** Owner files of processes that died on this host without removing theirs. */
-function removeDeadOwnerFiles(dir: string): void {
-  for (const name of readdirSync(dir)) {
-    if (!/^\d+\.[0-9a-f]+$/.test(name)) continue;
-    try {
-      const owner = JSON.parse(readFileSync(join(dir, name), 'utf8')) as LockOwner;
-      if (owner.host === hostname() && !isAlive(owner.pid)) unlinkSync(join(dir, name));
-    } catch {
-      // being written (not JSON yet), or removed meanwhile
-    }
-  }
-}
-
-/**
- * This process's owner file in `dir`, made on first use (complete before any lock links it, so a lock is never
- * seen empty), and touched: a lock linked to it now has this moment's mtime. Remade if it was removed.
- */
-function ownerFileIn(dir: string): { path: string; owner: LockOwner } {
-  const known = ownerFiles.get(dir);
-  if (known) {
-    try {
-      const now = new Date();
-      utimesSync(known.path, now, now);
-      return known;
-    } catch (error) {
-      if (errno(error) !== 'ENOENT') throw error;
-    }
-  }
-  try {
-    mkdirSync(dir); // not recursive: a data dir removed meanwhile stays removed (the lock's own create fails)
-  } catch (error) {
-    if (errno(error) !== 'EEXIST') throw error;
-  }
-  if (!known) removeDeadOwnerFiles(dir);
-  const owner = known?.owner ?? newOwner();
-  const file = { path: join(dir, `${owner.pid}.${owner.nonce}`), owner };
-  writeFileSync(file.path, JSON.stringify(owner));
-  if (ownerFiles.size === 0) process.once('exit', removeOwnerFiles);
-  ownerFiles.set(dir, file);
-  return file;
 }
 
 /** Make the lock file, or false when it exists: a link to this process's owner file, or a file of its own. */

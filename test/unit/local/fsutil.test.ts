@@ -3,7 +3,7 @@ import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, st
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExclusive, readJson, tryLock, withLock, writeJsonAtomic } from '../../../src/local/fsutil.js';
+import { createExclusive, readJson, tryLock, withLock, writeJsonAtomic, type LockOptions } from '../../../src/local/fsutil.js';
 import { isAlive } from '../../../src/local/pids.js';
 
 let dirs: string[] = [];
@@ -24,21 +24,25 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
+/** 40 concurrent read-modify-writes of a counter under one lock; the count at the end (40 when none was lost). */
+async function countUnderLock(dir: string, options?: LockOptions): Promise<number> {
+  const counter = join(dir, 'counter.json');
+  await writeJsonAtomic(counter, { n: 0 });
+  await Promise.all(
+    Array.from({ length: 40 }, () =>
+      withLock(join(dir, 'lock'), async () => {
+        const { n } = (await readJson<{ n: number }>(counter))!;
+        await new Promise((r) => setTimeout(r, Math.random() * 3));
+        await writeJsonAtomic(counter, { n: n + 1 });
+      }, options),
+    ),
+  );
+  return (await readJson<{ n: number }>(counter))!.n;
+}
+
 describe('locks', () => {
   it('serialise read-modify-write: no increment is lost among many concurrent ones', async () => {
-    const dir = tempDir();
-    const counter = join(dir, 'counter.json');
-    await writeJsonAtomic(counter, { n: 0 });
-    await Promise.all(
-      Array.from({ length: 40 }, () =>
-        withLock(join(dir, 'lock'), async () => {
-          const { n } = (await readJson<{ n: number }>(counter))!;
-          await new Promise((r) => setTimeout(r, Math.random() * 3));
-          await writeJsonAtomic(counter, { n: n + 1 });
-        }),
-      ),
-    );
-    expect((await readJson<{ n: number }>(counter))!.n).toBe(40);
+    expect(await countUnderLock(tempDir())).toBe(40);
   });
 
   it('are refused while a live owner holds them, and taken over when the owner died', async () => {
@@ -97,19 +101,7 @@ describe('locks linked to an owner file (an owners folder given)', () => {
 
   it('serialise read-modify-write among many concurrent takers', async () => {
     const dir = tempDir();
-    const counter = join(dir, 'counter.json');
-    await writeJsonAtomic(counter, { n: 0 });
-    const options = { staleMs: 30_000, ownersDir: join(dir, 'owners') };
-    await Promise.all(
-      Array.from({ length: 40 }, () =>
-        withLock(join(dir, 'lock'), async () => {
-          const { n } = (await readJson<{ n: number }>(counter))!;
-          await new Promise((r) => setTimeout(r, Math.random() * 3));
-          await writeJsonAtomic(counter, { n: n + 1 });
-        }, options),
-      ),
-    );
-    expect((await readJson<{ n: number }>(counter))!.n).toBe(40);
+    expect(await countUnderLock(dir, { staleMs: 30_000, ownersDir: join(dir, 'owners') })).toBe(40);
   });
 
   it("take over a dead process's lock, and remove its owner file", async () => {
