@@ -18,16 +18,12 @@ import { hostname } from 'node:os';
 import { LocalError } from '../errors.js';
 import { sleep } from '../util/sleep.js';
 import { randomHex } from '../util/random.js';
+import { errnoCode } from '../util/errno.js';
 import { isAlive } from './pids.js';
 import { newOwner, ownerFileIn, type LockOwner } from './lock-owners.js';
 
-
 function tempName(path: string): string {
   return `${path}.${process.pid}.${randomHex(8)}.tmp`;
-}
-
-function errno(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
 /** Windows refuses to replace a file another process has open for a moment; retry briefly there. */
@@ -37,7 +33,7 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
       renameSync(from, to);
       return;
     } catch (error) {
-      const code = errno(error);
+      const code = errnoCode(error);
       if (attempt >= 20 || !(code === 'EPERM' || code === 'EACCES' || code === 'EBUSY')) throw error;
       await sleep(5 + attempt * 5);
     }
@@ -52,7 +48,7 @@ export async function removeFile(path: string): Promise<void> {
   try {
     unlinkSync(path);
   } catch (error) {
-    if (errno(error) !== 'ENOENT') throw error;
+    if (errnoCode(error) !== 'ENOENT') throw error;
   }
 }
 
@@ -77,7 +73,7 @@ export async function readJson<T>(path: string): Promise<T | undefined> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if (errno(error) === 'ENOENT' || errno(error) === 'ENOTDIR') return undefined;
+    if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return undefined;
     throw error;
   }
   try {
@@ -107,17 +103,16 @@ function createExclusiveSync(path: string, content: string): boolean {
     linkSync(tmp, path);
     return true;
   } catch (error) {
-    if (errno(error) === 'EEXIST') return false;
+    if (errnoCode(error) === 'EEXIST') return false;
     throw error;
   } finally {
     try {
       unlinkSync(tmp);
     } catch (error) {
-      if (errno(error) !== 'ENOENT') throw error;
+      if (errnoCode(error) !== 'ENOENT') throw error;
     }
   }
 }
-
 
 export interface HeldLock {
   path: string;
@@ -136,7 +131,6 @@ export interface LockOptions {
   ownersDir?: string;
 }
 
-
 export async function readLockOwner(path: string): Promise<(LockOwner & { mtimeMs: number }) | undefined> {
   try {
     const text = readFileSync(path, 'utf8');
@@ -144,7 +138,7 @@ export async function readLockOwner(path: string): Promise<(LockOwner & { mtimeM
     const owner = JSON.parse(text) as LockOwner;
     return { ...owner, mtimeMs: info.mtimeMs };
   } catch (error) {
-    if (errno(error) === 'ENOENT') return undefined;
+    if (errnoCode(error) === 'ENOENT') return undefined;
     // Unreadable content cannot happen with createExclusive; treat it as a dead owner.
     return { pid: -1, nonce: '', host: '', at: 0, mtimeMs: 0 };
   }
@@ -189,7 +183,7 @@ function createLock(path: string, options: LockOptions): { owner: LockOwner } | 
       linkSync(ownerFile, path);
       return { owner };
     } catch (error) {
-      if (errno(error) === 'EEXIST') return false;
+      if (errnoCode(error) === 'EEXIST') return false;
       throw error;
     }
   }

@@ -6,6 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { errnoCode } from '../util/errno.js';
 import { randomHex } from '../util/random.js';
 import { isAlive } from './pids.js';
 
@@ -59,13 +60,13 @@ export function ownerFileIn(dir: string): { path: string; owner: LockOwner } {
       utimesSync(known.path, now, now);
       return known;
     } catch (error) {
-      if (errno(error) !== 'ENOENT') throw error;
+      if (errnoCode(error) !== 'ENOENT') throw error;
     }
   }
   try {
     mkdirSync(dir); // not recursive: a data dir removed meanwhile stays removed (the lock's own create fails)
   } catch (error) {
-    if (errno(error) !== 'EEXIST') throw error;
+    if (errnoCode(error) !== 'EEXIST') throw error;
   }
   if (!known) removeDeadOwnerFiles(dir);
   const owner = known?.owner ?? newOwner();
@@ -74,8 +75,4 @@ export function ownerFileIn(dir: string): { path: string; owner: LockOwner } {
   if (ownerFiles.size === 0) process.once('exit', removeOwnerFiles);
   ownerFiles.set(dir, file);
   return file;
-}
-
-function errno(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
 }

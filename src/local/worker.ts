@@ -299,14 +299,14 @@ export class Worker {
             onSimcEnded: () => this.simcHasEnded(job.id),
           },
           job,
-        );
-        // Its running marker goes as it ends: from now on the marker counts it again, never the allowance too.
-        this.simcEnded.delete(job.id);
+        ).finally(() => {
+          // Its running marker goes as it ends: from now on the marker counts it again, never the allowance too.
+          this.simcEnded.delete(job.id);
+        });
         if (!ending) return; // the worker is stopping: the job is left for recovery, which retries it
         await finishJob(store, job.id, { ...ending, totalDurationMs: Date.now() - started }, ownedByMe);
         this.o.log(`${job.id} ${ending.status}${ending.errorCode ? ` (${ending.errorCode})` : ''}`);
       } catch (error) {
-        this.simcEnded.delete(job.id);
         this.o.log(`${job.id} failed in the worker: ${(error as Error).stack ?? String(error)}`);
         await finishJob(
           store,
