@@ -47,14 +47,19 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Feeds the lines appended to a file to `onLine`, from where it stood when tailing began. */
+/**
+ * Feeds the lines appended to a file to `onLines`, a read's worth at a time, from where it stood when tailing
+ * began. In batches: a short sim prints hundreds of progress lines between two reads, of which the reader wants
+ * one or two (the newest progress, the version line), and the last read comes after simc's end, when the waiting
+ * command is on its way to the answer.
+ */
 class FileTail {
   private offset = 0;
   private pending = '';
   private reading: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout;
 
-  constructor(private readonly path: string, private readonly onLine: (line: string) => void) {
+  constructor(private readonly path: string, private readonly onLines: (lines: readonly string[]) => void) {
     this.timer = setTimeout(() => {
       void this.read();
       this.timer = setInterval(() => void this.read(), TAIL_MS).unref();
@@ -70,15 +75,14 @@ class FileTail {
   private async readMore(): Promise<void> {
     const fd = openSync(this.path, 'r');
     try {
+      const buffer = Buffer.allocUnsafe(64 * 1024);
       for (;;) {
-        const buffer = Buffer.alloc(64 * 1024);
         const bytesRead = readSync(fd, buffer, 0, buffer.length, this.offset);
         if (bytesRead === 0) return;
         this.offset += bytesRead;
-        this.pending += buffer.subarray(0, bytesRead).toString('utf8');
-        const lines = this.pending.split('\n');
+        const lines = (this.pending + buffer.toString('utf8', 0, bytesRead)).split('\n');
         this.pending = lines.pop() ?? '';
-        for (const line of lines) this.onLine(line.replace(/\r$/, ''));
+        if (lines.length > 0) this.onLines(lines.map(withoutCarriageReturn));
         // simc's default progress bar rewrites one line with \r: never let an unterminated line grow without bound
         if (this.pending.length > 64 * 1024) this.pending = this.pending.slice(-1024);
       }
@@ -90,10 +94,12 @@ class FileTail {
   async stop(): Promise<void> {
     clearTimeout(this.timer); // clears an interval too
     await this.read();
-    if (this.pending) this.onLine(this.pending);
+    if (this.pending) this.onLines([this.pending]);
     this.pending = '';
   }
 }
+
+const withoutCarriageReturn = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
 
 /** How simc ended, as its parent saw it. */
 export interface ChildExit {
@@ -166,7 +172,7 @@ export function spawnDetached(spec: DetachedSpawnSpec): DetachedRun | { spawnErr
 /** Follow a detached run to its end: its pid reported, its progress lines fed, stopped on `spec.stop`. */
 export async function followDetached(run: DetachedRun, spec: SimcRunSpec): Promise<SimcExit> {
   spec.onSpawn(run.pid);
-  const tail = new FileTail(spec.stdoutFile, spec.onStdoutLine);
+  const tail = new FileTail(spec.stdoutFile, spec.onStdoutLines);
   const exit = await awaitGroup(run.pid, { stop: spec.stop, killGraceMs: spec.killGraceMs, exit: run.exit });
   await tail.stop();
   return { ...exit, spawnError: null, durationMs: Math.round(monotonicMs() - run.startedAt) };

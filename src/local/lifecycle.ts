@@ -30,9 +30,11 @@ export const CREDENTIALS_FILE = 'apikey.txt';
  */
 export async function finishJob(store: LocalStore, id: string, ending: Ending, when: (job: LocalJob) => boolean = () => true): Promise<LocalJob | undefined> {
   let moved = false;
+  let wasWaiting = false;
   const job = await store.updateJob(id, async (current) => {
     if (isTerminal(current.status) || !canMove(current.status, ending.status) || !when(current)) return undefined;
     moved = true;
+    wasWaiting = isWaiting(current.status);
     // Gone before the record says the job ended, so nobody who sees it ended can still find the secret.
     await removeFile(store.file(id, CREDENTIALS_FILE));
     return {
@@ -47,7 +49,9 @@ export async function finishJob(store: LocalStore, id: string, ending: Ending, w
     };
   });
   if (!job || !moved) return undefined;
-  await Promise.all([store.dequeue(job), store.unmarkRunning(id)]);
+  // A job that ran left the queue when it was claimed (its marker moved to running/; a head start's never queued):
+  // only a waiting one has a queue marker to remove (a stray one left behind is the worker's to drop).
+  await Promise.all([wasWaiting ? store.dequeue(job) : undefined, store.unmarkRunning(id)]);
   await onTerminal(job, store);
   return job;
 }

@@ -37,8 +37,14 @@ export interface PassOutcome extends SimcExit {
   versionLine: string | null;
 }
 
-/** One simc run in the job folder. */
-export async function runPass(deps: RunDeps, job: LocalJob, files: PassFiles, progress?: (line: string) => void): Promise<PassOutcome> {
+/** simc's machine-readable progress lines (progressbar_type=1, contract §3.4) are the tab-separated ones. */
+const isProgressLine = (line: string) => line.includes('\t');
+
+/**
+ * One simc run in the job folder. `onProgress` gets the newest progress line of each read of simc's stdout: a
+ * short sim prints hundreds between two reads, and only the newest says how far it is.
+ */
+export async function runPass(deps: RunDeps, job: LocalJob, files: PassFiles, onProgress?: (line: string) => void): Promise<PassOutcome> {
   const dir = deps.store.jobDir(job.id);
   let versionLine: string | null = null;
   if (deps.stop.aborted) return { exitCode: null, signal: null, spawnError: null, durationMs: 0, versionLine };
@@ -49,12 +55,17 @@ export async function runPass(deps: RunDeps, job: LocalJob, files: PassFiles, pr
     env: deps.env,
     stdoutFile: deps.store.file(job.id, files.stdout),
     stderrFile: deps.store.file(job.id, files.stderr),
-    onStdoutLine: (line) => {
-      if (versionLine === null && line.startsWith('SimulationCraft ')) {
-        versionLine = line.trim();
-        localBuildId(job.simc.path, versionLine); // made now, while simc runs (it is kept)
+    onStdoutLines: (lines) => {
+      if (versionLine === null) {
+        versionLine = lines.find((line) => line.startsWith('SimulationCraft '))?.trim() ?? null;
+        if (versionLine !== null) {
+          // made now, while simc runs (both are kept for the end)
+          localBuildId(job.simc.path, versionLine);
+          parseVersionLine(versionLine);
+        }
       }
-      progress?.(line);
+      const progress = onProgress && lines.findLast(isProgressLine);
+      if (progress) onProgress(progress);
     },
     onSpawn: (pid) => void deps.onSimcPid(pid).catch(() => undefined),
     stop: deps.stop,
@@ -131,8 +142,8 @@ export type PassResult =
  * the terminal state and errorCode of the spec (undefined: the worker is shutting down, so the job is left to be
  * retried). A staged runner calls this once per stage with a rewritten input and per-stage file names.
  */
-export async function runAndRead(deps: RunDeps, job: LocalJob, files: PassFiles, onLine?: (line: string) => void): Promise<PassResult> {
-  return readPass(deps, job, files, await runPass(deps, job, files, onLine));
+export async function runAndRead(deps: RunDeps, job: LocalJob, files: PassFiles, onProgress?: (line: string) => void): Promise<PassResult> {
+  return readPass(deps, job, files, await runPass(deps, job, files, onProgress));
 }
 
 /** What a pass that ended came to, from its exit and the files it left (also for a run adopted by the worker). */

@@ -18,9 +18,7 @@ export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | und
   const files = SINGLE_PASS_FILES(job);
   const writer = new ProgressWriter(deps.store, job.id);
   const tracker = new ProgressTracker();
-  const pass = await runPass(deps, job, files, (line) => {
-    if (line.includes('\t')) writer.setLazy(() => tracker.update(line)); // progress lines are tab-separated
-  });
+  const pass = await runPass(deps, job, files, (line) => writer.setLazy(() => tracker.update(line)));
   await deps.onSimcEnded?.();
   const read = await readPass(deps, job, files, pass);
   // The last progress is what a failed job shows; a completed one shows 100 %, so its last write is not waited for.

@@ -68,12 +68,17 @@ export interface SimcVersion {
   commit: string | null;
 }
 
+/** The last line parseVersionLine read: a run parses its version line as it comes, and again at its end. */
+let lastParsed: { line: string; version: SimcVersion | undefined } | undefined;
+
 /** `SimulationCraft 1201-01 for World of Warcraft 12.0.1.66263 Live (wow build 66263, git build midnight 066febf)` */
 export function parseVersionLine(line: string): SimcVersion | undefined {
+  if (lastParsed?.line === line) return lastParsed.version;
   const m = /^SimulationCraft (\S+) for World of Warcraft (\S+)/.exec(line.trim());
-  if (!m) return undefined;
-  const git = /git build (\S+) ([0-9a-fA-F]+)\)?/.exec(line);
-  return { line: line.trim(), simcVersion: m[1] ?? null, wowVersion: m[2] ?? null, gitBranch: git?.[1] ?? null, commit: git?.[2] ?? null };
+  const git = m ? /git build (\S+) ([0-9a-fA-F]+)\)?/.exec(line) : null;
+  const version = m ? { line: line.trim(), simcVersion: m[1] ?? null, wowVersion: m[2] ?? null, gitBranch: git?.[1] ?? null, commit: git?.[2] ?? null } : undefined;
+  lastParsed = { line, version };
+  return version;
 }
 
 const buildIds = new Map<string, string>();
@@ -117,8 +122,8 @@ export interface SimcRunSpec {
   env: NodeJS.ProcessEnv;
   stdoutFile: string;
   stderrFile: string;
-  /** Every stdout line as it arrives (progress lines, the version line). */
-  onStdoutLine: (line: string) => void;
+  /** The stdout lines that arrived since the last call, in order (progress lines, the version line). */
+  onStdoutLines: (lines: readonly string[]) => void;
   onSpawn: (pid: number) => void;
   /** Aborting stops simc: SIGTERM, then SIGKILL after killGraceMs. */
   stop: AbortSignal;
