@@ -13,6 +13,7 @@
 import { accessSync, constants as fsConstants, openSync, closeSync, readSync } from 'node:fs';
 import type { SimcExit, SimcRunSpec } from './simc.js';
 import { childProcess } from '../util/child-process.js';
+import { errnoCode } from '../util/errno.js';
 
 /** How often the stdout file is read for new progress lines (the first read comes sooner: FIRST_TAIL_MS). */
 const TAIL_MS = 100;
@@ -35,7 +36,7 @@ export function groupAlive(pgid: number): boolean {
     process.kill(groupTarget(pgid), 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(error) === 'EPERM';
   }
 }
 
@@ -82,7 +83,7 @@ class FileTail {
         this.offset += bytesRead;
         const lines = (this.pending + buffer.toString('utf8', 0, bytesRead)).split('\n');
         this.pending = lines.pop() ?? '';
-        if (lines.length > 0) this.onLines(lines.map(withoutCarriageReturn));
+        if (lines.length > 0) this.onLines(lines.map((line) => line.replace(/\r$/, '')));
         // simc's default progress bar rewrites one line with \r: never let an unterminated line grow without bound
         if (this.pending.length > 64 * 1024) this.pending = this.pending.slice(-1024);
       }
@@ -98,8 +99,6 @@ class FileTail {
     this.pending = '';
   }
 }
-
-const withoutCarriageReturn = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
 
 /** How simc ended, as its parent saw it. */
 export interface ChildExit {
@@ -183,7 +182,7 @@ export async function runSimcDetached(spec: SimcRunSpec): Promise<SimcExit> {
   try {
     accessSync(spec.simcPath, fsConstants.X_OK);
   } catch (error) {
-    return { exitCode: null, signal: null, spawnError: (error as NodeJS.ErrnoException).code ?? 'it could not be started', durationMs: 0 };
+    return { exitCode: null, signal: null, spawnError: errnoCode(error) ?? 'it could not be started', durationMs: 0 };
   }
   const run = spawnDetached(spec);
   if ('spawnError' in run) return { exitCode: null, signal: null, spawnError: run.spawnError, durationMs: 0 };

@@ -45,10 +45,25 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
  * way from simc's end to the job's.
  */
 export async function removeFile(path: string): Promise<void> {
+  removeFileSync(path);
+}
+
+function removeFileSync(path: string): void {
   try {
     unlinkSync(path);
   } catch (error) {
     if (errnoCode(error) !== 'ENOENT') throw error;
+  }
+}
+
+/** Rename `from` to `to` if `from` is there (a marker moved between folders): false when it is not. */
+export function moveIfPresent(from: string, to: string): boolean {
+  try {
+    renameSync(from, to);
+    return true;
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error;
+    return false;
   }
 }
 
@@ -106,11 +121,7 @@ function createExclusiveSync(path: string, content: string): boolean {
     if (errnoCode(error) === 'EEXIST') return false;
     throw error;
   } finally {
-    try {
-      unlinkSync(tmp);
-    } catch (error) {
-      if (errnoCode(error) !== 'ENOENT') throw error;
-    }
+    removeFileSync(tmp);
   }
 }
 

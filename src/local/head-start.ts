@@ -23,6 +23,7 @@ import { getPath, profileOf, type ProfileData } from '../config/profiles.js';
 import { groupAlive, spawnDetached, type DetachedRun } from './detached.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
 import { SINGLE_PASS_FILES, simcArgs } from './pass-files.js';
+import { errnoCode } from '../util/errno.js';
 import { isAlive } from './pids.js';
 import { isExecutableFile, namedSimc, simcOnPath, simcPath } from './simc-path.js';
 
@@ -84,7 +85,7 @@ function profileSettings(env: NodeJS.ProcessEnv): ProfileData {
   try {
     text = readFileSync(join(configDir(env), SETTINGS_FILE), 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (errnoCode(error) === 'ENOENT') return {};
     throw error;
   }
   return profileOf(JSON.parse(text) ?? {}, env.SIMJOB_PROFILE || 'default');

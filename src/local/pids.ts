@@ -3,6 +3,7 @@
  * before the CLI has loaded, can use them too.
  */
 import { readFileSync } from 'node:fs';
+import { errnoCode } from '../util/errno.js';
 
 /**
  * Is a process with this pid alive (on this machine)? EPERM means it exists but belongs to someone else. On Linux
@@ -13,7 +14,7 @@ export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(error) === 'EPERM';
   }
   if (process.platform === 'linux') {
     try {

@@ -20,8 +20,9 @@ import { promises as fs, mkdirSync, readdirSync, renameSync, writeFileSync } fro
 import { join } from 'node:path';
 import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
 import { LocalError } from '../errors.js';
-import { exists, readJson, withLock, writeFileAtomic, writeJsonAtomic, removeFile, type LockOptions } from './fsutil.js';
+import { exists, moveIfPresent, readJson, withLock, writeFileAtomic, writeJsonAtomic, removeFile, type LockOptions } from './fsutil.js';
 import { isWellFormedLocalId } from './ids.js';
+import { errnoCode } from '../util/errno.js';
 
 /** What a job's `build` says: the simc binary that ran (or will run) it, as read from its version line. */
 export interface LocalBuildInfo {
@@ -253,26 +254,12 @@ export class LocalStore {
    * freed (see fsutil.ts on inodes). False when the job has no queue marker.
    */
   async moveQueuedToRunning(id: string): Promise<boolean> {
-    for (const rank of Object.values(PRIORITY_RANK)) {
-      try {
-        renameSync(join(this.queueDir, `${rank}-${id}`), join(this.runningDir, id));
-        return true;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-    }
-    return false;
+    return Object.values(PRIORITY_RANK).some((rank) => moveIfPresent(join(this.queueDir, `${rank}-${id}`), join(this.runningDir, id)));
   }
 
   /** Move a job's running marker into the queue (a retry, or a claim that did not happen); false when it has none. */
   async moveRunningToQueue(job: Pick<LocalJob, 'id' | 'priority'>): Promise<boolean> {
-    try {
-      renameSync(join(this.runningDir, job.id), join(this.queueDir, this.markerName(job)));
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      return false;
-    }
+    return moveIfPresent(join(this.runningDir, job.id), join(this.queueDir, this.markerName(job)));
   }
 
   async unmarkRunning(id: string): Promise<void> {
@@ -349,7 +336,7 @@ async function readdirOrEmpty(dir: string): Promise<string[]> {
   try {
     return readdirSync(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (errnoCode(error) === 'ENOENT') return [];
     throw error;
   }
 }
