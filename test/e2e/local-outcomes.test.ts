@@ -316,6 +316,14 @@ describe('jobs --local', () => {
     const second = json(await run(env, ['jobs', '--local', '--limit', '2', '--cursor', first.page.nextCursor, '--json']));
     expect(second.jobs.map((j: { id: string }) => j.id)).toEqual([ids[0]]);
     expect(second.page).toMatchObject({ hasMore: false, nextCursor: null });
+
+    // The table's hint is a command that works as printed: it names --local, so the cursor goes to the local store.
+    const human = await run(env, ['jobs', '--local', '--limit', '2']);
+    const hint = /More jobs: simjob (jobs --local --cursor \S+ --limit 2) \(or --all\)/.exec(human.stderr);
+    expect(hint, human.stderr).not.toBeNull();
+    const next = await run(env, [...(hint?.[1] ?? '').split(' '), '--json']);
+    expect(next.exitCode, next.stderr).toBe(0);
+    expect(json(next).jobs.map((j: { id: string }) => j.id)).toEqual([ids[0]]);
     for (const id of ids) await waitResult(env, id);
   });
 });

@@ -45,6 +45,7 @@ export async function run(ctx: Context, _args: string[], options: JobsOptions): 
     { header: 'Metadata', value: (j) => Object.entries(j.metadata ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(' '), shrinkable: true },
   ]);
   if (!options.all && page.page?.hasMore && page.page.nextCursor) {
-    ctx.out.notice(`More jobs: simjob jobs --cursor ${page.page.nextCursor}${options.limit ? ` --limit ${options.limit}` : ''} (or --all)`);
+    const local = backend.kind === 'local' ? ' --local' : ''; // the cursor is the local store's, not the service's
+    ctx.out.notice(`More jobs: simjob jobs${local} --cursor ${page.page.nextCursor}${options.limit ? ` --limit ${options.limit}` : ''} (or --all)`);
   }
 }
