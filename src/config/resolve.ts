@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import { AuthError, UsageError } from '../errors.js';
-import { parseBaseUrl } from './keys.js';
-import { configDir } from './paths.js';
+import { parseBaseUrl, SETTING_KEYS } from './keys.js';
+import { configDir, SETTINGS_FILE } from './paths.js';
 import { checkProfileName, getPath, readProfileCredentials, readProfileSettings, type ProfileData } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
@@ -49,9 +50,34 @@ export class Config {
     return this.credentialsCache;
   }
 
-  /** A setting of the active profile, or undefined. */
+  /**
+   * A setting of the active profile, or undefined. A value `simjob config set` would refuse (config.json edited by
+   * hand) is a usage error that names the setting and its fix, not a puzzle further down.
+   */
   setting(key: string): unknown {
+    const value = getPath(this.settings, key);
+    if (value !== undefined) this.checkStored(key, value);
+    return value;
+  }
+
+  /** A setting as stored, unchecked: `config get` and `config list` show even a broken value, so it can be fixed. */
+  storedSetting(key: string): unknown {
     return getPath(this.settings, key);
+  }
+
+  private checkStored(key: string, value: unknown): void {
+    const known = SETTING_KEYS.find((k) => k.name === key);
+    if (!known) return;
+    try {
+      if (typeof value !== 'string' && typeof value !== 'number') throw new UsageError(`${key} must be a single value (got ${JSON.stringify(value)}).`);
+      known.parse(String(value));
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      throw new UsageError(
+        `In ${join(this.dir, SETTINGS_FILE)} (profile "${this.profile}"): ${error.message.replace(/\.$/, '')}.`,
+        `Run \`simjob config set ${key} <value>${this.profileFlag()}\` or \`simjob config unset ${key}${this.profileFlag()}\`.`,
+      );
+    }
   }
 
   stringSetting(key: string): string | undefined {

@@ -7,6 +7,7 @@
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { errnoCode } from '../util/errno.js';
 import { CREDENTIALS_FILE, SETTINGS_FILE } from './paths.js';
 import { profileOf, type ProfileData, type StoreFile } from './profiles.js';
 
@@ -29,7 +30,7 @@ function readStoreFile(path: string): StoreFile {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (errnoCode(error) === 'ENOENT') return {};
     throw new UsageError(`Cannot read ${path}: ${(error as Error).message}.`, 'Check the file and its permissions.');
   }
   try {
@@ -55,26 +56,41 @@ interface Writable {
   path: string;
 }
 
+/** A config folder or file the system will not let simjob write is the user's to fix (exit 2), not a bug. */
+function writing<T>(path: string, write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    const code = errnoCode(error);
+    if (!code) throw error;
+    throw new UsageError(`Cannot write the config at ${path} (${code}).`, 'Point SIMJOB_CONFIG_DIR at a folder you can write to, or unset it.');
+  }
+}
+
 async function openStore(dir: string, file: string, secret: boolean): Promise<Writable> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writing(dir, () => mkdirSync(dir, { recursive: true, mode: 0o700 }));
   const { default: Conf } = await import('conf');
-  const store = new Conf<StoreFile>({
+  const store = writing(join(dir, file), () => new Conf<StoreFile>({
     cwd: dir,
     configName: file.replace(/\.json$/, ''),
     projectSuffix: '',
     configFileMode: secret ? 0o600 : 0o644,
     clearInvalidConfig: false,
-  });
+  }));
   return {
     path: store.path,
     set(key, value) {
-      store.set(key, value);
-      // conf applies the mode only when it creates the file; re-apply it on every write, as wrangler does.
-      if (secret) chmodSync(store.path, 0o600);
+      writing(store.path, () => {
+        store.set(key, value);
+        // conf applies the mode only when it creates the file; re-apply it on every write, as wrangler does.
+        if (secret) chmodSync(store.path, 0o600);
+      });
     },
     delete(key) {
-      store.delete(key as never);
-      if (secret) chmodSync(store.path, 0o600);
+      writing(store.path, () => {
+        store.delete(key as never);
+        if (secret) chmodSync(store.path, 0o600);
+      });
     },
   };
 }

@@ -424,6 +424,16 @@ describe('existing files and partial files', () => {
     expect(readdirSync(out)).toEqual(['json_report.json']);
   });
 
+  it('a --dir that is a file is the user\'s to fix: one line, exit 2, the file untouched', async () => {
+    const id = await finishedJob();
+    const file = join(mkdtempSync(join(work, 'dir-is-file-')), 'notes.txt');
+    writeFileSync(file, 'mine');
+    const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '--dir', file], { env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(`Error: --dir ${file} is a file, not a folder. Give a folder to download into (made if missing).\n`);
+    expect(readFileSync(file, 'utf8')).toBe('mine');
+  });
+
   it('leaves no partial file when the download stalls past its deadline', async () => {
     const id = await finishedJob();
     server.inject({ method: 'GET', path: /^\/a\//, status: 200, target: 'artifacts', trickleMs: 100 });

@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { isolatedDirs, simjob } from '../helpers/cli.js';
@@ -77,6 +77,35 @@ describe('login, logout and config', () => {
 
     expect((await simjob(['config', 'unset', 'channel', '--profile', 'ci'], { env })).exitCode).toBe(0);
     expect((await simjob(['config', 'get', 'channel', '--profile', 'ci'], { env })).exitCode).toBe(1);
+  });
+
+  it('a hand-edited setting that config set would refuse names the file, the setting and the fix', async () => {
+    const env = isolatedDirs();
+    mkdirSync(env.SIMJOB_CONFIG_DIR, { recursive: true });
+    const file = join(env.SIMJOB_CONFIG_DIR, 'config.json');
+    writeFileSync(file, JSON.stringify({ profiles: { default: { channel: 'bogus', local: { concurrency: 'abc' } } } }));
+    const submit = await simjob(['submit', '-', '--dry-run', '--base-url', 'http://127.0.0.1:9'], { env, input: 'warrior="W"\nspec=fury\n' });
+    expect(submit.exitCode).toBe(2);
+    expect(submit.stderr).toBe(
+      `Error: In ${file} (profile "default"): channel must be one of nightly, weekly, latest (got "bogus"). ` +
+        'Run `simjob config set channel <value>` or `simjob config unset channel`.\n',
+    );
+    const local = await simjob(['jobs', '--local'], { env });
+    expect(local.exitCode).toBe(0); // a command that does not use the broken settings is not stopped by them
+    // config get and list still show the broken values, so they can be seen and fixed
+    expect((await simjob(['config', 'get', 'local.concurrency'], { env })).stdout).toBe('abc\n');
+    expect((await simjob(['config', 'unset', 'channel'], { env })).exitCode).toBe(0);
+  });
+
+  it('a config dir that cannot be written is one line and exit 2', async () => {
+    const env = isolatedDirs();
+    mkdirSync(dirname(env.SIMJOB_CONFIG_DIR), { recursive: true });
+    writeFileSync(env.SIMJOB_CONFIG_DIR, 'a file where the folder should be');
+    const result = await simjob(['config', 'set', 'channel', 'nightly'], { env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(
+      `Error: Cannot write the config at ${env.SIMJOB_CONFIG_DIR} (EEXIST). Point SIMJOB_CONFIG_DIR at a folder you can write to, or unset it.\n`,
+    );
   });
 
   it('a command that needs a base URL or key says exactly how to set it', async () => {

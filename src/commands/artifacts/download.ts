@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { JobBackend } from '../../jobs/backend.js';
 import { formatNumber } from '../../output/format.js';
+import { errnoCode } from '../../util/errno.js';
 import { userAgent } from '../../version.js';
 
 export interface DownloadChoices {
@@ -28,7 +29,7 @@ export async function downloadAll(ctx: Context, backend: JobBackend, id: string,
   if (!options.clobber && !options.skipExisting) {
     for (const p of planned) if (exists(p.path)) throw new FileExists(p.path);
   }
-  mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   const saved: Array<{ kind: string; stage: number | null; path: string; bytes: number; skipped: boolean }> = [];
   for (const { artifact, path, label } of planned) {
     const stage = artifact.stage ?? null;
@@ -44,6 +45,18 @@ export async function downloadAll(ctx: Context, backend: JobBackend, id: string,
     if (!ctx.out.json) ctx.out.notice(`Saved ${label} → ${path} (${formatNumber(bytes)} bytes)`);
   }
   if (ctx.out.json) ctx.out.printJson(saved);
+}
+
+/** The download folder, made if missing; a path in the way is the user's to fix (exit 2), not a failure of simjob. */
+function makeFolder(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'EEXIST' || code === 'ENOTDIR') throw new UsageError(`--dir ${dir} is a file, not a folder.`, 'Give a folder to download into (made if missing).');
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new UsageError(`Cannot make the folder ${dir} (${code}).`, 'Choose a folder you can write to with --dir.');
+    throw error;
+  }
 }
 
 /** The artifact to `path`, with a fresh URL if the first is refused (api/download.ts). */

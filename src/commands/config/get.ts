@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 /** Prints the stored value (nothing, exit 1, when unset: `simjob config get channel || echo none` works). */
 export async function run(ctx: Context, [name]: string[]): Promise<number> {
   const key = findSettingKey(name ?? '');
-  const value = ctx.config.setting(key.name);
+  const value = ctx.config.storedSetting(key.name);
   if (ctx.out.json) {
     ctx.out.printJson({ key: key.name, value: value ?? null, profile: ctx.config.profile });
     return value === undefined ? 1 : 0;

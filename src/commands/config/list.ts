@@ -16,7 +16,7 @@ export async function run(ctx: Context): Promise<void> {
       const resolved = attempt(() => ctx.config.baseUrl());
       return { key: key.name, value: resolved?.value ?? null, source: resolved?.source ?? 'unset' };
     }
-    const value = ctx.config.setting(key.name);
+    const value = ctx.config.storedSetting(key.name);
     return { key: key.name, value: (value as string | number | undefined) ?? null, source: value === undefined ? 'unset' : 'profile' };
   });
   const apiKey = attempt(() => ctx.config.apiKey());
