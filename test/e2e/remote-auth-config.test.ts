@@ -43,6 +43,15 @@ describe('login, logout and config', () => {
     expect(() => statSync(join(dirs.SIMJOB_CONFIG_DIR, 'credentials.json'))).toThrow();
   });
 
+  it('login --no-verify --base-url says why the key was not checked, and that the URL was stored', async () => {
+    const dirs = isolatedDirs();
+    const login = await simjob(['login', '--profile', 'ws', '--base-url', 'http://127.0.0.1:9', '--no-verify'], { env: dirs, input: 'sk_test_good\n' });
+    expect(login.exitCode, login.stderr).toBe(0);
+    expect(login.stderr).toMatch(/Stored the API key for profile "ws" .* \(mode 0600\), not checked \(--no-verify\)\.\n/);
+    expect(login.stderr).toContain('Stored base_url http://127.0.0.1:9 for profile "ws" (from --base-url).');
+    expect((await simjob(['config', 'get', 'base_url', '--profile', 'ws'], { env: dirs })).stdout).toBe('http://127.0.0.1:9\n');
+  });
+
   it('keys never come from a flag', async () => {
     const result = await simjob(['login', '--key', 'sk_test_good'], { env: isolatedDirs() });
     expect(result.exitCode).toBe(2);

@@ -26,10 +26,13 @@ export async function run(ctx: Context, _args: string[], options: LoginOptions):
 
   const credentials = await openCredentials(ctx.config.dir);
   credentials.set(`profiles.${ctx.config.profile}.api_key`, key);
-  if (ctx.flags.baseUrl && baseUrl) (await openSettings(ctx.config.dir)).set(`profiles.${ctx.config.profile}.base_url`, baseUrl);
+  // `login --base-url URL` sets up a profile in one step: the URL the key belongs to is stored with it.
+  const savedUrl = ctx.flags.baseUrl && baseUrl ? baseUrl : undefined;
+  if (savedUrl) (await openSettings(ctx.config.dir)).set(`profiles.${ctx.config.profile}.base_url`, savedUrl);
 
-  const checked = options.verify && baseUrl ? `checked against ${new URL(baseUrl).origin}` : 'not checked (no base_url set)';
+  const checked = !baseUrl ? 'not checked (no base_url set)' : options.verify ? `checked against ${new URL(baseUrl).origin}` : 'not checked (--no-verify)';
   ctx.out.notice(`Stored the API key for profile "${ctx.config.profile}" in ${credentials.path} (mode 0600), ${checked}.`);
+  if (savedUrl) ctx.out.notice(`Stored base_url ${savedUrl} for profile "${ctx.config.profile}" (from --base-url).`);
   if (!baseUrl) ctx.out.notice('Set the service URL with: simjob config set base_url https://…');
   if (ctx.env.SIMJOB_API_KEY) ctx.out.warn('SIMJOB_API_KEY is set and takes precedence over the stored key.');
   if (ctx.out.json) ctx.out.printJson({ profile: ctx.config.profile, stored: true, verified: Boolean(options.verify && baseUrl) });
