@@ -1,4 +1,4 @@
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { closeConnections } from './api/connections.js';
 import { debugLevelOf } from './debug.js';
 import type { Runtime } from './commands/define.js';
@@ -6,7 +6,7 @@ import { runtimeContext } from './commands/define.js';
 import { ExitCode, InterruptedError, UsageError } from './errors.js';
 import { Output } from './output/io.js';
 import { renderError } from './output/errors.js';
-import { HELP_TOPICS } from './help-topics.js';
+import { HELP_TOPICS, topicJson, topicText } from './help-topics.js';
 import { buildProgram } from './program.js';
 
 /**
@@ -14,9 +14,11 @@ import { buildProgram } from './program.js';
  * error and an exit code. Returns the exit code; the bin shim sets it on the process.
  */
 export async function main(argv: string[], rt: Omit<Runtime, 'exitCode' | 'signal'>): Promise<number> {
-  const topic = argv[0] === 'help' && argv.length === 2 ? HELP_TOPICS[argv[1] ?? ''] : undefined;
-  if (topic) {
-    rt.stdout.write(topic());
+  const topic = argv[0] === 'help' ? HELP_TOPICS[argv[1] ?? ''] : undefined;
+  if (topic && argv.slice(2).every((arg) => TOPIC_FLAGS.has(arg))) {
+    const out = fallbackOutput(rt, argv);
+    if (out.json) out.printJson(topicJson(topic));
+    else out.line(topicText(topic).trimEnd());
     return ExitCode.OK;
   }
   const interrupts = new AbortController();
@@ -29,6 +31,7 @@ export async function main(argv: string[], rt: Omit<Runtime, 'exitCode' | 'signa
 
   const program = buildProgram(runtime, argv);
   try {
+    if (argv[0] === 'help') checkHelpSubject(program, argv.slice(1));
     await program.parseAsync(argv, { from: 'user' });
     return runtime.exitCode;
   } catch (error) {
@@ -52,12 +55,25 @@ export async function main(argv: string[], rt: Omit<Runtime, 'exitCode' | 'signa
   }
 }
 
+/** The flags a help topic takes: the global ones that change how it prints. */
+const TOPIC_FLAGS = new Set(['--json', '--no-color', '-q', '--quiet']);
+
+/** `simjob help <name>` for a name that is neither a command nor a topic: an error, not the whole help again. */
+function checkHelpSubject(program: Command, words: string[]): void {
+  const name = words.find((word) => !word.startsWith('-'));
+  if (name === undefined || program.commands.some((c) => c.name() === name || c.aliases().includes(name))) return;
+  throw new UsageError(
+    `"${name}" is not a command or a help topic.`,
+    `Run \`simjob help\` for the commands; topics: ${Object.keys(HELP_TOPICS).join(', ')}.`,
+  );
+}
+
 function fallbackOutput(rt: Omit<Runtime, 'exitCode' | 'signal'>, argv: readonly string[]): Output {
   return new Output({
     stdout: rt.stdout,
     stderr: rt.stderr,
     env: rt.env,
-    json: false,
+    json: argv.includes('--json'),
     noColor: argv.includes('--no-color'), // NO_COLOR and the rest: Output's own colour decision
     quiet: false,
   });

@@ -29,12 +29,26 @@ export const ENVIRONMENT_HELP: ReadonlyArray<[string, string]> = [
   ['DISPLAY, WAYLAND_DISPLAY', 'On Linux, `report --open` uses xdg-open only when one is set (a desktop session).'],
 ];
 
-export const HELP_TOPICS: Record<string, () => string> = {
-  environment: () => table('Environment variables', ENVIRONMENT_HELP),
-  'exit-codes': () => table('Exit codes', EXIT_CODE_HELP.map(([code, text]) => [String(code), text])),
+/** A reference page: a title and its rows (a name and what it means), printed as a table or, with --json, as objects. */
+export interface HelpTopic {
+  title: string;
+  /** The JSON name of a row's first column. */
+  key: 'variable' | 'code';
+  rows(): ReadonlyArray<readonly [string, string]>;
+}
+
+export const HELP_TOPICS: Record<string, HelpTopic> = {
+  environment: { title: 'Environment variables', key: 'variable', rows: () => ENVIRONMENT_HELP },
+  'exit-codes': { title: 'Exit codes', key: 'code', rows: () => EXIT_CODE_HELP.map(([code, text]) => [String(code), text]) },
 };
 
-function table(title: string, rows: ReadonlyArray<readonly [string, string]>): string {
+export function topicText(topic: HelpTopic): string {
+  const rows = topic.rows();
   const width = Math.max(...rows.map(([k]) => k.length));
-  return `${title}:\n${rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n`;
+  return `${topic.title}:\n${rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n`;
+}
+
+/** `help exit-codes --json`: `[{ "code": 0, "meaning": "…" }, …]`; `help environment --json`: `{ "variable": … }`. */
+export function topicJson(topic: HelpTopic): object[] {
+  return topic.rows().map(([k, meaning]) => ({ [topic.key]: topic.key === 'code' ? Number(k) : k, meaning }));
 }

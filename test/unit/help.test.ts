@@ -106,3 +106,22 @@ function variablesRead(dir: string): Set<string> {
   }
   return names;
 }
+
+describe('simjob help <name>', () => {
+  it('a topic with --json is an array of objects on stdout', async () => {
+    const codes = await run(['help', 'exit-codes', '--json']);
+    expect(codes.code).toBe(0);
+    expect(JSON.parse(codes.stdout)).toContainEqual({ code: 3, meaning: expect.stringMatching(/ended unsuccessfully/) });
+    const variables = await run(['help', 'environment', '--json']);
+    expect(JSON.parse(variables.stdout)).toContainEqual({ variable: 'SIMJOB_API_KEY', meaning: expect.any(String) });
+    expect(variables.stderr).toBe('');
+  });
+
+  it('a name that is neither a command nor a topic is a usage error, not the whole help again', async () => {
+    const { code, stdout, stderr } = await run(['help', 'bogus']);
+    expect(code).toBe(ExitCode.USAGE);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('Error: "bogus" is not a command or a help topic. Run `simjob help` for the commands; topics: environment, exit-codes.\n');
+    expect((await run(['help', 'status'])).stdout).toContain('Usage: simjob status');
+  });
+});
