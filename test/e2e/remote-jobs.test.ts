@@ -263,6 +263,9 @@ describe('status, result, cancel, jobs, usage, builds', () => {
     expect(JSON.parse(all.stdout).jobs.map((j: { id: string }) => j.id).slice(0, 3)).toEqual(ids.slice().reverse());
     const tooMany = await simjob(['jobs', '--limit', '101'], { env: own });
     expect(tooMany.exitCode).toBe(2);
+    const badCursor = await simjob(['jobs', '--cursor', 'garbage'], { env: own });
+    expect(badCursor.exitCode).toBe(2); // a bad flag value, as `jobs --local --cursor garbage`
+    expect(badCursor.stderr).toBe('Error: --cursor garbage is not a cursor of `simjob jobs` (invalid_cursor). Use the page.nextCursor of the previous page.\n');
   });
 
   it('usage and builds', async () => {

@@ -1,6 +1,6 @@
 import type { JobList, JobListItem } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { colourState, formatTime } from '../../output/format.js';
 import { printTable } from '../../output/table.js';
 
@@ -17,7 +17,13 @@ const MAX_PAGES = 100;
 export async function run(ctx: Context, _args: string[], options: JobsOptions): Promise<void> {
   if (options.limit !== undefined && options.limit > 100) throw new UsageError('--limit must be between 1 and 100.');
   const backend = await ctx.backend(options.local);
-  const first = await backend.list({ limit: options.limit, cursor: options.cursor });
+  const first = await backend.list({ limit: options.limit, cursor: options.cursor }).catch((error: unknown) => {
+    // The service checks cursors itself: a 400 to a page asked with --cursor is that flag's value (exit 2, as locally).
+    if (options.cursor !== undefined && error instanceof ApiError && error.status === 400) {
+      throw new UsageError(`--cursor ${options.cursor} is not a cursor of \`simjob jobs\` (${error.code ?? 'HTTP 400'}).`, 'Use the page.nextCursor of the previous page.');
+    }
+    throw error;
+  });
   let page: JobList = first.data;
   const jobs: JobListItem[] = [...page.jobs];
   let raw = first.raw as { jobs: unknown[]; page?: unknown };
