@@ -73,7 +73,7 @@ export function explainApiError(
       const where = first ? ` Line ${String(first.line)}: ${String(first.text)}` : '';
       const more = Number(meta.blockedCount ?? blocked.length) > 1 ? ` (and ${Number(meta.blockedCount ?? blocked.length) - 1} more)` : '';
       return {
-        message: `The profile uses a directive the service does not allow (input_sanitized_rejected).${where}${more}`,
+        message: `The profile uses a directive the service does not allow (input_sanitized_rejected).${where}${more}${where ? '.' : ''}`,
         hint: 'Remove output, file, network and thread directives (output=, html=, json2=, threads=, …); the service sets them itself.',
       };
     }

@@ -7,6 +7,7 @@
  */
 import { MAX_ITERATIONS, MIN_TARGET_ERROR } from './analyze.js';
 import { FINAL_ONLY_DIRECTIVES, isFinalOnly } from './types.js';
+import { plural } from '../util/plural.js';
 import type {
   DeferredDirective,
   MultiStageEligibility,
@@ -108,10 +109,6 @@ export interface MultistageOptions {
 
 function result(enabled: boolean, reason: MultiStageReason, detail: string): MultiStageEligibility {
   return { enabled, reason, detail };
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /**

@@ -9,6 +9,7 @@
 import type { AddonExport, Loadout } from '../addon/export.js';
 import type { AddonItem, Slot } from '../addon/items.js';
 import { GROUPS, GROUP_NAMES, type Group } from './groups.js';
+import { plural } from '../util/plural.js';
 
 export interface Candidate {
   item: AddonItem;
@@ -241,6 +242,3 @@ function loadoutsFor(exp: AddonExport, talents: 'active' | 'all', note: Note): A
   return list;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : word.endsWith('s') ? 'es' : 's'}`;
-}

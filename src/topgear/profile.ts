@@ -6,6 +6,7 @@
 import type { AddonExport } from '../addon/export.js';
 import { combinations, type TopGearPlan } from './combinations.js';
 import { combinationName, uniqueNames } from './names.js';
+import { plural } from '../util/plural.js';
 
 export interface TopGearProfile {
   text: string;
@@ -17,7 +18,7 @@ export function topGearProfile(exp: AddonExport, plan: TopGearPlan, source: stri
   const who = [exp.className, exp.spec].filter(Boolean).join(', ');
   const lines = [
     `# simjob topgear: ${exp.characterName} (${who}) from ${source.replace(/[\r\n]/g, ' ')}.`,
-    `# ${plan.count} combinations: the equipped set (this actor, the baseline) and ${plan.count - 1} profilesets,`,
+    `# ${plural(plan.count, 'combination')}: the equipped set (this actor, the baseline) and ${plural(plan.count - 1, 'profileset')},`,
     '# each setting only the slots it changes.',
     ...exp.baseline,
     '',

@@ -57,7 +57,7 @@ describe('submit --max-credits', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(lastSubmit().validation.valid).toBe(true);
     expect(lastSubmit().body).toMatchObject({ runtime: { maxCredits: 6400 } });
-    expect(result.stdout).toContain('Limits: budget 6,400 credits, runtime 200 s, queue 1800 s');
+    expect(result.stdout).toContain('Limits: budget 6,400 credits, runtime 200 s, queue 1,800 s');
   });
 
   it('is validated before anything is sent', async () => {

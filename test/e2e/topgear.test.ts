@@ -113,6 +113,13 @@ describe('simjob topgear refuses bad input with one line and exit 2, sending not
     expect(await refuse([join(dir, 'missing.txt')])).toEqual([`Error: Export ${join(dir, 'missing.txt')} does not exist. Save the /simc text to a file, or pipe it in with -.`]);
   });
 
+  it('an export with nothing in the bags: one combination, said in the singular, and why nothing runs', async () => {
+    const r = await simjob(['topgear', resolve(SHARED_DIR, 'fixtures', 'addon', 'fury-equipped-only.txt'), '--channel', 'nightly'], { env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('Examplewar (fury warrior): 1 combination (the equipped set only).\n');
+    expect(r.stderr).toMatch(/^Error: Export .* offers nothing to swap in/m);
+  });
+
   it('more combinations than --max-combos: how many, and which --slots would fit', async () => {
     expect(await refuse([FURY, '--max-combos', '100'])).toEqual(['Error: 744 combinations is more than --max-combos 100: --slots waist,finger,trinket would make 93 (or raise --max-combos).']);
     expect(await refuse([FURY, '--talents', 'all'])).toEqual(['Error: 2,232 combinations is more than --max-combos 1,000: --slots head,neck,finger,trinket would make 756 (or raise --max-combos).']);

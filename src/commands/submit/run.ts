@@ -132,8 +132,8 @@ function printSubmitted(ctx: Context, submitted: Submitted, p: PreparedSubmissio
   const ceiling = r.runtime?.ceiling;
   const limits = [
     typeof ceiling?.maxCredits === 'number' ? `budget ${formatNumber(ceiling.maxCredits)} credits` : undefined,
-    ceiling?.runtimeSeconds ? `runtime ${ceiling.runtimeSeconds} s` : undefined,
-    ceiling?.queueSeconds ? `queue ${ceiling.queueSeconds} s` : undefined,
+    ceiling?.runtimeSeconds ? `runtime ${formatNumber(ceiling.runtimeSeconds)} s` : undefined,
+    ceiling?.queueSeconds ? `queue ${formatNumber(ceiling.queueSeconds)} s` : undefined,
   ].filter(Boolean);
   if (limits.length) out(ctx.out.c.dim(`Limits: ${limits.join(', ')}`));
   for (const w of r.warnings ?? []) {

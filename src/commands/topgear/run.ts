@@ -13,6 +13,7 @@ import { suggestSlots } from '../../topgear/limit.js';
 import { topGearProfile } from '../../topgear/profile.js';
 import { TOPGEAR_KIND, TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
 import { formatNumber } from '../../output/format.js';
+import { noun } from '../../util/plural.js';
 import { terminalSafe, terminalSafeLine } from '../../output/safe.js';
 import { readAllBytes } from '../../util/prompt.js';
 import { readUserFile } from '../../util/read-file.js';
@@ -92,7 +93,8 @@ function reportCounts(ctx: Context, exp: AddonExport, plan: TopGearPlan): void {
   const who = `${exp.characterName} (${[exp.spec, exp.className].filter(Boolean).join(' ')})`;
   const perGroup = plan.groups.map((g) => `${g.group} ${g.choices.length}`);
   if (plan.loadouts.length > 1) perGroup.push(`talents ${plan.loadouts.length}`);
-  ctx.out.notice(terminalSafe(`${who}: ${formatNumber(plan.count)} combinations (the equipped set and ${formatNumber(plan.count - 1)} profilesets)${perGroup.length ? `: ${perGroup.join(', ')}` : ''}.`));
+  const sets = plan.count === 1 ? 'the equipped set only' : `the equipped set and ${formatNumber(plan.count - 1)} ${noun(plan.count - 1, 'profileset')}`;
+  ctx.out.notice(terminalSafe(`${who}: ${formatNumber(plan.count)} ${noun(plan.count, 'combination')} (${sets})${perGroup.length ? `: ${perGroup.join(', ')}` : ''}.`));
   if (plan.leftOut.length) ctx.out.notice(ctx.out.ce.dim(`Left out: ${plan.leftOut.join('; ')}.`));
 }
 
