@@ -14,12 +14,12 @@ import { collectReport } from './output/reports/spec.js';
  * Every command and flag, as data for commander: the single source for parsing, help and completions.
  * Handlers live in src/commands/<name>/run.ts and are imported only when their command runs.
  */
-export function buildProgram(rt: Runtime, argv?: readonly string[]): Command {
-  const program = rootCommand(rt);
+export function buildProgram(rt: Runtime, argv?: readonly string[], tree: 'named' | 'whole' = 'named'): Command {
+  const program = rootCommand(rt, () => (argv ? helpHintFor(program, argv) : ''));
   // Only the command argv names (and its subcommands): defining all ~30 costs ~2 ms of every start-up. Anything else
   // (no command, a typo, `help <command>`) gets the whole tree, for commander's help and suggestions, and so does
   // `completion`, which writes its script from the tree that parsed it.
-  const named = argv && commandNamedBy(program, argv);
+  const named = argv && tree === 'named' ? commandNamedBy(program, argv) : undefined;
   const only = named === 'completion' ? undefined : named;
   defineCommands(program, rt, (...names) => only === undefined || names.includes(only));
   if (program.commands.length === 0) defineCommands(program, rt, () => true);
@@ -27,7 +27,7 @@ export function buildProgram(rt: Runtime, argv?: readonly string[]): Command {
 }
 
 /** The root command with the global options, which every command gets. */
-function rootCommand(rt: Runtime): Command {
+function rootCommand(rt: Runtime, helpHint: () => string): Command {
   // Before any subcommand is made: commander copies both onto every command created later (nested groups too),
   // so every usage error exits 2 in simjob's one-line form.
   const program = new Command('simjob')
@@ -36,7 +36,11 @@ function rootCommand(rt: Runtime): Command {
       writeOut: (text) => rt.stdout.write(text),
       writeErr: (text) => rt.stderr.write(text),
       // Commander's own usage errors ("unknown option", "missing argument") in simjob's one-line form.
-      outputError: (text, write) => write(`Error: ${text.replace(/^error: /, '').trimEnd()}\n`),
+      // One line ends with where to look (a suggestion, "Did you mean …", is a line of its own and says enough).
+      outputError: (text, write) => {
+        const message = text.replace(/^error: /, '').trimEnd();
+        write(`Error: ${message.includes('\n') ? message : `${message.replace(/\.$/, '')}.${helpHint()}`}\n`);
+      },
     })
     .description('Run SimulationCraft sims as jobs, on the Simulation Job Service or a local simc.')
     .version(VERSION, '-v, --version', 'Print the version.')
@@ -404,6 +408,21 @@ function defineCommands(program: Command, rt: Runtime, wanted: (...names: string
  * The command argv runs, read as commander will: past the root's options (and their values). Undefined when an
  * unknown option or `--` comes first, so that commander sees the whole tree there.
  */
+/** ` Run \`simjob config get --help\` for usage.`: the deepest command argv names (global flags before it skipped). */
+function helpHintFor(program: Command, argv: readonly string[]): string {
+  const path: string[] = [];
+  let command = program;
+  for (const word of argv) {
+    if (word === '--') break;
+    const sub = word.startsWith('-') ? undefined : command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (sub) {
+      path.push(sub.name());
+      command = sub;
+    } else if (path.length > 0 && !word.startsWith('-')) break; // the command's own arguments
+  }
+  return ` Run \`${['simjob', ...path, '--help'].join(' ')}\` for usage.`;
+}
+
 function commandNamedBy(program: Command, argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';

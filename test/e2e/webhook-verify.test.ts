@@ -117,7 +117,7 @@ describe('simjob webhook verify', () => {
 
     const flag = await simjob(['webhook', 'verify', '--signature', signature, '--secret', SECRET], { env: dirs, input: BODY });
     expect(flag.exitCode).toBe(2);
-    expect(flag.stderr).toBe("Error: unknown option '--secret'\n");
+    expect(flag.stderr).toBe("Error: unknown option '--secret'. Run `simjob webhook verify --help` for usage.\n");
   });
 
   it('`webhook secret set` stores the secret from stdin (0600, never printed) and verify uses it', async () => {

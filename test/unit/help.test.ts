@@ -125,3 +125,14 @@ describe('simjob help <name>', () => {
     expect((await run(['help', 'status'])).stdout).toContain('Usage: simjob status');
   });
 });
+
+describe('a usage error commander finds', () => {
+  it('ends with the help of the command the line names (global flags before it skipped)', async () => {
+    const { code, stderr } = await run(['-p', 'work', 'submit', '--bogus']);
+    expect(code).toBe(ExitCode.USAGE);
+    expect(stderr).toBe("Error: unknown option '--bogus'. Run `simjob submit --help` for usage.\n");
+    expect((await run(['config', 'get'])).stderr).toBe("Error: missing required argument 'key'. Run `simjob config get --help` for usage.\n");
+    // a suggestion is a line of its own, and says enough
+    expect((await run(['statsu'])).stderr).toBe("Error: unknown command 'statsu'\n(Did you mean status?)\n");
+  });
+});

@@ -18,7 +18,7 @@ async function parse(argv: string[], tree: 'named' | 'whole') {
     signal: new AbortController().signal,
     exitCode: 0,
   };
-  const program = buildProgram(rt, tree === 'named' ? argv : undefined);
+  const program = buildProgram(rt, argv, tree);
   let error = '';
   try {
     await program.parseAsync(argv, { from: 'user' });
