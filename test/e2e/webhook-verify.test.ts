@@ -109,7 +109,7 @@ describe('simjob webhook verify', () => {
 
     const missing = await simjob(['webhook', 'verify', '--signature', signature, '--body-file', '/nonexistent/body.json'], { env: { ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET } });
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toMatch(/^Error: Cannot read the body file \/nonexistent\/body.json: ENOENT/);
+    expect(missing.stderr).toBe('Error: Body file /nonexistent/body.json does not exist. Save the raw request body to a file, or pipe it in.\n');
 
     const empty = await simjob(['webhook', 'verify', '--signature', signature], { env: { ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET }, input: '' });
     expect(empty.exitCode).toBe(2);

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readUserFile } from '../../util/read-file.js';
 import { parseWebhookEvent } from '../../webhook/event.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SimjobError, UsageError } from '../../errors.js';
@@ -59,11 +59,7 @@ export async function run(ctx: Context, _args: string[], options: VerifyOptions)
 
 async function readBody(ctx: Context, file: string | undefined): Promise<Buffer> {
   if (file !== undefined) {
-    try {
-      return await readFile(file);
-    } catch (error) {
-      throw new UsageError(`Cannot read the body file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, 'Pass the raw request body saved to a file.');
-    }
+    return readUserFile(file, 'Body file', { missing: 'Save the raw request body to a file, or pipe it in.', folder: 'Pass the file that holds the raw request body.' });
   }
   if (ctx.stdin.isTTY) throw new UsageError('No body to check.', 'Pipe the raw request body in, or pass --body-file FILE.');
   const body = await readAllBytes(ctx.stdin);
