@@ -30,9 +30,18 @@ async function checkNamed(raw: string, source: string, env: NodeJS.ProcessEnv): 
       // does not exist
     }
     // exit 2 like any other missing or bad setting (a base URL, a flag value)
-    throw new LocalError(`The simc named by ${source} (${path}) ${why}.`, source === '--simc' ? 'Check the path.' : NO_SIMC_HINT, ExitCode.USAGE);
+    throw new LocalError(`The simc named by ${source} (${path}) ${why}.`, fixOfNamed(source, path, why), ExitCode.USAGE);
   }
   return { path, source };
+}
+
+/** The fix for a named simc that cannot run: make it runnable, or name another where it was named. */
+function fixOfNamed(source: string, path: string, why: string): string {
+  if (why === 'is not executable') return `Make it executable (chmod +x ${path}), or name another simc.`;
+  if (source === '--simc') return 'Check the path.';
+  if (source === 'SIMJOB_SIMC') return 'Point SIMJOB_SIMC at the simc program, or unset it.';
+  const key = source.replace(/^the setting /, '');
+  return `Run \`simjob config set ${key} /path/to/simc\` or \`simjob config unset ${key}\`.`;
 }
 
 export async function findSimc(opts: { flag?: string; env: NodeJS.ProcessEnv; config: Config; channel: Channel }): Promise<SimcChoice> {

@@ -173,7 +173,13 @@ describe('simjob doctor', () => {
     const dirs = isolatedDirs();
     const missing = await doctorJson({ ...dirs, SIMJOB_SIMC: '/nonexistent/simc' });
     expect(missing.byName('simc')).toMatchObject({ ok: false, detail: 'The simc named by SIMJOB_SIMC (/nonexistent/simc) does not exist.' });
-    expect(missing.byName('simc').fix).toMatch(/SIMJOB_SIMC/);
+    expect(missing.byName('simc').fix).toBe('Point SIMJOB_SIMC at the simc program, or unset it.');
+
+    const notExecutable = join(dirs.SIMJOB_CONFIG_DIR, '..', 'simc-no-x');
+    writeFileSync(notExecutable, '#!/bin/sh\n', { mode: 0o644 });
+    const noX = await doctorJson({ ...dirs, SIMJOB_SIMC: notExecutable });
+    expect(noX.byName('simc')).toMatchObject({ ok: false, detail: `The simc named by SIMJOB_SIMC (${notExecutable}) is not executable.` });
+    expect(noX.byName('simc').fix).toBe(`Make it executable (chmod +x ${notExecutable}), or name another simc.`);
 
     const notSimc = join(dirs.SIMJOB_CONFIG_DIR, '..', 'not-simc');
     writeFileSync(notSimc, '#!/bin/sh\necho hello\n', { mode: 0o755 });
