@@ -1,7 +1,8 @@
 /**
  * The jobs an argument of `compare` or `report` names: a job id, a saved `--json` output (one resource, or a batch's
  * array), or `-` for such JSON on stdin. Both commands decide and read alike here, and fail with the same one-line
- * errors; what a saved job without a result means is theirs to say (compare: no DPS; report: fetch it by its id).
+ * errors; what a saved job without a result means is theirs to say (compare: no DPS; report: shown from its record,
+ * or fetched by its id when it had not ended).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { JobRecord, ResultRecord } from '../api/schemas.js';

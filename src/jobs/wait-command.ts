@@ -1,8 +1,9 @@
-import type { ResultRecord, StatusRecord } from '../api/schemas.js';
+import type { StatusRecord } from '../api/schemas.js';
 import { sleep } from '../util/sleep.js';
 import type { Context } from '../context.js';
 import { ApiError, ExitCode, SimjobError } from '../errors.js';
-import type { Fetched, JobBackend } from './backend.js';
+import type { JobBackend } from './backend.js';
+import { readOutcome, type Outcome } from './outcome.js';
 import { describeStatus } from '../output/views/status.js';
 import { exitCodeForState } from './states.js';
 import { waitForTerminal } from './wait.js';
@@ -73,33 +74,25 @@ export async function cancelDetached(ctx: Context, backend: JobBackend, id: stri
 
 /**
  * The result of a job the status endpoint called terminal. The result endpoint may lag the status by a moment
- * (409 result_not_ready): asked again a few times. A job that ended without a result (422 result_unavailable) is
- * shown from its job record.
+ * (409 result_not_ready): asked again a few times. A job that ended without a result is shown from its job record.
  */
-export async function fetchOutcome(backend: JobBackend, id: string, signal?: AbortSignal): Promise<{ result?: Fetched<ResultRecord>; job?: Fetched<unknown> & { data: ResultRecord } }> {
+export async function fetchOutcome(backend: JobBackend, id: string, signal?: AbortSignal): Promise<Outcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return { result: await backend.result(id) };
+      return await readOutcome(backend, id);
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      if (error.code === 'result_not_ready' && attempt < 5) {
-        await sleep(1000, signal);
-        continue;
-      }
-      if (error.code !== 'result_unavailable') throw error;
-      const job = await backend.job(id);
-      return { job: { raw: job.raw, data: { ...job.data, result: { summary: null, artifacts: [] } } } };
+      if (!(error instanceof ApiError) || error.code !== 'result_not_ready' || attempt >= 5) throw error;
+      await sleep(1000, signal);
     }
   }
 }
 
 async function reportTerminal(ctx: Context, backend: JobBackend, id: string, options: WaitReportOptions): Promise<number> {
-  const { result, job } = await fetchOutcome(backend, id, ctx.signal);
-  const shown = (result ?? job)!;
+  const shown = await fetchOutcome(backend, id, ctx.signal);
   if (ctx.out.json) ctx.out.printJson(shown.raw);
   else {
     const { printResult } = await import('../output/views/result.js');
-    const notifications = result ? ((await backend.notifications?.(id)) ?? []) : [];
+    const notifications = shown.hasResult ? ((await backend.notifications?.(id)) ?? []) : [];
     printResult(ctx.out, shown.data, { top: options.top, notifications });
   }
   return exitCodeForState(shown.data.status);

@@ -64,6 +64,21 @@ describe('compare', () => {
     expect(run.stderr).toBe(`Error: Job ${failed} has no DPS to compare: it ended failed (execution_failed). See it with: simjob result ${failed}\n`);
   });
 
+  it('a job id without a result (cancelled while queued) against a saved file: exit 3, one line saying why', async () => {
+    const dir = tempDir('simjob-compare-');
+    const ok = join(dir, 'ok.json');
+    writeFileSync(ok, (await simjob(['result', await finished(), '--json'], { env })).stdout);
+    const queued = await simjob(['submit', profile, '--channel', 'nightly', '--meta', 'test.queueMs=60000', '--json'], { env });
+    const id = JSON.parse(queued.stdout).id as string;
+    expect((await simjob(['cancel', id], { env })).exitCode).toBe(0);
+    for (const args of [[id, ok], [ok, id, '--json']]) {
+      const run = await simjob(['compare', ...args], { env });
+      expect(run.exitCode).toBe(3);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`Error: Job ${id} has no DPS to compare: it ended cancelled (user_cancelled). See it with: simjob result ${id}\n`);
+    }
+  });
+
   it('saved files: a job saved without a result (its job record, as a batch saves one) is listed as no DPS, offline, exit 0', async () => {
     const dir = tempDir('simjob-compare-');
     const ok = join(dir, 'ok.json');

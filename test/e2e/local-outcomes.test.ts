@@ -163,9 +163,11 @@ describe('queue and cancel', () => {
     const { exitCode, record } = await waitResult(env, waiting);
     expect(exitCode).toBe(3);
     expect(record).toMatchObject({ status: 'cancelled', errorCode: 'queue_timeout', startedAt: null });
+    // It has no result: `result` shows its record and what went wrong, and exits 3 as the wait did.
     const result = await run(env, ['result', waiting]);
-    expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/ended cancelled without a result \(queue_timeout\)/);
+    expect(result.exitCode, result.stderr).toBe(3);
+    expect(result.stdout).toContain('queue_timeout: ');
+    expect(result.stdout).toContain('The job never started, so nothing was billed: it is safe to resubmit');
   });
 
   it('cancels a queued job at once and stops a running one (SIGTERM to simc)', async () => {

@@ -221,12 +221,29 @@ describe('status, result, cancel, jobs, usage, builds', () => {
     expect(result.stdout).toMatch(/fix the line named in the reason/);
   });
 
-  it('a terminal job without a result is explained (result_unavailable)', async () => {
+  it('a job that ended without a result (result_unavailable) is shown from its job record: what went wrong, exit 3', async () => {
     const id = await submitted(['--meta', 'test.outcome=execution_failed']);
     await server.waitForJob(id);
     const result = await simjob(['result', id], { env });
-    expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/ended failed without a result \(result_unavailable\)/);
+    expect(result.exitCode, result.stderr).toBe(3);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^Status +failed\n/m);
+    expect(result.stdout).toContain('execution_failed: The job failed before producing any output.\nsimc crashed or exited abnormally');
+    const json = await simjob(['result', id, '--json'], { env });
+    expect(json.exitCode).toBe(3);
+    const record = JSON.parse(json.stdout);
+    expect(record).toMatchObject({ id, status: 'failed', errorCode: 'execution_failed' });
+    expect(record.result).toBeUndefined();
+  });
+
+  it('status without --wait reports an ended job\'s state and exits 0; with --wait its outcome decides: 3', async () => {
+    const id = await submitted(['--meta', 'test.outcome=execution_failed']);
+    await server.waitForJob(id);
+    const status = await simjob(['status', id], { env });
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/^Status +failed — execution_failed\n/m);
+    const waited = await simjob(['status', id, '--wait'], { env });
+    expect(waited.exitCode, waited.stderr).toBe(3);
   });
 
   it('cancel a queued job, then a second cancel of the ended job', async () => {

@@ -115,6 +115,47 @@ describe('simjob report', () => {
     expect(html).toContain('simc rejected the profile');
   });
 
+  describe('jobs that ended without a result (the service answers its result with 422 result_unavailable)', () => {
+    const outcome = (file: string) => /<p class="outcome">(.*?)<\/p>/.exec(readFileSync(file, 'utf8'))?.[1];
+
+    it('a saved one (its job record) is shown as saved, with no network: what went wrong, exit 3; so in a saved batch', async () => {
+      const waited = (args: string[]) => simjob(['submit', profile, '--channel', 'nightly', '--wait', '--json', ...args], { env, timeoutMs: 30_000 });
+      const [failed, ok] = await Promise.all([waited(['--meta', 'test.outcome=execution_failed']), waited([])]);
+      expect(failed.exitCode, failed.stderr).toBe(3);
+      const saved = join(dir, 'no-result.json');
+      writeFileSync(saved, failed.stdout);
+      // No base URL, no key: a request would be a usage error (exit 2), not a page.
+      const offline = { PATH: process.env.PATH! };
+      const out = join(dir, 'no-result.html');
+      const r = await simjob(['report', saved, '-o', out], { env: offline });
+      expect(r.exitCode, r.stderr).toBe(3);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain('1 job, 0 profilesets.');
+      expect(outcome(out)).toBe('<strong>execution_failed</strong>: The job failed before producing any output.<br>simc crashed or exited abnormally; check the stderr_log artifact. Resubmitting may help.');
+      expect(readFileSync(out, 'utf8')).toContain('from file ');
+
+      const batch = join(dir, 'mixed.json');
+      writeFileSync(batch, JSON.stringify([JSON.parse(ok.stdout), JSON.parse(failed.stdout)]));
+      const both = await simjob(['report', batch, '-o', join(dir, 'mixed.html')], { env: offline });
+      expect(both.exitCode, both.stderr).toBe(3);
+      expect(both.stdout).toContain('2 jobs, 6 profilesets.');
+    });
+
+    it('by its id: a job cancelled while queued, and a queue timeout', async () => {
+      const cancelled = (await simjob(['submit', profile, '--channel', 'nightly', '--meta', 'test.queueMs=60000', '--json'], { env })).stdout;
+      const cancelledId = JSON.parse(cancelled).id as string;
+      expect((await simjob(['cancel', cancelledId], { env })).exitCode).toBe(0);
+      const timedOutId = await finished(['--max-queue', '1', '--meta', 'test.queueMs=5000']);
+      for (const [id, code] of [[cancelledId, 'user_cancelled'], [timedOutId, 'queue_timeout']]) {
+        const out = join(dir, `${code}.html`);
+        const r = await simjob(['report', id!, '-o', out], { env });
+        expect(r.exitCode, r.stderr).toBe(3);
+        expect(r.stderr).toBe('');
+        expect(outcome(out)).toMatch(new RegExp(`^<strong>${code}</strong>: `));
+      }
+    });
+  });
+
   it('--open starts $BROWSER with the file, detached; without a browser it says where the file is and still exits 0', async () => {
     const id = await finished();
     const seen = join(dir, 'browser-args');

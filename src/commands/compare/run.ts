@@ -27,8 +27,8 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
   if (argA === '-' && argB === '-') throw new UsageError('Only one side can come from stdin ("-").');
   if (options.report?.length) await (await import('../../output/reports/files.js')).checkReportTargets(options.report);
   const [a, b] = await Promise.all([loadSource(ctx, argA!), loadSource(ctx, argB!)]);
-  // Two job ids: a job without DPS is an error of this command, as it always was.
-  if (!a.file && !b.file) for (const r of [a.results[0]!, b.results[0]!]) requireDps(r);
+  // A job named by its id must have DPS (exit 3 if not); a saved file's results without DPS are listed, not compared.
+  for (const side of [a, b]) if (!side.file) requireDps(side.results[0]!);
 
   const pairing = pairResults(a, b);
   const matches: Match[] = [];

@@ -3,6 +3,7 @@ import type { ResultRecord } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { JobBackend } from '../../jobs/backend.js';
+import { readOutcome, withoutResult } from '../../jobs/outcome.js';
 import { readJobArg, type SavedItem } from '../../jobs/saved-json.js';
 
 export interface Source {
@@ -19,8 +20,8 @@ export async function loadSource(ctx: Context, arg: string): Promise<Source> {
   const { id, saved } = await readJobArg(ctx, arg);
   if (saved) return { arg, file: saved.file, results: saved.items.map(resultOf) };
   const backend = await ctx.backendFor(id);
-  const result = await backend.result(id);
-  return { arg, results: [result.data], backend };
+  const { data } = await readOutcome(backend, id);
+  return { arg, results: [data], backend };
 }
 
 /** A job saved without a result (it ended without one) is compared as "no DPS"; a submission has nothing to compare yet. */
@@ -28,7 +29,7 @@ function resultOf(item: SavedItem): ResultRecord {
   if (item.result) return item.result;
   const { id, record } = item.job;
   if (!record) throw new UsageError(`${item.where} is a submission saved without --wait: it holds no result to compare.`, `Compare the job itself: simjob compare ${id} …`);
-  return { ...record, result: { summary: null, artifacts: [] } };
+  return withoutResult(record);
 }
 
 /** How a result is named in a match: its profile (metadata `profile`, else the actor) and scenario (metadata `scenario`). */

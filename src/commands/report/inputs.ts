@@ -1,7 +1,9 @@
 import type { ResultRecord } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { readOutcome, withoutResult } from '../../jobs/outcome.js';
 import { readJobArg, type SavedJson } from '../../jobs/saved-json.js';
+import { isTerminal } from '../../jobs/states.js';
 import type { ReportJob } from '../../output/html/model.js';
 import { readAllProfilesets } from '../../output/report-profilesets.js';
 import { rankByMean } from '../../output/stats.js';
@@ -22,11 +24,19 @@ export async function loadJobs(ctx: Context, args: string[]): Promise<ReportJob[
   return jobs;
 }
 
-/** A saved result is shown as saved (no network). A saved submission (`submit --json` without --wait) is looked up by its id. */
+/**
+ * A saved result is shown as saved (no network), and so is a job saved with the record of how it ended (a job that
+ * ended without a result). A saved submission (`submit --json` without --wait), or a job still running when it was
+ * saved (a batch's --timeout), is looked up by its id.
+ */
 async function fromSaved(ctx: Context, saved: SavedJson): Promise<ReportJob[]> {
   const origin = saved.file === '-' ? 'stdin' : `file ${saved.file}`;
   const jobs: ReportJob[] = [];
-  for (const item of saved.items) jobs.push(item.result ? summaryJob(item.result, origin) : await fromJob(ctx, item.job.id));
+  for (const item of saved.items) {
+    if (item.result) jobs.push(summaryJob(item.result, origin));
+    else if (item.job.record && isTerminal(item.job.record.status)) jobs.push(summaryJob(withoutResult(item.job.record), origin));
+    else jobs.push(await fromJob(ctx, item.job.id));
+  }
   return jobs;
 }
 
@@ -36,12 +46,13 @@ function summaryJob(record: ResultRecord, origin: string): ReportJob {
 }
 
 /**
- * A job fetched through its backend. When the summary holds only the top of its profilesets, every one is read from
- * the JSON report, as `result --all` does; if that report is gone, the summary's top is shown and the page says so.
+ * A job fetched through its backend (one that ended without a result: its job record). When the summary holds only
+ * the top of its profilesets, every one is read from the JSON report, as `result --all` does; if that report is
+ * gone, the summary's top is shown and the page says so.
  */
 async function fromJob(ctx: Context, id: string): Promise<ReportJob> {
   const backend = await ctx.backendFor(id);
-  const { data } = await backend.result(id);
+  const { data } = await readOutcome(backend, id);
   const job = summaryJob(data, backend.kind === 'local' ? 'a local job' : 'the service');
   if (job.count > job.profilesets.length) {
     try {

@@ -2,13 +2,17 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { exitCodeForState } from '../../jobs/states.js';
 import { checkJobId } from '../../jobs/ids.js';
+import { readOutcome } from '../../jobs/outcome.js';
 
 export interface ResultOptions {
   top?: number;
   all?: boolean;
 }
 
-/** Exit code follows the job: 0 completed, 3 failed/cancelled/timed_out (so `simjob result ID && deploy` is safe). */
+/**
+ * Exit code follows the job: 0 completed, 3 failed/cancelled/timed_out (so `simjob result ID && deploy` is safe). A job
+ * that ended without a result is shown from its job record (--json: that record), as `status --wait` shows it.
+ */
 export async function run(ctx: Context, [rawId]: string[], options: ResultOptions): Promise<number> {
   const id = checkJobId(rawId);
   if (options.all && ctx.out.json) {
@@ -19,19 +23,19 @@ export async function run(ctx: Context, [rawId]: string[], options: ResultOption
   }
   if (options.all && options.top !== undefined) throw new UsageError('--all and --top do not go together: --all shows every profileset.');
   const backend = await ctx.backendFor(id);
-  const result = await backend.result(id);
+  const shown = await readOutcome(backend, id);
   if (ctx.out.json) {
-    ctx.out.printJson(result.raw);
-    return exitCodeForState(result.data.status);
+    ctx.out.printJson(shown.raw);
+    return exitCodeForState(shown.data.status);
   }
   const { printResult } = await import('../../output/views/result.js');
   let all;
   // A job without profilesets (or without a summary: it failed) has nothing more in its report to list.
-  if (options.all && result.data.result.summary?.mainActor?.profilesets) {
+  if (options.all && shown.data.result.summary?.mainActor?.profilesets) {
     const { readAllProfilesets } = await import('../../output/report-profilesets.js');
-    all = await readAllProfilesets(backend, result.data, { signal: ctx.signal, env: ctx.env });
+    all = await readAllProfilesets(backend, shown.data, { signal: ctx.signal, env: ctx.env });
   }
-  const notifications = (await backend.notifications?.(id)) ?? [];
-  printResult(ctx.out, result.data, { top: options.all ? Number.POSITIVE_INFINITY : options.top, all, notifications });
-  return exitCodeForState(result.data.status);
+  const notifications = shown.hasResult ? ((await backend.notifications?.(id)) ?? []) : [];
+  printResult(ctx.out, shown.data, { top: options.all ? Number.POSITIVE_INFINITY : options.top, all, notifications });
+  return exitCodeForState(shown.data.status);
 }

@@ -5,6 +5,7 @@ import { ApiError, AuthError, ExitCode, NetworkError, SimjobError, WaitTimeoutEr
 import type { JobBackend, Submitted } from '../../jobs/backend.js';
 import { exitCodeForState, isTerminal } from '../../jobs/states.js';
 import { waitForTerminal } from '../../jobs/wait.js';
+import { withoutResult } from '../../jobs/outcome.js';
 import type { BatchItem, BatchProgress } from '../../output/batch-progress.js';
 import { terminalSafeLine } from '../../output/safe.js';
 import { printBatchSummary } from '../../output/views/batch-summary.js';
@@ -135,8 +136,7 @@ async function followEntry(ctx: Context, backend: JobBackend, entry: Entry, prog
       onTransientError: (error, retryIn) => progress.transient(entry, error, retryIn),
     });
     const { fetchOutcome } = await import('../../jobs/wait-command.js');
-    const { result, job } = await fetchOutcome(backend, id, ctx.signal);
-    entry.outcome = result ?? job;
+    entry.outcome = await fetchOutcome(backend, id, ctx.signal);
   } catch (error) {
     if (ctx.signal.aborted) return;
     if (error instanceof WaitTimeoutError) entry.timedOut = true;
@@ -156,7 +156,7 @@ async function recordUnfinished(backend: JobBackend, entries: Entry[]): Promise<
     try {
       const job = await backend.job(entry.id!);
       entry.status = { ...job.data, status: job.data.status } as StatusRecord;
-      entry.outcome = { raw: job.raw, data: { ...job.data, result: { summary: null, artifacts: [] } } };
+      entry.outcome = { raw: job.raw, data: withoutResult(job.data) };
     } catch {
       // The summary still names the job; its record is one `simjob status` away.
     }
