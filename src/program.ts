@@ -159,7 +159,7 @@ function defineCommands(program: Command, rt: Runtime, wanted: (...names: string
     [
       'simjob submit profile.simc --channel nightly --wait',
       'simjob submit profile.simc --multistage --html --meta run=nightly-42',
-      'simjob submit profiles/*.simc --channel weekly --wait --json | jq \'.[].result.summary.mainActor.mean\'',
+      'simjob submit \'profiles/*.simc\' --channel weekly --wait --json | jq \'.[].result.summary.mainActor.mean\'',
       'simc_export | simjob submit - --channel latest',
       'simjob submit profile.simc --local --wait',
       'simjob submit profiles/*.simc --scenarios raid --wait',

@@ -116,6 +116,8 @@ export function providerCredentials(env: NodeJS.ProcessEnv): SubmitRequest['cred
 }
 
 export function checkIdempotencyKey(key: string): string {
+  // An empty key is most often an unset variable ("$KEY"): refused, or the script would lose idempotency unawares.
+  if (key === '') throw new UsageError('--idempotency-key is empty; keys are 1-255 printable ASCII characters.', 'Give a key, or drop --idempotency-key to have a fresh one made.');
   if (key.length > 255 || !IDEMPOTENCY_KEY.test(key)) {
     throw new UsageError(
       '--idempotency-key must be 1-255 printable ASCII characters without leading or trailing spaces.',

@@ -23,13 +23,13 @@ import { SINGLE_PASS_FILES, simcArgs } from './pass-files.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
 import { createExclusive, exists, readJson, removeFile } from './fsutil.js';
 import { subscriptionFile, SUBSCRIPTION_FILE } from '../webhook/local.js';
-import { requireWebhookTarget } from '../webhook/target.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
 import { sha256Hex } from '../util/sha256.js';
 import { CREDENTIALS_FILE, expireIfDue, finishJob } from './lifecycle.js';
-import { inspectProfile } from './profile-checks.js';
+import type { inspectProfile } from './profile-checks.js';
+import { outputsOf, planLocalRun } from './prepare.js';
 import { artifactList, jobRecord, listItem, parseArtifactId, statusRecord, submitResponse } from './records.js';
-import { configuredSimcs, findSimc, localBuildId, NO_SIMC_HINT, probeSimc } from './simc.js';
+import { configuredSimcs, localBuildId, NO_SIMC_HINT, probeSimc } from './simc.js';
 import { LocalStore, type LocalJob } from './store.js';
 
 const fetched = <T>(data: T): Fetched<T> => ({ data, raw: data });
@@ -76,15 +76,12 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       const known = await readJson<KeyRecord>(idempotency.path);
       if (known) return this.replay(known, idempotency.digest);
     }
+    // Refused (no simc, a webhook without its settings) before a worker is started for it.
+    const { facts, simc, webhook } = await planLocalRun(this.ctx, request, input.simc, input.analysis);
     // Start the worker now, while this job is being written: its start-up (a Node process) is on the way to simc.
     // Not when this process may run the job itself: a worker would only compete with it for the CPU.
     const starting = input.runHere ? undefined : ensureWorker(this.store, this.workerEnv()).catch(() => undefined);
-
-    const facts = inspectProfile(request.profile.text, Boolean(request.runtime?.multiStage), input.analysis);
-    const simc = await findSimc({ flag: input.simc, env: this.ctx.env, config: this.ctx.config, channel: request.build.channel });
     for (const warning of facts.warnings) this.ctx.out.warn(warning);
-    // As the service: refused with webhook_not_configured unless a URL and a signing secret are set up.
-    const webhook = request.webhook ? requireWebhookTarget(this.ctx.config, this.ctx.env) : undefined;
 
     const job = this.newJob(request, simc, facts, idempotency ? { keyHash: idempotency.keyHash, digest: idempotency.digest } : null, input.runHere ? this.ctx.headStart : undefined);
     const files: Record<string, { data: string; mode?: number }> = { 'input.simc': { data: request.profile.text } };
@@ -208,7 +205,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       maxQueueSeconds: request.runtime?.maxQueueSeconds ?? null,
       multiStage: Boolean(request.runtime?.multiStage),
       multiStageSummary: facts.multiStage,
-      outputs: { html: Boolean(request.artifacts?.html), csv: Boolean(request.artifacts?.csv), jsonVersion: request.artifacts?.json?.version ?? '2' },
+      outputs: outputsOf(request),
       webhook: Boolean(request.webhook),
       mainActor: facts.mainActor,
       attempt: 0,

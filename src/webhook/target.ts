@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config/resolve.js';
 import { parseBaseUrl } from '../config/keys.js';
-import { ApiError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { WebhookTarget } from './deliver.js';
 
 const NOT_CONFIGURED_HINT =
@@ -18,16 +18,13 @@ export function webhookUrl(config: Config, env: NodeJS.ProcessEnv): string | und
 
 /**
  * At submit time, like the service: a local job with --webhook needs both the URL and the secret, else it is
- * refused with the service's 400 webhook_not_configured (local conditions carry the service's codes).
+ * refused, naming the service's code webhook_not_configured. Exit 2, not an API error's 1: what is missing is a
+ * setting of this machine, which the hint says how to set.
  */
 export function requireWebhookTarget(config: Config, env: NodeJS.ProcessEnv): WebhookTarget {
   const raw = webhookUrl(config, env);
   const secret = config.webhookSecret();
   if (raw && secret) return { url: parseBaseUrl(raw, env.SIMJOB_WEBHOOK_URL ? 'SIMJOB_WEBHOOK_URL' : 'webhook.url'), secret };
   const missing = [!raw && 'no URL', !secret && 'no signing secret'].filter(Boolean).join(' and ');
-  throw new ApiError(
-    `This local job asks for a webhook, but ${missing} is configured (webhook_not_configured).`,
-    { status: 400, code: 'webhook_not_configured', meta: null, requestId: undefined, retryAfterMs: undefined, method: 'LOCAL', path: '' },
-    NOT_CONFIGURED_HINT,
-  );
+  throw new UsageError(`This local job asks for a webhook, but ${missing} is configured (webhook_not_configured).`, NOT_CONFIGURED_HINT);
 }

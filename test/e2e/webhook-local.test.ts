@@ -110,17 +110,17 @@ describe('local jobs with --webhook', () => {
     await waitFor('the attempt in worker.log', () => (logged.test(readFileSync(join(env.SIMJOB_DATA_DIR, 'worker.log'), 'utf8')) ? true : undefined));
   });
 
-  it('without a URL or secret, a local --webhook submission is refused like the service (webhook_not_configured)', async () => {
+  it('without a URL or secret, a local --webhook submission is refused like the service (webhook_not_configured), exit 2 as a missing setting', async () => {
     const env = localEnv({ SIMJOB_WEBHOOK_SECRET: SECRET });
     const result = await simjob(['submit', profile(env, 'NoUrl'), '--local', '--webhook'], { env });
-    expect(result.exitCode).toBe(1);
+    expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(
       'Error: This local job asks for a webhook, but no URL is configured (webhook_not_configured). Set the receiver with `simjob config set webhook.url http://127.0.0.1:8790/webhooks` (or SIMJOB_WEBHOOK_URL) and the signing secret with `simjob webhook secret set` (or SIMJOB_WEBHOOK_SECRET), or submit without --webhook.\n',
     );
     const bare = localEnv();
     expect((await simjob(['config', 'set', 'webhook.url', 'http://127.0.0.1:9/hooks'], { env: bare })).exitCode).toBe(0);
     const noSecret = await simjob(['submit', profile(bare, 'NoSecret'), '--local', '--webhook', '--json'], { env: bare });
-    expect(noSecret.exitCode).toBe(1);
+    expect(noSecret.exitCode).toBe(2);
     expect(noSecret.stdout).toBe('');
     expect(noSecret.stderr).toMatch(/^Error: This local job asks for a webhook, but no signing secret is configured \(webhook_not_configured\)\./);
     const jobs = await simjob(['jobs', '--local', '--json'], { env: bare });

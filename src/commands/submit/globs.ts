@@ -15,22 +15,25 @@ export const hasGlob = (arg: string): boolean => arg !== '-' && GLOB_CHARS.test(
 /**
  * Expand `*`, `?`, `[abc]` and `**` in profile arguments, sorted, files only; hidden entries match only a pattern
  * that starts with a dot (as in sh). A literal file whose name holds those characters is taken as it is. A pattern
- * that matches nothing is an error, not silently nothing.
+ * that matches nothing is an error, not silently nothing. `expanded`: some argument was a pattern (so the command
+ * names a batch, however many files it matched).
  */
-export async function expandProfileArgs(args: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
+export async function expandProfileArgs(args: readonly string[]): Promise<{ paths: string[]; expanded: boolean }> {
+  const paths: string[] = [];
+  let expanded = false;
   for (const arg of args) {
     if (!hasGlob(arg) || (await isFile(arg))) {
-      out.push(arg);
+      paths.push(arg);
       continue;
     }
     const matches = await expandGlob(arg);
     if (matches.length === 0) {
       throw new UsageError(`No profile matches ${arg}.`, 'Check the pattern and the folder it is relative to.');
     }
-    out.push(...matches);
+    paths.push(...matches);
+    expanded = true;
   }
-  return out;
+  return { paths, expanded };
 }
 
 async function expandGlob(pattern: string): Promise<string[]> {

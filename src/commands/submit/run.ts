@@ -7,39 +7,54 @@ import { describeMultistage, preflight } from '../../jobs/preflight.js';
 import { formatNumber } from '../../output/format.js';
 import { terminalSafeLine as safe } from '../../output/safe.js';
 import { readAllBytes } from '../../util/prompt.js';
+import type { LocalDryRun } from '../../output/views/local-dry-run.js';
 import { hasGlob } from './globs.js';
 import { applyScenario, batchMeta, expandScenarios } from './scenarios.js';
 import { submitOne, type PreparedSubmission, type SubmitOptions } from './send.js';
 
 export async function run(ctx: Context, args: string[], options: SubmitOptions): Promise<number | void> {
+  checkFlags(options);
   // A quoted glob ('profiles/*.simc'), or one the shell left alone, is expanded here.
-  const sources = args.some(hasGlob) ? await (await import('./globs.js')).expandProfileArgs(args) : args;
+  const { paths: sources, expanded } = args.some(hasGlob) ? await (await import('./globs.js')).expandProfileArgs(args) : { paths: args, expanded: false };
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError('Only one profile can come from stdin ("-").');
-  checkLocalFlags(options);
   const profiles: ProfileInput[] = [];
   for (const source of sources) profiles.push(await readProfile(source, () => readAllBytes(ctx.stdin)));
-  return submitProfiles(ctx, profiles, options);
+  // A pattern or several arguments name a batch: it stays one (an array with --json) even when one file matched.
+  return submitProfiles(ctx, profiles, options, expanded || args.length > 1);
 }
 
-export function checkLocalFlags(options: SubmitOptions): void {
+/** Flags that contradict each other or are malformed, refused (exit 2) before any profile is read or job sent. */
+export function checkFlags(options: SubmitOptions): void {
   if (options.simc && !options.local) throw new UsageError('--simc names the simc of a local run; it needs --local.', 'Add --local, or drop --simc.');
   if (options.maxCredits !== undefined && options.local) throw new UsageError('--max-credits is a budget on the hosted service; local runs cost no credits.', 'Cap a local run with --max-runtime instead.');
+  if (options.idempotencyKey !== undefined) checkIdempotencyKey(options.idempotencyKey);
+  if (!options.wait) checkWaitOnlyFlags(options);
+}
+
+/** Flags that act on the wait: without --wait they would do nothing, so they are refused rather than ignored. */
+function checkWaitOnlyFlags(options: SubmitOptions): void {
+  const given = ([
+    ['--timeout', options.timeout !== undefined, 'stops waiting after that long'],
+    ['--top', options.top !== undefined, 'picks the profilesets of the result shown'],
+    ['--cancel-on-interrupt', Boolean(options.cancelOnInterrupt), 'cancels the job when Ctrl-C stops the wait'],
+    ['--report', Boolean(options.report?.length), 'writes what the jobs ended with'],
+  ] as const).find(([, present]) => present);
+  if (given) throw new UsageError(`${given[0]} ${given[2]}; it needs --wait.`, `Add --wait, or drop ${given[0]}.`);
 }
 
 /**
  * Submit profiles already read (by `submit`, or made by `topgear`): one job per profile and scenario; preflight,
  * dry run, send one or a batch, and with --wait show the result.
  */
-export async function submitProfiles(ctx: Context, profiles: ProfileInput[], options: SubmitOptions): Promise<number | void> {
+export async function submitProfiles(ctx: Context, profiles: ProfileInput[], options: SubmitOptions, namedBatch = false): Promise<number | void> {
   const scenarios = expandScenarios(options.scenario ?? [], options.scenarios ?? []);
-  if (options.idempotencyKey && (profiles.length > 1 || scenarios.length > 1)) {
+  if (options.idempotencyKey !== undefined && (profiles.length > 1 || scenarios.length > 1)) {
     throw new UsageError(`--idempotency-key names one submission; it cannot be used with several ${profiles.length > 1 ? 'profiles' : 'scenarios'}.`);
   }
   if (scenarios.length && options.plain) throw new UsageError('--scenario needs the JSON body: each job carries its scenario as metadata.', 'Drop --plain.');
   const reports = options.report ?? [];
-  if (reports.length && !options.wait && !options.dryRun) throw new UsageError('--report writes what the jobs ended with; it needs --wait.', 'Add --wait.');
   if (reports.length) await (await import('../../output/reports/files.js')).checkReportTargets(reports);
-  const batch = profiles.length > 1 || scenarios.length > 0 || reports.length > 0;
+  const batch = namedBatch || profiles.length > 1 || scenarios.length > 0 || reports.length > 0;
   const channel = resolveChannel(ctx, options);
   const priority = options.priority ?? (ctx.config.stringSetting('priority') as Priority | undefined);
   const prepared: PreparedSubmission[] = [];
@@ -51,7 +66,7 @@ export async function submitProfiles(ctx: Context, profiles: ProfileInput[], opt
       // Every job of a batch says which profile (and scenario) it is, on the service and locally alike.
       const meta = batch && !options.plain ? batchMeta(options.meta, profileName, scenario) : options.meta;
       const request = buildRequest({ ...profile, text }, { ...options, meta }, channel, ctx.env, priority);
-      const key = options.idempotencyKey ? checkIdempotencyKey(options.idempotencyKey) : options.local ? undefined : newIdempotencyKey();
+      const key = options.idempotencyKey ?? (options.local ? undefined : newIdempotencyKey());
       const checked = preflight(source, request, options.local ? 'local' : 'remote');
       prepared.push({ profile: { ...profile, text }, request, idempotencyKey: key, preflight: checked, profileName, scenario });
     }
@@ -61,15 +76,9 @@ export async function submitProfiles(ctx: Context, profiles: ProfileInput[], opt
     ctx.out.addSecret(p.request.credentials?.providerClientId);
   }
 
-  if (options.dryRun) return printDryRun(ctx, prepared, options);
-  const said = new Set<string>(); // once per profile, not once per scenario
-  for (const p of prepared) {
-    const staging = p.preflight.multistage;
-    // A local run that cannot be staged says why itself (as a warning of the run it will make instead).
-    const notice = staging && (staging.enabled || !options.local) ? `${label(p)}${describeMultistage(staging)}` : undefined;
-    if (notice && !said.has(notice)) ctx.out.notice(notice);
-    if (notice) said.add(notice);
-  }
+  if (options.dryRun && !options.local) return printDryRun(ctx, prepared, options, batch);
+  sayMultistage(ctx, prepared, Boolean(options.local));
+  if (options.dryRun) return printLocalDryRun(ctx, prepared, options, batch);
 
   const backend = await ctx.backend(options.local);
   if (backend.kind === 'remote') await checkAccountLimits(backend, options);
@@ -88,6 +97,18 @@ export async function submitProfiles(ctx: Context, profiles: ProfileInput[], opt
   if (!ctx.out.json) printSubmitted(ctx, submitted, one, true);
   const { waitAndReport } = await import('../../jobs/wait-command.js');
   return waitAndReport(ctx, backend, id, { timeoutMs: options.timeout, cancelOnInterrupt: options.cancelOnInterrupt, top: options.top });
+}
+
+/** What --multistage will do, once per profile (not once per scenario). */
+function sayMultistage(ctx: Context, prepared: PreparedSubmission[], local: boolean): void {
+  const said = new Set<string>();
+  for (const p of prepared) {
+    const staging = p.preflight.multistage;
+    // A local run that cannot be staged says why itself (as a warning of the run it will make instead).
+    const notice = staging && (staging.enabled || !local) ? `${label(p)}${describeMultistage(staging)}` : undefined;
+    if (notice && !said.has(notice)) ctx.out.notice(notice);
+    if (notice) said.add(notice);
+  }
 }
 
 function resolveChannel(ctx: Context, options: SubmitOptions): Channel {
@@ -147,7 +168,8 @@ function label(p: PreparedSubmission): string {
   return p.profile.source === '-' ? '' : `${p.profile.source}: `;
 }
 
-function printDryRun(ctx: Context, prepared: PreparedSubmission[], options: SubmitOptions): number {
+/** The request bodies the service would get; a batch is an array, as its --json output would be. */
+function printDryRun(ctx: Context, prepared: PreparedSubmission[], options: SubmitOptions, batch: boolean): number {
   const shown = prepared.map((p) => ({
     expected: {
       precisionWarnings: p.preflight.analysis.precisionWarnings,
@@ -160,17 +182,45 @@ function printDryRun(ctx: Context, prepared: PreparedSubmission[], options: Subm
     body: {
       ...p.request,
       profile: { text: `<${Buffer.byteLength(p.request.profile.text)} bytes from ${p.profile.source}>` },
-      ...(p.request.credentials ? { credentials: { providerClientId: '[REDACTED]', providerClientSecret: '[REDACTED]' } } : {}),
+      ...redactedCredentials(p),
     },
   }));
-  if (ctx.out.json) ctx.out.printJson(shown.length === 1 ? shown[0] : shown);
+  if (ctx.out.json) ctx.out.printJson(batch ? shown : shown[0]);
   else {
     ctx.out.notice('Dry run: the request is valid and was not sent.');
     for (const p of prepared) {
       for (const line of p.preflight.precision) ctx.out.notice(`${label(p)}${line}`);
       if (p.preflight.multistage) ctx.out.notice(`${label(p)}${describeMultistage(p.preflight.multistage)}`);
     }
-    ctx.out.line(JSON.stringify(shown.length === 1 ? shown[0] : shown, null, 2));
+    ctx.out.line(JSON.stringify(batch ? shown : shown[0], null, 2));
   }
+  return 0;
+}
+
+function redactedCredentials(p: PreparedSubmission): Partial<PreparedSubmission['request']> {
+  return p.request.credentials ? { credentials: { providerClientId: '[REDACTED]', providerClientSecret: '[REDACTED]' } } : {};
+}
+
+/**
+ * A local dry run: the run each job would make (simc, its arguments and folder, the profile as simc gets it), found
+ * and checked as the submission would, with the same warnings; nothing is written and no worker started.
+ */
+async function printLocalDryRun(ctx: Context, prepared: PreparedSubmission[], options: SubmitOptions, batch: boolean): Promise<number> {
+  const { planLocalRun, describeLocalRun } = await import('../../local/prepare.js');
+  const runs: LocalDryRun[] = [];
+  for (const p of prepared) {
+    const plan = await planLocalRun(ctx, p.request, options.simc, p.preflight.analysis);
+    for (const warning of plan.facts.warnings) ctx.out.warn(warning);
+    const { profile, ...settings } = p.request;
+    runs.push({
+      source: p.profile.source,
+      ...describeLocalRun(ctx, p.request, plan),
+      ...(p.idempotencyKey !== undefined ? { idempotencyKey: p.idempotencyKey } : {}),
+      job: { ...settings, ...redactedCredentials(p) },
+      input: { file: 'input.simc', text: profile.text },
+    });
+  }
+  const { printLocalDryRuns } = await import('../../output/views/local-dry-run.js');
+  printLocalDryRuns(ctx.out, runs, batch);
   return 0;
 }

@@ -18,7 +18,7 @@ import { terminalSafe, terminalSafeLine } from '../../output/safe.js';
 import { readAllBytes } from '../../util/prompt.js';
 import { readUserFile } from '../../util/read-file.js';
 import type { SubmitOptions } from '../submit/send.js';
-import { checkLocalFlags, submitProfiles } from '../submit/run.js';
+import { checkFlags, submitProfiles } from '../submit/run.js';
 
 export interface TopGearOptions extends SubmitOptions {
   slots?: string;
@@ -28,7 +28,7 @@ export interface TopGearOptions extends SubmitOptions {
 }
 
 export async function run(ctx: Context, [source = '-']: string[], options: TopGearOptions): Promise<number | void> {
-  checkLocalFlags(options);
+  checkFlags(options);
   const slots = readSlots(options.slots);
   const text = await readExport(ctx, source);
   const label = source === '-' ? 'The export on stdin' : `Export ${source}`;

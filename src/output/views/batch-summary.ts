@@ -35,7 +35,7 @@ export function printBatchSummary(out: Output, rows: readonly BatchRow[]): void 
     const key = r.outcome?.status ?? r.problem ?? r.state ?? 'unknown';
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  out.notice(out.ce.dim(`${rows.length} profiles: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')}.`));
+  out.notice(out.ce.dim(`${rows.length} profile${rows.length === 1 ? '' : 's'}: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')}.`));
 }
 
 function statusOf(r: BatchRow): string {
