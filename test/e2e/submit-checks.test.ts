@@ -102,6 +102,12 @@ describe('refused before anything is sent (exit 2, one line)', () => {
     const waited = await simjob(['submit', profile, '-c', 'nightly', '--wait', '--timeout', '5m', '--top', '3', '--json'], { env });
     expect(waited.exitCode, waited.stderr).toBe(0);
     expect(JSON.parse(waited.stdout)).toMatchObject({ status: 'completed' });
+
+    // status takes the same wait flags, and the same rule
+    const id = JSON.parse(waited.stdout).id as string;
+    expectRefused(await simjob(['status', id, '--timeout', '5m'], { env }), '--timeout stops waiting after that long; it needs --wait.');
+    expectRefused(await simjob(['status', id, '--top', '3', '--json'], { env }), '--top picks the profilesets of the result shown; it needs --wait.');
+    expect((await simjob(['status', id, '--wait', '--top', '3'], { env })).exitCode).toBe(0);
   });
 });
 

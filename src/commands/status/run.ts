@@ -1,15 +1,14 @@
 import type { Context } from '../../context.js';
 import { checkJobId } from '../../jobs/ids.js';
+import { refuseWaitOnlyFlags, type WaitFlags } from '../wait-flags.js';
 
-export interface StatusOptions {
+export interface StatusOptions extends WaitFlags {
   wait?: boolean;
-  timeout?: number;
-  cancelOnInterrupt?: boolean;
-  top?: number;
 }
 
 export async function run(ctx: Context, [rawId]: string[], options: StatusOptions): Promise<number | void> {
   const id = checkJobId(rawId);
+  if (!options.wait) refuseWaitOnlyFlags(options);
   const backend = await ctx.backendFor(id);
   if (options.wait) {
     const { waitAndReport } = await import('../../jobs/wait-command.js');

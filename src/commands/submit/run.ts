@@ -8,6 +8,7 @@ import { formatNumber } from '../../output/format.js';
 import { terminalSafeLine as safe } from '../../output/safe.js';
 import { readAllBytes } from '../../util/prompt.js';
 import type { LocalDryRun } from '../../output/views/local-dry-run.js';
+import { refuseWaitOnlyFlags } from '../wait-flags.js';
 import { hasGlob } from './globs.js';
 import { applyScenario, batchMeta, expandScenarios } from './scenarios.js';
 import { submitOne, type PreparedSubmission, type SubmitOptions } from './send.js';
@@ -28,18 +29,7 @@ export function checkFlags(options: SubmitOptions): void {
   if (options.simc && !options.local) throw new UsageError('--simc names the simc of a local run; it needs --local.', 'Add --local, or drop --simc.');
   if (options.maxCredits !== undefined && options.local) throw new UsageError('--max-credits is a budget on the hosted service; local runs cost no credits.', 'Cap a local run with --max-runtime instead.');
   if (options.idempotencyKey !== undefined) checkIdempotencyKey(options.idempotencyKey);
-  if (!options.wait) checkWaitOnlyFlags(options);
-}
-
-/** Flags that act on the wait: without --wait they would do nothing, so they are refused rather than ignored. */
-function checkWaitOnlyFlags(options: SubmitOptions): void {
-  const given = ([
-    ['--timeout', options.timeout !== undefined, 'stops waiting after that long'],
-    ['--top', options.top !== undefined, 'picks the profilesets of the result shown'],
-    ['--cancel-on-interrupt', Boolean(options.cancelOnInterrupt), 'cancels the job when Ctrl-C stops the wait'],
-    ['--report', Boolean(options.report?.length), 'writes what the jobs ended with'],
-  ] as const).find(([, present]) => present);
-  if (given) throw new UsageError(`${given[0]} ${given[2]}; it needs --wait.`, `Add --wait, or drop ${given[0]}.`);
+  if (!options.wait) refuseWaitOnlyFlags(options, [['--report', Boolean(options.report?.length), 'writes what the jobs ended with']]);
 }
 
 /**
