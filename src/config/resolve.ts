@@ -1,5 +1,5 @@
 import { AuthError, UsageError } from '../errors.js';
-import { parseBaseUrl } from './keys.js';
+import { parseServiceUrl } from './keys.js';
 import { configDir } from './paths.js';
 import { checkProfileName, getPath, readProfileCredentials, readProfileSettings, type ProfileData } from './store.js';
 
@@ -64,14 +64,23 @@ export class Config {
   }
 
   baseUrl(): Resolved<string> {
-    if (this.flags.baseUrl) return { value: parseBaseUrl(this.flags.baseUrl, '--base-url'), source: 'flag' };
-    if (this.env.SIMJOB_BASE_URL) return { value: parseBaseUrl(this.env.SIMJOB_BASE_URL, 'SIMJOB_BASE_URL'), source: 'env' };
+    if (this.flags.baseUrl) return { value: parseServiceUrl(this.flags.baseUrl, '--base-url'), source: 'flag' };
+    if (this.env.SIMJOB_BASE_URL) return { value: parseServiceUrl(this.env.SIMJOB_BASE_URL, 'SIMJOB_BASE_URL'), source: 'env' };
     const stored = this.stringSetting('base_url');
-    if (stored) return { value: parseBaseUrl(stored, `base_url of profile "${this.profile}"`), source: 'profile' };
+    if (stored) {
+      const fix = (root: string) => `Run \`simjob config set base_url ${root}${this.profileFlag()}\`.`;
+      return { value: parseServiceUrl(stored, `base_url of profile "${this.profile}"`, fix), source: 'profile' };
+    }
     throw new UsageError(
       'No API base URL is set.',
       `Run \`simjob config set base_url https://…${this.profileFlag()}\`, set SIMJOB_BASE_URL, or pass --base-url.`,
     );
+  }
+
+  /** The base URL, or undefined when none is set anywhere (`simjob login` works without one); a bad one throws. */
+  baseUrlIfSet(): Resolved<string> | undefined {
+    if (!this.flags.baseUrl && !this.env.SIMJOB_BASE_URL && !this.stringSetting('base_url')) return undefined;
+    return this.baseUrl();
   }
 
   apiKey(): Resolved<string> {
