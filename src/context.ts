@@ -108,6 +108,7 @@ export class Context {
       userAgent: userAgent(),
       debug: this.debugLevel,
       log: (line) => this.out.err(`${this.out.ce.dim(terminalSafe(line))}\n`), // debug lines quote server bodies
+      notice: (line) => this.out.notice(this.out.ce.dim(terminalSafe(line))), // retry notices: --quiet hides them
       signal: overrides.signal ?? this.signal,
       env: this.env,
       ...httpLimits(this.env, this.flags.timeoutMs, this.startedAt),

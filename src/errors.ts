@@ -98,7 +98,11 @@ export class ApiError extends SimjobError {
 
 /** The service could not be reached, or its answer could not be read. Exit 1. */
 export class NetworkError extends SimjobError {
-  constructor(message: string, hint?: string) {
+  /**
+   * @param neverReached every connection so far was refused or its host unknown: no request can have reached the
+   *   service (nothing was submitted), and the address is wrong or the service not up, which a wait does not ride out.
+   */
+  constructor(message: string, hint?: string, readonly neverReached = false) {
     super(message, ExitCode.ERROR, hint);
   }
 }

@@ -5,7 +5,7 @@ import type { ApiErrorDetails } from '../errors.js';
  * (spec §7, notes §2.1 and §3). The server's own `error` text is used for codes we do not know.
  */
 export function explainApiError(
-  details: Pick<ApiErrorDetails, 'status' | 'code' | 'meta' | 'method' | 'path' | 'retryAfterMs'>,
+  details: Pick<ApiErrorDetails, 'status' | 'code' | 'meta' | 'method' | 'path' | 'retryAfterMs'> & { url?: string },
   serverMessage: string | undefined,
 ): { message: string; hint: string | undefined } {
   const { status, code } = details;
@@ -111,6 +111,13 @@ export function explainApiError(
     case 402:
       return { message: `The account cannot pay for this job (${tag})${said}.`, hint: 'Top up credits in the dashboard.' };
     case 404:
+      if (!namesAnId(details.path)) {
+        // usage, the lists, submit: these always exist, so the requests went somewhere else than the service's API.
+        return {
+          message: `Not found: ${details.method} ${details.url ?? details.path} (${tag})${said}. The base URL looks wrong.`,
+          hint: 'Set the API root, the part before /v1/ (e.g. https://api.example.com): `simjob config set base_url URL`, SIMJOB_BASE_URL or --base-url.',
+        };
+      }
       return { message: `Not found: ${details.method} ${details.path} (${tag})${said}.`, hint: 'Check the id; jobs past their retention are no longer listed.' };
     case 410:
       return { message: `Gone: ${details.path} has expired (${tag})${said}.`, hint: 'Artifacts are kept for the job\'s retentionDays.' };
@@ -124,4 +131,9 @@ export function explainApiError(
       if (status >= 500) return { message: `The service failed (${tag})${said}.`, hint: 'Try again; if it persists, quote the request ID to support.' };
       return { message: `The service answered ${tag}${said}.`, hint: undefined };
   }
+}
+
+/** Whether a request path is about one job, build or artifact (whose id may be unknown), not a fixed endpoint. */
+function namesAnId(path: string | undefined): boolean {
+  return /\/v1\/sim\/(jobs|builds|artifacts)\/[^/]+/.test(path ?? '');
 }

@@ -4,9 +4,10 @@ import type { ErrorEnvelope } from './schemas.js';
 import { explainApiError } from './explain.js';
 import { redactBody, redactHeaders } from './redact.js';
 import { isRetryableStatus } from './enums.js';
-import { DEFAULT_RETRY_BUDGET_MS, parseRetryAfter, planRetry } from './retry.js';
+import { DEFAULT_RETRY_BUDGET_MS, FIRST_CONTACT_TRIES, isConnectRefusal, isNotThere, parseRetryAfter, planRetry } from './retry.js';
 import { sleep } from '../util/sleep.js';
 import { exchange, type TextAnswer } from './transport.js';
+import { proxyFor, type ProxyInUse } from './proxy-env.js';
 import { describeMs, type TransportError } from './wire.js';
 
 export type DebugLevel = 0 | 1 | 2;
@@ -25,8 +26,10 @@ export interface HttpOptions {
   retryUntil?: number;
   /** 1: one line per request and response; 2 (`SIMJOB_DEBUG=api`): also headers and bodies, redacted. */
   debug?: DebugLevel;
-  /** Where debug lines and retry notices go (stderr, through the output module, which scrubs secrets). */
+  /** Where debug lines go (stderr, through the output module, which scrubs secrets). */
   log: (line: string) => void;
+  /** Where retry notices go (the output module's notices, which --quiet hides); `log` when not given. */
+  notice?: (line: string) => void;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
 }
@@ -75,6 +78,8 @@ const DEFAULT_DEADLINE_MS = 120_000;
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** Error bodies are envelopes of a few hundred bytes; beyond this they are cut (the status explains them). */
 export const MAX_ERROR_BYTES = 64 * 1024;
+/** Failures of opening the connection: through a proxy, the connection is to the proxy, so the proxy is named. */
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /**
  * The thin HTTP layer: `{base_url}/v1/sim/...`, Bearer auth, User-Agent, timeouts, retries, typed errors,
@@ -82,9 +87,13 @@ export const MAX_ERROR_BYTES = 64 * 1024;
  */
 export class HttpClient {
   private readonly base: URL;
+  private readonly proxy: ProxyInUse | undefined;
+  /** Whether a request of this client may have got through: an answer came, or a connection was made (isNotThere). */
+  private reached = false;
 
   constructor(private readonly opts: HttpOptions) {
     this.base = new URL(opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
+    this.proxy = proxyFor(this.base, opts.env ?? process.env);
   }
 
   get baseUrl(): string {
@@ -128,20 +137,11 @@ export class HttpClient {
       } catch (error) {
         if (this.opts.signal?.aborted) throw this.opts.signal.reason;
         if (error instanceof NetworkError) throw error;
-        const failure = describeNetworkError(error, url);
-        this.debug(1, `← ${failure} after ${Date.now() - started} ms`);
-        const plan = options.retry === 'never' ? undefined : planRetry(attempt, undefined, budgetEnds - Date.now());
-        if (plan?.kind === 'wait') {
-          this.opts.log(`Cannot reach ${url.origin} (${failure}); retrying in ${describeWait(plan.ms)}…`);
-          await sleep(plan.ms, this.opts.signal);
-          continue;
-        }
-        const tries = attempt > 1 ? ` (${attempt} attempts over ${describeMs(Date.now() - first)})` : '';
-        throw new NetworkError(
-          `Cannot reach ${url.origin}: ${failure}${tries}.`,
-          'Check the base URL (`simjob config get base_url`) and your connection, then try again.',
-        );
+        const waitMs = this.afterNoAnswer(error, url, { attempt, first, started, budgetEnds, retry: options.retry });
+        await sleep(waitMs, this.opts.signal);
+        continue;
       }
+      this.reached = true;
 
       const requestId = header(response.headers, 'x-request-id');
       this.debugResponse(response.statusCode, Date.now() - started, requestId, response.headers, response.text);
@@ -164,9 +164,35 @@ export class HttpClient {
         );
       }
       if (plan.kind === 'budget_spent') throw error;
-      this.opts.log(`${transientReason(response.statusCode, error.code)}; retrying in ${describeWait(plan.ms)}…`);
+      this.notice(`${transientReason(response.statusCode, error.code)}; retrying in ${describeWait(plan.ms)}…`);
       await sleep(plan.ms, this.opts.signal);
     }
+  }
+
+  /**
+   * A request got no answer: how long to wait before trying again (after a notice saying so), or the error to stop
+   * with. A connection the proxy would not take names the proxy, never its credentials.
+   */
+  private afterNoAnswer(error: unknown, url: URL, at: { attempt: number; first: number; started: number; budgetEnds: number; retry: RetryMode }): number {
+    const code = networkErrorCode(error) ?? '';
+    const proxy = this.proxy && CONNECT_FAILURES.has(code) ? this.proxy : undefined;
+    const failure = describeNetworkError(error, url, proxy?.hostname);
+    this.debug(1, `← ${failure} after ${Date.now() - at.started} ms`);
+    const notThere = isNotThere(code, this.reached);
+    if (!isConnectRefusal(code)) this.reached = true; // a timeout or a reset: the request may have arrived
+    const givenUp = at.retry === 'never' || (notThere && at.attempt >= FIRST_CONTACT_TRIES);
+    const plan = givenUp ? undefined : planRetry(at.attempt, undefined, at.budgetEnds - Date.now());
+    const where = proxy ? `the proxy ${proxy.host}` : url.origin;
+    if (plan?.kind === 'wait') {
+      this.notice(`Cannot reach ${where} (${failure}); retrying in ${describeWait(plan.ms)}…`);
+      return plan.ms;
+    }
+    const tries = at.attempt > 1 ? ` (${at.attempt} attempts over ${describeMs(Date.now() - at.first)})` : '';
+    throw unreachable(url, `${failure}${tries}`, proxy, notThere);
+  }
+
+  private notice(line: string): void {
+    (this.opts.notice ?? this.opts.log)(line);
   }
 
   /** One request and its whole answer (bodyLimit). */
@@ -231,7 +257,7 @@ export class HttpClient {
       method,
       path: url.pathname,
     };
-    const { message, hint } = explainApiError(details, envelope.error ?? undefined);
+    const { message, hint } = explainApiError({ ...details, url: `${url.origin}${url.pathname}` }, envelope.error ?? undefined);
     return new ApiError(message, details, hint);
   }
 
@@ -240,7 +266,7 @@ export class HttpClient {
   }
 
   private debugRequest(method: string, url: URL, headers: Record<string, string>, json: unknown): void {
-    this.debug(1, `→ ${method} ${url.href}`);
+    this.debug(1, `→ ${method} ${url.href}${this.proxy ? ` via the proxy ${this.proxy.host} (${this.proxy.variable})` : ''}`);
     if ((this.opts.debug ?? 0) >= 2) {
       this.debug(2, `  headers ${JSON.stringify(redactHeaders(headers))}`);
       if (json !== undefined) this.debug(2, `  body ${JSON.stringify(redactBody(json))}`);
@@ -268,6 +294,19 @@ export class HttpClient {
   }
 }
 
+/** The error of a request that got no answer, `why` being its failure (and the attempts made). */
+function unreachable(url: URL, why: string, proxy: ProxyInUse | undefined, notThere: boolean): NetworkError {
+  if (proxy) {
+    return new NetworkError(
+      `Cannot reach the proxy ${proxy.host} (from ${proxy.variable}) on the way to ${url.origin}: ${why}.`,
+      'Check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY to go direct.',
+      notThere,
+    );
+  }
+  const check = notThere ? 'that the service is up' : 'your connection';
+  return new NetworkError(`Cannot reach ${url.origin}: ${why}.`, `Check the base URL (\`simjob config get base_url\`) and ${check}, then try again.`, notThere);
+}
+
 /** How much of an answer is read: a success body whole up to MAX_ANSWER_BYTES (else an error), an error body cut. */
 function bodyLimit(status: number): { bytes: number; truncate: boolean } {
   const ok = status >= 200 && status < 300;
@@ -291,9 +330,16 @@ export function header(headers: Record<string, string | string[] | undefined>, n
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function describeNetworkError(error: unknown, url: URL): string {
+/** The system's or undici's code of a failed request (ECONNREFUSED, …), on the error or its cause. */
+export function networkErrorCode(error: unknown): string | undefined {
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  const code = err.code ?? err.cause?.code;
+  return err.code ?? err.cause?.code;
+}
+
+/** A failed request in a few words; `connectHost` is the host connected to (a proxy's), when not the URL's. */
+export function describeNetworkError(error: unknown, url: URL, connectHost = url.hostname): string {
+  const err = error as NodeJS.ErrnoException;
+  const code = networkErrorCode(error);
   // undici's words for a proxy that would not open the tunnel: "Proxy response (502) !== 200 when HTTP Tunneling"
   const proxyStatus = /^Proxy response \((\d{3})\) !== 200/.exec(err.message ?? '')?.[1];
   if (proxyStatus) return `the proxy refused to connect to ${url.host} (HTTP ${proxyStatus})`;
@@ -302,7 +348,7 @@ export function describeNetworkError(error: unknown, url: URL): string {
       return 'connection refused';
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `host ${url.hostname} not found`;
+      return `host ${connectHost} not found`;
     case 'ECONNRESET':
       return 'connection reset';
     case 'ETIMEDOUT':

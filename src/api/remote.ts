@@ -42,8 +42,9 @@ export class RemoteBackend implements JobBackend {
     return this.http.call('GET', `/v1/sim/jobs/${enc(id)}`, { schema: schemaOf('JobRecord'), retry: 'read' });
   }
 
-  status(id: string): Promise<Fetched<StatusRecord>> {
-    return this.http.call('GET', `/v1/sim/jobs/${enc(id)}/status`, { schema: schemaOf('StatusRecord'), accept: isStatusRecord, retry: 'read' });
+  status(id: string, options: { once?: boolean } = {}): Promise<Fetched<StatusRecord>> {
+    const retry = options.once ? 'never' : 'read';
+    return this.http.call('GET', `/v1/sim/jobs/${enc(id)}/status`, { schema: schemaOf('StatusRecord'), accept: isStatusRecord, retry });
   }
 
   result(id: string): Promise<Fetched<ResultRecord>> {

@@ -41,3 +41,22 @@ export function planRetry(attempt: number, retryAfterMs: number | undefined, rem
   if (retryAfterMs !== undefined && retryAfterMs > remainingMs) return { kind: 'retry_after_beyond_budget', ms: retryAfterMs };
   return { kind: 'wait', ms: Math.min(retryDelayMs(attempt, retryAfterMs, random), remainingMs) };
 }
+
+/** A refused connection or an unknown host: no connection was made, so no request can have got through. */
+export function isConnectRefusal(code: string | undefined): boolean {
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND';
+}
+
+/**
+ * Whether a failure means the service is not there: a refusal (isConnectRefusal) before this client ever got
+ * through (`reached`: an answer came, or a connection was made). That is almost always a wrong base URL (or proxy) or
+ * a service that is not up, not a passing fault: it gets FIRST_CONTACT_TRIES quick attempts, not the whole budget
+ * (gh and the Stripe CLI fail at once). Once through, it is an outage like any other and is retried, so a submitted
+ * job is never given up on early.
+ */
+export function isNotThere(code: string | undefined, reached: boolean): boolean {
+  return !reached && isConnectRefusal(code);
+}
+
+/** One quick retry: a service restarting that moment is still reached. */
+export const FIRST_CONTACT_TRIES = 2;

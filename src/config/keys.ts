@@ -33,13 +33,26 @@ export function parseBaseUrl(value: string, source = 'base_url'): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+/**
+ * The service's base URL: a URL as parseBaseUrl takes it, and not ending in /v1, since simjob adds /v1/sim/… itself
+ * (…/v1 would request /v1/v1/sim/…, which 404s). Refused rather than mended, so the setting shown is the one used.
+ */
+export function parseServiceUrl(value: string, source = 'base_url', fix = (root: string) => `Use ${root} instead.`): string {
+  const url = parseBaseUrl(value, source);
+  const root = url.replace(/\/v1$/, '');
+  if (root !== url) {
+    throw new UsageError(`${source} must be the API root, without /v1 (got "${value}"): simjob adds /v1/sim/… itself.`, fix(root));
+  }
+  return url;
+}
+
 function path(value: string): string {
   if (!value.trim()) throw new UsageError('A path cannot be empty.');
   return value;
 }
 
 export const SETTING_KEYS: readonly SettingKey[] = [
-  { name: 'base_url', description: 'API base URL of the Simulation Job Service.', parse: (v) => parseBaseUrl(v) },
+  { name: 'base_url', description: 'API base URL of the Simulation Job Service.', parse: (v) => parseServiceUrl(v) },
   { name: 'channel', description: 'Default build channel for submit: nightly, weekly or latest.', parse: oneOf('channel', CHANNELS) },
   { name: 'priority', description: 'Default priority for submit: background, standard or high.', parse: oneOf('priority', PRIORITIES) },
   { name: 'output', description: 'Default output: human or json.', parse: oneOf('output', ['human', 'json']) },

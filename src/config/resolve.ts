@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { AuthError, UsageError } from '../errors.js';
-import { parseBaseUrl, SETTING_KEYS } from './keys.js';
+import { parseServiceUrl, SETTING_KEYS } from './keys.js';
 import { configDir, SETTINGS_FILE } from './paths.js';
 import { checkProfileName, getPath, readProfileCredentials, readProfileSettings, type ProfileData } from './store.js';
 
@@ -90,14 +90,24 @@ export class Config {
   }
 
   baseUrl(): Resolved<string> {
-    if (this.flags.baseUrl) return { value: parseBaseUrl(this.flags.baseUrl, '--base-url'), source: 'flag' };
-    if (this.env.SIMJOB_BASE_URL) return { value: parseBaseUrl(this.env.SIMJOB_BASE_URL, 'SIMJOB_BASE_URL'), source: 'env' };
-    const stored = this.stringSetting('base_url');
-    if (stored) return { value: parseBaseUrl(stored, `base_url of profile "${this.profile}"`), source: 'profile' };
+    if (this.flags.baseUrl) return { value: parseServiceUrl(this.flags.baseUrl, '--base-url'), source: 'flag' };
+    if (this.env.SIMJOB_BASE_URL) return { value: parseServiceUrl(this.env.SIMJOB_BASE_URL, 'SIMJOB_BASE_URL'), source: 'env' };
+    // Checked here rather than by setting(): a stored …/v1 gets the exact command that fixes it.
+    const stored = this.storedSetting('base_url');
+    if (stored !== undefined && stored !== '') {
+      const fix = (root: string) => `Run \`simjob config set base_url ${root}${this.profileFlag()}\`.`;
+      return { value: parseServiceUrl(String(stored), `base_url of profile "${this.profile}"`, fix), source: 'profile' };
+    }
     throw new UsageError(
       'No API base URL is set.',
       `Run \`simjob config set base_url https://…${this.profileFlag()}\`, set SIMJOB_BASE_URL, or pass --base-url.`,
     );
+  }
+
+  /** The base URL, or undefined when none is set anywhere (`simjob login` works without one); a bad one throws. */
+  baseUrlIfSet(): Resolved<string> | undefined {
+    if (!this.flags.baseUrl && !this.env.SIMJOB_BASE_URL && !this.stringSetting('base_url')) return undefined;
+    return this.baseUrl();
   }
 
   apiKey(): Resolved<string> {

@@ -46,7 +46,8 @@ export interface JobBackend {
   readonly kind: 'remote' | 'local';
   submit(input: SubmitInput): Promise<Submitted>;
   job(id: string): Promise<Fetched<JobRecord>>;
-  status(id: string): Promise<Fetched<StatusRecord>>;
+  /** `once`: one attempt, no retries, for a wait loop that rides out failures on its own schedule (jobs/wait.ts). */
+  status(id: string, options?: { once?: boolean }): Promise<Fetched<StatusRecord>>;
   result(id: string): Promise<Fetched<ResultRecord>>;
   /** simc's warnings from the job's report (`notifications`), where the backend keeps them apart (local only). */
   notifications?(id: string): Promise<string[]>;

@@ -31,7 +31,7 @@ export async function waitAndReport(ctx: Context, backend: JobBackend, id: strin
         last = status;
         progress.update(status, elapsed);
       },
-      onTransientError: (error, retryIn) => progress.transient(error, retryIn),
+      onTransientError: (error, retryIn, outage) => progress.transient(error, retryIn, outage),
     });
   } catch (error) {
     progress.stop();

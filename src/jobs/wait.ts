@@ -12,7 +12,7 @@ export interface WaitOptions {
   /** Called with every status read, the terminal one included. */
   onStatus?: (status: StatusRecord, elapsedMs: number) => void;
   /** Called when a poll failed but the wait goes on (a transient network or server error). */
-  onTransientError?: (error: Error, retryInMs: number) => void;
+  onTransientError?: (error: Error, retryInMs: number, outage: Outage) => void;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -38,6 +38,14 @@ const BACKOFF = 1.5;
 const WAITING_CAP_MS = 10_000;
 /** Transient poll failures are ridden out this long in a row before the wait gives up. */
 export const OUTAGE_LIMIT_MS = 10 * 60_000;
+/** During an outage, polls back off from 2 s, doubling, to this: a long outage costs a poll a minute. */
+export const OUTAGE_BACKOFF_CAP_MS = 60_000;
+
+/** The poll failures in a row so far, and for how long polls have failed. */
+export interface Outage {
+  failures: number;
+  forMs: number;
+}
 
 /** The first progress reading of the current run, from which the rate of progress is measured. */
 export interface RunSample {
@@ -84,9 +92,12 @@ export function nextPollDelayMs(status: StatusRecord, now: number, previousDelay
   return clamp(previousDelay * BACKOFF, POLL_FLOOR_MS, WAITING_CAP_MS);
 }
 
-/** Errors a long wait rides out: the network, timeouts, 408, 429, 5xx. A 404 or 401 ends the wait. */
+/**
+ * Errors a long wait rides out: the network, timeouts, 408, 429, 5xx. A 404 or 401 ends the wait, and so does a
+ * service that refused every connection before anything got through (a wrong base URL, not an outage).
+ */
 export function isTransient(error: unknown): boolean {
-  if (error instanceof NetworkError) return true;
+  if (error instanceof NetworkError) return !error.neverReached;
   return error instanceof ApiError && isRetryableStatus(error.status);
 }
 
@@ -115,7 +126,8 @@ export async function waitForTerminal(backend: JobBackend, id: string, options: 
   for (;;) {
     let status: StatusRecord | undefined;
     try {
-      status = (await backend.status(id)).data;
+      // One attempt per poll: this loop rides out failures itself, so the HTTP layer's retries would only add noise.
+      status = (await backend.status(id, { once: true })).data;
       failures = 0;
       failingSince = undefined;
     } catch (error) {
@@ -128,11 +140,8 @@ export async function waitForTerminal(backend: JobBackend, id: string, options: 
           hint: `Polling failed for ${Math.round(OUTAGE_LIMIT_MS / 60_000)} minutes in a row; the job is unaffected. Pick it up with: simjob status ${id} --wait`,
         });
       }
-      const backoff = clamp(POLL_FLOOR_MS * 2 ** failures, POLL_FLOOR_MS, POLL_CAP_MS);
-      const retryAfter = error instanceof ApiError ? error.retryAfterMs : undefined;
-      // The service's Retry-After wins over our own schedule, even when it is longer than our cap.
-      delay = retryAfter !== undefined ? Math.max(retryAfter, POLL_FLOOR_MS) : backoff;
-      options.onTransientError?.(error as Error, delay);
+      delay = outageDelayMs(failures, error instanceof ApiError ? error.retryAfterMs : undefined);
+      options.onTransientError?.(error as Error, delay, { failures, forMs: now() - failingSince });
     }
 
     if (status) {
@@ -156,6 +165,15 @@ export async function waitForTerminal(backend: JobBackend, id: string, options: 
     }
     await nap(delay, options.signal, pause, notifier, id);
   }
+}
+
+/**
+ * The wait after the `failures`-th poll failure in a row: 2 s doubling to OUTAGE_BACKOFF_CAP_MS. The service's
+ * Retry-After wins over this schedule, even when it is longer than the cap.
+ */
+export function outageDelayMs(failures: number, retryAfterMs: number | undefined): number {
+  if (retryAfterMs !== undefined) return Math.max(retryAfterMs, POLL_FLOOR_MS);
+  return clamp(POLL_FLOOR_MS * 2 ** Math.min(failures, 16), POLL_FLOOR_MS, OUTAGE_BACKOFF_CAP_MS);
 }
 
 /** Reset the progress baseline when a run starts (again: a retried job goes back to the queue). */

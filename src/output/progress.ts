@@ -9,7 +9,8 @@ import { describeStatus, queueEtaText, stageText } from './views/status.js';
 /** What the wait loop reports to; drawn as a spinner on a terminal, as plain lines anywhere else. */
 export interface Progress {
   update(status: StatusRecord, elapsedMs: number): void;
-  transient(error: Error, retryInMs: number): void;
+  /** A poll failed; the wait goes on. `outage`: failures in a row so far, and for how long. */
+  transient(error: Error, retryInMs: number, outage: { failures: number; forMs: number }): void;
   /** The job is terminal: leave a last line saying how it ended. */
   done(status: StatusRecord, elapsedMs: number): void;
   /** Stop drawing (interrupt, timeout, error) without a verdict. */
@@ -54,28 +55,61 @@ export function liveText(c: Colours, status: StatusRecord, sinceReadMs: number, 
 
 export async function createProgress(out: Output, id: string, ctrlC = 'Ctrl-C stops waiting; the job keeps running'): Promise<Progress> {
   out.notice(out.ce.dim(`Waiting for job ${id} (${ctrlC}).`));
-  return out.interactive ? spinnerProgress(out, id) : lineProgress(out);
+  return out.interactive ? spinnerProgress(out, id) : lineProgress(out, '', id);
+}
+
+/** A long outage is mentioned again at most this often: a CI log gets a line a minute, not one per poll. */
+export const OUTAGE_REMINDER_MS = 60_000;
+
+/**
+ * Which poll failures of one job's wait are worth a line: the first of an outage, then one a minute saying it
+ * lasts (with the command that picks the job up again), and one when polling works again. Nothing else.
+ */
+export class OutageNotices {
+  /** Whole minutes of the current outage already covered by a line; undefined while polls work. */
+  private announced: number | undefined;
+  private lastingMs = 0;
+
+  constructor(private readonly id?: string) {}
+
+  failed(error: Error, retryInMs: number, outage: { forMs: number }): string | undefined {
+    this.lastingMs = outage.forMs;
+    const minute = Math.floor(outage.forMs / OUTAGE_REMINDER_MS);
+    if (this.announced !== undefined && minute <= this.announced) return undefined;
+    const first = this.announced === undefined;
+    this.announced = minute;
+    if (first) return transientText(error, retryInMs);
+    const pickUp = this.id ? `; Ctrl-C stops waiting, and \`simjob status ${this.id} --wait\` picks it up again` : '';
+    return `Polling has failed for ${formatDuration(outage.forMs) ?? '0 s'} (${reason(error)}); next try in ${Math.ceil(retryInMs / 1000)} s. The job is unaffected${pickUp}.`;
+  }
+
+  /** A poll worked: the line saying so, when the outage had one. */
+  recovered(): string | undefined {
+    if (this.announced === undefined) return undefined;
+    this.announced = undefined;
+    return `Polling works again (it failed for ${formatDuration(this.lastingMs) ?? '0 s'}).`;
+  }
 }
 
 /**
  * Without a terminal (CI, pipes, TERM=dumb): one plain line per change of state, no ANSI codes, each with the time
  * waited so far. A poll error is shown once per outage.
  */
-export function lineProgress(out: Output, label = ''): Progress {
+export function lineProgress(out: Output, label = '', id?: string): Progress {
   let lastKey = '';
-  let failing = false;
+  const outage = new OutageNotices(id);
   return {
     update(status, elapsedMs) {
-      failing = false;
+      const back = outage.recovered();
+      if (back) out.notice(`${label}${back}`);
       const key = stateKey(status);
       if (key === lastKey) return;
       lastKey = key;
       out.notice(`[${clock(elapsedMs)}] ${label}${describeStatus(status)}`);
     },
-    transient(error, retryInMs) {
-      if (failing) return;
-      failing = true;
-      out.notice(`${label}${transientText(error, retryInMs)}`);
+    transient(error, retryInMs, lasting) {
+      const line = outage.failed(error, retryInMs, lasting);
+      if (line) out.notice(`${label}${line}`);
     },
     done: () => undefined,
     stop: () => undefined,
@@ -83,7 +117,11 @@ export function lineProgress(out: Output, label = ''): Progress {
 }
 
 export function transientText(error: Error, retryInMs: number): string {
-  return `Polling failed (${terminalSafeLine(error.message).replace(/\.$/, '')}); retrying in ${Math.ceil(retryInMs / 1000)} s. The job is unaffected.`;
+  return `Polling failed (${reason(error)}); retrying in ${Math.ceil(retryInMs / 1000)} s. The job is unaffected.`;
+}
+
+function reason(error: Error): string {
+  return terminalSafeLine(error.message).replace(/\.$/, '');
 }
 
 export interface TickingSpinner {
@@ -132,7 +170,7 @@ async function spinnerProgress(out: Output, id: string): Promise<Progress> {
     return `${c.bold(id)}  ${state}${c.dim(` · ${clock(now - started)}`)}${tail}`;
   };
   const spinner = await startTickingSpinner(out, text);
-  let failing = false;
+  const outage = new OutageNotices(id);
 
   return {
     update(next) {
@@ -140,14 +178,15 @@ async function spinnerProgress(out: Output, id: string): Promise<Progress> {
       readAt = Date.now();
       percent.read(next, readAt);
       problem = undefined;
-      failing = false;
+      const back = outage.recovered();
+      if (back) out.notice(back);
       spinner.redraw();
     },
-    transient(error, retryInMs) {
+    transient(error, retryInMs, lasting) {
       problem = `(connection trouble; retrying in ${Math.ceil(retryInMs / 1000)} s)`;
       spinner.redraw();
-      if (!failing) out.notice(transientText(error, retryInMs));
-      failing = true;
+      const line = outage.failed(error, retryInMs, lasting);
+      if (line) out.notice(line);
     },
     done(final, elapsedMs) {
       const ok = final.status === 'completed';

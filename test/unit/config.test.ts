@@ -1,7 +1,7 @@
 import { statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findSettingKey, parseBaseUrl } from '../../src/config/keys.js';
+import { findSettingKey, parseBaseUrl, parseServiceUrl } from '../../src/config/keys.js';
 import { Config } from '../../src/config/resolve.js';
 import { openCredentials, openSettings } from '../../src/config/store.js';
 import { AuthError, UsageError } from '../../src/errors.js';
@@ -63,5 +63,38 @@ describe('setting keys validate their values', () => {
     expect(() => parseBaseUrl('ftp://x')).toThrow(/http or https/);
     expect(() => parseBaseUrl('https://user:pw@x')).toThrow(/user name or password/);
     expect(() => parseBaseUrl('not a url')).toThrow(/not a URL/);
+  });
+  it('the service base URL must be the API root: one ending in /v1 is refused with the URL to use', () => {
+    const refusal = (value: string, source?: string) => {
+      try {
+        parseServiceUrl(value, source);
+      } catch (error) {
+        return error as UsageError;
+      }
+      throw new Error(`${value} was accepted`);
+    };
+    for (const value of ['https://api.example.com/v1', 'https://api.example.com/v1/']) {
+      const error = refusal(value);
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error.exitCode).toBe(2);
+      expect(error.message).toBe(`base_url must be the API root, without /v1 (got "${value}"): simjob adds /v1/sim/… itself.`);
+      expect(error.hint).toBe('Use https://api.example.com instead.');
+    }
+    expect(refusal('http://127.0.0.1:8080/prefix/v1', '--base-url').hint).toBe('Use http://127.0.0.1:8080/prefix instead.');
+    expect(() => findSettingKey('base_url').parse('https://api.example.com/v1')).toThrow(UsageError);
+    expect(parseServiceUrl('https://api.example.com/v1beta')).toBe('https://api.example.com/v1beta');
+    expect(parseServiceUrl('https://api.example.com/')).toBe('https://api.example.com');
+    // a webhook receiver may well live under /v1
+    expect(findSettingKey('webhook.url').parse('https://hooks.example.com/v1')).toBe('https://hooks.example.com/v1');
+  });
+  it('a stored base URL ending in /v1 is refused with the command that fixes the profile', () => {
+    const dir = fresh();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { v1p: { base_url: 'https://api.example.com/v1' } } }));
+    const config = new Config({ SIMJOB_CONFIG_DIR: dir }, { profile: 'v1p' });
+    expect(() => config.baseUrl()).toThrow(expect.objectContaining({
+      message: 'base_url of profile "v1p" must be the API root, without /v1 (got "https://api.example.com/v1"): simjob adds /v1/sim/… itself.',
+      hint: 'Run `simjob config set base_url https://api.example.com --profile v1p`.',
+    }));
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { remoteUrlProblem } from '../../src/api/download.js';
 import { isRetryableStatus } from '../../src/api/enums.js';
-import { parseRetryAfter, planRetry, retryDelayMs } from '../../src/api/retry.js';
+import { FIRST_CONTACT_TRIES, isConnectRefusal, isNotThere, parseRetryAfter, planRetry, retryDelayMs } from '../../src/api/retry.js';
 import { sleep } from '../../src/util/sleep.js';
 
 describe('retry policy', () => {
@@ -41,6 +41,16 @@ describe('retry policy', () => {
     setTimeout(() => controller.abort(new Error('stop')), 20);
     await expect(sleep(5000, controller.signal)).rejects.toThrow('stop');
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+  it('a refused connection or an unknown host fails fast only before the service has answered at all', () => {
+    expect(FIRST_CONTACT_TRIES).toBe(2);
+    expect(isConnectRefusal('ECONNREFUSED') && isConnectRefusal('ENOTFOUND') && !isConnectRefusal('ECONNRESET')).toBe(true);
+    expect(isNotThere('ECONNREFUSED', false)).toBe(true);
+    expect(isNotThere('ENOTFOUND', false)).toBe(true);
+    // once reached, the same failure is an outage, retried through the budget (a submitted job is never given up early)
+    expect(isNotThere('ECONNREFUSED', true)).toBe(false);
+    // passing faults keep the whole budget even on first contact
+    for (const code of ['ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', undefined]) expect(isNotThere(code, false)).toBe(false);
   });
 });
 

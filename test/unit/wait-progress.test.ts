@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '../../src/api/schemas.js';
 import { Output } from '../../src/output/io.js';
-import { clock, lineProgress, PercentEstimate } from '../../src/output/progress.js';
+import { clock, lineProgress, OutageNotices, PercentEstimate } from '../../src/output/progress.js';
 import { describeStatus } from '../../src/output/views/status.js';
 import { memoryStream } from '../helpers/streams.js';
 
@@ -16,8 +16,8 @@ describe('progress without a terminal', () => {
     p.update(s('queued', { queue: { estimatedStartSeconds: 10 } }), 10_000);
     p.update(s('running', { progress: { percent: 10, stage: { current: 1, total: 3, label: 'initial' } } }), 21_000);
     p.update(s('running', { progress: { percent: 20, stage: { current: 1, total: 3, label: 'initial' } } }), 25_000);
-    p.transient(new Error('Cannot reach host.'), 2000);
-    p.transient(new Error('Cannot reach host.'), 4000);
+    p.transient(new Error('Cannot reach host.'), 2000, { failures: 1, forMs: 0 });
+    p.transient(new Error('Cannot reach host.'), 4000, { failures: 2, forMs: 2000 });
     p.update(s('running', { progress: { percent: 50, stage: { current: 2, total: 3, label: 'intermediate' } } }), 40_000);
     p.update(s('some_future_state'), 50_000);
     p.update(s('completed'), 62_000);
@@ -25,6 +25,7 @@ describe('progress without a terminal', () => {
       '[0:00] queued · starts in ~20 s',
       '[0:21] running 10% · stage 1/3 initial',
       'Polling failed (Cannot reach host); retrying in 2 s. The job is unaffected.',
+      'Polling works again (it failed for 2.0 s).',
       '[0:40] running 50% · stage 2/3 intermediate',
       '[0:50] some_future_state',
       '[1:02] completed',
@@ -32,10 +33,39 @@ describe('progress without a terminal', () => {
     ].join('\n'));
   });
 
+  it('a long outage: a line at its first failure, then at most one a minute with the command to pick the job up, then one when it ends', () => {
+    const notices = new OutageNotices('519253542012420096');
+    const down = new Error('Cannot reach http://127.0.0.1:9: connection refused.');
+    // polls 2 s doubling to 60 s apart, for 4 minutes
+    const lines: Array<string | undefined> = [];
+    let at = 0;
+    for (let failures = 1; at < 240_000; failures++) {
+      const retryIn = Math.min(2000 * 2 ** (failures - 1), 60_000);
+      lines.push(notices.failed(down, retryIn, { forMs: at }));
+      at += retryIn;
+    }
+    const shown = lines.filter(Boolean);
+    expect(lines.length).toBeGreaterThan(shown.length);
+    expect(shown[0]).toBe('Polling failed (Cannot reach http://127.0.0.1:9: connection refused); retrying in 2 s. The job is unaffected.');
+    expect(shown.slice(1)).toEqual([
+      'Polling has failed for 1 m 02 s (Cannot reach http://127.0.0.1:9: connection refused); next try in 60 s. The job is unaffected; Ctrl-C stops waiting, and `simjob status 519253542012420096 --wait` picks it up again.',
+      expect.stringMatching(/^Polling has failed for 2 m 02 s .* next try in 60 s\./),
+      expect.stringMatching(/^Polling has failed for 3 m 02 s /),
+    ]);
+    expect(notices.recovered()).toBe('Polling works again (it failed for 3 m 02 s).');
+    expect(notices.recovered()).toBeUndefined();
+    // the next outage is announced afresh
+    expect(notices.failed(down, 2000, { forMs: 0 })).toMatch(/^Polling failed /);
+  });
+
   it('--quiet: no progress lines', () => {
     const stderr = memoryStream(false);
     const out = new Output({ stdout: memoryStream(false), stderr, env: {}, json: false, noColor: false, quiet: true });
-    lineProgress(out).update(s('running'), 0);
+    const p = lineProgress(out, '', 'j');
+    p.update(s('running'), 0);
+    p.transient(new Error('Cannot reach host.'), 2000, { failures: 1, forMs: 0 });
+    p.transient(new Error('Cannot reach host.'), 60_000, { failures: 7, forMs: 126_000 });
+    p.update(s('running'), 130_000);
     expect(stderr.text()).toBe('');
   });
 });

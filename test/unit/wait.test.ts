@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StatusRecord } from '../../src/api/schemas.js';
 import { ApiError, InterruptedError, NetworkError, WaitTimeoutError } from '../../src/errors.js';
 import type { JobBackend } from '../../src/jobs/backend.js';
-import { nextPollDelayMs, POLL_CAP_MS, POLL_FLOOR_MS, waitForTerminal } from '../../src/jobs/wait.js';
+import { nextPollDelayMs, outageDelayMs, POLL_CAP_MS, POLL_FLOOR_MS, waitForTerminal } from '../../src/jobs/wait.js';
 
 /**
  * A job on a virtual clock: queued for `queueMs`, running for `runMs` with linear progress, then `end`. The wait
@@ -22,10 +22,12 @@ function virtualJob(opts: { queueMs: number; runMs: number; end?: string; progre
     }
     return { status: opts.end ?? 'completed' } as StatusRecord;
   };
+  const pollOptions: unknown[] = [];
   const backend = {
     kind: 'remote',
-    status: async () => {
+    status: async (_id: string, options?: unknown) => {
       polls.push(t);
+      pollOptions.push(options);
       const failure = opts.failAt?.(t);
       if (failure) throw failure;
       return { data: status(), raw: status() };
@@ -34,6 +36,7 @@ function virtualJob(opts: { queueMs: number; runMs: number; end?: string; progre
   return {
     backend,
     polls,
+    pollOptions,
     endAt,
     now: () => t,
     sleep: async (ms: number, signal?: AbortSignal) => {
@@ -139,6 +142,34 @@ describe('waitForTerminal', () => {
     const gone = new ApiError('Not found', { status: 404, code: 'not_found', meta: null, requestId: undefined, retryAfterMs: undefined, method: 'GET', path: '/x' });
     const job = virtualJob({ queueMs: 0, runMs: 10_000, failAt: () => gone });
     await expect(waitForTerminal(job.backend, 'j', { now: job.now, sleep: job.sleep })).rejects.toBe(gone);
+    expect(job.polls).toHaveLength(1);
+  });
+
+  it('an outage: one attempt per poll, backing off from 2 s to a poll a minute, each failure reported with how long it lasts', async () => {
+    // answers at 0 s, fails from then until 5 min, completes at 6 min
+    const job = virtualJob({ queueMs: 0, runMs: 360_000, progress: false, failAt: (t) => (t >= 1 && t < 300_000 ? new NetworkError('Cannot reach host') : undefined) });
+    const outages: Array<{ failures: number; forMs: number }> = [];
+    const final = await waitForTerminal(job.backend, 'j', { now: job.now, sleep: job.sleep, onTransientError: (_e, _ms, outage) => outages.push(outage) });
+    expect(final.status).toBe('completed');
+    expect(job.pollOptions.every((o) => (o as { once?: boolean } | undefined)?.once === true)).toBe(true);
+    const failedPolls = job.polls.filter((t) => t >= 1 && t < 300_000);
+    const gaps = failedPolls.slice(1).map((t, i) => t - failedPolls[i]!);
+    expect(gaps.slice(0, 6)).toEqual([2000, 4000, 8000, 16_000, 32_000, 60_000]);
+    expect(Math.max(...gaps)).toBe(60_000);
+    expect(outages[0]).toEqual({ failures: 1, forMs: 0 });
+    expect(outages.at(-1)!.forMs).toBe(failedPolls.at(-1)! - failedPolls[0]!);
+  });
+
+  it('outageDelayMs: 2 s doubling to 60 s; the service\'s Retry-After wins, even beyond that', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 50].map((n) => outageDelayMs(n, undefined))).toEqual([2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000, 60_000]);
+    expect(outageDelayMs(1, 90_000)).toBe(90_000);
+    expect(outageDelayMs(3, 0)).toBe(POLL_FLOOR_MS);
+  });
+
+  it('a connection refused before the service ever answered ends the wait at once (a wrong base URL, not an outage)', async () => {
+    const refused = new NetworkError('Cannot reach http://127.0.0.1:9: connection refused.', undefined, true);
+    const job = virtualJob({ queueMs: 0, runMs: 10_000, failAt: () => refused });
+    await expect(waitForTerminal(job.backend, 'j', { now: job.now, sleep: job.sleep })).rejects.toBe(refused);
     expect(job.polls).toHaveLength(1);
   });
 

@@ -99,11 +99,12 @@ export async function checkService(ctx: Context, baseUrl: string | undefined): P
     body = response.text;
   } catch (error) {
     if (ctx.signal.aborted) throw ctx.signal.reason;
-    const proxy = ctx.env.HTTPS_PROXY || ctx.env.https_proxy || ctx.env.HTTP_PROXY || ctx.env.http_proxy;
+    const { proxyFor } = await import('../../api/proxy-env.js');
+    const proxy = proxyFor(url, ctx.env); // host:port only: a proxy URL may carry credentials
     return fail(
       'service',
       `Cannot reach ${url.origin}: ${describeNetworkError(error, url)}.`,
-      proxy ? `Check the base URL, your connection and the proxy ${proxy}.` : 'Check the base URL and your connection (behind a proxy? set HTTPS_PROXY).',
+      proxy ? `Check the base URL, your connection and the proxy ${proxy.host} (${proxy.variable}).` : 'Check the base URL and your connection (behind a proxy? set HTTPS_PROXY).',
     );
   }
   const ms = Date.now() - started;

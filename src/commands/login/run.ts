@@ -16,12 +16,8 @@ export async function run(ctx: Context, _args: string[], options: LoginOptions):
   const key = checkKey(await readKey(ctx), ctx.stdin.isTTY ? 'the prompt' : 'stdin');
   ctx.out.addSecret(key);
 
-  let baseUrl: string | undefined;
-  try {
-    baseUrl = ctx.config.baseUrl().value;
-  } catch {
-    baseUrl = undefined;
-  }
+  // A bad base URL (say, one ending in /v1) is an error, not "no base_url set".
+  const baseUrl = ctx.config.baseUrlIfSet()?.value;
   if (options.verify && baseUrl) await verifyKey(ctx, baseUrl, key);
 
   const credentials = await openCredentials(ctx.config.dir);

@@ -43,7 +43,8 @@ export async function submitOne(backend: JobBackend, p: PreparedSubmission, opti
   try {
     submitted = await backend.submit({ request: p.request, idempotencyKey: p.idempotencyKey, plain: Boolean(options.plain), simc: options.simc, analysis: p.preflight.analysis, runHere: Boolean(options.wait && options.local) });
   } catch (error) {
-    const uncertain = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
+    // Refused on every try (a wrong base URL, a service not up): nothing got through, so there is nothing to recover.
+    const uncertain = (error instanceof NetworkError && !error.neverReached) || (error instanceof ApiError && error.status >= 500);
     if (!uncertain || !p.idempotencyKey) throw error;
     const err = error as NetworkError | ApiError;
     throw Object.assign(err, {

@@ -1,0 +1,50 @@
+/**
+ * Which proxy a request goes through, read from the environment as undici's EnvHttpProxyAgent reads it (the agent
+ * transport-proxy.ts uses): http: URLs through http_proxy / HTTP_PROXY, https: URLs through https_proxy /
+ * HTTPS_PROXY and else the HTTP one, unless NO_PROXY names the host (or a parent domain, optionally with a port).
+ * Only for telling the user: errors name the proxy that could not be reached, --debug the proxy in use.
+ */
+export interface ProxyInUse {
+  /** The variable it came from, e.g. HTTPS_PROXY. */
+  variable: string;
+  /** host:port only: a proxy URL may carry credentials, which are never shown. */
+  host: string;
+  hostname: string;
+}
+
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxyInUse | undefined {
+  const http = firstSet(env, ['http_proxy', 'HTTP_PROXY']);
+  const chosen = url.protocol === 'https:' ? (firstSet(env, ['https_proxy', 'HTTPS_PROXY']) ?? http) : http;
+  if (!chosen || bypassed(url, env.no_proxy ?? env.NO_PROXY ?? '')) return undefined;
+  try {
+    const { host, hostname } = new URL(chosen.value);
+    return { variable: chosen.variable, host, hostname };
+  } catch {
+    return { variable: chosen.variable, host: '(not a URL)', hostname: '(not a URL)' };
+  }
+}
+
+function firstSet(env: NodeJS.ProcessEnv, names: string[]): { variable: string; value: string } | undefined {
+  for (const variable of names) {
+    const value = env[variable];
+    // undici takes the first one defined (`??`), even an empty one, which then means no proxy.
+    if (value !== undefined) return value ? { variable, value } : undefined;
+  }
+  return undefined;
+}
+
+function bypassed(url: URL, noProxy: string): boolean {
+  const entries = noProxy.split(/[,\s]/).filter(Boolean);
+  if (entries.length === 0) return false;
+  if (noProxy === '*') return true;
+  const hostname = url.host.replace(/:\d*$/, '').toLowerCase();
+  const port = Number.parseInt(url.port, 10) || DEFAULT_PORTS[url.protocol] || 0;
+  return entries.some((entry) => {
+    const parsed = /^(.+):(\d+)$/.exec(entry);
+    const name = (parsed ? parsed[1]! : entry).replace(/^\*?\./, '').toLowerCase();
+    if (parsed && Number(parsed[2]) !== port) return false;
+    return hostname === name || hostname.endsWith(`.${name}`);
+  });
+}
