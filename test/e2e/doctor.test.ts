@@ -1,10 +1,10 @@
 import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { isolatedDirs, simjob } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/shared.js';
+import { closedPort } from '../helpers/ports.js';
 
 /** `simjob doctor` against the spec server, the stand-in simc, and config dirs in good and bad states. */
 
@@ -214,10 +214,3 @@ describe('simjob doctor', () => {
 });
 
 /** A port nothing listens on: bind one, note it, close it. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((done) => probe.close(() => done()));
-  return port;
-}

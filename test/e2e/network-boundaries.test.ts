@@ -8,7 +8,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { BIN, isolatedDirs, simjob, type CliResult } from '../helpers/cli.js';
 import { forwardProxy } from '../helpers/proxy.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { cleanUp, localEnv, profileFile, quickProfile, type LocalEnv } from './local-helpers.js';
+import { closedPort } from '../helpers/ports.js';
 
 let server: TestServer;
 let env: Record<string, string>;
@@ -286,14 +286,6 @@ describe('artifact redirects', () => {
   }
 });
 
-/** A port nothing listens on: one the system gave out, then closed. */
-async function closedPort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** A self-signed certificate for localhost and 127.0.0.1, made once: its key and the path of its PEM (to trust it). */
 let selfSigned: { key: Buffer; cert: Buffer; certFile: string } | undefined;

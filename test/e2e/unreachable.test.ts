@@ -2,11 +2,11 @@
  * A service (or proxy) that is not there: a refused connection before the service has ever answered fails fast,
  * with one line that names what could not be reached; a service that dies during a wait is ridden out quietly.
  */
-import { createServer as createNetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { isolatedDirs, simjob } from '../helpers/cli.js';
 import { profileFile, spawnCli, userEnv } from './wait-helpers.js';
+import { closedPort } from '../helpers/ports.js';
 
 let server: TestServer;
 let closed: number;
@@ -97,11 +97,3 @@ describe('the service dies during submit --wait', () => {
   });
 });
 
-/** A port nothing listens on: one the system gave out, then closed. */
-async function closedPort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
