@@ -9,7 +9,8 @@
 import type { AddonExport, Loadout } from '../addon/export.js';
 import type { AddonItem, Slot } from '../addon/items.js';
 import { GROUPS, GROUP_NAMES, type Group } from './groups.js';
-import { plural } from '../util/plural.js';
+import { formatNumber } from '../output/format.js';
+import { noun } from '../util/plural.js';
 
 export interface Candidate {
   item: AddonItem;
@@ -87,7 +88,7 @@ export function planTopGear(exp: AddonExport, options: PlanOptions = {}): TopGea
   const count = countCombinations(counts) * loadouts.length;
   const unconstrained = counts.reduce((n, [n0, n1]) => n * (n0 + n1), 1) * loadouts.length;
   note('combination', 'with more than one vault item (the vault gives one)', unconstrained - count);
-  return { groups, loadouts, count, leftOut: [...leftOut.values()].map((e) => `${plural(e.n, e.noun)} ${e.rest}`) };
+  return { groups, loadouts, count, leftOut: [...leftOut.values()].map((e) => `${formatNumber(e.n)} ${noun(e.n, e.noun)} ${e.rest}`) };
 }
 
 /** How many choices of a group hold no vault item (n0) and one (n1). */

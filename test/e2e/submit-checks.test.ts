@@ -159,4 +159,13 @@ describe('local mode', () => {
     const listed = await run(env, ['jobs', '--local', '--json']);
     expect(JSON.parse(listed.stdout).jobs).toEqual([]);
   });
+
+  it('a batch --wait shows simc\'s notifications under its summary, each with its profile (a mistyped option shows)', async () => {
+    const env = freshEnv();
+    const typo = profileFile(env, 'typo.simc', quickProfile('Typo', ['xyzzy=1']));
+    const clean = profileFile(env, 'clean.simc', quickProfile('Clean'));
+    const result = await run(env, ['submit', typo, clean, '--local', '--wait']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(warningsOf(result.stderr)).toEqual([`Warning: ${typo}: simc notification: Warning: Unknown option 'xyzzy' with value '1', ignoring`]);
+  });
 });

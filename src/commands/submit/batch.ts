@@ -29,6 +29,8 @@ interface Entry extends BatchItem {
   timedOut?: boolean;
   /** The result resource, or the job record of a job without a result (raw: what --json prints). */
   outcome?: { raw: unknown; data: ResultRecord };
+  /** simc's warnings from its report (a local job's), shown under the summary as a single job's are under its result. */
+  notifications?: readonly string[];
 }
 
 /**
@@ -136,7 +138,9 @@ async function followEntry(ctx: Context, backend: JobBackend, entry: Entry, prog
       onTransientError: (error, retryIn) => progress.transient(entry, error, retryIn),
     });
     const { fetchOutcome } = await import('../../jobs/wait-command.js');
-    entry.outcome = await fetchOutcome(backend, id, ctx.signal);
+    const outcome = await fetchOutcome(backend, id, ctx.signal);
+    entry.outcome = outcome;
+    if (outcome.hasResult) entry.notifications = (await backend.notifications?.(id)) ?? [];
   } catch (error) {
     if (ctx.signal.aborted) return;
     if (error instanceof WaitTimeoutError) entry.timedOut = true;
@@ -213,6 +217,11 @@ function reportRow(e: Entry): BatchReportRow {
 }
 
 function printSummary(ctx: Context, entries: Entry[], options: SubmitOptions): void {
+  printTable(ctx, entries, options);
+  for (const e of entries) for (const note of e.notifications ?? []) ctx.out.warn(`${e.label}: simc notification: ${terminalSafeLine(note)}`);
+}
+
+function printTable(ctx: Context, entries: Entry[], options: SubmitOptions): void {
   if (entries.some((e) => e.p.scenario)) {
     printScenarioMatrix(ctx.out, entries.map((e) => ({
       profile: e.p.profileName,
