@@ -92,9 +92,8 @@ export class Config {
   baseUrl(): Resolved<string> {
     if (this.flags.baseUrl) return { value: parseServiceUrl(this.flags.baseUrl, '--base-url'), source: 'flag' };
     if (this.env.SIMJOB_BASE_URL) return { value: parseServiceUrl(this.env.SIMJOB_BASE_URL, 'SIMJOB_BASE_URL'), source: 'env' };
-    // Checked here rather than by setting(): a stored …/v1 gets the exact command that fixes it.
-    const stored = this.storedSetting('base_url');
-    if (stored !== undefined && stored !== '') {
+    const stored = this.storedBaseUrl();
+    if (stored !== undefined) {
       const fix = (root: string) => `Run \`simjob config set base_url ${root}${this.profileFlag()}\`.`;
       return { value: parseServiceUrl(String(stored), `base_url of profile "${this.profile}"`, fix), source: 'profile' };
     }
@@ -106,8 +105,14 @@ export class Config {
 
   /** The base URL, or undefined when none is set anywhere (`simjob login` works without one); a bad one throws. */
   baseUrlIfSet(): Resolved<string> | undefined {
-    if (!this.flags.baseUrl && !this.env.SIMJOB_BASE_URL && !this.stringSetting('base_url')) return undefined;
+    if (!this.flags.baseUrl && !this.env.SIMJOB_BASE_URL && this.storedBaseUrl() === undefined) return undefined;
     return this.baseUrl();
+  }
+
+  /** The profile's base_url as stored, unchecked: baseUrl() checks it itself, so a stored …/v1 gets the exact fix. */
+  private storedBaseUrl(): unknown {
+    const stored = this.storedSetting('base_url');
+    return stored === '' ? undefined : stored;
   }
 
   apiKey(): Resolved<string> {

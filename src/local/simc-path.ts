@@ -14,16 +14,21 @@ export function simcPath(raw: string, env: NodeJS.ProcessEnv): string {
   return resolve(raw.replace(/^~(?=$|[\\/])/, env.HOME ?? '~'));
 }
 
-/**
- * The simc a flag, variable or setting names (not checked), and where it was named (`--simc`, `SIMJOB_SIMC`, `the
- * setting simc.nightly`), or undefined when none does.
- */
-export function namedSimc(opts: { flag?: string | undefined; env: NodeJS.ProcessEnv; setting: (key: string) => string | undefined; channel: string }): { raw: string; source: string } | undefined {
+/** A simc a flag, variable or setting names: the path as given, where it was named, and the setting's key if one. */
+export interface NamedSimc {
+  raw: string;
+  /** `--simc`, `SIMJOB_SIMC`, `the setting simc.nightly` */
+  source: string;
+  setting?: string;
+}
+
+/** The simc a flag, variable or setting names (not checked), or undefined when none does. */
+export function namedSimc(opts: { flag?: string | undefined; env: NodeJS.ProcessEnv; setting: (key: string) => string | undefined; channel: string }): NamedSimc | undefined {
   if (opts.flag) return { raw: opts.flag, source: '--simc' };
   if (opts.env.SIMJOB_SIMC) return { raw: opts.env.SIMJOB_SIMC, source: 'SIMJOB_SIMC' };
   for (const key of [`simc.${opts.channel}`, 'simc.path']) {
     const value = opts.setting(key);
-    if (value) return { raw: value, source: `the setting ${key}` };
+    if (value) return { raw: value, source: `the setting ${key}`, setting: key };
   }
   return undefined;
 }

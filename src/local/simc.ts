@@ -9,7 +9,7 @@ import type { Channel } from '../api/schemas.js';
 import type { Config } from '../config/resolve.js';
 import { ExitCode, LocalError } from '../errors.js';
 import { sha256Hex } from '../util/sha256.js';
-import { isExecutableFile, namedSimc, simcOnPath, simcPath } from './simc-path.js';
+import { isExecutableFile, namedSimc, simcOnPath, simcPath, type NamedSimc } from './simc-path.js';
 
 export interface SimcChoice {
   path: string;
@@ -19,8 +19,9 @@ export interface SimcChoice {
 
 export const NO_SIMC_HINT = 'Pass --simc /path/to/simc, set SIMJOB_SIMC, or run `simjob config set simc.path /path/to/simc`.';
 
-async function checkNamed(raw: string, source: string, env: NodeJS.ProcessEnv): Promise<SimcChoice> {
-  const path = simcPath(raw, env);
+async function checkNamed(named: NamedSimc, env: NodeJS.ProcessEnv): Promise<SimcChoice> {
+  const { source } = named;
+  const path = simcPath(named.raw, env);
   if (!isExecutableFile(path)) {
     let why = 'does not exist';
     try {
@@ -30,23 +31,21 @@ async function checkNamed(raw: string, source: string, env: NodeJS.ProcessEnv): 
       // does not exist
     }
     // exit 2 like any other missing or bad setting (a base URL, a flag value)
-    throw new LocalError(`The simc named by ${source} (${path}) ${why}.`, fixOfNamed(source, path, why), ExitCode.USAGE);
+    throw new LocalError(`The simc named by ${source} (${path}) ${why}.`, fixOfNamed(named, path, why), ExitCode.USAGE);
   }
   return { path, source };
 }
 
 /** The fix for a named simc that cannot run: make it runnable, or name another where it was named. */
-function fixOfNamed(source: string, path: string, why: string): string {
+function fixOfNamed(named: NamedSimc, path: string, why: string): string {
   if (why === 'is not executable') return `Make it executable (chmod +x ${path}), or name another simc.`;
-  if (source === '--simc') return 'Check the path.';
-  if (source === 'SIMJOB_SIMC') return 'Point SIMJOB_SIMC at the simc program, or unset it.';
-  const key = source.replace(/^the setting /, '');
-  return `Run \`simjob config set ${key} /path/to/simc\` or \`simjob config unset ${key}\`.`;
+  if (named.setting) return `Run \`simjob config set ${named.setting} /path/to/simc\` or \`simjob config unset ${named.setting}\`.`;
+  return named.source === 'SIMJOB_SIMC' ? 'Point SIMJOB_SIMC at the simc program, or unset it.' : 'Check the path.';
 }
 
 export async function findSimc(opts: { flag?: string; env: NodeJS.ProcessEnv; config: Config; channel: Channel }): Promise<SimcChoice> {
   const named = namedSimc({ flag: opts.flag, env: opts.env, setting: (key) => opts.config.stringSetting(key), channel: opts.channel });
-  if (named) return checkNamed(named.raw, named.source, opts.env);
+  if (named) return checkNamed(named, opts.env);
   const onPath = simcOnPath(opts.env);
   if (onPath) return { path: onPath, source: 'PATH' };
   throw new LocalError('No simc found for local mode.', NO_SIMC_HINT, ExitCode.USAGE);
