@@ -13,7 +13,10 @@ import {
   type ARTIFACT_KINDS, type Channel, type JobState, type MultiStageReason, type Open, type Priority, type TerminalState,
 } from './enums.js';
 
+import { MAX_CREDENTIAL_LENGTH, MAX_METADATA_VALUE } from './limits.js';
+
 export * from './enums.js';
+export * from './limits.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Enumerations live in enums.ts (no zod), re-exported here.
@@ -48,9 +51,6 @@ const nnum = z.nullish(z.number());
 // ---------------------------------------------------------------------------------------------------------------
 // Submission request (spec 2.1): strict
 
-export const MAX_PROFILE_BYTES = 2 * 1024 * 1024;
-export const MAX_METADATA_VALUE = 500;
-export const IDEMPOTENCY_KEY = /^[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?$/;
 
 export const SubmitRequest = lazy(() => z.strictObject({
   build: z.strictObject({
@@ -71,8 +71,8 @@ export const SubmitRequest = lazy(() => z.strictObject({
   metadata: z.optional(z.record(z.string(), z.string().check(z.maxLength(MAX_METADATA_VALUE)))),
   credentials: z.optional(
     z.strictObject({
-      providerClientId: z.string().check(z.minLength(1), z.maxLength(256)),
-      providerClientSecret: z.string().check(z.minLength(1), z.maxLength(256)),
+      providerClientId: z.string().check(z.minLength(1), z.maxLength(MAX_CREDENTIAL_LENGTH)),
+      providerClientSecret: z.string().check(z.minLength(1), z.maxLength(MAX_CREDENTIAL_LENGTH)),
     }),
   ),
   webhook: z.optional(z.strictObject({ events: z.array(z.enum(WEBHOOK_EVENTS)).check(z.minLength(1)) })),

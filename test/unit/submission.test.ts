@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { describeMultistage, preflight } from '../../src/jobs/preflight.js';
 import {
-  buildRequest, checkIdempotencyKey, parseMetadata, providerCredentials, readProfile, type SubmitFlags,
+  buildRequest, checkIdempotencyKey, checkRequestShape, parseMetadata, providerCredentials, readProfile, type SubmitFlags,
 } from '../../src/jobs/submission.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -74,6 +74,18 @@ describe('request building', () => {
     expect(() => providerCredentials({ SIMJOB_PROVIDER_CLIENT_ID: 'id' })).toThrow(/SIMJOB_PROVIDER_CLIENT_SECRET is not set/);
     expect(() => providerCredentials({ SIMJOB_PROVIDER_CLIENT_SECRET: 's' })).toThrow(/SIMJOB_PROVIDER_CLIENT_ID is not set/);
     expect(providerCredentials({ SIMJOB_PROVIDER_CLIENT_ID: 'id', SIMJOB_PROVIDER_CLIENT_SECRET: 's' })).toEqual({ providerClientId: 'id', providerClientSecret: 's' });
+    expect(() => providerCredentials({ SIMJOB_PROVIDER_CLIENT_ID: 'i'.repeat(257), SIMJOB_PROVIDER_CLIENT_SECRET: 's' })).toThrow(/SIMJOB_PROVIDER_CLIENT_ID is 257 characters; the service takes at most 256/);
+    expect(providerCredentials({ SIMJOB_PROVIDER_CLIENT_ID: 'id', SIMJOB_PROVIDER_CLIENT_SECRET: 's'.repeat(256) })?.providerClientSecret).toHaveLength(256);
+  });
+  it('a body for the service is checked against its schema: every request built passes, anything else is refused', async () => {
+    const env = { SIMJOB_PROVIDER_CLIENT_ID: 'id', SIMJOB_PROVIDER_CLIENT_SECRET: 's' };
+    const full = buildRequest(profile, flags({ channel: 'nightly', multistage: true, maxRuntime: 60, maxQueue: 600, priority: 'high', meta: ['a=b'], webhook: true, html: true, csv: true, jsonVersion: '3', branch: 'midnight' }), 'nightly', env);
+    await expect(checkRequestShape(full)).resolves.toBeUndefined();
+    await expect(checkRequestShape(buildRequest(profile, flags({ maxCredits: 100 }), 'weekly', {}))).resolves.toBeUndefined();
+    const unknownKey = { ...full, extra: true } as unknown as typeof full;
+    await expect(checkRequestShape(unknownKey)).rejects.toThrow(/^The request is not valid: body: /);
+    const zeroRuntime = { ...full, runtime: { maxRuntimeSeconds: 0 } };
+    await expect(checkRequestShape(zeroRuntime)).rejects.toThrow(/The request is not valid: runtime\.maxRuntimeSeconds: /);
   });
   it('armory= needs provider credentials', () => {
     const armory = { source: 'a.simc', text: '# x\narmory=us,illidan,Someone\n' };

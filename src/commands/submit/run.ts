@@ -2,7 +2,7 @@ import type { Channel, Priority, Usage } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { JobBackend, Submitted } from '../../jobs/backend.js';
-import { buildRequest, checkIdempotencyKey, newIdempotencyKey, readProfile, type ProfileInput } from '../../jobs/submission.js';
+import { buildRequest, checkIdempotencyKey, checkRequestShape, newIdempotencyKey, readProfile, type ProfileInput } from '../../jobs/submission.js';
 import { describeMultistage, preflight } from '../../jobs/preflight.js';
 import { formatNumber } from '../../output/format.js';
 import { terminalSafeLine as safe } from '../../output/safe.js';
@@ -64,6 +64,7 @@ export async function submitProfiles(ctx: Context, profiles: ProfileInput[], opt
   for (const p of prepared) {
     ctx.out.addSecret(p.request.credentials?.providerClientSecret);
     ctx.out.addSecret(p.request.credentials?.providerClientId);
+    if (!options.local) await checkRequestShape(p.request);
   }
 
   if (options.dryRun && !options.local) return printDryRun(ctx, prepared, options, batch);
