@@ -15,6 +15,7 @@
  */
 import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { LocalError } from '../errors.js';
 import { sleep } from '../util/sleep.js';
 import { randomHex } from '../util/random.js';
@@ -67,8 +68,53 @@ export function moveIfPresent(from: string, to: string): boolean {
   }
 }
 
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
+/** Temp files made ahead of their writes (prepareTemp): target path → temp file. */
+const preparedTemps = new Map<string, string>();
+let dropAtExit = false;
+
+/**
+ * Make the temp file of a later atomic write of `path` now, while this process waits anyway (for simc): the write
+ * then creates no file, only truncates this one. Creating a file is the slow step where a disk is slow to make
+ * them (ext4 without a journal, README Design: "Local store"), and the last writes of a job are on the way from
+ * simc's end to the answer. Never throws: a temp not made here is made by the write, as always. A temp no write
+ * took is removed at exit.
+ */
+export function prepareTemp(path: string): void {
+  if (preparedTemps.has(path)) return;
   const tmp = tempName(path);
+  try {
+    writeFileSync(tmp, '');
+  } catch {
+    return;
+  }
+  preparedTemps.set(path, tmp);
+  if (!dropAtExit) process.once('exit', () => dropPreparedTemps());
+  dropAtExit = true;
+}
+
+/** Remove the prepared temps no write took: all of them (at exit), or those of the files in `dir`. */
+export function dropPreparedTemps(dir?: string): void {
+  for (const [path, tmp] of preparedTemps) {
+    if (dir !== undefined && dirname(path) !== dir) continue;
+    preparedTemps.delete(path);
+    try {
+      removeFileSync(tmp);
+    } catch {
+      // a temp file is litter at worst
+    }
+  }
+}
+
+/** The prepared temp of `path`, taken (a second write of the same path makes its own). */
+function takePreparedTemp(path: string): string | undefined {
+  const tmp = preparedTemps.get(path);
+  preparedTemps.delete(path);
+  return tmp;
+}
+
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
+  // A prepared temp has the default mode: a write that asks for another makes its own.
+  const tmp = (mode === undefined ? takePreparedTemp(path) : undefined) ?? tempName(path);
   try {
     writeFileSync(tmp, data, mode === undefined ? undefined : { mode });
     await renameWithRetry(tmp, path);

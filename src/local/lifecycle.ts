@@ -48,6 +48,7 @@ export async function finishJob(store: LocalStore, id: string, ending: Ending, w
       detached: false,
     };
   });
+  store.dropPreparedWrites(id); // a failed run wrote no result: its prepared temps go now, not at this process's exit
   if (!job || !moved) return undefined;
   // A job that ran left the queue when it was claimed (its marker moved to running/; a head start's never queued):
   // only a waiting one has a queue marker to remove (a stray one left behind is the worker's to drop).

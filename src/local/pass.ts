@@ -11,6 +11,7 @@ import { runSimcDetached } from './detached.js';
 import { findCrashLine, findErrorLine, localBuildId, parseVersionLine, type SimcExit, type SimcRunSpec } from './simc.js';
 import type { LocalBuildInfo, LocalJob, LocalStore } from './store.js';
 import { simcArgs, type PassFiles } from './pass-files.js';
+import { PROFILESET_LIST_FILE } from '../output/profileset-list.js';
 
 export { SINGLE_PASS_FILES, simcArgs, type PassFiles } from './pass-files.js';
 
@@ -40,6 +41,9 @@ export interface PassOutcome extends SimcExit {
 /** simc's machine-readable progress lines (progressbar_type=1, contract §3.4) are the tab-separated ones. */
 const isProgressLine = (line: string) => line.includes('\t');
 
+/** The files a job writes last, once simc has ended: its result, its profileset list and its record. */
+const FINISH_WRITES = ['result.json', PROFILESET_LIST_FILE, 'job.json'];
+
 /**
  * One simc run in the job folder. `onProgress` gets the newest progress line of each read of simc's stdout: a
  * short sim prints hundreds between two reads, and only the newest says how far it is.
@@ -67,7 +71,13 @@ export async function runPass(deps: RunDeps, job: LocalJob, files: PassFiles, on
       const progress = onProgress && lines.findLast(isProgressLine);
       if (progress) onProgress(progress);
     },
-    onSpawn: (pid) => void deps.onSimcPid(pid).catch(() => undefined),
+    // Once simc runs (and its pid is written), the files of the job's end are made ready: the result, the
+    // profileset list and the record are then written on the way to the answer without creating a file.
+    onSpawn: (pid) =>
+      void deps
+        .onSimcPid(pid)
+        .catch(() => undefined)
+        .then(() => deps.store.prepareWrites(job.id, FINISH_WRITES)),
     stop: deps.stop,
     killGraceMs: deps.killGraceMs,
   });

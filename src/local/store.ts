@@ -20,7 +20,7 @@ import { promises as fs, mkdirSync, readdirSync, renameSync, writeFileSync } fro
 import { join } from 'node:path';
 import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
 import { LocalError } from '../errors.js';
-import { exists, moveIfPresent, readJson, withLock, writeFileAtomic, writeJsonAtomic, removeFile, type LockOptions } from './fsutil.js';
+import { dropPreparedTemps, exists, moveIfPresent, prepareTemp, readJson, withLock, writeFileAtomic, writeJsonAtomic, removeFile, type LockOptions } from './fsutil.js';
 import { isWellFormedLocalId } from './ids.js';
 import { errnoCode } from '../util/errno.js';
 
@@ -312,6 +312,16 @@ export class LocalStore {
 
   async writeText(id: string, name: string, text: string): Promise<void> {
     await writeFileAtomic(this.file(id, name), text);
+  }
+
+  /** Make the temp files of these later writes of job `id` now (fsutil.prepareTemp): called while simc runs. */
+  prepareWrites(id: string, names: readonly string[]): void {
+    for (const name of names) prepareTemp(this.file(id, name));
+  }
+
+  /** Remove the prepared temps of job `id` that no write took (its end is written). */
+  dropPreparedWrites(id: string): void {
+    dropPreparedTemps(this.jobDir(id));
   }
 
   /** The names of the files in a job's folder (none when it has no folder). */

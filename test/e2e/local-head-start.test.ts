@@ -65,6 +65,10 @@ describe('the head start of submit --local --wait', () => {
     expect(Date.parse(job.createdAt)).toBeLessThanOrEqual(Date.parse(job.startedAt));
     expect(entries(join(env.SIMJOB_DATA_DIR, 'early'))).toEqual([]);
     expect(jobFolders(env)).toEqual([job.id]);
+    // the temp files of its last writes were made while simc ran, and each was taken by its write
+    const files = entries(join(env.SIMJOB_DATA_DIR, 'jobs', job.id));
+    expect(files).toEqual(expect.arrayContaining(['job.json', 'result.json', 'profilesets.json']));
+    expect(files.filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('is stopped and leaves nothing when a flag is refused', async () => {

@@ -2,7 +2,7 @@
  * Local mode end to end: the built CLI, a background worker and the stand-in simc, one isolated data dir per
  * test. Every outcome a local job can have, as a user and a `--json` script see it.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -112,6 +112,8 @@ describe('a local job that fails', () => {
     expect(exitCode).toBe(3);
     expect(record).toMatchObject({ status: 'failed', errorCode: 'simulation_error', simcExitCode: '1' });
     expect(record.statusReason).toMatch(/^Setup failure: Option 'level' with value '999'.*not within valid boundaries/);
+    // no result was written: the temp files made for it while simc ran went with the job's end
+    expect(readdirSync(join(env.SIMJOB_DATA_DIR, 'jobs', id)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     const result = await run(env, ['result', id, '--json']);
     expect(result.exitCode).toBe(3);
     expect(json(result).result.artifacts.map((a: { kind: string }) => a.kind)).toContain('stderr_log');

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExclusive, readJson, tryLock, withLock, writeJsonAtomic, type LockOptions } from '../../../src/local/fsutil.js';
+import { createExclusive, prepareTemp, readJson, tryLock, withLock, writeFileAtomic, writeJsonAtomic, type LockOptions } from '../../../src/local/fsutil.js';
 import { isAlive } from '../../../src/local/pids.js';
 
 let dirs: string[] = [];
@@ -145,6 +145,40 @@ describe('files', () => {
     const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => createExclusive(path, `writer ${i}`)));
     expect(outcomes.filter(Boolean)).toHaveLength(1);
     expect(readFileSync(path, 'utf8')).toBe(`writer ${outcomes.indexOf(true)}`);
+  });
+
+  it('a prepared temp is the file a later atomic write fills and renames: the write itself creates none', async () => {
+    const dir = tempDir();
+    const target = join(dir, 'result.json');
+    prepareTemp(target);
+    const [temp] = readdirSync(dir);
+    expect(temp).toMatch(/^result\.json\.\d+\.[0-9a-f]{8}\.tmp$/);
+    const prepared = statSync(join(dir, temp!)).ino;
+    await writeFileAtomic(target, '{"a":1}');
+    expect(readdirSync(dir)).toEqual(['result.json']);
+    expect(statSync(target).ino).toBe(prepared);
+    expect(readFileSync(target, 'utf8')).toBe('{"a":1}');
+    // taken once: the next write of the same file makes its own temp
+    await writeFileAtomic(target, '{"a":2}');
+    expect(statSync(target).ino).not.toBe(prepared);
+    expect(readdirSync(dir)).toEqual(['result.json']);
+  });
+
+  it('a write that asks for a mode makes its own temp, and a temp no write took is removed at exit', () => {
+    const dir = tempDir();
+    const fsutil = join(import.meta.dirname, '../../../src/local/fsutil.ts');
+    const script = `
+      import { prepareTemp, writeFileAtomic } from ${JSON.stringify(fsutil)};
+      import { readdirSync, statSync } from 'node:fs';
+      prepareTemp(${JSON.stringify(join(dir, 'secret'))});
+      prepareTemp(${JSON.stringify(join(dir, 'unused.json'))});
+      await writeFileAtomic(${JSON.stringify(join(dir, 'secret'))}, 'x', 0o600);
+      console.log(JSON.stringify({ files: readdirSync(${JSON.stringify(dir)}).length, mode: statSync(${JSON.stringify(join(dir, 'secret'))}).mode & 0o777 }));`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    // during the run: the secret, its unused prepared temp and the other prepared temp
+    expect(JSON.parse(run.stdout)).toEqual({ files: 3, mode: 0o600 });
+    expect(readdirSync(dir)).toEqual(['secret']);
   });
 
   it('isAlive tells this process from a finished one', async () => {
