@@ -17,7 +17,8 @@ import type { ChangeNotifier } from '../jobs/wait.js';
 import { concurrencySetting, createClaimed, inlineOwner } from './claim.js';
 import { recoverJob, superviseLocalJobs } from './control.js';
 import { followDetached } from './detached.js';
-import { stopRun, type HeadStart } from './head-start.js';
+import { SPARE_FOLDER_FILES, stopRun, type HeadStart } from './head-start.js';
+import { makeSpareFolder } from './spare-folder.js';
 import type { InlineOptions } from './inline.js';
 import { SINGLE_PASS_FILES, simcArgs } from './pass-files.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
@@ -105,6 +106,8 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       const { runClaimed } = await import('./inline.js');
       runClaimed(this.store, early.job, this.inlineOptions(), (spec) => followDetached(early.headStart.run, spec));
       this.runningHere.add(job.id);
+      // While this simc runs: the folder and files of the next head start here, so that it creates none.
+      setImmediate(() => makeSpareFolder(this.store.root, SPARE_FOLDER_FILES));
       return { ...fetched(submitResponse(this.store, job)), replay: false };
     }
     await this.store.enqueue(job);

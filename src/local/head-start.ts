@@ -14,7 +14,8 @@
  * The folder is never moved while simc runs: a program may keep its working directory's path.
  *
  * <data dir>/early/<id> says who made the head start (`<CLI pid> <simc's process group>`) until a job takes it, so
- * the next head start can stop and remove the run of a CLI that was killed in between.
+ * the next head start can stop and remove the run of a CLI that was killed in between. The marker, the folder and
+ * its first files come from a folder made ahead (spare-folder.ts) when the last head start here left one.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ import { SINGLE_PASS_FILES, simcArgs } from './pass-files.js';
 import { errnoCode } from '../util/errno.js';
 import { isAlive } from './pids.js';
 import { isExecutableFile, namedSimc, simcOnPath, simcPath } from './simc-path.js';
+import { moveSpareFolder, returnSpareFolder, takeSpareFolder } from './spare-folder.js';
 
 export interface HeadStart {
   readonly id: string;
@@ -52,6 +54,11 @@ export interface HeadStart {
 
 /** Markers of head starts no job has taken yet: <data dir>/early/<id>. */
 export const EARLY_DIR = 'early';
+
+/** The files of a head start's run: a single pass with the default outputs (the only run a plain line makes). */
+const HEAD_START_FILES = SINGLE_PASS_FILES({ outputs: { html: false, csv: false, jsonVersion: '2' } });
+/** What a folder made ahead for the next head start holds (spare-folder.ts): the files its simc starts with. */
+export const SPARE_FOLDER_FILES = [HEAD_START_FILES.input, HEAD_START_FILES.stdout, HEAD_START_FILES.stderr];
 
 /** Flags that leave the run as it is (the submit checks them all again). */
 const SWITCHES = new Set(['--local', '--wait', '-w', '--json', '--quiet', '-q', '--no-color', '--debug', '-d', '--csv', '--cancel-on-interrupt']);
@@ -196,19 +203,22 @@ function start(argv: readonly string[], env: NodeJS.ProcessEnv): HeadStart | und
   const dir = join(root, 'jobs', id);
   const marker = join(root, EARLY_DIR, id);
   mkdirSync(join(root, EARLY_DIR), { recursive: true });
+  // A folder made ahead (spare-folder.ts) brings its marker and files: then this creates no file before simc starts.
+  const spare = takeSpareFolder(root, marker);
   writeFileSync(marker, markerText()); // first: a folder is never left without its marker
   // Submits fired together (a script, a build farm) all find the queue free: only as many go ahead as there is
   // room for, the earliest ids first, and the others leave their job to the queue instead of starting a simc that
   // their submit would stop again.
   if (running + localIds(join(root, EARLY_DIR)).filter((other) => other < id).length >= concurrency) {
-    rmSync(marker, { force: true });
+    if (spare) returnSpareFolder(spare, marker);
+    else rmSync(marker, { force: true });
     return undefined;
   }
-  const files = SINGLE_PASS_FILES({ outputs: { html: false, csv: false, jsonVersion: '2' } });
+  const files = HEAD_START_FILES;
   const args = simcArgs(files);
   let run: ReturnType<typeof spawnDetached> | undefined;
   try {
-    mkdirSync(dir, { recursive: true });
+    if (!spare || !moveSpareFolder(spare, dir)) mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, files.input), text);
     run = spawnDetached({ simcPath, args, cwd: dir, env, stdoutFile: join(dir, files.stdout), stderrFile: join(dir, files.stderr) });
     if ('spawnError' in run) throw new Error(run.spawnError);

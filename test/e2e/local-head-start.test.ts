@@ -5,7 +5,7 @@
  * the run leaves an orphan that the next head start removes.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive, cleanUp, FAKE_SIMC, json, localEnv, profileFile, quickProfile, run, submitLocal, waitFor, waitForStatus, type LocalEnv } from './local-helpers.js';
@@ -69,6 +69,28 @@ describe('the head start of submit --local --wait', () => {
     const files = entries(join(env.SIMJOB_DATA_DIR, 'jobs', job.id));
     expect(files).toEqual(expect.arrayContaining(['job.json', 'result.json', 'profilesets.json']));
     expect(files.filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('makes the next one\'s folder while its simc runs, and the next takes it: a job folder made ahead, never a job', async () => {
+    const env = recordingEnv();
+    const spare = join(env.SIMJOB_DATA_DIR, 'spare');
+    const first = json(await run(env, ['submit', profileFile(env, 'a.simc', quickProfile('First')), '--local', '--wait', '--json']));
+    const [made] = entries(spare);
+    expect(entries(join(spare, made!)).sort()).toEqual(['input.simc', 'marker', 'stderr.log', 'stdout.log']);
+    const inode = statSync(join(spare, made!, 'input.simc')).ino;
+    const second = await run(env, ['submit', profileFile(env, 'b.simc', quickProfile('Second')), '--local', '--wait', '--json', '--debug']);
+    expect(second.exitCode, second.stderr).toBe(0);
+    const job = json(second);
+    expect(second.stderr).toContain(`local: job ${job.id} is the run of simc started ahead of the CLI`);
+    expect(job).toMatchObject({ status: 'completed', result: { summary: { mainActor: { name: 'Second' } } } });
+    // the folder made by the first is the second's job folder, with the second's profile in its file
+    expect(statSync(join(env.SIMJOB_DATA_DIR, 'jobs', job.id, 'input.simc')).ino).toBe(inode);
+    expect(readFileSync(join(env.SIMJOB_DATA_DIR, 'jobs', job.id, 'input.simc'), 'utf8')).toContain('warrior="Second"');
+    expect(entries(spare)).toHaveLength(1);
+    expect(entries(spare)).not.toContain(made);
+    expect(entries(join(env.SIMJOB_DATA_DIR, 'early'))).toEqual([]);
+    const listed = json(await run(env, ['jobs', '--local', '--json'])).jobs.map((j: { id: string }) => j.id);
+    expect(listed.sort()).toEqual([first.id, job.id].sort());
   });
 
   it('is stopped and leaves nothing when a flag is refused', async () => {
