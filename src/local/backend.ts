@@ -106,8 +106,9 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       const { runClaimed } = await import('./inline.js');
       runClaimed(this.store, early.job, this.inlineOptions(), (spec) => followDetached(early.headStart.run, spec));
       this.runningHere.add(job.id);
-      // While this simc runs: the folder and files of the next head start here, so that it creates none.
-      setImmediate(() => makeSpareFolder(this.store.root, SPARE_FOLDER_FILES));
+      // While this simc runs: the folder and files of the next head start here, so that it creates none (not in a
+      // data dir used for the first time: a one-off run leaves no folder behind).
+      if (early.headStart.usedBefore) setImmediate(() => makeSpareFolder(this.store.root, SPARE_FOLDER_FILES));
       return { ...fetched(submitResponse(this.store, job)), replay: false };
     }
     await this.store.enqueue(job);

@@ -44,6 +44,8 @@ export interface HeadStart {
   readonly run: DetachedRun;
   /** When simc was started: the job's creation and start. */
   readonly createdAt: Date;
+  /** The data dir had run a head start before this one: worth a folder made ahead for the next (spare-folder.ts). */
+  readonly usedBefore: boolean;
   /** `taken`: a job made the run its own, and its runner answers for it from then on; `dropped`: stopped, removed. */
   readonly state: 'waiting' | 'taken' | 'dropped';
   /** Leave `waiting` (a method: the CLI's copy of this module and the shim's share the object, not the module). */
@@ -202,7 +204,7 @@ function start(argv: readonly string[], env: NodeJS.ProcessEnv): HeadStart | und
   const id = newLocalJobId();
   const dir = join(root, 'jobs', id);
   const marker = join(root, EARLY_DIR, id);
-  mkdirSync(join(root, EARLY_DIR), { recursive: true });
+  const usedBefore = mkdirSync(join(root, EARLY_DIR), { recursive: true }) === undefined; // undefined: it was there
   // A folder made ahead (spare-folder.ts) brings its marker and files: then this creates no file before simc starts.
   const spare = takeSpareFolder(root, marker);
   writeFileSync(marker, markerText()); // first: a folder is never left without its marker
@@ -246,7 +248,7 @@ function start(argv: readonly string[], env: NodeJS.ProcessEnv): HeadStart | und
   process.once('exit', onExit);
   for (const signal of signals) process.on(signal, onSignal);
   return {
-    id, dataDir: root, dir, marker, simcPath, args, text, run, createdAt: new Date(),
+    id, dataDir: root, dir, marker, simcPath, args, text, run, createdAt: new Date(), usedBefore,
     get state() {
       return state;
     },

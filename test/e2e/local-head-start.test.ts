@@ -75,6 +75,8 @@ describe('the head start of submit --local --wait', () => {
     const env = recordingEnv();
     const spare = join(env.SIMJOB_DATA_DIR, 'spare');
     const first = json(await run(env, ['submit', profileFile(env, 'a.simc', quickProfile('First')), '--local', '--wait', '--json']));
+    expect(entries(spare)).toEqual([]); // a data dir used once is left without one
+    const zeroth = json(await run(env, ['submit', profileFile(env, 'z.simc', quickProfile('Again')), '--local', '--wait', '--json']));
     const [made] = entries(spare);
     expect(entries(join(spare, made!)).sort()).toEqual(['input.simc', 'marker', 'stderr.log', 'stdout.log']);
     const inode = statSync(join(spare, made!, 'input.simc')).ino;
@@ -90,7 +92,7 @@ describe('the head start of submit --local --wait', () => {
     expect(entries(spare)).not.toContain(made);
     expect(entries(join(env.SIMJOB_DATA_DIR, 'early'))).toEqual([]);
     const listed = json(await run(env, ['jobs', '--local', '--json'])).jobs.map((j: { id: string }) => j.id);
-    expect(listed.sort()).toEqual([first.id, job.id].sort());
+    expect(listed.sort()).toEqual([first.id, zeroth.id, job.id].sort());
   });
 
   it('is stopped and leaves nothing when a flag is refused', async () => {
