@@ -16,12 +16,13 @@
  *              /owners/<pid>.<nonce>     a process's owner file: its claim and job locks are hard links to it
  */
 import type { MainActorChoice } from './report-rows.js';
-import { promises as fs, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { promises as fs, linkSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
 import { LocalError } from '../errors.js';
 import { dropPreparedTemps, exists, moveIfPresent, prepareTemp, readJson, withLock, writeFileAtomic, writeJsonAtomic, removeFile, type LockOptions } from './fsutil.js';
 import { isWellFormedLocalId } from './ids.js';
+import { ownerFileIn } from './lock-owners.js';
 import { errnoCode } from '../util/errno.js';
 
 /** What a job's `build` says: the simc binary that ran (or will run) it, as read from its version line. */
@@ -124,6 +125,8 @@ export class LocalStore {
   readonly workerLogPath: string;
   /** Held while a runner checks for room (local.concurrency) and claims a job, so two never both take the last slot. */
   readonly claimLockPath: string;
+  /** Each process's owner file (lock-owners.ts), which locks and running markers are hard links to. */
+  readonly ownersDir: string;
   /** The claim lock's and the job locks' options: links to each process's owner file in <data dir>/owners. */
   readonly lockOptions: LockOptions;
 
@@ -142,7 +145,8 @@ export class LocalStore {
     this.workerSpawnPath = join(root, 'worker.spawn');
     this.workerLogPath = join(root, 'worker.log');
     this.claimLockPath = join(root, 'claim.lock');
-    this.lockOptions = { staleMs: 30_000, ownersDir: join(root, 'owners') };
+    this.ownersDir = join(root, 'owners');
+    this.lockOptions = { staleMs: 30_000, ownersDir: this.ownersDir };
   }
 
   async init(): Promise<void> {
@@ -245,8 +249,13 @@ export class LocalStore {
       .map((n) => n.slice(2));
   }
 
+  /** Mark a job running: a hard link to this process's owner file, as a lock is, so no file is made or freed. */
   async markRunning(id: string): Promise<void> {
-    writeFileSync(join(this.runningDir, id), '');
+    try {
+      linkSync(ownerFileIn(this.ownersDir).path, join(this.runningDir, id));
+    } catch (error) {
+      if (errnoCode(error) !== 'EEXIST') throw error; // marked already
+    }
   }
 
   /**
