@@ -8,9 +8,11 @@
  *                       /result.json     the summary, written once when the run ends
  *                       /stdout.log, stderr.log, report.json, report.html, result.csv, simc-output.txt
  *              /queue/<rank>-<id>        one empty marker per queued job; sorted names = run order
- *              /running/<id>             one empty marker per job a runner has claimed (the queue marker, moved)
+ *              /running/<id>             one marker per job a runner has claimed (the queue marker, moved, or a
+ *                                        hard link to the claiming process's owner file)
  *              /keys/<sha256 of key>     idempotency keys (--idempotency-key) → job id
  *              /early/<id>               a head start no job has taken yet (head-start.ts): its CLI and simc
+ *              /spare/<name>/            a job folder made ahead for the next head start (spare-folder.ts)
  *              /worker.lock, worker.log  the single worker (worker.ts)
  *              /claim.lock               held while a runner claims a job (claim.ts)
  *              /owners/<pid>.<nonce>     a process's owner file: its claim and job locks are hard links to it
