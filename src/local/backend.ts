@@ -106,9 +106,6 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       const { runClaimed } = await import('./inline.js');
       runClaimed(this.store, early.job, this.inlineOptions(), (spec) => followDetached(early.headStart.run, spec));
       this.runningHere.add(job.id);
-      // While this simc runs: the folder and files of the next head start here, so that it creates none (not in a
-      // data dir used for the first time: a one-off run leaves no folder behind).
-      if (early.headStart.usedBefore) setImmediate(() => makeSpareFolder(this.store.root, SPARE_FOLDER_FILES));
       return { ...fetched(submitResponse(this.store, job)), replay: false };
     }
     await this.store.enqueue(job);
@@ -179,7 +176,10 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     }
     this.debug(`job ${job.id} is the run of simc started ahead of the CLI (pid ${headStart.run.pid})`);
     headStart.settle('taken');
-    await removeFile(headStart.marker);
+    // Its marker goes: into the folder made ahead for the next head start (a data dir used before, while this
+    // simc runs, so that the next creates no file; spare-folder.ts), or removed.
+    if (headStart.usedBefore) makeSpareFolder(this.store.root, SPARE_FOLDER_FILES, headStart.marker);
+    else await removeFile(headStart.marker);
     return { job: claimed, headStart };
   }
 

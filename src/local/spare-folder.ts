@@ -11,7 +11,7 @@
  * `jobs/<id>` once it goes ahead. A folder whose marker is gone (its taker stopped in between) or left half-made is
  * removed by the next maker after a minute.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomHex } from '../util/random.js';
 
@@ -62,30 +62,51 @@ export function returnSpareFolder(folder: string, marker: string): void {
   try {
     renameSync(marker, join(folder, MARKER));
   } catch {
-    rmSync(marker, { force: true });
+    removeIfThere(marker);
   }
 }
 
 /**
  * Make a folder ready for the next head start in this data dir, unless one is; `files`: the names its simc starts
- * with. Called while a run's simc runs. Never throws: a head start that finds none makes its files itself.
+ * with. `usedMarker`: a head start's marker that a job has just taken, to be the new folder's (emptied) or removed,
+ * so that no marker is made or freed. Called while a run's simc runs. Never throws: a head start that finds none
+ * makes its files itself.
  */
-export function makeSpareFolder(root: string, files: readonly string[]): void {
+export function makeSpareFolder(root: string, files: readonly string[], usedMarker?: string): void {
   try {
-    const spare = join(root, SPARE_DIR);
-    let ready = false;
-    for (const name of entries(spare)) {
-      const folder = join(spare, name);
-      if (!name.startsWith('.') && existsSync(join(folder, MARKER))) ready = true;
-      else if (Date.now() - statSync(folder).mtimeMs > LITTER_AGE_MS) rmSync(folder, { recursive: true, force: true });
-    }
-    if (ready) return;
-    const name = randomHex(16);
-    const making = join(spare, `.${name}`);
-    mkdirSync(making, { recursive: true });
-    for (const file of [...files, MARKER]) writeFileSync(join(making, file), '');
-    renameSync(making, join(spare, name));
+    makeUnlessReady(root, files, usedMarker);
   } catch {
     // only ever a head start's shortcut
+  } finally {
+    if (usedMarker) removeIfThere(usedMarker); // unless it moved into the new folder
   }
+}
+
+/** unlink, not rm: fs.rm loads Node's rimraf module on its first call (local/fsutil.ts). */
+function removeIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already
+  }
+}
+
+function makeUnlessReady(root: string, files: readonly string[], usedMarker: string | undefined): void {
+  const spare = join(root, SPARE_DIR);
+  let ready = false;
+  for (const name of entries(spare)) {
+    const folder = join(spare, name);
+    if (!name.startsWith('.') && existsSync(join(folder, MARKER))) ready = true;
+    else if (Date.now() - statSync(folder).mtimeMs > LITTER_AGE_MS) rmSync(folder, { recursive: true, force: true });
+  }
+  if (ready) return;
+  const name = randomHex(16);
+  const making = join(spare, `.${name}`);
+  mkdirSync(making, { recursive: true });
+  for (const file of files) writeFileSync(join(making, file), '');
+  if (usedMarker) {
+    writeFileSync(usedMarker, ''); // emptied first: its old pid and process group must never be read again
+    renameSync(usedMarker, join(making, MARKER));
+  } else writeFileSync(join(making, MARKER), '');
+  renameSync(making, join(spare, name));
 }

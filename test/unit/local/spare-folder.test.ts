@@ -53,6 +53,23 @@ describe('a folder made ahead for the next head start', () => {
     expect(takeSpareFolder(dir, join(dir, 'early', 'local-b'))).toBe(folder);
   });
 
+  it('takes a used head start\'s marker as its own, emptied, or removes it when a folder is ready: none made or freed', () => {
+    const dir = dataDir();
+    const used = join(dir, 'early', 'local-a');
+    writeFileSync(used, '123 456\n');
+    const inode = statSync(used).ino;
+    makeSpareFolder(dir, FILES, used);
+    const [name] = spares(dir);
+    expect(existsSync(used)).toBe(false);
+    expect(statSync(join(dir, SPARE_DIR, name!, 'marker')).ino).toBe(inode);
+    expect(readFileSync(join(dir, SPARE_DIR, name!, 'marker'), 'utf8')).toBe(''); // its pid and group are gone
+    const another = join(dir, 'early', 'local-b');
+    writeFileSync(another, '789 1011\n');
+    makeSpareFolder(dir, FILES, another); // one is ready
+    expect(existsSync(another)).toBe(false);
+    expect(spares(dir)).toEqual([name]);
+  });
+
   it('left without its marker or half made for a minute is removed by the next maker; a fresh one is left alone', () => {
     const dir = dataDir();
     makeSpareFolder(dir, FILES);
