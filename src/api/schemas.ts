@@ -12,14 +12,13 @@ import {
   CHANNELS, ERROR_CODES, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES, WEBHOOK_EVENTS,
   type ARTIFACT_KINDS, type Channel, type JobState, type MultiStageReason, type Open, type Priority, type TerminalState,
 } from './enums.js';
-
 import { MAX_CREDENTIAL_LENGTH, MAX_METADATA_VALUE } from './limits.js';
 
 export * from './enums.js';
 export * from './limits.js';
 
 // ---------------------------------------------------------------------------------------------------------------
-// Enumerations live in enums.ts (no zod), re-exported here.
+// Enumerations live in enums.ts and a submission's bounds in limits.ts (no zod), both re-exported here.
 
 /**
  * The schema `build` makes, built the first time anything reads it: a stand-in with the schema's own type, so
@@ -50,7 +49,6 @@ const nnum = z.nullish(z.number());
 
 // ---------------------------------------------------------------------------------------------------------------
 // Submission request (spec 2.1): strict
-
 
 export const SubmitRequest = lazy(() => z.strictObject({
   build: z.strictObject({
