@@ -404,10 +404,6 @@ function defineCommands(program: Command, rt: Runtime, wanted: (...names: string
   );
 }
 
-/**
- * The command argv runs, read as commander will: past the root's options (and their values). Undefined when an
- * unknown option or `--` comes first, so that commander sees the whole tree there.
- */
 /** ` Run \`simjob config get --help\` for usage.`: the deepest command argv names (global flags before it skipped). */
 function helpHintFor(program: Command, argv: readonly string[]): string {
   const path: string[] = [];
@@ -423,6 +419,10 @@ function helpHintFor(program: Command, argv: readonly string[]): string {
   return ` Run \`${['simjob', ...path, '--help'].join(' ')}\` for usage.`;
 }
 
+/**
+ * The command argv runs, read as commander will: past the root's options (and their values). Undefined when an
+ * unknown option or `--` comes first, so that commander sees the whole tree there.
+ */
 function commandNamedBy(program: Command, argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';

@@ -17,7 +17,7 @@
  * the next head start can stop and remove the run of a CLI that was killed in between. The marker, the folder and
  * its first files come from a folder made ahead (spare-folder.ts) when the last head start here left one.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir, dataDir, SETTINGS_FILE } from '../config/paths.js';
 import { getPath, profileOf, type ProfileData } from '../config/profiles.js';
@@ -25,6 +25,7 @@ import { groupAlive, spawnDetached, type DetachedRun } from './detached.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
 import { SINGLE_PASS_FILES, simcArgs } from './pass-files.js';
 import { errnoCode } from '../util/errno.js';
+import { namesIn } from '../util/names-in.js';
 import { isAlive } from './pids.js';
 import { isExecutableFile, namedSimc, simcOnPath, simcPath } from './simc-path.js';
 import { moveSpareFolder, returnSpareFolder, takeSpareFolder } from './spare-folder.js';
@@ -112,13 +113,7 @@ function chooseSimc(flag: string | undefined, channelFlag: string | undefined, e
   return isExecutableFile(path) ? path : undefined;
 }
 
-const localIds = (dir: string) => {
-  try {
-    return readdirSync(dir).filter((name) => isWellFormedLocalId(name.replace(/^\d-/, '')));
-  } catch {
-    return [];
-  }
-};
+const localIds = (dir: string) => namesIn(dir).filter((name) => isWellFormedLocalId(name.replace(/^\d-/, '')));
 
 /**
  * Stop a run and remove its folder and marker (synchronous: also run at exit). A run that a job took (its record
@@ -147,13 +142,7 @@ const MARKER_WRITE_GRACE_MS = 10_000;
 /** Head starts whose CLI is gone (killed before its submit took or dropped the run). */
 function removeOrphans(root: string): void {
   const earlyDir = join(root, EARLY_DIR);
-  let ids: string[];
-  try {
-    ids = readdirSync(earlyDir).filter((name) => isWellFormedLocalId(name));
-  } catch {
-    return;
-  }
-  for (const id of ids) {
+  for (const id of namesIn(earlyDir).filter((name) => isWellFormedLocalId(name))) {
     const marker = join(earlyDir, id);
     try {
       const match = MARKER.exec(readFileSync(marker, 'utf8'));

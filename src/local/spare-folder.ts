@@ -11,8 +11,9 @@
  * `jobs/<id>` once it goes ahead. A folder whose marker is gone (its taker stopped in between) or left half-made is
  * removed by the next maker after a minute.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { namesIn } from '../util/names-in.js';
 import { randomHex } from '../util/random.js';
 
 /** `<data dir>/spare`: folders made ahead for head starts. */
@@ -21,20 +22,12 @@ const MARKER = 'marker';
 /** A folder without its marker, or still being made, this old is litter. */
 const LITTER_AGE_MS = 60_000;
 
-const entries = (dir: string) => {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-};
-
 /**
  * Take a folder made ahead: its marker becomes `marker` (empty: the caller writes it) and the folder's path is
  * returned, to be moved to the job's place with moveSpareFolder. undefined when none is ready.
  */
 export function takeSpareFolder(root: string, marker: string): string | undefined {
-  for (const name of entries(join(root, SPARE_DIR))) {
+  for (const name of namesIn(join(root, SPARE_DIR))) {
     if (name.startsWith('.')) continue;
     const folder = join(root, SPARE_DIR, name);
     try {
@@ -94,7 +87,7 @@ function removeIfThere(path: string): void {
 function makeUnlessReady(root: string, files: readonly string[], usedMarker: string | undefined): void {
   const spare = join(root, SPARE_DIR);
   let ready = false;
-  for (const name of entries(spare)) {
+  for (const name of namesIn(spare)) {
     const folder = join(spare, name);
     if (!name.startsWith('.') && existsSync(join(folder, MARKER))) ready = true;
     else if (Date.now() - statSync(folder).mtimeMs > LITTER_AGE_MS) rmSync(folder, { recursive: true, force: true });

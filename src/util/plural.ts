@@ -1,6 +1,6 @@
 /** `1 stage`, `3 stages`; `many` for a word whose plural is not the word and an s. */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+  return `${n} ${noun(n, one, many)}`;
 }
 
 /** The word alone, for a count written some other way (formatted with separators). */

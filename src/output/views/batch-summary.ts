@@ -4,6 +4,7 @@ import type { Output } from '../io.js';
 import { rankByMean } from '../stats.js';
 import { printTable } from '../table.js';
 import { signed } from './result.js';
+import { plural } from '../../util/plural.js';
 
 export interface BatchRow {
   label: string;
@@ -35,7 +36,7 @@ export function printBatchSummary(out: Output, rows: readonly BatchRow[]): void 
     const key = r.outcome?.status ?? r.problem ?? r.state ?? 'unknown';
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  out.notice(out.ce.dim(`${rows.length} profile${rows.length === 1 ? '' : 's'}: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')}.`));
+  out.notice(out.ce.dim(`${plural(rows.length, 'profile')}: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')}.`));
 }
 
 function statusOf(r: BatchRow): string {

@@ -5,6 +5,7 @@ import { terminalSafeLine } from '../safe.js';
 import { rankByMean } from '../stats.js';
 import { printTable, type Column } from '../table.js';
 import { DEFAULT_TOP } from './result.js';
+import { plural } from '../../util/plural.js';
 
 export interface ScenarioJob {
   profile: string;
@@ -111,4 +112,3 @@ function unique<T>(items: readonly T[]): T[] {
   return [...new Set(items)];
 }
 
-const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
