@@ -1,4 +1,4 @@
-import { CommanderError, type Command } from 'commander';
+import { CommanderError, type CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { closeConnections } from './api/connections.js';
 import { debugLevelOf } from './debug.js';
 import type { Runtime } from './commands/define.js';

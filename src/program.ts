@@ -1,6 +1,6 @@
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { CHANNELS, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES } from './api/enums.js';
-import { examples, lazyAction, type Runtime } from './commands/define.js';
+import { examples, lazyAction, type OptionsOf, type Runtime } from './commands/define.js';
 import { duration, nonNegativeNumber, oneOf, positiveInteger } from './util/parse.js';
 import { completeAsPath, suggest } from './completions/hints.js';
 import { SETTING_KEYS } from './config/keys.js';
@@ -8,13 +8,13 @@ import { httpUrl, port, urlPath } from './commands/webhook/parse.js';
 import { VERSION } from './version.js';
 import { DEFAULT_MAX_COMBOS, GROUP_NAMES } from './topgear/groups.js';
 import { PRESETS as SCENARIO_PRESETS } from './commands/submit/scenario-presets.js';
-import { collectReport } from './output/reports/spec.js';
+import { collectReport, type ReportTarget } from './output/reports/spec.js';
 
 /**
  * Every command and flag, as data for commander: the single source for parsing, help and completions.
  * Handlers live in src/commands/<name>/run.ts and are imported only when their command runs.
  */
-export function buildProgram(rt: Runtime, argv?: readonly string[], tree: 'named' | 'whole' = 'named'): Command {
+export function buildProgram(rt: Runtime, argv?: readonly string[], tree: 'named' | 'whole' = 'named'): CommandUnknownOpts {
   const program = rootCommand(rt, () => (argv ? helpHintFor(program, argv) : ''));
   // Only the command argv names (and its subcommands): defining all ~30 costs ~2 ms of every start-up. Anything else
   // (no command, a typo, `help <command>`) gets the whole tree, for commander's help and suggestions, and so does
@@ -27,7 +27,7 @@ export function buildProgram(rt: Runtime, argv?: readonly string[], tree: 'named
 }
 
 /** The root command with the global options, which every command gets. */
-function rootCommand(rt: Runtime, helpHint: () => string): Command {
+function rootCommand(rt: Runtime, helpHint: () => string): CommandUnknownOpts {
   // Before any subcommand is made: commander copies both onto every command created later (nested groups too),
   // so every usage error exits 2 in simjob's one-line form.
   const program = new Command('simjob')
@@ -65,19 +65,11 @@ function rootCommand(rt: Runtime, helpHint: () => string): Command {
 }
 
 /** The commands `wanted` names, in the order help lists them. */
-function defineCommands(program: Command, rt: Runtime, wanted: (...names: string[]) => boolean): void {
+function defineCommands(program: CommandUnknownOpts, rt: Runtime, wanted: (...names: string[]) => boolean): void {
   const settingNames = SETTING_KEYS.map((k) => k.name);
 
   // -- auth and config ----------------------------------------------------------------------------------------------
-  if (wanted('login')) examples(
-    program
-      .command('login')
-      .description('Store an API key for the active profile (read from a hidden prompt, or from stdin).')
-      .option('--no-verify', 'Store the key without checking it against the service.')
-      .action(lazyAction(rt, () => import('./commands/login/run.js'))),
-    ['simjob login', 'simjob login --profile ci < key.txt', 'printenv SIM_KEY | simjob login --base-url https://api.example.com'],
-  );
-
+  if (wanted('login')) loginCommand(program).action(lazyAction(rt, () => import('./commands/login/run.js')));
   if (wanted('logout')) examples(
     program
       .command('logout')
@@ -124,138 +116,12 @@ function defineCommands(program: Command, rt: Runtime, wanted: (...names: string
   );
 
   // -- jobs ---------------------------------------------------------------------------------------------------------
-  const submit = wanted('submit', 'topgear') && examples(
-    program
-      .command('submit')
-      .description('Submit profiles as sim jobs (a file, several files, or - for stdin).')
-      .argument('<profiles...>', 'Profile files (.simc), or - to read one from stdin.')
-      // .choices() so help and completions list the values; oneOf() keeps simjob's one-line error.
-      .addOption(new Option('-c, --channel <channel>', 'Build channel.').choices(CHANNELS).argParser(oneOf('--channel', CHANNELS)))
-      .addOption(new Option('--branch <branch>', 'Override the channel\'s git branch.').choices(GIT_BRANCHES).argParser(oneOf('--branch', GIT_BRANCHES)))
-      .option('--multistage', 'Sim every profileset cheaply, cull the losers, re-sim the rest.')
-      .option('--max-runtime <seconds>', 'Runtime cap in seconds (default 300).', positiveInteger('--max-runtime'))
-      .option('--max-queue <seconds>', 'Queue timeout in seconds (default 1800).', positiveInteger('--max-queue'))
-      .option('--max-credits <credits>', 'Credit budget of the job (service default 9600; at most the plan\'s maxCreditsPerJob).', positiveInteger('--max-credits'))
-      .addOption(new Option('--priority <priority>', 'Queue priority.').choices(PRIORITIES).argParser(oneOf('--priority', PRIORITIES)))
-      .option('--meta <key=value>', 'Metadata echoed back on the job (repeatable).', collect, [])
-      .option('--webhook', 'Send a job.terminal webhook event when the job ends.')
-      .option('--html', 'Also produce the HTML report.')
-      .option('--csv', 'Also produce the CSV table of profilesets.')
-      .addOption(new Option('--json-version <version>', 'JSON report schema: 2 (stable) or 3 (experimental).').choices(JSON_VERSIONS).argParser(oneOf('--json-version', JSON_VERSIONS)))
-      .option('--plain', 'Send the profile as text/plain with query parameters instead of JSON.')
-      .option('--idempotency-key <key>', 'Reuse a key to make retries of this submission safe.')
-      .option('--dry-run', 'Validate and print the request without sending it.')
-      .option('-w, --wait', 'Wait for the job to end and print its result.')
-      .addOption(waitOption.timeout())
-      .addOption(waitOption.cancelOnInterrupt())
-      .addOption(waitOption.top())
-      .option('--local', 'Run on this machine with a local simc instead of the service.')
-      .addOption(completeAsPath(new Option('--simc <path>', 'With --local: the simc binary to run.')))
-      .option('--concurrency <n>', 'Submit at most N profiles at once (batches).', positiveInteger('--concurrency'))
-      .option('--scenario <key=v1,v2>', 'Run each profile once per value of a global simc option (repeatable: every combination).', collect, [])
-      .addOption(new Option('--scenarios <preset>', 'Run each profile in a named set of scenarios (repeatable).').choices(Object.keys(SCENARIO_PRESETS)).argParser(collectOneOf('--scenarios', Object.keys(SCENARIO_PRESETS))).default([]))
-      .addOption(reportOption())
-      .action(lazyAction(rt, () => import('./commands/submit/run.js'))),
-    [
-      'simjob submit profile.simc --channel nightly --wait',
-      'simjob submit profile.simc --multistage --html --meta run=nightly-42',
-      'simjob submit \'profiles/*.simc\' --channel weekly --wait --json | jq \'.[].result.summary.mainActor.mean\'',
-      'simc_export | simjob submit - --channel latest',
-      'simjob submit profile.simc --local --wait',
-      'simjob submit profiles/*.simc --scenarios raid --wait',
-      'simjob submit profile.simc --scenario fight_style=Patchwerk,DungeonSlice --scenario desired_targets=1,5 --wait',
-      'simjob submit \'profiles/*.simc\' --wait --json --report junit=sims.xml --report markdown=summary.md > results.json',
-    ],
-  );
-
-  if (submit && wanted('topgear')) examples(
-    copyOptions(submit, program
-      .command('topgear')
-      .description('Find the best gear among what a character wears, carries and is offered in the Great Vault, from the /simc addon text.')
-      .argument('<export>', 'The /simc addon text in a file, or - to read it from stdin.')
-      .option('--slots <list>', `Slot groups that vary, comma-separated (default: all): ${GROUP_NAMES.join(',')}.`)
-      .addOption(new Option('--talents <which>', 'active: the equipped talents; all: also every saved loadout.').choices(TALENT_CHOICES).argParser(oneOf('--talents', TALENT_CHOICES)))
-      .option('--max-combos <n>', `Refuse to submit more combinations than this (default ${DEFAULT_MAX_COMBOS}).`, positiveInteger('--max-combos'))
-      .addOption(completeAsPath(new Option('-o, --output <file>', 'Write the generated profile to FILE and submit nothing.')))
-      .option('--no-multistage', 'Run every combination to full precision instead of culling in stages (multistage is on by default).')
-      .option('--dry-run', 'Print the counts, the stage plan and the request without sending it.'), ['--multistage', '--dry-run', '--concurrency'])
-      .addHelpText('after', [
-        '',
-        'Combinations: each slot tries the equipped item, the bag items and the Great Vault items for it. Rings and',
-        'trinkets are unordered pairs of two different items (never the same item id twice); at most one vault item.',
-        'The equipped set is the baseline; every other combination is a profileset named by what it swaps in.',
-        '',
-        'Weapons: every main-hand candidate with every off-hand candidate, and main-hand alone when nothing is in the',
-        'off hand. The export cannot tell one-handers from two-handers, so this is right for the character as',
-        'equipped: a two-hander from the bags is tried beside the equipped off-hand, which the game would not allow.',
-        'Leave such rows out of your decision, or use --slots without weapon.',
-      ].join('\n'))
-      .action(lazyAction(rt, () => import('./commands/topgear/run.js'))),
-    [
-      'simjob topgear export.txt --channel latest --wait',
-      'simjob topgear export.txt --slots trinket,finger --local --wait',
-      'pbpaste | simjob topgear - --talents all --wait',
-      'simjob topgear export.txt -o topgear.simc',
-    ],
-  );
-
-  if (wanted('status')) examples(
-    program
-      .command('status <id>')
-      .description('Show the state of a job (queue ETA, progress, error).')
-      .option('-w, --wait', 'Wait until the job ends, showing progress.')
-      .addOption(waitOption.timeout())
-      .addOption(waitOption.cancelOnInterrupt())
-      .addOption(waitOption.top())
-      .action(lazyAction(rt, () => import('./commands/status/run.js'))),
-    ['simjob status 519253542012420096', 'simjob status 519253542012420096 --wait', 'simjob status 519253542012420096 --json | jq -r .status'],
-  );
-
-  if (wanted('result')) examples(
-    program
-      .command('result <id>')
-      .description('Show the result of a finished job: headline, ranked profilesets, artifacts.')
-      .option('--top <n>', 'Show the best N profilesets (default 20).', positiveInteger('--top'))
-      .option('--all', 'Show every profileset, read from the JSON report artifact.')
-      .action(lazyAction(rt, () => import('./commands/result/run.js'))),
-    ['simjob result 519253542012420096', 'simjob result 519253542012420096 --all', 'simjob result 519253542012420096 --json | jq .result.summary'],
-  );
-
-  if (wanted('compare')) examples(
-    program
-      .command('compare <a> <b>')
-      .description('Compare two finished jobs, or two saved --json results: DPS side by side, the difference, and whether it is significant.')
-      .option('--top <n>', 'Show the best N profilesets of each match (default 20).', positiveInteger('--top'))
-      .option('--all', 'Compare every profileset, read from the JSON report artifacts.')
-      .option('--fail-on-regression <pct>', 'Exit 3 when any match is significantly worse by more than PCT percent.', nonNegativeNumber('--fail-on-regression'))
-      .addOption(reportOption())
-      .addHelpText('after', '\nSignificant: |Δ| > √(eA² + eB²), where eA and eB are the 95% half-widths (mean_error) of the two\nmeans: a two-sided z-test at the 5% level, assuming the two sims are independent.')
-      .action(lazyAction(rt, () => import('./commands/compare/run.js'))),
-    [
-      'simjob compare 519253542012420096 519253542012420097',
-      'simjob compare OLD NEW --all --json | jq \'.rows[] | select(.significant)\'',
-      'simjob compare yesterday.json today.json --fail-on-regression 1 --report markdown="$GITHUB_STEP_SUMMARY"',
-    ]
-  );
-
-  if (wanted('report')) examples(
-    program
-      .command('report')
-      .description('Write one self-contained HTML page with charts for jobs or saved --json results.')
-      // Tab offers files: a job id is pasted, a saved result is picked.
-      .addArgument(completeAsPath(new Argument('<inputs...>', 'Job ids, saved `--json` results (one resource or a batch\'s array), or - for stdin.')))
-      .option('-o, --output <file>', 'Write the page here (default: simjob-report-<id>.html).')
-      .option('--open', 'Open the page in the default browser.')
-      .option('--top <n>', 'Profilesets in each bar chart (default 20; the table lists every one).', positiveInteger('--top'))
-      .action(lazyAction(rt, () => import('./commands/report/run.js'))),
-    [
-      'simjob report 519253542012420096 --open',
-      'simjob report local-0123456789abcdefgh -o fury.html',
-      'simjob submit profiles/*.simc --wait --json > batch.json && simjob report batch.json -o batch.html',
-      'simjob report OLD_ID NEW_ID -o comparison.html',
-    ],
-  );
-
+  const submit = wanted('submit', 'topgear') && submitCommand(program).action(lazyAction(rt, () => import('./commands/submit/run.js')));
+  if (submit && wanted('topgear')) topgearCommand(program, submit).action(lazyAction(rt, () => import('./commands/topgear/run.js')));
+  if (wanted('status')) statusCommand(program).action(lazyAction(rt, () => import('./commands/status/run.js')));
+  if (wanted('result')) resultCommand(program).action(lazyAction(rt, () => import('./commands/result/run.js')));
+  if (wanted('compare')) compareCommand(program).action(lazyAction(rt, () => import('./commands/compare/run.js')));
+  if (wanted('report')) reportCommand(program).action(lazyAction(rt, () => import('./commands/report/run.js')));
   if (wanted('cancel')) examples(
     program
       .command('cancel <id>')
@@ -264,96 +130,18 @@ function defineCommands(program: Command, rt: Runtime, wanted: (...names: string
     ['simjob cancel 519253542012420096', 'simjob jobs --json | jq -r \'.jobs[] | select(.status == "queued") | .id\' | xargs -n1 simjob cancel'],
   );
 
-  if (wanted('jobs')) examples(
-    program
-      .command('jobs')
-      .description('List recent jobs, newest first.')
-      .option('-L, --limit <n>', 'Jobs per page, 1-100 (default 25).', positiveInteger('--limit'))
-      .option('--cursor <cursor>', 'Continue from a page.nextCursor.')
-      .option('--all', 'Follow every page.')
-      .option('--local', 'List local jobs.')
-      .action(lazyAction(rt, () => import('./commands/jobs/run.js'))),
-    ['simjob jobs', 'simjob jobs --limit 100 --all --json | jq -r \'.jobs[].id\'', 'simjob jobs --local'],
-  );
-
-  if (wanted('artifacts')) examples(
-    program
-      .command('artifacts <id>')
-      .description('List a job\'s artifacts, or download them (streamed to disk).')
-      .option('--download', 'Download the artifacts (all, or those named by --kind).')
-      .option('-k, --kind <kind>', 'Only artifacts of this kind, e.g. json_report (repeatable).', collect, [])
-      .option('-o, --dir <folder>', 'Folder to download into (default: ./<job id>).')
-      .option('--clobber', 'Overwrite files that already exist in the folder (default: stop, exit 2).')
-      .option('--skip-existing', 'Keep files that already exist in the folder and download the rest.')
-      .action(lazyAction(rt, () => import('./commands/artifacts/run.js'))),
-    ['simjob artifacts 519253542012420096', 'simjob artifacts 519253542012420096 --download --kind html_report -o reports/', 'simjob artifacts 519253542012420096 --download --skip-existing'],
-  );
-
-  if (wanted('usage')) examples(
-    program
-      .command('usage')
-      .description('Show the account\'s usage and limits.')
-      .option('--local', 'Show the local queue instead.')
-      .action(lazyAction(rt, () => import('./commands/usage/run.js'))),
-    ['simjob usage', 'simjob usage --json | jq .limits.maxActiveJobs', 'simjob usage --local'],
-  );
-
-  if (wanted('builds')) examples(
-    program
-      .command('builds [id]')
-      .description('Show the current build of each channel, or one build by id.')
-      .option('--local', 'Show the local simc binaries instead.')
-      .action(lazyAction(rt, () => import('./commands/builds/run.js'))),
-    ['simjob builds', 'simjob builds 4b7c8d0e-1f2a-4c3b-9d8e-7f6a5b4c3d2e', 'simjob builds --local'],
-  );
+  if (wanted('jobs')) jobsCommand(program).action(lazyAction(rt, () => import('./commands/jobs/run.js')));
+  if (wanted('artifacts')) artifactsCommand(program).action(lazyAction(rt, () => import('./commands/artifacts/run.js')));
+  if (wanted('usage')) usageCommand(program).action(lazyAction(rt, () => import('./commands/usage/run.js')));
+  if (wanted('builds')) buildsCommand(program).action(lazyAction(rt, () => import('./commands/builds/run.js')));
 
   // -- webhooks -----------------------------------------------------------------------------------------------------
   const webhook = wanted('webhook') && examples(
     program.command('webhook').description('Check, receive and configure job.terminal webhook events.'),
     ['simjob webhook listen --exec \'simjob result "$SIMJOB_JOB_ID"\'', 'simjob webhook verify --body-file body.json --signature "$SIG"', 'openssl rand -hex 32 | simjob webhook secret set'],
   );
-  if (webhook) examples(
-    webhook
-      .command('verify')
-      .description('Check a delivery\'s signature: exit 0 and the event when valid, exit 1 with the reason when not.')
-      .option('--body-file <file>', 'The raw request body, byte for byte (default: stdin).')
-      .option('--signature <value>', 'The X-Service-Signature header value (also SIMJOB_WEBHOOK_SIGNATURE).')
-      .addOption(signatureOption.secretFile())
-      .addOption(signatureOption.tolerance())
-      .action(lazyAction(rt, () => import('./commands/webhook/verify.js'))),
-    [
-      'simjob webhook verify --body-file body.json --signature "t=1711360000,v1=5257a8…"',
-      'SIMJOB_WEBHOOK_SIGNATURE="$SIG" simjob webhook verify --secret-file secret.txt --json < body.json | jq -r .payload.id',
-    ],
-  );
-  if (webhook) examples(
-    webhook
-      .command('listen')
-      .description('Receive deliveries on 127.0.0.1: verify, deduplicate by event id, print each new event, run or forward it.')
-      .option('--port <port>', 'Port to listen on (default 8790; 0 for any free port).', port)
-      .option('--path <path>', 'URL path to accept deliveries on (default /webhooks).', urlPath)
-      .option('--exec <command>', 'Shell command run per new event; a non-zero exit answers 500 so the sender retries.')
-      .option('--forward-to <url>', 'Re-post each new delivery (same body and headers) to this URL; a failure answers 502.', httpUrl)
-      .option('--max-events <n>', 'Exit after N new events.', positiveInteger('--max-events'))
-      .addOption(signatureOption.secretFile())
-      .addOption(signatureOption.tolerance())
-      .addHelpText('after', [
-        '',
-        'Output: one line per new event on stdout. With --json, one JSON object per line, {eventId, deliveryId, event}:',
-        'the one command whose --json is a stream of documents rather than one. Notices and rejections go to stderr.',
-        'Answers: 200 accepted or duplicate; 400 bad signature, stale timestamp or not an event (not retried);',
-        '500/502/503 when --exec or --forward-to failed or took over 9 s (the event is not marked seen: retried).',
-        '--exec gets SIMJOB_EVENT_ID, SIMJOB_DELIVERY_ID, SIMJOB_JOB_ID, SIMJOB_JOB_STATUS, SIMJOB_JOB_STATUS_REASON and',
-        'SIMJOB_EVENT_JSON (the raw body, also on its stdin); its output goes to stderr. Ctrl-C stops it and exits 0.',
-      ].join('\n'))
-      .action(lazyAction(rt, () => import('./commands/webhook/listen.js'))),
-    [
-      'simjob webhook listen',
-      'simjob webhook listen --json | jq -r .event.payload.id',
-      'simjob webhook listen --exec \'simjob result "$SIMJOB_JOB_ID" --json > "results/$SIMJOB_JOB_ID.json"\'',
-      'simjob webhook listen --port 0 --forward-to http://localhost:3000/hooks/simjob',
-    ],
-  );
+  if (webhook) webhookVerifyCommand(webhook).action(lazyAction(rt, () => import('./commands/webhook/verify.js')));
+  if (webhook) webhookListenCommand(webhook).action(lazyAction(rt, () => import('./commands/webhook/listen.js')));
   const secret = webhook && examples(
     webhook.command('secret').description('The signing secret used by local deliveries, listen and verify.'),
     ['openssl rand -hex 32 | simjob webhook secret set', 'simjob webhook secret unset --profile ci'],
@@ -404,10 +192,239 @@ function defineCommands(program: Command, rt: Runtime, wanted: (...names: string
   );
 }
 
+// -- the commands with options: each options type follows from its flags ----------------------------------------
+const loginCommand = (parent: CommandUnknownOpts) => examples(
+  parent
+    .command('login')
+    .description('Store an API key for the active profile (read from a hidden prompt, or from stdin).')
+    .option('--no-verify', 'Store the key without checking it against the service.'),
+  ['simjob login', 'simjob login --profile ci < key.txt', 'printenv SIM_KEY | simjob login --base-url https://api.example.com'],
+);
+export type LoginOptions = OptionsOf<ReturnType<typeof loginCommand>>;
+
+const submitCommand = (parent: CommandUnknownOpts) => examples(
+  parent
+    .command('submit')
+    .description('Submit profiles as sim jobs (a file, several files, or - for stdin).')
+    .argument('<profiles...>', 'Profile files (.simc), or - to read one from stdin.')
+    // .choices() so help and completions list the values; oneOf() keeps simjob's one-line error.
+    .addOption(new Option('-c, --channel <channel>', 'Build channel.').choices(CHANNELS).argParser(oneOf('--channel', CHANNELS)))
+    .addOption(new Option('--branch <branch>', 'Override the channel\'s git branch.').choices(GIT_BRANCHES).argParser(oneOf('--branch', GIT_BRANCHES)))
+    .option('--multistage', 'Sim every profileset cheaply, cull the losers, re-sim the rest.')
+    .option('--max-runtime <seconds>', 'Runtime cap in seconds (default 300).', positiveInteger('--max-runtime'))
+    .option('--max-queue <seconds>', 'Queue timeout in seconds (default 1800).', positiveInteger('--max-queue'))
+    .option('--max-credits <credits>', 'Credit budget of the job (service default 9600; at most the plan\'s maxCreditsPerJob).', positiveInteger('--max-credits'))
+    .addOption(new Option('--priority <priority>', 'Queue priority.').choices(PRIORITIES).argParser(oneOf('--priority', PRIORITIES)))
+    .option('--meta <key=value>', 'Metadata echoed back on the job (repeatable).', collect, [])
+    .option('--webhook', 'Send a job.terminal webhook event when the job ends.')
+    .option('--html', 'Also produce the HTML report.')
+    .option('--csv', 'Also produce the CSV table of profilesets.')
+    .addOption(new Option('--json-version <version>', 'JSON report schema: 2 (stable) or 3 (experimental).').choices(JSON_VERSIONS).argParser(oneOf('--json-version', JSON_VERSIONS)))
+    .option('--plain', 'Send the profile as text/plain with query parameters instead of JSON.')
+    .option('--idempotency-key <key>', 'Reuse a key to make retries of this submission safe.')
+    .option('--dry-run', 'Validate and print the request without sending it.')
+    .option('-w, --wait', 'Wait for the job to end and print its result.')
+    .addOption(waitOption.timeout())
+    .addOption(waitOption.cancelOnInterrupt())
+    .addOption(waitOption.top())
+    .option('--local', 'Run on this machine with a local simc instead of the service.')
+    .addOption(completeAsPath(new Option('--simc <path>', 'With --local: the simc binary to run.')))
+    .option('--concurrency <n>', 'Submit at most N profiles at once (batches).', positiveInteger('--concurrency'))
+    .option('--scenario <key=v1,v2>', 'Run each profile once per value of a global simc option (repeatable: every combination).', collect, [])
+    .addOption(new Option('--scenarios <preset>', 'Run each profile in a named set of scenarios (repeatable).').choices(Object.keys(SCENARIO_PRESETS)).argParser(collectOneOf('--scenarios', Object.keys(SCENARIO_PRESETS))).default([] as string[]))
+    .addOption(reportOption()),
+  [
+    'simjob submit profile.simc --channel nightly --wait',
+    'simjob submit profile.simc --multistage --html --meta run=nightly-42',
+    'simjob submit \'profiles/*.simc\' --channel weekly --wait --json | jq \'.[].result.summary.mainActor.mean\'',
+    'simc_export | simjob submit - --channel latest',
+    'simjob submit profile.simc --local --wait',
+    'simjob submit profiles/*.simc --scenarios raid --wait',
+    'simjob submit profile.simc --scenario fight_style=Patchwerk,DungeonSlice --scenario desired_targets=1,5 --wait',
+    'simjob submit \'profiles/*.simc\' --wait --json --report junit=sims.xml --report markdown=summary.md > results.json',
+  ],
+);
+export type SubmitCommandOptions = OptionsOf<ReturnType<typeof submitCommand>>;
+
+const topgearCommand = (parent: CommandUnknownOpts, submit: ReturnType<typeof submitCommand>) => examples(
+  copyOptions(submit, parent
+    .command('topgear')
+    .description('Find the best gear among what a character wears, carries and is offered in the Great Vault, from the /simc addon text.')
+    .argument('<export>', 'The /simc addon text in a file, or - to read it from stdin.')
+    .option('--slots <list>', `Slot groups that vary, comma-separated (default: all): ${GROUP_NAMES.join(',')}.`)
+    .addOption(new Option('--talents <which>', 'active: the equipped talents; all: also every saved loadout.').choices(TALENT_CHOICES).argParser(oneOf('--talents', TALENT_CHOICES)))
+    .option('--max-combos <n>', `Refuse to submit more combinations than this (default ${DEFAULT_MAX_COMBOS}).`, positiveInteger('--max-combos'))
+    .addOption(completeAsPath(new Option('-o, --output <file>', 'Write the generated profile to FILE and submit nothing.')))
+    .option('--no-multistage', 'Run every combination to full precision instead of culling in stages (multistage is on by default).')
+    .option('--dry-run', 'Print the counts, the stage plan and the request without sending it.'), ['multistage', 'dryRun', 'concurrency'])
+    .addHelpText('after', [
+      '',
+      'Combinations: each slot tries the equipped item, the bag items and the Great Vault items for it. Rings and',
+      'trinkets are unordered pairs of two different items (never the same item id twice); at most one vault item.',
+      'The equipped set is the baseline; every other combination is a profileset named by what it swaps in.',
+      '',
+      'Weapons: every main-hand candidate with every off-hand candidate, and main-hand alone when nothing is in the',
+      'off hand. The export cannot tell one-handers from two-handers, so this is right for the character as',
+      'equipped: a two-hander from the bags is tried beside the equipped off-hand, which the game would not allow.',
+      'Leave such rows out of your decision, or use --slots without weapon.',
+    ].join('\n')),
+  [
+    'simjob topgear export.txt --channel latest --wait',
+    'simjob topgear export.txt --slots trinket,finger --local --wait',
+    'pbpaste | simjob topgear - --talents all --wait',
+    'simjob topgear export.txt -o topgear.simc',
+  ],
+);
+export type TopGearOptions = OptionsOf<ReturnType<typeof topgearCommand>>;
+
+const statusCommand = (parent: CommandUnknownOpts) => examples(
+  parent
+    .command('status <id>')
+    .description('Show the state of a job (queue ETA, progress, error).')
+    .option('-w, --wait', 'Wait until the job ends, showing progress.')
+    .addOption(waitOption.timeout())
+    .addOption(waitOption.cancelOnInterrupt())
+    .addOption(waitOption.top()),
+  ['simjob status 519253542012420096', 'simjob status 519253542012420096 --wait', 'simjob status 519253542012420096 --json | jq -r .status'],
+);
+export type StatusOptions = OptionsOf<ReturnType<typeof statusCommand>>;
+
+const resultCommand = (parent: CommandUnknownOpts) => examples(
+  parent
+    .command('result <id>')
+    .description('Show the result of a finished job: headline, ranked profilesets, artifacts.')
+    .option('--top <n>', 'Show the best N profilesets (default 20).', positiveInteger('--top'))
+    .option('--all', 'Show every profileset, read from the JSON report artifact.'),
+  ['simjob result 519253542012420096', 'simjob result 519253542012420096 --all', 'simjob result 519253542012420096 --json | jq .result.summary'],
+);
+export type ResultOptions = OptionsOf<ReturnType<typeof resultCommand>>;
+
+const compareCommand = (parent: CommandUnknownOpts) => examples(
+  parent
+    .command('compare <a> <b>')
+    .description('Compare two finished jobs, or two saved --json results: DPS side by side, the difference, and whether it is significant.')
+    .option('--top <n>', 'Show the best N profilesets of each match (default 20).', positiveInteger('--top'))
+    .option('--all', 'Compare every profileset, read from the JSON report artifacts.')
+    .option('--fail-on-regression <pct>', 'Exit 3 when any match is significantly worse by more than PCT percent.', nonNegativeNumber('--fail-on-regression'))
+    .addOption(reportOption())
+    .addHelpText('after', '\nSignificant: |Δ| > √(eA² + eB²), where eA and eB are the 95% half-widths (mean_error) of the two\nmeans: a two-sided z-test at the 5% level, assuming the two sims are independent.'),
+  [
+    'simjob compare 519253542012420096 519253542012420097',
+    'simjob compare OLD NEW --all --json | jq \'.rows[] | select(.significant)\'',
+    'simjob compare yesterday.json today.json --fail-on-regression 1 --report markdown="$GITHUB_STEP_SUMMARY"',
+  ]
+);
+export type CompareOptions = OptionsOf<ReturnType<typeof compareCommand>>;
+
+const reportCommand = (parent: CommandUnknownOpts) => examples(
+  parent
+    .command('report')
+    .description('Write one self-contained HTML page with charts for jobs or saved --json results.')
+    // Tab offers files: a job id is pasted, a saved result is picked.
+    .addArgument(completeAsPath(new Argument('<inputs...>', 'Job ids, saved `--json` results (one resource or a batch\'s array), or - for stdin.')))
+    .option('-o, --output <file>', 'Write the page here (default: simjob-report-<id>.html).')
+    .option('--open', 'Open the page in the default browser.')
+    .option('--top <n>', 'Profilesets in each bar chart (default 20; the table lists every one).', positiveInteger('--top')),
+  [
+    'simjob report 519253542012420096 --open',
+    'simjob report local-0123456789abcdefgh -o fury.html',
+    'simjob submit profiles/*.simc --wait --json > batch.json && simjob report batch.json -o batch.html',
+    'simjob report OLD_ID NEW_ID -o comparison.html',
+  ],
+);
+export type ReportOptions = OptionsOf<ReturnType<typeof reportCommand>>;
+
+const jobsCommand = (parent: CommandUnknownOpts) => examples(
+  parent
+    .command('jobs')
+    .description('List recent jobs, newest first.')
+    .option('-L, --limit <n>', 'Jobs per page, 1-100 (default 25).', positiveInteger('--limit'))
+    .option('--cursor <cursor>', 'Continue from a page.nextCursor.')
+    .option('--all', 'Follow every page.')
+    .option('--local', 'List local jobs.'),
+  ['simjob jobs', 'simjob jobs --limit 100 --all --json | jq -r \'.jobs[].id\'', 'simjob jobs --local'],
+);
+export type JobsOptions = OptionsOf<ReturnType<typeof jobsCommand>>;
+
+const artifactsCommand = (parent: CommandUnknownOpts) => examples(
+  parent
+    .command('artifacts <id>')
+    .description('List a job\'s artifacts, or download them (streamed to disk).')
+    .option('--download', 'Download the artifacts (all, or those named by --kind).')
+    .option('-k, --kind <kind>', 'Only artifacts of this kind, e.g. json_report (repeatable).', collect, [])
+    .option('-o, --dir <folder>', 'Folder to download into (default: ./<job id>).')
+    .option('--clobber', 'Overwrite files that already exist in the folder (default: stop, exit 2).')
+    .option('--skip-existing', 'Keep files that already exist in the folder and download the rest.'),
+  ['simjob artifacts 519253542012420096', 'simjob artifacts 519253542012420096 --download --kind html_report -o reports/', 'simjob artifacts 519253542012420096 --download --skip-existing'],
+);
+export type ArtifactsOptions = OptionsOf<ReturnType<typeof artifactsCommand>>;
+
+const usageCommand = (parent: CommandUnknownOpts) => examples(
+  parent
+    .command('usage')
+    .description('Show the account\'s usage and limits.')
+    .option('--local', 'Show the local queue instead.'),
+  ['simjob usage', 'simjob usage --json | jq .limits.maxActiveJobs', 'simjob usage --local'],
+);
+export type UsageOptions = OptionsOf<ReturnType<typeof usageCommand>>;
+
+const buildsCommand = (parent: CommandUnknownOpts) => examples(
+  parent
+    .command('builds [id]')
+    .description('Show the current build of each channel, or one build by id.')
+    .option('--local', 'Show the local simc binaries instead.'),
+  ['simjob builds', 'simjob builds 4b7c8d0e-1f2a-4c3b-9d8e-7f6a5b4c3d2e', 'simjob builds --local'],
+);
+export type BuildsOptions = OptionsOf<ReturnType<typeof buildsCommand>>;
+
+const webhookVerifyCommand = (parent: CommandUnknownOpts) => examples(
+  parent
+    .command('verify')
+    .description('Check a delivery\'s signature: exit 0 and the event when valid, exit 1 with the reason when not.')
+    .option('--body-file <file>', 'The raw request body, byte for byte (default: stdin).')
+    .option('--signature <value>', 'The X-Service-Signature header value (also SIMJOB_WEBHOOK_SIGNATURE).')
+    .addOption(signatureOption.secretFile())
+    .addOption(signatureOption.tolerance()),
+  [
+    'simjob webhook verify --body-file body.json --signature "t=1711360000,v1=5257a8…"',
+    'SIMJOB_WEBHOOK_SIGNATURE="$SIG" simjob webhook verify --secret-file secret.txt --json < body.json | jq -r .payload.id',
+  ],
+);
+export type VerifyOptions = OptionsOf<ReturnType<typeof webhookVerifyCommand>>;
+
+const webhookListenCommand = (parent: CommandUnknownOpts) => examples(
+  parent
+    .command('listen')
+    .description('Receive deliveries on 127.0.0.1: verify, deduplicate by event id, print each new event, run or forward it.')
+    .option('--port <port>', 'Port to listen on (default 8790; 0 for any free port).', port)
+    .option('--path <path>', 'URL path to accept deliveries on (default /webhooks).', urlPath)
+    .option('--exec <command>', 'Shell command run per new event; a non-zero exit answers 500 so the sender retries.')
+    .option('--forward-to <url>', 'Re-post each new delivery (same body and headers) to this URL; a failure answers 502.', httpUrl)
+    .option('--max-events <n>', 'Exit after N new events.', positiveInteger('--max-events'))
+    .addOption(signatureOption.secretFile())
+    .addOption(signatureOption.tolerance())
+    .addHelpText('after', [
+      '',
+      'Output: one line per new event on stdout. With --json, one JSON object per line, {eventId, deliveryId, event}:',
+      'the one command whose --json is a stream of documents rather than one. Notices and rejections go to stderr.',
+      'Answers: 200 accepted or duplicate; 400 bad signature, stale timestamp or not an event (not retried);',
+      '500/502/503 when --exec or --forward-to failed or took over 9 s (the event is not marked seen: retried).',
+      '--exec gets SIMJOB_EVENT_ID, SIMJOB_DELIVERY_ID, SIMJOB_JOB_ID, SIMJOB_JOB_STATUS, SIMJOB_JOB_STATUS_REASON and',
+      'SIMJOB_EVENT_JSON (the raw body, also on its stdin); its output goes to stderr. Ctrl-C stops it and exits 0.',
+    ].join('\n')),
+  [
+    'simjob webhook listen',
+    'simjob webhook listen --json | jq -r .event.payload.id',
+    'simjob webhook listen --exec \'simjob result "$SIMJOB_JOB_ID" --json > "results/$SIMJOB_JOB_ID.json"\'',
+    'simjob webhook listen --port 0 --forward-to http://localhost:3000/hooks/simjob',
+  ],
+);
+export type ListenOptions = OptionsOf<ReturnType<typeof webhookListenCommand>>;
+
 /** ` Run \`simjob config get --help\` for usage.`: the deepest command argv names (global flags before it skipped). */
-function helpHintFor(program: Command, argv: readonly string[]): string {
+function helpHintFor(program: CommandUnknownOpts, argv: readonly string[]): string {
   const path: string[] = [];
-  let command = program;
+  let command: CommandUnknownOpts = program;
   for (const word of argv) {
     if (word === '--') break;
     const sub = word.startsWith('-') ? undefined : command.commands.find((c) => c.name() === word || c.aliases().includes(word));
@@ -423,7 +440,7 @@ function helpHintFor(program: Command, argv: readonly string[]): string {
  * The command argv runs, read as commander will: past the root's options (and their values). Undefined when an
  * unknown option or `--` comes first, so that commander sees the whole tree there.
  */
-function commandNamedBy(program: Command, argv: readonly string[]): string | undefined {
+function commandNamedBy(program: CommandUnknownOpts, argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--') return undefined;
@@ -447,11 +464,15 @@ const TALENT_CHOICES = ['active', 'all'] as const;
 
 /**
  * Give `to` the options of `from` it does not define itself, except `skip` (a fresh Option each, as commander needs;
- * completion hints are copied too): `topgear` takes every submit flag without a second list of them.
+ * completion hints are copied too): `topgear` takes every submit flag without a second list of them. The result's
+ * options type says so too, so topgear's handler reads the copied flags as typed as submit's.
  */
-function copyOptions(from: Command, to: Command, skip: string[]): Command {
+function copyOptions<From extends CommandUnknownOpts, To extends CommandUnknownOpts, Skip extends keyof OptionsOf<From>>(
+  from: From, to: To, skip: readonly Skip[],
+): WithOptionsOf<To, Omit<OptionsOf<From>, Skip | keyof OptionsOf<To>>> {
   for (const option of from.options) {
-    if (skip.includes(option.long ?? '') || to.options.some((o) => o.long === option.long)) continue;
+    const name = option.attributeName();
+    if ((skip as readonly string[]).includes(name) || to.options.some((o) => o.attributeName() === name)) continue;
     const copy = new Option(option.flags, option.description);
     if (option.argChoices) copy.choices(option.argChoices);
     if (option.parseArg) copy.argParser(option.parseArg);
@@ -459,8 +480,11 @@ function copyOptions(from: Command, to: Command, skip: string[]): Command {
     for (const symbol of Object.getOwnPropertySymbols(option)) (copy as unknown as Record<symbol, unknown>)[symbol] = (option as unknown as Record<symbol, unknown>)[symbol];
     to.addOption(copy);
   }
-  return to;
+  return to as unknown as WithOptionsOf<To, Omit<OptionsOf<From>, Skip | keyof OptionsOf<To>>>;
 }
+
+/** `C` with `More` added to its options. */
+type WithOptionsOf<C extends CommandUnknownOpts, More> = C extends Command<infer Args, infer Opts, infer Globals> ? Command<Args, Opts & More, Globals> : never;
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -472,8 +496,8 @@ function collectOneOf(flag: string, allowed: readonly string[]): (value: string,
 }
 
 /** `--report junit=FILE` / `markdown=FILE`, shared by submit and compare. */
-function reportOption(): Option {
-  return new Option('--report <format=file>', 'Also write a CI report: junit=FILE (JUnit XML) or markdown=FILE (repeatable).').argParser(collectReport).default([]);
+function reportOption() {
+  return new Option('--report <format=file>', 'Also write a CI report: junit=FILE (JUnit XML) or markdown=FILE (repeatable).').argParser(collectReport).default([] as ReportTarget[]);
 }
 
 /** What `submit --wait` and `status --wait` share (a fresh Option per command, as commander needs). */

@@ -1,9 +1,19 @@
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { Context, type GlobalFlags } from '../context.js';
 import type { HeadStart } from '../local/head-start.js';
 
 /** What every command handler looks like: positional arguments, its options, the context, and the command itself. */
 export type Handler<O = Record<string, unknown>> = (ctx: Context, args: string[], options: O, command: Command) => Promise<number | void>;
+
+/**
+ * The options commander hands a command, inferred by @commander-js/extra-typings from its flag definitions: a
+ * handler typed with it reads only flags that exist, as the types they are parsed to (docs/design.md, Defining a
+ * command).
+ */
+export type OptionsOf<C extends Command> = { [K in keyof ReturnType<C['opts']>]: AnyBoolean<ReturnType<C['opts']>[K]> };
+
+/** A plain flag parses to `true` or nothing; read as a boolean, so code may also pass `false` (as topgear does). */
+type AnyBoolean<V> = [V] extends [true | undefined] ? boolean | undefined : V;
 
 /** Process-wide things the CLI entry hands to every command. */
 export interface Runtime {
@@ -24,9 +34,10 @@ export interface Runtime {
  * cost of `simjob status` does not include the code of `submit` or `artifacts`.
  */
 export function lazyAction<O>(runtime: Runtime, load: () => Promise<{ run: Handler<O> }>) {
-  return async (...received: unknown[]): Promise<void> => {
+  // Typed so that commander's .action() checks the handler takes the options the command's flags give (O).
+  return async (...received: [...unknown[], O, Command]): Promise<void> => {
     const command = received[received.length - 1] as Command;
-    const options = command.opts() as O;
+    const options = received[received.length - 2] as O;
     const positional = received.slice(0, -2).flatMap((value) => (Array.isArray(value) ? value : [value])) as string[];
     const flags = command.optsWithGlobals() as Record<string, unknown>;
     const ctx = new Context({ ...runtime, flags: globalFlags(flags) });
@@ -53,6 +64,6 @@ function globalFlags(all: Record<string, unknown>): GlobalFlags {
 }
 
 /** Help that opens with examples, as gh's does. */
-export function examples(command: Command, lines: string[]): Command {
+export function examples<C extends Command>(command: C, lines: string[]): C {
   return command.addHelpText('before', `Examples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
 }

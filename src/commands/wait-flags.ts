@@ -1,14 +1,11 @@
 import { UsageError } from '../errors.js';
+import type { StatusOptions } from '../program.js';
 
 /** A flag that acts on a wait: its name, whether it was given, and what it does (for the error). */
 export type WaitOnlyFlag = readonly [name: string, given: boolean, does: string];
 
-/** The wait flags `submit` and `status` share. */
-export interface WaitFlags {
-  timeout?: number;
-  top?: number;
-  cancelOnInterrupt?: boolean;
-}
+/** The wait flags `submit` and `status` share (as program.ts defines them). */
+export type WaitFlags = Pick<StatusOptions, 'timeout' | 'top' | 'cancelOnInterrupt'>;
 
 /** Without --wait these flags would do nothing, so they are refused (exit 2) rather than silently ignored. */
 export function refuseWaitOnlyFlags(options: WaitFlags, more: readonly WaitOnlyFlag[] = []): void {

@@ -1,4 +1,4 @@
-import type { Argument, Option } from 'commander';
+import type { Argument, Option } from '@commander-js/extra-typings';
 
 /**
  * Completion hints that commander has no field for, attached to an Option or Argument in program.ts. Most values

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { renderBash } from './bash.js';
 import { renderFish } from './fish.js';
 import { commandModel, type ModelOptions } from './model.js';

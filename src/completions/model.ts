@@ -1,4 +1,4 @@
-import type { Argument, Command, Option } from 'commander';
+import type { Argument, CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import { pathHint, suggestionsHint } from './hints.js';
 
 /**

@@ -2,25 +2,15 @@ import { readUserFile } from '../util/read-file.js';
 import { IDEMPOTENCY_KEY, MAX_CREDENTIAL_LENGTH, MAX_METADATA_VALUE, MAX_PROFILE_BYTES } from '../api/limits.js';
 import type { Channel, Priority, SubmitRequest } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
+import type { SubmitCommandOptions } from '../program.js';
 import { nodeCrypto } from '../util/crypto.js';
 
-/** The submit flags that shape the request body (spec 2.1), after commander parsed them. */
-export interface SubmitFlags {
-  channel?: Channel;
-  branch?: 'midnight';
-  multistage?: boolean;
-  maxRuntime?: number;
-  maxCredits?: number;
-  maxQueue?: number;
-  priority?: Priority;
-  meta: string[];
-  webhook?: boolean;
-  html?: boolean;
-  csv?: boolean;
-  jsonVersion?: '2' | '3';
-  plain?: boolean;
-  idempotencyKey?: string;
-}
+/**
+ * The submit flags that shape the request body (spec 2.1), after commander parsed them: picked from their definitions
+ * in program.ts, so a flag renamed there fails to compile here instead of reading undefined.
+ */
+export type SubmitFlags = Pick<SubmitCommandOptions, 'channel' | 'branch' | 'multistage' | 'maxRuntime' | 'maxCredits'
+  | 'maxQueue' | 'priority' | 'meta' | 'webhook' | 'html' | 'csv' | 'jsonVersion' | 'plain' | 'idempotencyKey'>;
 
 export interface ProfileInput {
   /** What the user named: a path, or "-" for stdin. */

@@ -1,16 +1,9 @@
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
+import type { ArtifactsOptions } from '../../program.js';
 import { UsageError } from '../../errors.js';
 import { checkJobId } from '../../jobs/ids.js';
 import { downloadAll } from './download.js';
-
-export interface ArtifactsOptions {
-  download?: boolean;
-  kind: string[];
-  dir?: string;
-  clobber?: boolean;
-  skipExisting?: boolean;
-}
 
 export async function run(ctx: Context, [rawId]: string[], options: ArtifactsOptions): Promise<void> {
   const id = checkJobId(rawId);

@@ -1,12 +1,9 @@
 import type { Build } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
+import type { BuildsOptions } from '../../program.js';
 import { UsageError } from '../../errors.js';
 import { formatTime } from '../../output/format.js';
 import { printTable } from '../../output/table.js';
-
-export interface BuildsOptions {
-  local?: boolean;
-}
 
 export async function run(ctx: Context, [id]: string[], options: BuildsOptions): Promise<void> {
   const backend = await ctx.backend(options.local);

@@ -1,21 +1,14 @@
 import type { ResultRecord } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
+import type { CompareOptions } from '../../program.js';
 import { ExitCode, JobUnsuccessfulError, SimjobError, UsageError } from '../../errors.js';
 import { readAllProfilesets } from '../../output/report-profilesets.js';
-import type { ReportTarget } from '../../output/reports/spec.js';
 import { rankByMean } from '../../output/stats.js';
 import { printComparison, TEST_DESCRIPTION, type ComparisonView, type Match } from '../../output/views/comparison.js';
 import { DEFAULT_TOP } from '../../output/views/result.js';
 import { compareRows, isRegression, pairResults, whyNoDps, type SetList } from './match.js';
 import { loadSource, type Source } from './sources.js';
 import { scenarioLabel } from '../../output/format.js';
-
-export interface CompareOptions {
-  top?: number;
-  all?: boolean;
-  failOnRegression?: number;
-  report?: ReportTarget[];
-}
 
 /**
  * `simjob compare A B`: two finished jobs, or two saved `--json` outputs (single results or a batch's array), side by

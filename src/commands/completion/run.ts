@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { completionScript, type Shell } from '../../completions/index.js';
 import { simjobCompletionOptions } from '../../completions/options.js';
 import type { Context } from '../../context.js';

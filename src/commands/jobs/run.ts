@@ -1,15 +1,9 @@
 import type { JobList, JobListItem } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
+import type { JobsOptions } from '../../program.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { colourState, formatTime } from '../../output/format.js';
 import { printTable } from '../../output/table.js';
-
-export interface JobsOptions {
-  limit?: number;
-  cursor?: string;
-  all?: boolean;
-  local?: boolean;
-}
 
 /** Safety stop for --all: 100 pages of up to 100 jobs. */
 const MAX_PAGES = 100;

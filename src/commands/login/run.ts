@@ -1,12 +1,9 @@
 import { checkKey } from '../../config/resolve.js';
 import { openCredentials, openSettings } from '../../config/store.js';
 import type { Context } from '../../context.js';
+import type { LoginOptions } from '../../program.js';
 import { ApiError, AuthError, InterruptedError, UsageError } from '../../errors.js';
 import { readSecretLine } from '../../util/prompt.js';
-
-export interface LoginOptions {
-  verify: boolean;
-}
 
 /**
  * Store an API key for the active profile. The key comes from a hidden prompt on a terminal, or from stdin when

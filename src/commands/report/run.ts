@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
+import type { ReportOptions } from '../../program.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { exitCodeForState } from '../../jobs/states.js';
 import { formatNumber } from '../../output/format.js';
@@ -9,12 +10,6 @@ import { terminalSafeLine } from '../../output/safe.js';
 import { VERSION } from '../../version.js';
 import { loadJobs } from './inputs.js';
 import { browserFor, launch } from './open.js';
-
-export interface ReportOptions {
-  output?: string;
-  open?: boolean;
-  top?: number;
-}
 
 /**
  * `simjob report <job-id | results.json>…`: one self-contained HTML page for one job, a batch, a scenario matrix or a

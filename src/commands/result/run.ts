@@ -1,13 +1,9 @@
 import type { Context } from '../../context.js';
+import type { ResultOptions } from '../../program.js';
 import { UsageError } from '../../errors.js';
 import { exitCodeForState } from '../../jobs/states.js';
 import { checkJobId } from '../../jobs/ids.js';
 import { readOutcome } from '../../jobs/outcome.js';
-
-export interface ResultOptions {
-  top?: number;
-  all?: boolean;
-}
 
 /**
  * Exit code follows the job: 0 completed, 3 failed/cancelled/timed_out (so `simjob result ID && deploy` is safe). A job

@@ -1,10 +1,7 @@
 import type { Context } from '../../context.js';
+import type { StatusOptions } from '../../program.js';
 import { checkJobId } from '../../jobs/ids.js';
-import { refuseWaitOnlyFlags, type WaitFlags } from '../wait-flags.js';
-
-export interface StatusOptions extends WaitFlags {
-  wait?: boolean;
-}
+import { refuseWaitOnlyFlags } from '../wait-flags.js';
 
 export async function run(ctx: Context, [rawId]: string[], options: StatusOptions): Promise<number | void> {
   const id = checkJobId(rawId);

@@ -3,25 +3,12 @@ import type { SubmitRequest } from '../../api/schemas.js';
 import { ApiError, NetworkError } from '../../errors.js';
 import type { JobBackend, Submitted } from '../../jobs/backend.js';
 import type { Preflight } from '../../jobs/preflight.js';
-import type { ProfileInput, SubmitFlags } from '../../jobs/submission.js';
-import type { ReportTarget } from '../../output/reports/spec.js';
+import type { ProfileInput } from '../../jobs/submission.js';
+import type { SubmitCommandOptions } from '../../program.js';
 import type { Scenario } from './scenarios.js';
 
-export interface SubmitOptions extends SubmitFlags {
-  dryRun?: boolean;
-  wait?: boolean;
-  timeout?: number;
-  cancelOnInterrupt?: boolean;
-  top?: number;
-  local?: boolean;
-  simc?: string;
-  concurrency?: number;
-  /** `--scenario KEY=V1,V2` axes and `--scenarios NAME` presets. */
-  scenario?: string[];
-  scenarios?: string[];
-  /** `--report junit=FILE`, `--report markdown=FILE`. */
-  report?: ReportTarget[];
-}
+/** What submitting reads: submit's flags as program.ts defines them (topgear's are the same, less --concurrency). */
+export type SubmitOptions = SubmitCommandOptions;
 
 export interface PreparedSubmission {
   profile: ProfileInput;

@@ -17,15 +17,8 @@ import { noun } from '../../util/plural.js';
 import { terminalSafe, terminalSafeLine } from '../../output/safe.js';
 import { readAllBytes } from '../../util/prompt.js';
 import { readUserFile } from '../../util/read-file.js';
-import type { SubmitOptions } from '../submit/send.js';
+import type { TopGearOptions } from '../../program.js';
 import { checkFlags, submitProfiles } from '../submit/run.js';
-
-export interface TopGearOptions extends SubmitOptions {
-  slots?: string;
-  talents?: 'active' | 'all';
-  maxCombos?: number;
-  output?: string;
-}
 
 export async function run(ctx: Context, [source = '-']: string[], options: TopGearOptions): Promise<number | void> {
   checkFlags(options);

@@ -1,9 +1,10 @@
 import type { Context } from '../../context.js';
+import type { UsageOptions } from '../../program.js';
 import type { Usage } from '../../api/schemas.js';
 import { formatNumber, formatTime } from '../../output/format.js';
 import { terminalSafeLine } from '../../output/safe.js';
 
-export async function run(ctx: Context, _args: string[], options: { local?: boolean }): Promise<void> {
+export async function run(ctx: Context, _args: string[], options: UsageOptions): Promise<void> {
   const backend = await ctx.backend(options.local);
   const usage = await backend.usage();
   if (ctx.out.json) return ctx.out.printJson(usage.raw);

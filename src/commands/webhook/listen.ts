@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { dataDir } from '../../config/paths.js';
 import type { Context } from '../../context.js';
+import type { ListenOptions } from '../../program.js';
 import { UsageError } from '../../errors.js';
 import { terminalSafeLine as safe } from '../../output/safe.js';
 import { forwardDelivery, runExec } from '../../webhook/actions.js';
@@ -8,16 +9,6 @@ import { startListener, type Listener, type ReceivedEvent } from '../../webhook/
 import { fileSeenEvents } from '../../webhook/seen.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../webhook/signature.js';
 import { readSecret } from './inputs.js';
-
-export interface ListenOptions {
-  port?: number;
-  path?: string;
-  exec?: string;
-  forwardTo?: string;
-  maxEvents?: number;
-  tolerance?: number;
-  secretFile?: string;
-}
 
 const DEFAULT_PORT = 8790;
 const DEFAULT_PATH = '/webhooks';

@@ -1,17 +1,11 @@
 import { readUserFile } from '../../util/read-file.js';
 import { parseWebhookEvent } from '../../webhook/event.js';
 import type { Context } from '../../context.js';
+import type { VerifyOptions } from '../../program.js';
 import { ExitCode, SimjobError, UsageError } from '../../errors.js';
 import { readAllBytes } from '../../util/prompt.js';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature, type VerifyFailure } from '../../webhook/signature.js';
 import { readSecret } from './inputs.js';
-
-export interface VerifyOptions {
-  bodyFile?: string;
-  signature?: string;
-  secretFile?: string;
-  tolerance?: number;
-}
 
 /** The delivery is not authentic (or not an event). Exit 1: the input was well formed, the answer is "no". */
 class InvalidDeliveryError extends SimjobError {

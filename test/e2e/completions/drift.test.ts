@@ -1,4 +1,4 @@
-import { Option } from 'commander';
+import { Option } from '@commander-js/extra-typings';
 import { execa } from 'execa';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
