@@ -15,6 +15,19 @@ import { verifySignature } from './signature.js';
 /** Answer well inside the sender's 10 s, leaving time for the response to travel. */
 const ANSWER_BUDGET_MS = 9_000;
 const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * What a flood may hold: connections open at once (past it a new one is closed unanswered), and bytes of bodies held
+ * at once (past it a delivery is answered 503 before its body is read). A sender retries both, and one listener for
+ * development never needs more.
+ */
+export const DEFAULT_LIMITS: ListenerLimits = { connections: 64, bodyBytesInFlight: 8 * MAX_BODY_BYTES };
+/** A sender that stops sending mid-request is cut off after this long, so it cannot hold a connection for good. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+export interface ListenerLimits {
+  connections: number;
+  bodyBytesInFlight: number;
+}
 
 export interface ReceivedEvent {
   eventId: string;
@@ -36,6 +49,11 @@ export interface ListenerOptions {
   onDuplicate(received: ReceivedEvent): void;
   /** A delivery answered with 4xx/5xx, and why. */
   onRefused(status: number, reason: string, deliveryId: string | undefined): void;
+  /** The sender closed the connection before its body was complete: nothing was answered. */
+  onHungUp(deliveryId: string | undefined, receivedBytes: number): void;
+  /** A new connection was closed unanswered: `open` connections, the limit, were open already. */
+  onDropped(open: number): void;
+  limits?: ListenerLimits;
   budgetMs?: number;
   now?: () => number;
   /** The event ids already processed (seen.ts); by default only in memory, expiring after the tolerance window. */
@@ -44,6 +62,8 @@ export interface ListenerOptions {
 
 export interface Listener {
   url: string;
+  /** What the listener holds now, and the most body bytes it held at once. */
+  load(): { connections: number; bodyBytes: number; peakBodyBytes: number };
   /** Stop accepting, let in-flight deliveries finish, close. */
   close(): Promise<void>;
 }
@@ -54,6 +74,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const seen = options.seen ?? memorySeenEvents({ ttlMs: options.toleranceSeconds * 1000, now: options.now });
   const inFlight = new Map<string, Promise<Answer>>();
   const budgetMs = options.budgetMs ?? ANSWER_BUDGET_MS;
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  let connections = 0;
+  let bodyBytes = 0;
+  let peakBodyBytes = 0;
 
   async function runOnce(received: ReceivedEvent): Promise<Answer> {
     const deadline = new AbortController();
@@ -82,8 +106,27 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== options.path) return refuse(404, `nothing listens on ${path}; POST to ${options.path}`);
     if (req.method !== 'POST') return refuse(405, `${req.method} is not accepted; deliveries are POSTs`);
-    const rawBody = await readBody(req);
-    if (!rawBody) return refuse(413, `the body is over ${MAX_BODY_BYTES} bytes`);
+    // Room for the body is taken before any of it is read (the declared length, else the cap) and given back once
+    // the delivery is answered, so what a flood holds is bounded and returned.
+    const declared = Number(req.headers['content-length']);
+    const room = Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, MAX_BODY_BYTES) : MAX_BODY_BYTES;
+    if (bodyBytes + room > limits.bodyBytesInFlight) {
+      return refuse(503, `busy: ${bodyBytes} bytes of deliveries are being received or processed, the most it holds at once`);
+    }
+    bodyBytes += room;
+    peakBodyBytes = Math.max(peakBodyBytes, bodyBytes);
+    try {
+      await receive(req, res, deliveryId, refuse);
+    } finally {
+      bodyBytes -= room;
+    }
+  }
+
+  async function receive(req: IncomingMessage, res: ServerResponse, deliveryId: string | undefined, refuse: (status: number, reason: string) => void): Promise<void> {
+    const body = await readBody(req);
+    if (body.kind === 'hung-up') return options.onHungUp(deliveryId, body.receivedBytes);
+    if (body.kind === 'over') return refuse(413, `the body is over ${MAX_BODY_BYTES} bytes`);
+    const rawBody = body.bytes;
 
     const signature = header(req, 'x-service-signature');
     const verdict = verifySignature({
@@ -123,6 +166,13 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       if (!res.headersSent) reply(res, 500, { error: 'internal error' });
     });
   });
+  server.maxConnections = limits.connections;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.on('drop', () => options.onDropped(connections));
+  server.on('connection', (socket) => {
+    connections += 1;
+    socket.once('close', () => (connections -= 1));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => resolve());
@@ -130,6 +180,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}${options.path}`,
+    load: () => ({ connections, bodyBytes, peakBodyBytes }),
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -148,17 +199,26 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The exact bytes received (never re-serialised): the signature is over them. Undefined when over the cap. */
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+type Body = { kind: 'bytes'; bytes: Buffer } | { kind: 'over' } | { kind: 'hung-up'; receivedBytes: number };
+
+/** The exact bytes received (never re-serialised): the signature is over them. */
+async function readBody(req: IncomingMessage): Promise<Body> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    // Past the cap the rest is read and dropped, so the sender gets the 413 instead of a reset connection.
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
-    else if (size > 16 * MAX_BODY_BYTES) req.destroy();
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      // Past the cap the rest is read and dropped, so the sender gets the 413 instead of a reset connection.
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+      else if (size > 16 * MAX_BODY_BYTES) req.destroy();
+    }
+  } catch (error) {
+    // The request stream fails only when its connection closed before the body was complete.
+    if (!req.complete) return { kind: 'hung-up', receivedBytes: size };
+    throw error;
   }
-  return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks);
+  if (!req.complete) return { kind: 'hung-up', receivedBytes: size };
+  return size > MAX_BODY_BYTES ? { kind: 'over' } : { kind: 'bytes', bytes: Buffer.concat(chunks) };
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {

@@ -40,6 +40,7 @@ export async function run(ctx: Context, _args: string[], options: ListenOptions)
   const toleranceSeconds = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
   // Processed event ids survive a restart (data folder), each kept for the signature tolerance window.
   const seen = await fileSeenEvents(join(dataDir(ctx.env), SEEN_FILE), { ttlMs: toleranceSeconds * 1000, onProblem: (text) => out.warn(text) });
+  const dropped = droppedConnections((text) => out.warn(text));
   let listener: Listener;
   try {
     listener = await startListener({
@@ -68,6 +69,10 @@ export async function run(ctx: Context, _args: string[], options: ListenOptions)
         const what = status >= 500 ? `answered ${status} so the sender retries` : `answered ${status}`;
         out.warn(`Delivery ${deliveryId ?? '(no delivery id)'} ${what}: ${reason}.`);
       },
+      onHungUp: (deliveryId, receivedBytes) => {
+        out.warn(`Delivery ${deliveryId ?? '(no delivery id)'}: the connection closed after ${receivedBytes} bytes, before the body was complete; nothing answered.`);
+      },
+      onDropped: (open) => dropped.add(open),
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
@@ -88,6 +93,32 @@ export async function run(ctx: Context, _args: string[], options: ListenOptions)
   await stopped;
   ctx.signal.removeEventListener('abort', onAbort);
   await listener.close();
+  dropped.flush();
   out.notice(`Stopped after ${accepted} event${accepted === 1 ? '' : 's'}.`);
   return 0;
+}
+
+/**
+ * Connections closed unanswered because the listener was full, told once a second at most: a flood of them would
+ * otherwise bury everything else on stderr.
+ */
+function droppedConnections(warn: (text: string) => void) {
+  let count = 0;
+  let open = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (count === 0) return;
+    warn(`Closed ${count} new connection${count === 1 ? '' : 's'} unanswered: ${open} were open, the most it takes at once (senders retry).`);
+    count = 0;
+  };
+  return {
+    add(openNow: number) {
+      count += 1;
+      open = openNow;
+      timer ??= setTimeout(flush, 1_000).unref();
+    },
+    flush,
+  };
 }

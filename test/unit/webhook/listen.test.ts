@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createConnection, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ActionFailure, runExec } from '../../../src/webhook/actions.js';
@@ -19,6 +20,8 @@ afterEach(async () => {
 async function start(over: Partial<ListenerOptions> = {}) {
   const events: ReceivedEvent[] = [];
   const refused: Array<[number, string]> = [];
+  const hungUp: Array<[string | undefined, number]> = [];
+  let dropped = 0;
   let duplicates = 0;
   listener = await startListener({
     secret: SECRET,
@@ -29,9 +32,12 @@ async function start(over: Partial<ListenerOptions> = {}) {
     onEvent: (e) => events.push(e),
     onDuplicate: () => (duplicates += 1),
     onRefused: (status, reason) => refused.push([status, reason]),
+    onHungUp: (deliveryId, bytes) => hungUp.push([deliveryId, bytes]),
+    onDropped: () => (dropped += 1),
     ...over,
   });
-  return { url: listener.url, events, refused, duplicates: () => duplicates };
+  const l = listener;
+  return { url: l.url, load: () => l.load(), events, refused, hungUp, dropped: () => dropped, duplicates: () => duplicates };
 }
 
 function post(url: string, options: { body?: string | Buffer; eventId?: string | null; signature?: string } = {}) {
@@ -105,6 +111,108 @@ describe('startListener', () => {
     expect(res.status).toBe(405);
   });
 });
+
+describe('startListener under load (loopback only)', () => {
+  const MB = 1024 * 1024;
+
+  it('logs a sender that hangs up mid-body as a hang-up, not an internal error, and gives its room back', async () => {
+    const l = await start();
+    const socket = await openDelivery(l.url, MB, 'dlv_gone');
+    socket.write(Buffer.alloc(64 * 1024, 0x20));
+    await until(() => l.load().bodyBytes === MB);
+    socket.destroy();
+    await until(() => l.hungUp.length === 1);
+    expect(l.hungUp).toEqual([['dlv_gone', expect.any(Number)]]);
+    expect(l.refused).toEqual([]);
+    await until(() => l.load().connections === 0);
+    expect(l.load()).toMatchObject({ connections: 0, bodyBytes: 0 });
+  });
+
+  it('answers 503 before reading a body that would pass the bytes in flight, and 200 again once there is room', async () => {
+    const l = await start({ limits: { connections: 16, bodyBytesInFlight: 2 * MB } });
+    const held = [await openDelivery(l.url, MB, 'dlv_a'), await openDelivery(l.url, MB, 'dlv_b')];
+    await until(() => l.load().bodyBytes === 2 * MB);
+    const third = await openDelivery(l.url, MB, 'dlv_c');
+    expect(await firstLine(third)).toBe('HTTP/1.1 503 Service Unavailable');
+    expect(l.refused).toEqual([[503, expect.stringMatching(/^busy: 2097152 bytes of deliveries/)]]);
+    for (const socket of held) socket.destroy();
+    await until(() => l.load().bodyBytes === 0);
+    expect(await post(l.url)).toEqual({ kind: 'answered', status: 200 });
+    expect(l.load().peakBodyBytes).toBe(2 * MB);
+  });
+
+  it('closes connections past the limit unanswered', async () => {
+    const l = await start({ limits: { connections: 3, bodyBytesInFlight: 8 * MB } });
+    const open: Socket[] = [];
+    for (let i = 0; i < 3; i++) {
+      open.push(await connected(l.url));
+      await until(() => l.load().connections === i + 1);
+    }
+    const extra = await connected(l.url);
+    await new Promise((resolve) => extra.once('close', resolve));
+    expect(l.dropped()).toBe(1);
+    for (const socket of open) socket.destroy();
+    await until(() => l.load().connections === 0);
+  });
+
+  it('holds what its limits allow in a flood, answers or drops every connection, and holds nothing after', async () => {
+    const limits = { connections: 24, bodyBytesInFlight: 4 * MB };
+    const l = await start({ limits });
+    // 120 connections at once, each declaring 512 KB: half send it all, half hang up half-way.
+    const outcomes = await Promise.all(Array.from({ length: 120 }, async (_, i) => {
+      const socket = await openDelivery(l.url, MB / 2, `dlv_${i}`).catch(() => undefined);
+      if (!socket) return 'dropped';
+      const answer = firstLine(socket);
+      socket.write(Buffer.alloc(MB / 4, 0x20), () => {
+        if (i % 2 === 0) socket.end(Buffer.alloc(MB / 4, 0x20));
+        else socket.destroy();
+      });
+      return answer;
+    }));
+    await until(() => l.load().connections === 0);
+    expect(l.load()).toMatchObject({ connections: 0, bodyBytes: 0 });
+    expect(l.load().peakBodyBytes).toBeLessThanOrEqual(limits.bodyBytesInFlight);
+    expect(l.refused.filter(([status]) => status === 500)).toEqual([]);
+    // Every answer given was a refusal of the body (not an event) or "busy"; nothing else.
+    for (const outcome of outcomes) expect(outcome).toMatch(/^(dropped|closed|HTTP\/1\.1 (400|503) .*)$/);
+    expect(l.hungUp.length).toBeGreaterThan(0);
+  });
+});
+
+/** A raw connection to the listener, open (resolves once connected). */
+function connected(url: string): Promise<Socket> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host: '127.0.0.1', port: Number(port) }, () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** A delivery's request line and headers sent, declaring `length` bytes of body; the body is up to the caller. */
+async function openDelivery(url: string, length: number, deliveryId: string): Promise<Socket> {
+  const socket = await connected(url);
+  socket.on('error', () => undefined);
+  const { pathname } = new URL(url);
+  socket.write(`POST ${pathname} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\nx-service-delivery-id: ${deliveryId}\r\n\r\n`);
+  return socket;
+}
+
+/** The status line the server answers with, or 'closed' when the connection ends without one. */
+function firstLine(socket: Socket): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      if (text.includes('\r\n')) resolve(text.slice(0, text.indexOf('\r\n')));
+    });
+    socket.once('close', () => resolve('closed'));
+  });
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(condition()).toBe(true);
+}
 
 describe('runExec', () => {
   const received: ReceivedEvent = {
