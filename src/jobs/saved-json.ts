@@ -9,7 +9,7 @@ import { JobRecord, ResultRecord } from '../api/schemas.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { terminalSafeLine } from '../output/safe.js';
-import { readAll } from '../util/prompt.js';
+import { readAllBytes } from '../util/prompt.js';
 import { checkJobId, isJobId } from './ids.js';
 
 const SAVE_HINT = 'Save a result with: simjob result <id> --json > result.json (or submit … --wait --json for a batch).';
@@ -33,7 +33,7 @@ export interface SavedJson {
 export type JobArg = { id: string; saved?: undefined } | { saved: SavedJson; id?: undefined };
 
 export async function readJobArg(ctx: Pick<Context, 'stdin'>, arg: string): Promise<JobArg> {
-  if (arg === '-') return { saved: parse('-', 'stdin', await readAll(ctx.stdin)) };
+  if (arg === '-') return { saved: parse('-', 'stdin', savedText(await readAllBytes(ctx.stdin))) };
   const info = await stat(arg).catch(() => undefined);
   if (info?.isFile()) return { saved: parse(arg, arg, await readSaved(arg)) };
   if (info?.isDirectory()) throw new UsageError(`${terminalSafeLine(arg)} is a folder, not a saved --json file.`, SAVE_HINT);
@@ -44,10 +44,20 @@ export async function readJobArg(ctx: Pick<Context, 'stdin'>, arg: string): Prom
 
 async function readSaved(file: string): Promise<string> {
   try {
-    return await readFile(file, 'utf8');
+    return savedText(await readFile(file));
   } catch (error) {
     throw new UsageError(`Cannot read ${terminalSafeLine(file)}: ${(error as Error).message}.`);
   }
+}
+
+/**
+ * The text of a saved document. Windows shells mark text with a byte order mark (PowerShell's `Out-File -Encoding
+ * utf8` writes UTF-8 after one, Windows PowerShell's `>` writes UTF-16LE after one), which JSON.parse refuses.
+ */
+export function savedText(bytes: Buffer): string {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.toString('utf8', 3);
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.toString('utf16le', 2);
+  return bytes.toString('utf8');
 }
 
 /** A saved file is any file: the job id it holds is used to fetch the job, so it must be one. */

@@ -2,7 +2,7 @@
  * `compare` and `report` read their arguments alike (src/jobs/saved-json.ts): a bad one is refused with the same
  * one line and exit 2 by both, and a file name is printed terminal-safe. No service and no simc: nothing is fetched.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { simjob } from '../helpers/cli.js';
@@ -80,6 +80,32 @@ describe('compare and report: the same errors for the same bad saved --json inpu
 
   it('a name that is not a file and not a job id', async () => {
     expect(await refusedByBoth('two words')).toBe('Error: "two words" is not a job id. Find ids with `simjob jobs`.\n');
+  });
+});
+
+describe('compare and report: a saved result written by Windows tools', () => {
+  const actor = (mean: number) => ({ name: 'alpha', mean, mean_error: 10, mean_stddev: 100, profilesets: null });
+  const saved = (mean: number) => JSON.stringify({
+    id: '123456789012345678', status: 'completed',
+    result: { summary: { metric: 'dps', mainActor: actor(mean), multiStage: null }, artifacts: [] },
+  }, null, 2);
+
+  it.each([
+    ['UTF-8 after a byte order mark (PowerShell: Out-File -Encoding utf8)', (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])],
+    ['UTF-16LE after a byte order mark (Windows PowerShell: >)', (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])],
+  ])('is read: %s', async (_how, encode) => {
+    const env = { PATH: process.env.PATH! };
+    const a = join(dir, 'windows-a.json');
+    const b = join(dir, 'windows-b.json');
+    writeFileSync(a, encode(saved(50_000)));
+    writeFileSync(b, encode(saved(40_000)));
+    const compared = await simjob(['compare', a, b, '--fail-on-regression', '1'], { env, cwd: dir });
+    expect(compared.stderr).toContain('1 regression of more than 1% (significant):');
+    expect(compared.exitCode, compared.stderr).toBe(3);
+    const page = join(dir, 'windows.html');
+    const reported = await simjob(['report', a, b, '-o', page], { env, cwd: dir });
+    expect(reported.exitCode, reported.stderr).toBe(0);
+    expect(readFileSync(page, 'utf8')).toContain('alpha');
   });
 });
 
