@@ -305,7 +305,8 @@ const compareCommand = (parent: CommandUnknownOpts) => examples(
     .description('Compare two finished jobs, or two saved --json results: DPS side by side, the difference, and whether it is significant.')
     .option('--top <n>', 'Show the best N profilesets of each match (default 20).', positiveInteger('--top'))
     .option('--all', 'Compare every profileset, read from the JSON report artifacts.')
-    .option('--fail-on-regression <pct>', 'Exit 3 when any match is significantly worse by more than PCT percent.', nonNegativeNumber('--fail-on-regression'))
+    .option('--fail-on-regression <pct>', 'Exit 3 when any match is significantly worse by more than PCT percent, or has no DPS (a failed job).', nonNegativeNumber('--fail-on-regression'))
+    .option('--allow-failed', 'With --fail-on-regression: list a result without DPS (failed, cancelled, timed out) but pass it.')
     .addOption(reportOption())
     .addHelpText('after', '\nSignificant: |Δ| > √(eA² + eB²), where eA and eB are the 95% half-widths (mean_error) of the two\nmeans: a two-sided z-test at the 5% level, assuming the two sims are independent.'),
   [

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { simjob } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
+import { validateJunit } from '../helpers/junit.js';
 import { profileFile, submitFinished, userEnv } from './wait-helpers.js';
 
 let server: TestServer;
@@ -90,5 +91,34 @@ describe('compare', () => {
     const run = await simjob(['compare', ok, saved], { env: { PATH: process.env.PATH! } });
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr).toContain(`(job ${failed}): no DPS: it ended failed (execution_failed).`);
+  });
+
+  it('a regression gate does not pass a failed job: exit 3, unless --allow-failed', async () => {
+    const dir = tempDir('simjob-compare-');
+    const ok = join(dir, 'ok.json');
+    writeFileSync(ok, (await simjob(['result', await finished(), '--json'], { env })).stdout);
+    const failed = await finished(['--meta', 'test.outcome=failed']);
+    const saved = join(dir, 'failed.json');
+    writeFileSync(saved, (await simjob(['result', failed, '--json'], { env })).stdout);
+    const offline = { PATH: process.env.PATH! };
+    const junit = join(dir, 'gate.xml');
+
+    const gate = await simjob(['compare', ok, saved, '--fail-on-regression', '1', '--report', `junit=${junit}`], { env: offline });
+    expect(gate.exitCode, gate.stderr).toBe(3);
+    expect(gate.stderr).toContain('1 result with no DPS to compare, so --fail-on-regression cannot pass (--allow-failed lets them through):\n');
+    expect(gate.stderr).toContain(`  job ${failed}: no DPS: it ended failed (execution_failed)\n`);
+    expect(validateJunit(junit)).toMatchObject({ tests: 1, failures: 1, skipped: 0 });
+    const json = await simjob(['compare', ok, saved, '--fail-on-regression', '1', '--json'], { env: offline });
+    expect(json.exitCode).toBe(3);
+    expect((JSON.parse(json.stdout) as { notJudged: Array<{ id: string }> }).notJudged.map((u) => u.id)).toEqual([failed]);
+
+    const allowed = await simjob(['compare', ok, saved, '--fail-on-regression', '1', '--allow-failed', '--report', `junit=${junit}`], { env: offline });
+    expect(allowed.exitCode, allowed.stderr).toBe(0);
+    expect(allowed.stderr).toContain(`(job ${failed}): no DPS: it ended failed (execution_failed).`);
+    expect(validateJunit(junit)).toMatchObject({ tests: 1, failures: 0, skipped: 1 });
+
+    const alone = await simjob(['compare', ok, saved, '--allow-failed'], { env: offline });
+    expect(alone.exitCode).toBe(2);
+    expect(alone.stderr).toBe('Error: --allow-failed lets a result without DPS pass --fail-on-regression; it needs that flag. Add --fail-on-regression PCT, or drop --allow-failed.\n');
   });
 });

@@ -24,7 +24,10 @@ function regressionsOf(view: ComparisonView, m: Match): CompareRow[] {
   return view.regressions.filter((r) => r.profile === m.profile && r.scenario === m.scenario).map((r) => r.row);
 }
 
-/** One case per match; a match with no partner (or no DPS on one side) is skipped with the reason, never dropped. */
+/**
+ * One case per match; a match with no partner (or no DPS on one side) is skipped with the reason, never dropped, but
+ * fails when the regression gate could not judge it (no DPS).
+ */
 function testCases(view: ComparisonView): TestCase[] {
   const cases: TestCase[] = view.matches.map((m) => {
     const bad = regressionsOf(view, m);
@@ -41,16 +44,24 @@ function testCases(view: ComparisonView): TestCase[] {
       },
     };
   });
-  for (const u of view.unmatched) cases.push({ name: scenarioLabel(u), classname: `simjob.compare.${u.profile}`, skipped: `job ${u.id}: ${u.reason}` });
+  for (const u of view.unmatched) {
+    const base = { name: scenarioLabel(u), classname: `simjob.compare.${u.profile}` };
+    const why = `job ${u.id}: ${u.reason}`;
+    cases.push(view.unjudged.includes(u) ? { ...base, failure: { type: 'no_dps', message: why, detail: why } } : { ...base, skipped: why });
+  }
   return cases;
 }
 
 function markdown(view: ComparisonView): string {
   const regressions = view.regressions.length;
+  const unjudged = view.unjudged.length;
   const verdict = view.threshold === undefined
     ? `${view.matches.length} match${view.matches.length === 1 ? '' : 'es'} compared.`
-    : regressions
-      ? `:x: **${regressions} significant regression${regressions === 1 ? '' : 's'} of more than ${view.threshold}%.**`
+    : regressions || unjudged
+      ? [
+        regressions ? `:x: **${regressions} significant regression${regressions === 1 ? '' : 's'} of more than ${view.threshold}%.**` : '',
+        unjudged ? `:x: **${unjudged} result${unjudged === 1 ? '' : 's'} with no DPS to compare (see Not compared).**` : '',
+      ].filter(Boolean).join(' ')
       : `:white_check_mark: No significant regression of more than ${view.threshold}%.`;
   const rows: Array<{ m: Match; r: CompareRow }> = [];
   for (const m of view.matches) {

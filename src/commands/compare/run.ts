@@ -9,6 +9,7 @@ import { DEFAULT_TOP } from '../../output/views/result.js';
 import { compareRows, isRegression, pairResults, whyNoDps, type SetList } from './match.js';
 import { loadSource, type Source } from './sources.js';
 import { scenarioLabel } from '../../output/format.js';
+import { terminalSafeLine } from '../../output/safe.js';
 
 /**
  * `simjob compare A B`: two finished jobs, or two saved `--json` outputs (single results or a batch's array), side by
@@ -18,6 +19,9 @@ import { scenarioLabel } from '../../output/format.js';
 export async function run(ctx: Context, [argA, argB]: string[], options: CompareOptions): Promise<number> {
   if (options.all && options.top !== undefined) throw new UsageError('--all and --top do not go together: --all compares every profileset.');
   if (argA === '-' && argB === '-') throw new UsageError('Only one side can come from stdin ("-").');
+  if (options.allowFailed && options.failOnRegression === undefined) {
+    throw new UsageError('--allow-failed lets a result without DPS pass --fail-on-regression; it needs that flag.', 'Add --fail-on-regression PCT, or drop --allow-failed.');
+  }
   if (options.report?.length) await (await import('../../output/reports/files.js')).checkReportTargets(options.report);
   const [a, b] = await Promise.all([loadSource(ctx, argA!), loadSource(ctx, argB!)]);
   // A job named by its id must have DPS (exit 3 if not); a saved file's results without DPS are listed, not compared.
@@ -33,7 +37,10 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
   const threshold = options.failOnRegression;
   const regressions = matches.flatMap((m) => m.rows.filter((r) => isRegression(r, threshold)).map((row) => ({ profile: m.profile, scenario: m.scenario, row })));
 
-  const view: ComparisonView = { a, b, matches, unmatched: pairing.unmatched, duplicates: pairing.duplicates, threshold, regressions };
+  // A gate that could not compare a job (it failed, say) must not pass: a night whose sims failed is no good night.
+  const unjudged = threshold !== undefined && !options.allowFailed ? pairing.unmatched.filter((u) => u.noDps) : [];
+
+  const view: ComparisonView = { a, b, matches, unmatched: pairing.unmatched, duplicates: pairing.duplicates, threshold, regressions, unjudged };
   if (ctx.out.json) ctx.out.printJson(jsonOf(view));
   else printComparison(ctx.out, view, options.all ? Number.POSITIVE_INFINITY : options.top ?? DEFAULT_TOP);
   if (options.report?.length) {
@@ -45,9 +52,12 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
     for (const { profile, scenario, row } of regressions) {
       ctx.out.err(`  ${scenarioLabel({ profile, scenario })}  ${row.name}${row.kind === 'actor' ? ' (actor)' : ''}: ${row.percent!.toFixed(2)}% (${row.delta!.toFixed(1)} ± ${row.combinedError!.toFixed(1)})\n`);
     }
-    return ExitCode.JOB_UNSUCCESSFUL;
   }
-  return 0;
+  if (unjudged.length) {
+    ctx.out.err(`${unjudged.length} result${unjudged.length === 1 ? '' : 's'} with no DPS to compare, so --fail-on-regression cannot pass (--allow-failed lets them through):\n`);
+    for (const u of unjudged) ctx.out.err(`  ${terminalSafeLine(scenarioLabel(u))}  job ${terminalSafeLine(u.id)}: ${terminalSafeLine(u.reason)}\n`);
+  }
+  return regressions.length || unjudged.length ? ExitCode.JOB_UNSUCCESSFUL : 0;
 }
 
 function requireDps(r: ResultRecord): void {
@@ -99,6 +109,7 @@ function jsonOf(v: ComparisonView) {
     threshold: v.threshold ?? null,
     matches,
     unmatched: v.unmatched.map((u) => ({ ...u, scenario: u.scenario || null })),
+    notJudged: v.unjudged.map((u) => ({ ...u, scenario: u.scenario || null })),
     regressions: v.regressions.map(({ profile, scenario, row }) => ({ profile, scenario: scenario || null, name: row.name, kind: row.kind, delta: row.delta, percent: row.percent, combinedError: row.combinedError })),
   };
 }

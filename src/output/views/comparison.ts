@@ -42,6 +42,8 @@ export interface Unmatched {
   id: string;
   /** `only in A`, or why it cannot be compared (`no DPS: it ended failed (simc_error)`). */
   reason: string;
+  /** It has a partner but no DPS (a job that failed, was cancelled or timed out): a regression gate cannot judge it. */
+  noDps?: true;
 }
 
 /** One side of a comparison: a job id or a saved file, and how many results it held. */
@@ -58,6 +60,8 @@ export interface ComparisonView {
   duplicates: string[];
   threshold: number | undefined;
   regressions: Array<{ profile: string; scenario: string; row: CompareRow }>;
+  /** With --fail-on-regression (and no --allow-failed): the results without DPS, which fail the gate. */
+  unjudged: Unmatched[];
 }
 
 interface Line extends CompareRow {
