@@ -157,7 +157,7 @@ export function cullCandidates(opts: CullOptions): CullResult {
   const n = refs.length;
   const known = refs.map((r) => r.iterations).filter((i): i is number => i !== null);
   // The fewest iterations decide (the widest quantile); with none reported, the normal quantile.
-  const df = known.length > 0 ? Math.min(...known) - 1 : Infinity;
+  const df = known.length > 0 ? known.reduce((m, i) => Math.min(m, i)) - 1 : Infinity;
   const c = n >= 2 ? tUpperQuantile(alpha / (2 * n), df) : Infinity;
   const z = Math.SQRT2 * c;
   const leader = refs[0];

@@ -44,21 +44,34 @@ export function printTable<T>(out: Output, rows: readonly T[], columns: Readonly
     return;
   }
   const cells = rows.map((row, r) => columns.map((col) => terminalSafeLine(col.value(row, r))));
-  const widths = headers.map((header, i) => Math.max(displayWidth(header), ...cells.map((r) => displayWidth(r[i] ?? ''))));
+  // reduce, not Math.max(...cells): one argument per row overflows the stack past ~120,000 rows.
+  const widths = headers.map((header, i) => cells.reduce((widest, r) => Math.max(widest, displayWidth(r[i] ?? '')), displayWidth(header)));
   const budget = (out.width ?? 100) - 2 * (columns.length - 1);
   fitWidths(widths, budget, columns.findIndex((c) => c.shrinkable));
   for (const row of cells) row.forEach((cell, i) => (row[i] = truncate(cell, widths[i] ?? cell.length)));
-  const table = new Table({
-    chars: BORDERLESS,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-    head: headers.map((header) => out.c.dim(header)),
-    colAligns: columns.map((c) => c.align ?? 'left'),
-  });
-  rows.forEach((row, r) => {
-    table.push(columns.map((col, i) => (col.style ? col.style(cells[r]?.[i] ?? '', row) : cells[r]?.[i] ?? '')));
-  });
-  out.line(table.toString().split('\n').map((l) => l.trimEnd()).join('\n'));
+  // cli-table3 lays a table out with one call argument per row, which overflows the stack past ~120,000 rows: a
+  // longer table is laid out in parts, each at the widths computed above so that the parts line up.
+  const parts = rows.length > ROWS_PER_LAYOUT ? { colWidths: widths } : {};
+  const text: string[] = [];
+  for (let start = 0; start === 0 || start < rows.length; start += ROWS_PER_LAYOUT) {
+    const table = new Table({
+      chars: BORDERLESS,
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+      head: start === 0 ? headers.map((header) => out.c.dim(header)) : [],
+      colAligns: columns.map((c) => c.align ?? 'left'),
+      ...parts,
+    });
+    for (let r = start; r < Math.min(rows.length, start + ROWS_PER_LAYOUT); r++) {
+      const row = rows[r]!;
+      table.push(columns.map((col, i) => (col.style ? col.style(cells[r]?.[i] ?? '', row) : cells[r]?.[i] ?? '')));
+    }
+    text.push(table.toString().split('\n').map((l) => l.trimEnd()).join('\n'));
+  }
+  out.line(text.join('\n'));
 }
+
+/** Rows cli-table3 lays out at once (see printTable). */
+const ROWS_PER_LAYOUT = 10_000;
 
 /**
  * Narrow columns until the row fits the budget: the shrinkable column first (down to 8), then the widest one, one

@@ -109,6 +109,25 @@ describe('compare and report: a saved result written by Windows tools', () => {
   });
 });
 
+describe('compare and report: a result of 125,000 profilesets', () => {
+  it('is read, compared and written as a page (no call with an argument per profileset)', { timeout: 120_000 }, async () => {
+    const count = 125_000;
+    const results = Array.from({ length: count }, (_, i) => ({ name: `set_${i}`, mean: 50_000 + (i % 997), mean_error: 20, mean_stddev: 200, stage: null }));
+    const actor = { name: 'alpha', mean: 50_000, mean_error: 20, mean_stddev: 200, profilesets: { count, results } };
+    const big = join(dir, 'many.json');
+    writeFileSync(big, JSON.stringify({ id: '123456789012345678', status: 'completed', result: { summary: { metric: 'dps', mainActor: actor, multiStage: null }, artifacts: [] } }));
+    const env = { PATH: process.env.PATH! };
+    const page = join(dir, 'many.html');
+    const reported = await simjob(['report', big, '-o', page], { env, cwd: dir });
+    expect(reported.exitCode, reported.stderr).toBe(0);
+    expect(reported.stdout).toContain('1 job, 125,000 profilesets.');
+    expect(readFileSync(page, 'utf8')).toContain('set_124999');
+    const compared = await simjob(['compare', big, big, '--fail-on-regression', '1'], { env, cwd: dir });
+    expect(compared.exitCode, compared.stderr).toBe(0);
+    expect(compared.stderr).toContain('0 of 125001 differences are significant.');
+  });
+});
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -18,7 +18,7 @@ export async function loadJobs(ctx: Context, args: string[]): Promise<ReportJob[
   const jobs: ReportJob[] = [];
   for (const arg of args) {
     const { id, saved } = await readJobArg(ctx, arg);
-    if (saved) jobs.push(...(await fromSaved(ctx, saved)));
+    if (saved) for (const job of await fromSaved(ctx, saved)) jobs.push(job);
     else jobs.push(await fromJob(ctx, id));
   }
   return jobs;

@@ -30,7 +30,7 @@ export async function expandProfileArgs(args: readonly string[]): Promise<{ path
     if (matches.length === 0) {
       throw new UsageError(`No profile matches ${arg}.`, 'Check the pattern and the folder it is relative to.');
     }
-    paths.push(...matches);
+    for (const match of matches) paths.push(match);
     expanded = true;
   }
   return { paths, expanded };

@@ -54,10 +54,13 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
  * at 0 costs little (the spread is large next to the values) it starts at 0.
  */
 export function barDomain(values: Array<{ mean: number; error?: number | null | undefined }>, extra: number[] = []): { lo: number; hi: number } {
-  const lows = [...values.map((v) => v.mean - (v.error ?? 0)), ...extra];
-  const highs = [...values.map((v) => v.mean + (v.error ?? 0)), ...extra];
-  const min = Math.min(...lows);
-  const max = Math.max(...highs);
+  // A loop, not Math.min(...list): a call with one argument per profileset overflows the stack past ~120,000.
+  let min = Math.min(Number.POSITIVE_INFINITY, ...extra);
+  let max = Math.max(Number.NEGATIVE_INFINITY, ...extra);
+  for (const v of values) {
+    min = Math.min(min, v.mean - (v.error ?? 0));
+    max = Math.max(max, v.mean + (v.error ?? 0));
+  }
   const span = max - min || Math.abs(max) * 0.01 || 1;
   const hi = max + span * 0.05;
   let lo = min - span * 0.15;

@@ -121,8 +121,9 @@ function printProfilesets(out: Output, record: ResultRecord, options: ResultView
   if (tty) {
     const width = barWidth(out, rows, columns);
     if (width > 0) {
-      const lo = Math.min(...rows.map((r) => r.mean));
-      const hi = Math.max(...rows.map((r) => r.mean));
+      // Not Math.min(...means): one argument per profileset overflows the stack past ~120,000.
+      const lo = rows.reduce((m, r) => Math.min(m, r.mean), Number.POSITIVE_INFINITY);
+      const hi = rows.reduce((m, r) => Math.max(m, r.mean), Number.NEGATIVE_INFINITY);
       columns.push({
         header: '',
         value: (r) => bar(r.mean, lo, hi, width),
@@ -224,7 +225,7 @@ function describeArtifacts(artifacts: Artifact[]): string {
 /** How many cells the bar may take so the table still fits the terminal (0: no bar). */
 function barWidth(out: Output, rows: Row[], columns: Array<Column<Row>>): number {
   const width = out.width ?? 100;
-  const natural = columns.map((col) => Math.max(col.header.length, ...rows.map((r, i) => [...col.value(r, i)].length)));
+  const natural = columns.map((col) => rows.reduce((widest, r, i) => Math.max(widest, [...col.value(r, i)].length), col.header.length));
   const nameIndex = columns.findIndex((col) => col.shrinkable);
   // Names give up width for the bar down to 24 characters; below that the bar goes instead.
   const name = Math.min(natural[nameIndex] ?? 0, 24);
