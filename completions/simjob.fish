@@ -300,7 +300,7 @@ complete -c simjob -n '__simjob_state \'result\'' -l 'base-url' -r -f -d 'API ba
 complete -c simjob -n '__simjob_state \'compare\'' -l 'top' -r -f -d 'Show the best N profilesets of each match (default 20).'
 complete -c simjob -n '__simjob_state \'compare\'' -l 'all' -d 'Compare every profileset, read from the JSON report artifacts.'
 complete -c simjob -n '__simjob_state \'compare\'' -l 'fail-on-regression' -r -f -d 'Exit 3 when any match is significantly worse by more than PCT percent, or has no DPS (a failed job).'
-complete -c simjob -n '__simjob_state \'compare\'' -l 'allow-failed' -d 'With --fail-on-regression: list a result without DPS (failed, cancelled, timed out) but pass it.'
+complete -c simjob -n '__simjob_state \'compare\'' -l 'allow-failed' -d 'With --fail-on-regression: list a result without DPS (failed, cancelled, timed out), but pass it.'
 complete -c simjob -n '__simjob_state \'compare\'' -l 'report' -r -f -d 'Also write a CI report: junit=FILE (JUnit XML) or markdown=FILE (repeatable).'
 complete -c simjob -n '__simjob_state \'compare\'' -s 'h' -l 'help' -d 'Show help for a command.'
 complete -c simjob -n '__simjob_state \'compare\'' -l 'json' -d 'Print the API resource as one JSON document on stdout.'

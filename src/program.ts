@@ -1,4 +1,4 @@
-import { Argument, Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Argument, Command, Option, type CommandUnknownOpts as AnyCommand } from '@commander-js/extra-typings';
 import { CHANNELS, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES } from './api/enums.js';
 import { examples, lazyAction, type OptionsOf, type Runtime } from './commands/define.js';
 import { duration, nonNegativeNumber, oneOf, positiveInteger } from './util/parse.js';
@@ -14,7 +14,7 @@ import { collectReport, type ReportTarget } from './output/reports/spec.js';
  * Every command and flag, as data for commander: the single source for parsing, help and completions.
  * Handlers live in src/commands/<name>/run.ts and are imported only when their command runs.
  */
-export function buildProgram(rt: Runtime, argv?: readonly string[], tree: 'named' | 'whole' = 'named'): CommandUnknownOpts {
+export function buildProgram(rt: Runtime, argv?: readonly string[], tree: 'named' | 'whole' = 'named'): AnyCommand {
   const program = rootCommand(rt, () => (argv ? helpHintFor(program, argv) : ''));
   // Only the command argv names (and its subcommands): defining all ~30 costs ~2 ms of every start-up. Anything else
   // (no command, a typo, `help <command>`) gets the whole tree, for commander's help and suggestions, and so does
@@ -27,7 +27,7 @@ export function buildProgram(rt: Runtime, argv?: readonly string[], tree: 'named
 }
 
 /** The root command with the global options, which every command gets. */
-function rootCommand(rt: Runtime, helpHint: () => string): CommandUnknownOpts {
+function rootCommand(rt: Runtime, helpHint: () => string): AnyCommand {
   // Before any subcommand is made: commander copies both onto every command created later (nested groups too),
   // so every usage error exits 2 in simjob's one-line form.
   const program = new Command('simjob')
@@ -65,7 +65,7 @@ function rootCommand(rt: Runtime, helpHint: () => string): CommandUnknownOpts {
 }
 
 /** The commands `wanted` names, in the order help lists them. */
-function defineCommands(program: CommandUnknownOpts, rt: Runtime, wanted: (...names: string[]) => boolean): void {
+function defineCommands(program: AnyCommand, rt: Runtime, wanted: (...names: string[]) => boolean): void {
   const settingNames = SETTING_KEYS.map((k) => k.name);
 
   // -- auth and config ----------------------------------------------------------------------------------------------
@@ -116,8 +116,11 @@ function defineCommands(program: CommandUnknownOpts, rt: Runtime, wanted: (...na
   );
 
   // -- jobs ---------------------------------------------------------------------------------------------------------
-  const submit = wanted('submit', 'topgear') && submitCommand(program).action(lazyAction(rt, () => import('./commands/submit/run.js')));
-  if (submit && wanted('topgear')) topgearCommand(program, submit).action(lazyAction(rt, () => import('./commands/topgear/run.js')));
+  const submit = wanted('submit', 'topgear')
+    && submitCommand(program).action(lazyAction(rt, () => import('./commands/submit/run.js')));
+  if (submit && wanted('topgear')) {
+    topgearCommand(program, submit).action(lazyAction(rt, () => import('./commands/topgear/run.js')));
+  }
   if (wanted('status')) statusCommand(program).action(lazyAction(rt, () => import('./commands/status/run.js')));
   if (wanted('result')) resultCommand(program).action(lazyAction(rt, () => import('./commands/result/run.js')));
   if (wanted('compare')) compareCommand(program).action(lazyAction(rt, () => import('./commands/compare/run.js')));
@@ -131,7 +134,9 @@ function defineCommands(program: CommandUnknownOpts, rt: Runtime, wanted: (...na
   );
 
   if (wanted('jobs')) jobsCommand(program).action(lazyAction(rt, () => import('./commands/jobs/run.js')));
-  if (wanted('artifacts')) artifactsCommand(program).action(lazyAction(rt, () => import('./commands/artifacts/run.js')));
+  if (wanted('artifacts')) {
+    artifactsCommand(program).action(lazyAction(rt, () => import('./commands/artifacts/run.js')));
+  }
   if (wanted('usage')) usageCommand(program).action(lazyAction(rt, () => import('./commands/usage/run.js')));
   if (wanted('builds')) buildsCommand(program).action(lazyAction(rt, () => import('./commands/builds/run.js')));
 
@@ -193,7 +198,7 @@ function defineCommands(program: CommandUnknownOpts, rt: Runtime, wanted: (...na
 }
 
 // -- the commands with options: each options type follows from its flags ----------------------------------------
-const loginCommand = (parent: CommandUnknownOpts) => examples(
+const loginCommand = (parent: AnyCommand) => examples(
   parent
     .command('login')
     .description('Store an API key for the active profile (read from a hidden prompt, or from stdin).')
@@ -202,7 +207,7 @@ const loginCommand = (parent: CommandUnknownOpts) => examples(
 );
 export type LoginOptions = OptionsOf<ReturnType<typeof loginCommand>>;
 
-const submitCommand = (parent: CommandUnknownOpts) => examples(
+const submitCommand = (parent: AnyCommand) => examples(
   parent
     .command('submit')
     .description('Submit profiles as sim jobs (a file, several files, or - for stdin).')
@@ -246,7 +251,7 @@ const submitCommand = (parent: CommandUnknownOpts) => examples(
 );
 export type SubmitCommandOptions = OptionsOf<ReturnType<typeof submitCommand>>;
 
-const topgearCommand = (parent: CommandUnknownOpts, submit: ReturnType<typeof submitCommand>) => examples(
+const topgearCommand = (parent: AnyCommand, submit: ReturnType<typeof submitCommand>) => examples(
   copyOptions(submit, parent
     .command('topgear')
     .description('Find the best gear among what a character wears, carries and is offered in the Great Vault, from the /simc addon text.')
@@ -277,7 +282,7 @@ const topgearCommand = (parent: CommandUnknownOpts, submit: ReturnType<typeof su
 );
 export type TopGearOptions = OptionsOf<ReturnType<typeof topgearCommand>>;
 
-const statusCommand = (parent: CommandUnknownOpts) => examples(
+const statusCommand = (parent: AnyCommand) => examples(
   parent
     .command('status <id>')
     .description('Show the state of a job (queue ETA, progress, error).')
@@ -289,7 +294,7 @@ const statusCommand = (parent: CommandUnknownOpts) => examples(
 );
 export type StatusOptions = OptionsOf<ReturnType<typeof statusCommand>>;
 
-const resultCommand = (parent: CommandUnknownOpts) => examples(
+const resultCommand = (parent: AnyCommand) => examples(
   parent
     .command('result <id>')
     .description('Show the result of a finished job: headline, ranked profilesets, artifacts.')
@@ -299,14 +304,18 @@ const resultCommand = (parent: CommandUnknownOpts) => examples(
 );
 export type ResultOptions = OptionsOf<ReturnType<typeof resultCommand>>;
 
-const compareCommand = (parent: CommandUnknownOpts) => examples(
+const compareCommand = (parent: AnyCommand) => examples(
   parent
     .command('compare <a> <b>')
     .description('Compare two finished jobs, or two saved --json results: DPS side by side, the difference, and whether it is significant.')
     .option('--top <n>', 'Show the best N profilesets of each match (default 20).', positiveInteger('--top'))
     .option('--all', 'Compare every profileset, read from the JSON report artifacts.')
-    .option('--fail-on-regression <pct>', 'Exit 3 when any match is significantly worse by more than PCT percent, or has no DPS (a failed job).', nonNegativeNumber('--fail-on-regression'))
-    .option('--allow-failed', 'With --fail-on-regression: list a result without DPS (failed, cancelled, timed out) but pass it.')
+    .option(
+      '--fail-on-regression <pct>',
+      'Exit 3 when any match is significantly worse by more than PCT percent, or has no DPS (a failed job).',
+      nonNegativeNumber('--fail-on-regression'),
+    )
+    .option('--allow-failed', 'With --fail-on-regression: list a result without DPS (failed, cancelled, timed out), but pass it.')
     .addOption(reportOption())
     .addHelpText('after', '\nSignificant: |Δ| > √(eA² + eB²), where eA and eB are the 95% half-widths (mean_error) of the two\nmeans: a two-sided z-test at the 5% level, assuming the two sims are independent.'),
   [
@@ -317,7 +326,7 @@ const compareCommand = (parent: CommandUnknownOpts) => examples(
 );
 export type CompareOptions = OptionsOf<ReturnType<typeof compareCommand>>;
 
-const reportCommand = (parent: CommandUnknownOpts) => examples(
+const reportCommand = (parent: AnyCommand) => examples(
   parent
     .command('report')
     .description('Write one self-contained HTML page with charts for jobs or saved --json results.')
@@ -335,7 +344,7 @@ const reportCommand = (parent: CommandUnknownOpts) => examples(
 );
 export type ReportOptions = OptionsOf<ReturnType<typeof reportCommand>>;
 
-const jobsCommand = (parent: CommandUnknownOpts) => examples(
+const jobsCommand = (parent: AnyCommand) => examples(
   parent
     .command('jobs')
     .description('List recent jobs, newest first.')
@@ -347,7 +356,7 @@ const jobsCommand = (parent: CommandUnknownOpts) => examples(
 );
 export type JobsOptions = OptionsOf<ReturnType<typeof jobsCommand>>;
 
-const artifactsCommand = (parent: CommandUnknownOpts) => examples(
+const artifactsCommand = (parent: AnyCommand) => examples(
   parent
     .command('artifacts <id>')
     .description('List a job\'s artifacts, or download them (streamed to disk).')
@@ -360,7 +369,7 @@ const artifactsCommand = (parent: CommandUnknownOpts) => examples(
 );
 export type ArtifactsOptions = OptionsOf<ReturnType<typeof artifactsCommand>>;
 
-const usageCommand = (parent: CommandUnknownOpts) => examples(
+const usageCommand = (parent: AnyCommand) => examples(
   parent
     .command('usage')
     .description('Show the account\'s usage and limits.')
@@ -369,7 +378,7 @@ const usageCommand = (parent: CommandUnknownOpts) => examples(
 );
 export type UsageOptions = OptionsOf<ReturnType<typeof usageCommand>>;
 
-const buildsCommand = (parent: CommandUnknownOpts) => examples(
+const buildsCommand = (parent: AnyCommand) => examples(
   parent
     .command('builds [id]')
     .description('Show the current build of each channel, or one build by id.')
@@ -378,7 +387,7 @@ const buildsCommand = (parent: CommandUnknownOpts) => examples(
 );
 export type BuildsOptions = OptionsOf<ReturnType<typeof buildsCommand>>;
 
-const webhookVerifyCommand = (parent: CommandUnknownOpts) => examples(
+const webhookVerifyCommand = (parent: AnyCommand) => examples(
   parent
     .command('verify')
     .description('Check a delivery\'s signature: exit 0 and the event when valid, exit 1 with the reason when not.')
@@ -393,7 +402,7 @@ const webhookVerifyCommand = (parent: CommandUnknownOpts) => examples(
 );
 export type VerifyOptions = OptionsOf<ReturnType<typeof webhookVerifyCommand>>;
 
-const webhookListenCommand = (parent: CommandUnknownOpts) => examples(
+const webhookListenCommand = (parent: AnyCommand) => examples(
   parent
     .command('listen')
     .description('Receive deliveries on 127.0.0.1: verify, deduplicate by event id, print each new event, run or forward it.')
@@ -423,9 +432,9 @@ const webhookListenCommand = (parent: CommandUnknownOpts) => examples(
 export type ListenOptions = OptionsOf<ReturnType<typeof webhookListenCommand>>;
 
 /** ` Run \`simjob config get --help\` for usage.`: the deepest command argv names (global flags before it skipped). */
-function helpHintFor(program: CommandUnknownOpts, argv: readonly string[]): string {
+function helpHintFor(program: AnyCommand, argv: readonly string[]): string {
   const path: string[] = [];
-  let command: CommandUnknownOpts = program;
+  let command: AnyCommand = program;
   for (const word of argv) {
     if (word === '--') break;
     const sub = word.startsWith('-') ? undefined : command.commands.find((c) => c.name() === word || c.aliases().includes(word));
@@ -441,7 +450,7 @@ function helpHintFor(program: CommandUnknownOpts, argv: readonly string[]): stri
  * The command argv runs, read as commander will: past the root's options (and their values). Undefined when an
  * unknown option or `--` comes first, so that commander sees the whole tree there.
  */
-function commandNamedBy(program: CommandUnknownOpts, argv: readonly string[]): string | undefined {
+function commandNamedBy(program: AnyCommand, argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--') return undefined;
@@ -468,7 +477,7 @@ const TALENT_CHOICES = ['active', 'all'] as const;
  * completion hints are copied too): `topgear` takes every submit flag without a second list of them. The result's
  * options type says so too, so topgear's handler reads the copied flags as typed as submit's.
  */
-function copyOptions<From extends CommandUnknownOpts, To extends CommandUnknownOpts, Skip extends keyof OptionsOf<From>>(
+function copyOptions<From extends AnyCommand, To extends AnyCommand, Skip extends keyof OptionsOf<From>>(
   from: From, to: To, skip: readonly Skip[],
 ): WithOptionsOf<To, Omit<OptionsOf<From>, Skip | keyof OptionsOf<To>>> {
   for (const option of from.options) {
@@ -485,7 +494,8 @@ function copyOptions<From extends CommandUnknownOpts, To extends CommandUnknownO
 }
 
 /** `C` with `More` added to its options. */
-type WithOptionsOf<C extends CommandUnknownOpts, More> = C extends Command<infer Args, infer Opts, infer Globals> ? Command<Args, Opts & More, Globals> : never;
+type WithOptionsOf<C extends AnyCommand, More> =
+  C extends Command<infer Args, infer Opts, infer Globals> ? Command<Args, Opts & More, Globals> : never;
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];

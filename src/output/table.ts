@@ -45,7 +45,8 @@ export function printTable<T>(out: Output, rows: readonly T[], columns: Readonly
   }
   const cells = rows.map((row, r) => columns.map((col) => terminalSafeLine(col.value(row, r))));
   // reduce, not Math.max(...cells): one argument per row overflows the stack past ~120,000 rows.
-  const widths = headers.map((header, i) => cells.reduce((widest, r) => Math.max(widest, displayWidth(r[i] ?? '')), displayWidth(header)));
+  const widths = headers.map((header, i) =>
+    cells.reduce((widest, r) => Math.max(widest, displayWidth(r[i] ?? '')), displayWidth(header)));
   const budget = (out.width ?? 100) - 2 * (columns.length - 1);
   fitWidths(widths, budget, columns.findIndex((c) => c.shrinkable));
   for (const row of cells) row.forEach((cell, i) => (row[i] = truncate(cell, widths[i] ?? cell.length)));

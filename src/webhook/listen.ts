@@ -111,7 +111,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     const declared = Number(req.headers['content-length']);
     const room = Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, MAX_BODY_BYTES) : MAX_BODY_BYTES;
     if (bodyBytes + room > limits.bodyBytesInFlight) {
-      return refuse(503, `busy: ${bodyBytes} bytes of deliveries are being received or processed, the most it holds at once`);
+      return refuse(503, `busy: ${bodyBytes} bytes of deliveries are being received or processed, the most it holds`);
     }
     bodyBytes += room;
     peakBodyBytes = Math.max(peakBodyBytes, bodyBytes);
@@ -122,7 +122,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     }
   }
 
-  async function receive(req: IncomingMessage, res: ServerResponse, deliveryId: string | undefined, refuse: (status: number, reason: string) => void): Promise<void> {
+  type Refuse = (status: number, reason: string) => void;
+  async function receive(req: IncomingMessage, res: ServerResponse, deliveryId: string | undefined, refuse: Refuse): Promise<void> {
     const body = await readBody(req);
     if (body.kind === 'hung-up') return options.onHungUp(deliveryId, body.receivedBytes);
     if (body.kind === 'over') return refuse(413, `the body is over ${MAX_BODY_BYTES} bytes`);

@@ -90,9 +90,11 @@ describe('compare and report: a saved result written by Windows tools', () => {
     result: { summary: { metric: 'dps', mainActor: actor(mean), multiStage: null }, artifacts: [] },
   }, null, 2);
 
+  const utf8 = (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+  const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
   it.each([
-    ['UTF-8 after a byte order mark (PowerShell: Out-File -Encoding utf8)', (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])],
-    ['UTF-16LE after a byte order mark (Windows PowerShell: >)', (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])],
+    ['UTF-8 after a byte order mark (PowerShell: Out-File -Encoding utf8)', utf8],
+    ['UTF-16LE after a byte order mark (Windows PowerShell: >)', utf16],
   ])('is read: %s', async (_how, encode) => {
     const env = { PATH: process.env.PATH! };
     const a = join(dir, 'windows-a.json');
@@ -112,10 +114,13 @@ describe('compare and report: a saved result written by Windows tools', () => {
 describe('compare and report: a result of 125,000 profilesets', () => {
   it('is read, compared and written as a page (no call with an argument per profileset)', { timeout: 120_000 }, async () => {
     const count = 125_000;
-    const results = Array.from({ length: count }, (_, i) => ({ name: `set_${i}`, mean: 50_000 + (i % 997), mean_error: 20, mean_stddev: 200, stage: null }));
+    const results = Array.from({ length: count }, (_, i) => ({
+      name: `set_${i}`, mean: 50_000 + (i % 997), mean_error: 20, mean_stddev: 200, stage: null,
+    }));
     const actor = { name: 'alpha', mean: 50_000, mean_error: 20, mean_stddev: 200, profilesets: { count, results } };
     const big = join(dir, 'many.json');
-    writeFileSync(big, JSON.stringify({ id: '123456789012345678', status: 'completed', result: { summary: { metric: 'dps', mainActor: actor, multiStage: null }, artifacts: [] } }));
+    const summary = { metric: 'dps', mainActor: actor, multiStage: null };
+    writeFileSync(big, JSON.stringify({ id: '123456789012345678', status: 'completed', result: { summary, artifacts: [] } }));
     const env = { PATH: process.env.PATH! };
     const page = join(dir, 'many.html');
     const reported = await simjob(['report', big, '-o', page], { env, cwd: dir });

@@ -36,7 +36,9 @@ export function pairResults(a: Source, b: Source): Pairing {
     const key = keyOf(ra);
     const noDps = ([['a', ra], ['b', rb]] as const).filter(([, r]) => !r.result.summary?.mainActor);
     if (noDps.length === 0) return void pairs.push({ ...key, a: ra, b: rb });
-    for (const [side, r] of noDps) unmatched.push({ side, ...keyOf(r), id: r.id, reason: `no DPS: ${whyNoDps(r)}`, noDps: true });
+    for (const [side, r] of noDps) {
+      unmatched.push({ side, ...keyOf(r), id: r.id, reason: `no DPS: ${whyNoDps(r)}`, noDps: true });
+    }
   };
   if (a.results.length === 1 && b.results.length === 1) {
     add(a.results[0]!, b.results[0]!);

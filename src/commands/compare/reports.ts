@@ -7,6 +7,7 @@ import type { ReportTarget } from '../../output/reports/spec.js';
 import type { CompareRow, ComparisonView, Match } from '../../output/views/comparison.js';
 import { signed } from '../../output/views/result.js';
 import { scenarioLabel } from '../../output/format.js';
+import { plural } from '../../util/plural.js';
 
 /** Profileset rows listed in the Markdown summary besides the actors and the regressions: the largest changes. */
 const MARKDOWN_CHANGES = 20;
@@ -47,7 +48,8 @@ function testCases(view: ComparisonView): TestCase[] {
   for (const u of view.unmatched) {
     const base = { name: scenarioLabel(u), classname: `simjob.compare.${u.profile}` };
     const why = `job ${u.id}: ${u.reason}`;
-    cases.push(view.unjudged.includes(u) ? { ...base, failure: { type: 'no_dps', message: why, detail: why } } : { ...base, skipped: why });
+    const judged = !view.unjudged.includes(u);
+    cases.push(judged ? { ...base, skipped: why } : { ...base, failure: { type: 'no_dps', message: why, detail: why } });
   }
   return cases;
 }
@@ -59,8 +61,8 @@ function markdown(view: ComparisonView): string {
     ? `${view.matches.length} match${view.matches.length === 1 ? '' : 'es'} compared.`
     : regressions || unjudged
       ? [
-        regressions ? `:x: **${regressions} significant regression${regressions === 1 ? '' : 's'} of more than ${view.threshold}%.**` : '',
-        unjudged ? `:x: **${unjudged} result${unjudged === 1 ? '' : 's'} with no DPS to compare (see Not compared).**` : '',
+        regressions ? `:x: **${plural(regressions, 'significant regression')} of more than ${view.threshold}%.**` : '',
+        unjudged ? `:x: **${plural(unjudged, 'result')} with no DPS to compare (see Not compared).**` : '',
       ].filter(Boolean).join(' ')
       : `:white_check_mark: No significant regression of more than ${view.threshold}%.`;
   const rows: Array<{ m: Match; r: CompareRow }> = [];

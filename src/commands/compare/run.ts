@@ -10,6 +10,7 @@ import { compareRows, isRegression, pairResults, whyNoDps, type SetList } from '
 import { loadSource, type Source } from './sources.js';
 import { scenarioLabel } from '../../output/format.js';
 import { terminalSafeLine } from '../../output/safe.js';
+import { plural } from '../../util/plural.js';
 
 /**
  * `simjob compare A B`: two finished jobs, or two saved `--json` outputs (single results or a batch's array), side by
@@ -20,7 +21,10 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
   if (options.all && options.top !== undefined) throw new UsageError('--all and --top do not go together: --all compares every profileset.');
   if (argA === '-' && argB === '-') throw new UsageError('Only one side can come from stdin ("-").');
   if (options.allowFailed && options.failOnRegression === undefined) {
-    throw new UsageError('--allow-failed lets a result without DPS pass --fail-on-regression; it needs that flag.', 'Add --fail-on-regression PCT, or drop --allow-failed.');
+    throw new UsageError(
+      '--allow-failed lets a result without DPS pass --fail-on-regression; it needs that flag.',
+      'Add --fail-on-regression PCT, or drop --allow-failed.',
+    );
   }
   if (options.report?.length) await (await import('../../output/reports/files.js')).checkReportTargets(options.report);
   const [a, b] = await Promise.all([loadSource(ctx, argA!), loadSource(ctx, argB!)]);
@@ -40,7 +44,8 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
   // A gate that could not compare a job (it failed, say) must not pass: a night whose sims failed is no good night.
   const unjudged = threshold !== undefined && !options.allowFailed ? pairing.unmatched.filter((u) => u.noDps) : [];
 
-  const view: ComparisonView = { a, b, matches, unmatched: pairing.unmatched, duplicates: pairing.duplicates, threshold, regressions, unjudged };
+  const { unmatched, duplicates } = pairing;
+  const view: ComparisonView = { a, b, matches, unmatched, duplicates, threshold, regressions, unjudged };
   if (ctx.out.json) ctx.out.printJson(jsonOf(view));
   else printComparison(ctx.out, view, options.all ? Number.POSITIVE_INFINITY : options.top ?? DEFAULT_TOP);
   if (options.report?.length) {
@@ -54,8 +59,11 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
     }
   }
   if (unjudged.length) {
-    ctx.out.err(`${unjudged.length} result${unjudged.length === 1 ? '' : 's'} with no DPS to compare, so --fail-on-regression cannot pass (--allow-failed lets them through):\n`);
-    for (const u of unjudged) ctx.out.err(`  ${terminalSafeLine(scenarioLabel(u))}  job ${terminalSafeLine(u.id)}: ${terminalSafeLine(u.reason)}\n`);
+    const some = plural(unjudged.length, 'result');
+    ctx.out.err(`${some} with no DPS to compare, so --fail-on-regression cannot pass (--allow-failed lets them through):\n`);
+    for (const u of unjudged) {
+      ctx.out.err(`  ${terminalSafeLine(scenarioLabel(u))}  job ${terminalSafeLine(u.id)}: ${terminalSafeLine(u.reason)}\n`);
+    }
   }
   return regressions.length || unjudged.length ? ExitCode.JOB_UNSUCCESSFUL : 0;
 }

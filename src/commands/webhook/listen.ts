@@ -70,7 +70,8 @@ export async function run(ctx: Context, _args: string[], options: ListenOptions)
         out.warn(`Delivery ${deliveryId ?? '(no delivery id)'} ${what}: ${reason}.`);
       },
       onHungUp: (deliveryId, receivedBytes) => {
-        out.warn(`Delivery ${deliveryId ?? '(no delivery id)'}: the connection closed after ${receivedBytes} bytes, before the body was complete; nothing answered.`);
+        const delivery = `Delivery ${deliveryId ?? '(no delivery id)'}`;
+        out.warn(`${delivery}: the connection closed after ${receivedBytes} bytes, before the body was complete; nothing answered.`);
       },
       onDropped: (open) => dropped.add(open),
     });
@@ -110,7 +111,8 @@ function droppedConnections(warn: (text: string) => void) {
     if (timer) clearTimeout(timer);
     timer = undefined;
     if (count === 0) return;
-    warn(`Closed ${count} new connection${count === 1 ? '' : 's'} unanswered: ${open} were open, the most it takes at once (senders retry).`);
+    const closed = `Closed ${count} new connection${count === 1 ? '' : 's'} unanswered`;
+    warn(`${closed}: ${open} were open, the most it takes at once (senders retry).`);
     count = 0;
   };
   return {

@@ -225,7 +225,9 @@ function describeArtifacts(artifacts: Artifact[]): string {
 /** How many cells the bar may take so the table still fits the terminal (0: no bar). */
 function barWidth(out: Output, rows: Row[], columns: Array<Column<Row>>): number {
   const width = out.width ?? 100;
-  const natural = columns.map((col) => rows.reduce((widest, r, i) => Math.max(widest, [...col.value(r, i)].length), col.header.length));
+  // reduce, not Math.max(...rows): one argument per row overflows the stack past ~120,000 rows.
+  const natural = columns.map((col) =>
+    rows.reduce((widest, r, i) => Math.max(widest, [...col.value(r, i)].length), col.header.length));
   const nameIndex = columns.findIndex((col) => col.shrinkable);
   // Names give up width for the bar down to 24 characters; below that the bar goes instead.
   const name = Math.min(natural[nameIndex] ?? 0, 24);

@@ -37,7 +37,8 @@ async function start(over: Partial<ListenerOptions> = {}) {
     ...over,
   });
   const l = listener;
-  return { url: l.url, load: () => l.load(), events, refused, hungUp, dropped: () => dropped, duplicates: () => duplicates };
+  const counts = { dropped: () => dropped, duplicates: () => duplicates };
+  return { url: l.url, load: () => l.load(), events, refused, hungUp, ...counts };
 }
 
 function post(url: string, options: { body?: string | Buffer; eventId?: string | null; signature?: string } = {}) {
@@ -128,7 +129,7 @@ describe('startListener under load (loopback only)', () => {
     expect(l.load()).toMatchObject({ connections: 0, bodyBytes: 0 });
   });
 
-  it('answers 503 before reading a body that would pass the bytes in flight, and 200 again once there is room', async () => {
+  it('answers 503 before reading a body past the bytes in flight, and 200 again once there is room', async () => {
     const l = await start({ limits: { connections: 16, bodyBytesInFlight: 2 * MB } });
     const held = [await openDelivery(l.url, MB, 'dlv_a'), await openDelivery(l.url, MB, 'dlv_b')];
     await until(() => l.load().bodyBytes === 2 * MB);
@@ -193,7 +194,8 @@ async function openDelivery(url: string, length: number, deliveryId: string): Pr
   const socket = await connected(url);
   socket.on('error', () => undefined);
   const { pathname } = new URL(url);
-  socket.write(`POST ${pathname} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\nx-service-delivery-id: ${deliveryId}\r\n\r\n`);
+  const head = [`POST ${pathname} HTTP/1.1`, 'host: 127.0.0.1', 'content-type: application/json', `content-length: ${length}`];
+  socket.write(`${[...head, `x-service-delivery-id: ${deliveryId}`].join('\r\n')}\r\n\r\n`);
   return socket;
 }
 
