@@ -161,14 +161,14 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     reply(res, 200, { ok: true, duplicate: false });
   }
 
-  const server = createServer((req, res) => {
+  // Node's headersTimeout follows as the lesser of its default and this.
+  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
     handle(req, res).catch((error: Error) => {
       options.onRefused(500, `internal error: ${error.message}`, header(req, 'x-service-delivery-id'));
       if (!res.headersSent) reply(res, 500, { error: 'internal error' });
     });
   });
   server.maxConnections = limits.connections;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.on('drop', () => options.onDropped(connections));
   server.on('connection', (socket) => {
     connections += 1;
