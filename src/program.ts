@@ -197,7 +197,10 @@ function defineCommands(program: AnyCommand, rt: Runtime, wanted: (...names: str
   );
 }
 
-// -- the commands with options: each options type follows from its flags ----------------------------------------
+// -- the commands with options -----------------------------------------------------------------------------------
+// Each is defined here, outside defineCommands, so that its options type can be exported: the type commander's
+// parse gives, inferred from the flags, which the handler takes (docs/design.md, Defining a command).
+
 const loginCommand = (parent: AnyCommand) => examples(
   parent
     .command('login')

@@ -10,7 +10,9 @@ export type Handler<O = Record<string, unknown>> = (ctx: Context, args: string[]
  * handler typed with it reads only flags that exist, as the types they are parsed to (docs/design.md, Defining a
  * command).
  */
-export type OptionsOf<C extends Command> = { [K in keyof ReturnType<C['opts']>]: AnyBoolean<ReturnType<C['opts']>[K]> };
+export type OptionsOf<C extends Command> = {
+  [K in keyof ReturnType<C['opts']>]: AnyBoolean<ReturnType<C['opts']>[K]>;
+};
 
 /** A plain flag parses to `true` or nothing; read as a boolean, so code may also pass `false` (as topgear does). */
 type AnyBoolean<V> = [V] extends [true | undefined] ? boolean | undefined : V;
