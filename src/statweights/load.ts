@@ -20,10 +20,7 @@ export async function loadStatWeights(backend: JobBackend, record: ResultRecord,
   const actor = summary?.mainActor;
   if (!marker || record.status !== 'completed' || !actor) return undefined;
   const character = { name: actor.name, className: marker.className, spec: marker.spec };
-  if (marker.method === 'profilesets') {
-    const sets = actor.profilesets?.results ?? [];
-    return fromProfilesets(character, actor, sets, marker.stats, marker.amount ?? 0, summary.metric ?? 'dps');
-  }
+  if (marker.method === 'profilesets') return fromSummary(record);
   const reports = (record.result.artifacts ?? []).filter((a) => a.kind === 'json_report');
   const last = reports.sort((a, b) => (a.stage ?? 0) - (b.stage ?? 0)).at(-1);
   if (!last) {
@@ -43,4 +40,24 @@ export async function loadStatWeights(backend: JobBackend, record: ResultRecord,
     throw new SimjobError(`The JSON report of job ${record.id} holds no scale factors.`, ExitCode.ERROR, 'The simc build may not support calculate_scale_factors; use --method profilesets.');
   }
   return weights;
+}
+
+/** A profilesets job's weights, from its summary alone (no network); undefined for any other job. */
+export function fromSummary(record: ResultRecord): StatWeights | undefined {
+  const marker = readStatWeightsMarker(record.metadata);
+  const summary = record.result.summary;
+  const actor = summary?.mainActor;
+  if (marker?.method !== 'profilesets' || record.status !== 'completed' || !actor) return undefined;
+  const character = { name: actor.name, className: marker.className, spec: marker.spec };
+  return fromProfilesets(character, actor, actor.profilesets?.results ?? [], marker.stats, marker.amount ?? 0, summary.metric ?? 'dps');
+}
+
+/**
+ * The weights of a saved `--json` result: the `statWeights` it was saved with (attach.ts), else, for the profilesets
+ * method, worked out again from its summary.
+ */
+export function savedStatWeights(record: ResultRecord): StatWeights | undefined {
+  const saved = (record as { statWeights?: Partial<StatWeights> }).statWeights;
+  if (saved && Array.isArray(saved.weights) && typeof saved.pawn === 'string' && saved.character) return saved as StatWeights;
+  return fromSummary(record);
 }

@@ -5,7 +5,7 @@
  * order, and other true weights must give another answer. Its numbers are synthetic; the seed is fixed so that
  * every run of this file sees the same ones.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/shared.js';
@@ -80,6 +80,19 @@ describe('simjob statweights --local', () => {
 
     const human = await run(env, ['result', json(done).id as string]);
     expect(human.stdout).toContain('Crit and Haste are equal within the error.');
+
+    // `simjob report` charts the weights of the saved --json result: a bar and an error bar per stat.
+    const saved = profileFile(env, 'saved.json', done.stdout);
+    const page = join(tempDir('simjob-sw-report-'), 'weights.html');
+    const report = await run(env, ['report', saved, '-o', page]);
+    expect(report.exitCode, report.stderr).toBe(0);
+    const html = readFileSync(page, 'utf8');
+    const section = html.slice(html.indexOf('<h2>Stat weights</h2>'), html.indexOf('<h2>Ranked profilesets</h2>'));
+    expect(section).toMatch(/<title id="chart\d+-t">Stat weights of Frosty: dps per point<\/title>/);
+    expect(section.match(/<path class="err"/g)).toHaveLength(5);
+    for (const w of sw.weights) expect(section).toContain(`${w.weight.toFixed(2)} ± ${w.error.toFixed(2)}`);
+    expect(section).toContain('<p>Crit and Haste are equal within the error.</p>');
+    expect(section).toContain(sw.pawn.replace(/"/g, '&quot;'));
   });
 
   it('--method scale reads simc\'s scale factors from the job\'s JSON report', async () => {
