@@ -18,6 +18,8 @@ export interface Character {
   text: string;
   /** `enchant_<stat>=` values the main player already sets, by option name. */
   enchants: Map<string, number>;
+  /** What the export's reader noticed without refusing it (an edited text, no checksum line). */
+  warnings: string[];
 }
 
 /** A /simc export starts with comment lines and has a `# Checksum:` line; a profile does not need either. */
@@ -30,7 +32,7 @@ export function readCharacter(text: string, label: string): Character {
   if (!looksLikeExport(text)) return fromProfile(text, label);
   try {
     const exp = parseAddonExport(text);
-    return fromProfile(exp.baseline.join('\n'), label);
+    return { ...fromProfile(exp.baseline.join('\n'), label), warnings: exp.warnings };
   } catch (error) {
     if (error instanceof ExportError) throw new UsageError(`${label}: ${error.message}`, error.hint);
     throw error;
@@ -63,5 +65,5 @@ function fromProfile(text: string, label: string): Character {
       enchants.set(option.key, Number(option.value) + (option.append ? enchants.get(option.key) ?? 0 : 0));
     }
   }
-  return { name: player.name, className: player.class, spec, text, enchants };
+  return { name: player.name, className: player.class, spec, text, enchants, warnings: [] };
 }

@@ -44,6 +44,7 @@ export async function run(ctx: Context, args: string[], options: StatWeightsOpti
     });
     const label = source === '-' ? 'The input on stdin' : `${source}`;
     const character = readCharacter(input.text, label);
+    for (const warning of character.warnings) ctx.out.warn(`${label}: ${warning}`);
     const plan = planFor(character, method, options);
     ctx.out.notice(terminalSafe(describePlan(character, plan)));
     const text = statWeightsProfile(character, plan, source === '-' ? 'stdin' : source);
