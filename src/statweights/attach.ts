@@ -24,7 +24,11 @@ export interface AttachContext {
   env?: NodeJS.ProcessEnv;
 }
 
-export async function attachStatWeights(ctx: AttachContext, backend: JobBackend, shown: Outcome): Promise<WithStatWeights> {
+export async function attachStatWeights(
+  ctx: AttachContext,
+  backend: JobBackend,
+  shown: Outcome,
+): Promise<WithStatWeights> {
   if (!readStatWeightsMarker(shown.data.metadata) || !shown.hasResult) return { raw: shown.raw, failed: false };
   try {
     const { loadStatWeights } = await import('./load.js');
@@ -33,7 +37,9 @@ export async function attachStatWeights(ctx: AttachContext, backend: JobBackend,
     return { statWeights, raw: { ...(shown.raw as object), statWeights }, failed: false };
   } catch (error) {
     if (ctx.signal?.aborted) throw error;
-    const why = error instanceof SimjobError ? `${error.message}${error.hint ? ` ${error.hint}` : ''}` : (error as Error).message;
+    const why = error instanceof SimjobError
+      ? `${error.message}${error.hint ? ` ${error.hint}` : ''}`
+      : (error as Error).message;
     ctx.out.warn(`Job ${shown.data.id}: the stat weights could not be read: ${why}`);
     return { raw: shown.raw, failed: true };
   }

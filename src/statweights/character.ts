@@ -42,12 +42,15 @@ export function readCharacter(text: string, label: string): Character {
 function fromProfile(text: string, label: string): Character {
   const tok = tokenize(text);
   const analysis = analyzeTokens(tok);
-  const player = analysis.mainActor?.kind === 'player' ? analysis.mainActor : analysis.actors.find((a) => a.kind === 'player');
+  const main = analysis.mainActor;
+  const player = main?.kind === 'player' ? main : analysis.actors.find((a) => a.kind === 'player');
   if (!player?.class) {
-    throw new UsageError(`${label} declares no player to weigh.`, 'A profile needs a class line such as warlock="Name" (or give the /simc export).');
+    throw new UsageError(`${label} declares no player to weigh.`,
+      'A profile needs a class line such as warlock="Name" (or give the /simc export).');
   }
   if (analysis.profilesets.length > 0) {
-    throw new UsageError(`${label} already has profilesets; statweights adds one per stat itself.`, 'Remove the profileset lines and run it again.');
+    throw new UsageError(`${label} already has profilesets; statweights adds one per stat itself.`,
+      'Remove the profileset lines and run it again.');
   }
   let spec: string | null = null;
   const enchants = new Map<string, number>();

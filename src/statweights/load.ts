@@ -14,7 +14,11 @@ export interface LoadOptions {
 }
 
 /** Undefined for a job that is not a stat-weights run or did not complete. */
-export async function loadStatWeights(backend: JobBackend, record: ResultRecord, options: LoadOptions = {}): Promise<StatWeights | undefined> {
+export async function loadStatWeights(
+  backend: JobBackend,
+  record: ResultRecord,
+  options: LoadOptions = {},
+): Promise<StatWeights | undefined> {
   const marker = readStatWeightsMarker(record.metadata);
   const summary = record.result.summary;
   const actor = summary?.mainActor;
@@ -24,11 +28,14 @@ export async function loadStatWeights(backend: JobBackend, record: ResultRecord,
   const reports = (record.result.artifacts ?? []).filter((a) => a.kind === 'json_report');
   const last = reports.sort((a, b) => (a.stage ?? 0) - (b.stage ?? 0)).at(-1);
   if (!last) {
-    throw new SimjobError(`Job ${record.id} has no JSON report artifact, and simc writes scale factors only there.`, ExitCode.ERROR, 'Artifacts expire some days after a job ends; run statweights again.');
+    throw new SimjobError(`Job ${record.id} has no JSON report artifact, and simc writes scale factors only there.`,
+      ExitCode.ERROR, 'Artifacts expire some days after a job ends; run statweights again.');
   }
   const { readReportArtifact } = await import('../output/report-profilesets.js');
   const report = (await readReportArtifact(backend, record, last, options)) as Partial<ScaleReport>;
-  if (!Array.isArray(report?.sim?.players)) throw new SimjobError(`The JSON report of job ${record.id} lists no players.`, ExitCode.ERROR);
+  if (!Array.isArray(report?.sim?.players)) {
+    throw new SimjobError(`The JSON report of job ${record.id} lists no players.`, ExitCode.ERROR);
+  }
   let found: StatWeights[];
   try {
     found = fromScaleReport(report as ScaleReport, marker.stats, character);
@@ -37,7 +44,8 @@ export async function loadStatWeights(backend: JobBackend, record: ResultRecord,
   }
   const weights = found.find((w) => w.character.name === actor.name) ?? found[0];
   if (!weights) {
-    throw new SimjobError(`The JSON report of job ${record.id} holds no scale factors.`, ExitCode.ERROR, 'The simc build may not support calculate_scale_factors; use --method profilesets.');
+    throw new SimjobError(`The JSON report of job ${record.id} holds no scale factors.`, ExitCode.ERROR,
+      'The simc build may not support calculate_scale_factors; use --method profilesets.');
   }
   return weights;
 }
@@ -49,7 +57,8 @@ export function fromSummary(record: ResultRecord): StatWeights | undefined {
   const actor = summary?.mainActor;
   if (marker?.method !== 'profilesets' || record.status !== 'completed' || !actor) return undefined;
   const character = { name: actor.name, className: marker.className, spec: marker.spec };
-  return fromProfilesets(character, actor, actor.profilesets?.results ?? [], marker.stats, marker.amount ?? 0, summary.metric ?? 'dps');
+  const sets = actor.profilesets?.results ?? [];
+  return fromProfilesets(character, actor, sets, marker.stats, marker.amount ?? 0, summary.metric ?? 'dps');
 }
 
 /**
@@ -58,6 +67,7 @@ export function fromSummary(record: ResultRecord): StatWeights | undefined {
  */
 export function savedStatWeights(record: ResultRecord): StatWeights | undefined {
   const saved = (record as { statWeights?: Partial<StatWeights> }).statWeights;
-  if (saved && Array.isArray(saved.weights) && typeof saved.pawn === 'string' && saved.character) return saved as StatWeights;
+  const whole = saved && Array.isArray(saved.weights) && typeof saved.pawn === 'string' && saved.character;
+  if (whole) return saved as StatWeights;
   return fromSummary(record);
 }

@@ -21,12 +21,15 @@ export interface StatWeightsMarker {
 }
 
 export function statWeightsMeta(plan: StatWeightsPlan, className: string, spec: string | null): string[] {
-  const value = [plan.method, plan.amount ?? '-', className, spec ?? '-', plan.stats.map((s) => s.key).join('+')].join(':');
+  const stats = plan.stats.map((s) => s.key).join('+');
+  const value = [plan.method, plan.amount ?? '-', className, spec ?? '-', stats].join(':');
   return [`${TOPGEAR_META_KEY}=${STATWEIGHTS_KIND}`, `${STATWEIGHTS_META_KEY}=${value}`];
 }
 
 /** The marker of a job's metadata; undefined when the job is not a stat-weights run (or its entry is unreadable). */
-export function readStatWeightsMarker(metadata: Record<string, unknown> | null | undefined): StatWeightsMarker | undefined {
+export function readStatWeightsMarker(
+  metadata: Record<string, unknown> | null | undefined,
+): StatWeightsMarker | undefined {
   if (metadata?.[TOPGEAR_META_KEY] !== STATWEIGHTS_KIND) return undefined;
   const raw = metadata[STATWEIGHTS_META_KEY];
   if (typeof raw !== 'string') return undefined;

@@ -24,7 +24,9 @@ export function pawnString(character: Named, weights: readonly Weighed[], normal
     const w = weights.find((x) => x.stat === stat.key);
     return w && w.weight !== 0 ? [` ${stat.pawn}=${(w.weight * flip).toFixed(2)}`] : [];
   });
-  return `( Pawn: v1: "${escapeHtml(character.name)}-${spec}": Class=${pawnWord(character.className)}, Spec=${spec}, ${entries.join(',')} )`;
+  const cls = pawnWord(character.className);
+  const head = `( Pawn: v1: "${escapeHtml(character.name)}-${spec}": Class=${cls}, Spec=${spec},`;
+  return `${head} ${entries.join(',')} )`;
 }
 
 /** `beast_mastery` → `BeastMastery`, `deathknight` → `Deathknight` (simc's spelling; Pawn's own is DeathKnight). */

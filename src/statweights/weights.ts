@@ -5,7 +5,8 @@
  * Errors (every `e` is a 95% half-width, simc's `mean_error`): a weight is (m_stat − m_base) / N, so its error is
  * sqrt(e_stat² + e_base²) / N. Two weights share the baseline, so their difference is (m_a − m_b) / N with error
  * sqrt(e_a² + e_b²) / N: the baseline cancels. The normalised weight r = D_i / D_p (D = m − m_base) has, to first
- * order, error sqrt((e_i/D_p)² + (D_i·e_p/D_p²)² + ((D_i − D_p)·e_base/D_p²)²): the shared baseline is counted once.
+ * order, error sqrt((e_i/D_p)² + (D_i·e_p/D_p²)² + ((D_i − D_p)·e_base/D_p²)²): the shared baseline counted
+ * once.
  * Each weight therefore keeps its own part (e_stat / N) and the baseline's part (e_base / N) apart.
  */
 import { pawnString } from './pawn.js';
@@ -65,12 +66,20 @@ export interface Estimate {
  * Profilesets method: the baseline actor and one profileset per stat, named by the stat's label (profile.ts).
  * Undefined when a stat's profileset is not among the results.
  */
-export function fromProfilesets(character: CharacterInfo, baseline: Estimate, sets: readonly Estimate[], stats: readonly StatInfo[], amount: number, metric: string): StatWeights | undefined {
+export function fromProfilesets(
+  character: CharacterInfo,
+  baseline: Estimate,
+  sets: readonly Estimate[],
+  stats: readonly StatInfo[],
+  amount: number,
+  metric: string,
+): StatWeights | undefined {
   const measured: Measured[] = [];
   for (const stat of stats) {
     const set = sets.find((s) => s.name === stat.label);
     if (!set) return undefined;
-    measured.push({ stat, delta: set.mean - baseline.mean, amount, own: set.mean_error ?? 0, base: baseline.mean_error ?? 0 });
+    const delta = set.mean - baseline.mean;
+    measured.push({ stat, delta, amount, own: set.mean_error ?? 0, base: baseline.mean_error ?? 0 });
   }
   return build(character, 'profilesets', metric, measured, false);
 }
@@ -86,7 +95,10 @@ export interface ReportPlayer {
 
 export interface ScaleReport {
   sim: {
-    options?: { confidence_estimator?: number; scaling?: { scale_only?: string; normalize_scale_factors?: number | boolean } };
+    options?: {
+      confidence_estimator?: number;
+      scaling?: { scale_only?: string; normalize_scale_factors?: number | boolean };
+    };
     players: ReportPlayer[];
   };
 }
@@ -111,7 +123,8 @@ export function fromScaleReport(report: ScaleReport, only?: readonly StatInfo[],
   for (const player of report.sim.players) {
     const factors = player.scale_factors;
     if (!factors) continue;
-    const stats = listed ?? Object.keys(factors).map(statByReportKey).filter((s): s is StatInfo => s !== undefined && factors[s.reportKey] !== 0);
+    const scaled = (s: StatInfo | undefined): s is StatInfo => s !== undefined && factors[s.reportKey] !== 0;
+    const stats = listed ?? Object.keys(factors).map(statByReportKey).filter(scaled);
     const eRef = (player.collected_data?.dps?.mean_std_dev ?? 0) * z;
     const measured = stats.filter((s) => typeof factors[s.reportKey] === 'number').map((stat): Measured => {
       const amount = player.scale_deltas?.[stat.reportKey] ?? DEFAULT_SCALE_DELTA;
@@ -132,7 +145,10 @@ function statsOfScaleOnly(list: string | undefined): StatInfo[] | undefined {
 }
 
 /** simc writes `specialization` as "<Spec> <Class>", e.g. "Beast Mastery Hunter", "Frost Death Knight". */
-const CLASS_LABELS = ['Death Knight', 'Demon Hunter', 'Druid', 'Evoker', 'Hunter', 'Mage', 'Monk', 'Paladin', 'Priest', 'Rogue', 'Shaman', 'Warlock', 'Warrior'];
+const CLASS_LABELS = [
+  'Death Knight', 'Demon Hunter', 'Druid', 'Evoker', 'Hunter', 'Mage', 'Monk', 'Paladin', 'Priest', 'Rogue', 'Shaman',
+  'Warlock', 'Warrior',
+];
 
 export function characterOfReport(player: ReportPlayer): CharacterInfo {
   const text = (player.specialization ?? '').trim();
@@ -145,7 +161,13 @@ export function characterOfReport(player: ReportPlayer): CharacterInfo {
   };
 }
 
-function build(character: CharacterInfo, method: Method, metric: string, measured: Measured[], errorsEstimated: boolean): StatWeights {
+function build(
+  character: CharacterInfo,
+  method: Method,
+  metric: string,
+  measured: Measured[],
+  errorsEstimated: boolean,
+): StatWeights {
   const primary = primaryStat(character.className, character.spec);
   const norm = measured.find((m) => m.stat.key === primary) ?? measured[0]!;
   const weights = measured.map((m): StatWeight => ({

@@ -50,7 +50,9 @@ export function nonNegativeNumber(flag: string) {
 export function positiveNumber(flag: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!/^(\d+(\.\d+)?|\.\d+)$/.test(value.trim()) || !(n > 0)) throw new UsageError(`${flag} must be a number above 0, e.g. 0.05 (got "${value}").`);
+    if (!/^(\d+(\.\d+)?|\.\d+)$/.test(value.trim()) || !(n > 0)) {
+      throw new UsageError(`${flag} must be a number above 0, e.g. 0.05 (got "${value}").`);
+    }
     return n;
   };
 }

@@ -85,7 +85,8 @@ export function trueWeights(sim) {
   for (const part of String(raw).split(',')) {
     const [key, value] = part.split(':').map((x) => x.trim().toLowerCase());
     if (!Object.hasOwn(WEIGHABLE_STATS, key) || !Number.isFinite(Number(value))) {
-      throw new Error(`fake.weights wants stat:dps_per_point pairs of ${Object.keys(WEIGHABLE_STATS).join(', ')}: '${part}'`);
+      const keys = Object.keys(WEIGHABLE_STATS).join(', ');
+      throw new Error(`fake.weights wants stat:dps_per_point pairs of ${keys}: '${part}'`);
     }
     weights[key] = Number(value);
   }
@@ -97,7 +98,9 @@ function statPoints(actor) {
   const points = {};
   for (const line of actor.lines) {
     const [name, value] = [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)];
-    for (const [key, stat] of Object.entries(WEIGHABLE_STATS)) if (name === stat.enchant) points[key] = Number(value) || 0;
+    for (const [key, stat] of Object.entries(WEIGHABLE_STATS)) {
+      if (name === stat.enchant) points[key] = Number(value) || 0;
+    }
   }
   return points;
 }

@@ -164,7 +164,8 @@ function playerJson(ctx, actor, res, { enemy = false } = {}) {
   if (!enemy && res.scaleFactors) {
     p.scale_factors = Object.fromEntries(Object.entries(res.scaleFactors).map(([k, v]) => [k, d(v)]));
     p.scale_factors_all = { dps: p.scale_factors };
-    p.scale_deltas = Object.fromEntries(Object.keys(res.scaleFactors).map((k) => [k, d(res.scaleDeltas ?? (k === 'Int' || k === 'Agi' || k === 'Str' ? 1500 : 1000))]));
+    const deltaOf = (k) => res.scaleDeltas ?? (k === 'Int' || k === 'Agi' || k === 'Str' ? 1500 : 1000);
+    p.scale_deltas = Object.fromEntries(Object.keys(res.scaleFactors).map((k) => [k, d(deltaOf(k))]));
   }
 
   const cd = {};

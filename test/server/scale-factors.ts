@@ -19,5 +19,6 @@ export function scaleFactorsOf(job: Job): Record<string, unknown> {
   const keys = only.split(',').map((k) => REPORT_KEYS[k.trim().toLowerCase()]).filter((k): k is string => Boolean(k));
   const rand = seeded(`${job.id}/scale`);
   const factors = Object.fromEntries(keys.map((k) => [k, Math.round((5 + 10 * rand()) * 1000) / 1000]));
-  return { scale_factors: factors, scale_factors_all: { dps: factors }, scale_deltas: Object.fromEntries(keys.map((k) => [k, 154])) };
+  const deltas = Object.fromEntries(keys.map((k) => [k, 154]));
+  return { scale_factors: factors, scale_factors_all: { dps: factors }, scale_deltas: deltas };
 }

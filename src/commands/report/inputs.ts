@@ -45,7 +45,9 @@ async function fromSaved(ctx: Context, saved: SavedJson): Promise<ReportJob[]> {
 function summaryJob(record: ResultRecord, origin: string): ReportJob {
   const sets = record.result.summary?.mainActor?.profilesets;
   const statWeights = savedStatWeights(record);
-  return { record, profilesets: rankByMean(sets?.results ?? []), count: sets?.count ?? 0, origin, ...(statWeights ? { statWeights } : {}) };
+  const job: ReportJob = { record, profilesets: rankByMean(sets?.results ?? []), count: sets?.count ?? 0, origin };
+  if (statWeights) job.statWeights = statWeights;
+  return job;
 }
 
 /**

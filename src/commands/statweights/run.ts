@@ -32,9 +32,16 @@ export async function run(ctx: Context, args: string[], options: StatWeightsOpti
   checkFlags(options);
   const method = options.method ?? 'profilesets';
   checkOwnFlags(options, method);
-  const { paths: sources, expanded } = args.some(hasGlob) ? await (await import('../submit/globs.js')).expandProfileArgs(args) : { paths: args, expanded: false };
-  if (sources.filter((s) => s === '-').length > 1) throw new UsageError('Only one profile or export can come from stdin ("-").');
-  if (options.output && sources.length > 1) throw new UsageError('-o writes one profile; give one profile or export with it.');
+  // A quoted glob ('roster/*.simc') is expanded here, as submit does.
+  const { paths: sources, expanded } = args.some(hasGlob)
+    ? await (await import('../submit/globs.js')).expandProfileArgs(args)
+    : { paths: args, expanded: false };
+  if (sources.filter((s) => s === '-').length > 1) {
+    throw new UsageError('Only one profile or export can come from stdin ("-").');
+  }
+  if (options.output && sources.length > 1) {
+    throw new UsageError('-o writes one profile; give one profile or export with it.');
+  }
 
   const profiles: ProfileInput[] = [];
   for (const source of sources) {
@@ -56,14 +63,18 @@ export async function run(ctx: Context, args: string[], options: StatWeightsOpti
 
 function checkOwnFlags(options: StatWeightsOptions, method: Method): void {
   if (options.plain) {
-    throw new UsageError('statweights needs the JSON body: each job carries, as metadata, how its weights are read.', 'Drop --plain.');
+    throw new UsageError('statweights needs the JSON body: each job carries, as metadata, how its weights are read.',
+      'Drop --plain.');
   }
   if (options.amount !== undefined && method === 'scale') {
-    throw new UsageError('--amount is the points each profileset adds; simc picks its own scale delta.', 'Drop --amount, or use --method profilesets.');
+    throw new UsageError('--amount is the points each profileset adds; simc picks its own scale delta.',
+      'Drop --amount, or use --method profilesets.');
   }
   const keys = new Set(options.meta.map((p) => p.slice(0, Math.max(0, p.indexOf('=')))));
   for (const key of [TOPGEAR_META_KEY, STATWEIGHTS_META_KEY]) {
-    if (keys.has(key)) throw new UsageError(`--meta ${key}= is set by statweights itself (it marks the job for \`simjob result\`).`, 'Use another key.');
+    if (!keys.has(key)) continue;
+    throw new UsageError(`--meta ${key}= is set by statweights itself (it marks the job for \`simjob result\`).`,
+      'Use another key.');
   }
 }
 
@@ -90,7 +101,8 @@ async function writeProfile(ctx: Context, file: string, text: string): Promise<n
   try {
     await writeFile(file, text);
   } catch (error) {
-    throw new UsageError(`Cannot write ${file}: ${(error as Error).message}.`, 'Check the folder exists and is writable.');
+    throw new UsageError(`Cannot write ${file}: ${(error as Error).message}.`,
+      'Check the folder exists and is writable.');
   }
   if (ctx.out.json) ctx.out.printJson({ output: file, bytes: Buffer.byteLength(text) });
   else ctx.out.notice(`Wrote ${file}. Run it with: simjob submit ${file}`);

@@ -12,16 +12,22 @@ import { printTable } from '../table.js';
 
 export function printStatWeights(out: Output, sw: StatWeights): void {
   const c = out.c;
-  const per = sw.method === 'profilesets' ? `+${formatNumber(sw.weights[0]?.amount ?? 0)} points each` : "simc's scale factors";
   out.line();
-  out.line(c.bold(`Stat weights of ${safe(sw.character.name)} (${who(sw)}), ${sw.metric} per point (${per}):`));
+  const name = safe(sw.character.name);
+  out.line(c.bold(`Stat weights of ${name} (${who(sw)}), ${sw.metric} per point (${howMeasured(sw)}):`));
   const norm = statByKey(sw.normalisedTo).label;
+  const dim = (t: string) => c.dim(t);
   printTable(out, sw.weights, [
     { header: 'Stat', value: (w) => w.label },
     { header: `${sw.metric}/point`, value: (w) => formatNumber(w.weight, 2), align: 'right', style: (t) => c.bold(t) },
-    { header: '±', value: (w) => formatNumber(w.error, 2), align: 'right', style: (t) => c.dim(t) },
+    { header: '±', value: (w) => formatNumber(w.error, 2), align: 'right', style: dim },
     { header: `${norm} = 1`, value: (w) => formatNumber(w.normalised, 2), align: 'right' },
-    { header: '±', value: (w) => (w.stat === sw.normalisedTo ? '' : formatNumber(w.normalisedError, 2)), align: 'right', style: (t) => c.dim(t) },
+    {
+      header: '±',
+      value: (w) => (w.stat === sw.normalisedTo ? '' : formatNumber(w.normalisedError, 2)),
+      align: 'right',
+      style: dim,
+    },
   ]);
   for (const sentence of equalSentences(sw)) out.line(sentence);
   out.line();
@@ -29,25 +35,35 @@ export function printStatWeights(out: Output, sw: StatWeights): void {
   notes(out, [sw]);
 }
 
-/** Several characters: one row each, a column per stat (normalised weight), then every Pawn string. */
+/** Several characters: one row each, a column per stat (normalised weight ± error), then every Pawn string. */
 export function printRoster(out: Output, rows: ReadonlyArray<{ scenario?: string; weights: StatWeights }>): void {
   type Row = (typeof rows)[number];
   // The primary stats share one column (each character's own is 1); then every other stat weighed, in order.
-  const others = [...new Set(rows.flatMap((r) => r.weights.weights.filter((w) => w.stat !== r.weights.normalisedTo).map((w) => w.stat)))];
+  const others = [...new Set(rows.flatMap((r) => r.weights.weights.map((w) => w.stat)
+    .filter((stat) => stat !== r.weights.normalisedTo)))];
   const cell = (r: Row, stat: StatKey) => {
     const w = r.weights.weights.find((x) => x.stat === stat);
     return w ? `${formatNumber(w.normalised, 2)} ± ${formatNumber(w.normalisedError, 2)}` : '';
   };
+  const where = (r: Row) => (r.scenario ? ` [${r.scenario}]` : '');
   out.line();
   out.line(out.c.bold('Stat weights, normalised to each character\'s primary stat = 1 (± 95% error):'));
   printTable(out, rows, [
-    { header: 'Character', value: (r) => `${r.weights.character.name} (${who(r.weights)})${r.scenario ? ` [${r.scenario}]` : ''}`, shrinkable: true },
+    {
+      header: 'Character',
+      value: (r) => `${r.weights.character.name} (${who(r.weights)})${where(r)}`,
+      shrinkable: true,
+    },
     { header: 'Primary', value: (r) => `${statByKey(r.weights.normalisedTo).label} 1.00` },
-    ...others.map((stat) => ({ header: statByKey(stat).label, value: (r: Row) => cell(r, stat), align: 'right' as const })),
+    ...others.map((stat) => ({
+      header: statByKey(stat).label,
+      value: (r: Row) => cell(r, stat),
+      align: 'right' as const,
+    })),
   ]);
   for (const r of rows) {
     const equal = equalSentences(r.weights);
-    if (equal.length) out.line(`${safe(r.weights.character.name)}${r.scenario ? ` [${safe(r.scenario)}]` : ''}: ${equal.join(' ')}`);
+    if (equal.length) out.line(`${safe(r.weights.character.name)}${safe(where(r))}: ${equal.join(' ')}`);
   }
   out.line();
   for (const r of rows) out.line(r.weights.pawn);
@@ -56,18 +72,29 @@ export function printRoster(out: Output, rows: ReadonlyArray<{ scenario?: string
 
 /** "Crit and Versatility are equal within the error." for every such pair. */
 export function equalSentences(sw: StatWeights): string[] {
-  return sw.equalWithinError.map(([a, b]) => `${statByKey(a).label} and ${statByKey(b).label} are equal within the error.`);
+  const label = (key: StatKey) => statByKey(key).label;
+  return sw.equalWithinError.map(([a, b]) => `${label(a)} and ${label(b)} are equal within the error.`);
 }
+
+/** "+300 points each", or "simc's scale factors". */
+export function howMeasured(sw: StatWeights): string {
+  if (sw.method !== 'profilesets') return "simc's scale factors";
+  return `+${formatNumber(sw.weights[0]?.amount ?? 0)} points each`;
+}
+
+const CLASS_WORDS: Record<string, string> = { deathknight: 'Death Knight', demonhunter: 'Demon Hunter' };
 
 function who(sw: StatWeights): string {
   const words = (t: string) => t.split(/[_\s]+/).map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : w)).join(' ');
-  const cls = sw.character.className === 'deathknight' ? 'Death Knight' : sw.character.className === 'demonhunter' ? 'Demon Hunter' : words(sw.character.className);
+  const cls = CLASS_WORDS[sw.character.className] ?? words(sw.character.className);
   return safe([sw.character.spec ? words(sw.character.spec) : '', cls].filter(Boolean).join(' '));
 }
 
 function notes(out: Output, all: readonly StatWeights[]): void {
-  out.notice(out.ce.dim('± is the 95% error. Two weights are equal within the error when they differ by less than the 95% error of their difference.'));
+  out.notice(out.ce.dim('± is the 95% error. Two weights are equal within the error when they differ by less than '
+    + 'the 95% error of their difference.'));
   if (all.some((sw) => sw.errorsEstimated)) {
-    out.notice(out.ce.dim("simc's report has no error per scale factor: each ± is estimated as √2 × the baseline's error ÷ the delta."));
+    out.notice(out.ce.dim("simc's report has no error per scale factor: each ± is estimated as √2 × the baseline's "
+      + 'error ÷ the delta.'));
   }
 }
