@@ -94,7 +94,12 @@ function describePlan(character: Character, plan: StatWeightsPlan): string {
   const how = plan.method === 'profilesets'
     ? `the baseline and ${plan.stats.length} profilesets adding ${formatNumber(plan.amount!)} points each`
     : "simc's scale factors";
-  return `${who}: weighing ${stats} by ${how}, target_error ${plan.targetError}.`;
+  // Iterations grow as 1/target_error² (precision.ts): say what the precision costs against simc's default 0.2%.
+  const cost = (0.2 / plan.targetError) ** 2;
+  const runs = plan.stats.length + 1;
+  const times = formatNumber(cost, cost < 10 ? 1 : 0);
+  const each = cost > 1.05 ? ` Each of the ${runs} runs takes about ${times}× the iterations of a default sim.` : '';
+  return `${who}: weighing ${stats} by ${how}, target_error ${plan.targetError}.${each}`;
 }
 
 async function writeProfile(ctx: Context, file: string, text: string): Promise<number> {

@@ -66,7 +66,11 @@ export function printRoster(out: Output, rows: ReadonlyArray<{ scenario?: string
     if (equal.length) out.line(`${safe(r.weights.character.name)}${safe(where(r))}: ${equal.join(' ')}`);
   }
   out.line();
-  for (const r of rows) out.line(r.weights.pawn);
+  for (const r of rows) {
+    // Scenarios of one character give Pawn strings of the same name: say which is which on the line above.
+    if (r.scenario) out.line(`${safe(r.weights.character.name)}${safe(where(r))}:`);
+    out.line(r.weights.pawn);
+  }
   notes(out, rows.map((r) => r.weights));
 }
 
