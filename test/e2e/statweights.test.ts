@@ -173,6 +173,22 @@ describe('simjob statweights on the service', () => {
     expect(sw.pawn).toMatch(/^\( Pawn: v1: "Axe-Fury": Class=Warrior, Spec=Fury, {2}Strength=/);
   });
 
+  it('refuses bad input before anything reaches the service', async () => {
+    const dir = tempDir('simjob-sw-remote-');
+    const before = server.requests.length;
+    const cases: string[][] = [
+      [write(dir, 'a.simc', 'warrior="Axe"\n'), '--stats', 'primary,stamina'],
+      [write(dir, 'b.simc', 'enemy="Dummy"\n')],
+      [write(dir, 'c.txt', '# SimC Addon 12.0.1-01\n# Checksum: 0\n')],
+    ];
+    for (const args of cases) {
+      const done = await simjob(['statweights', ...args, '--channel', 'latest', '--wait'], { env: userEnv(server), timeoutMs: 30_000 });
+      expect(done.exitCode, done.stderr).toBe(2);
+      expect(done.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(server.requests.length).toBe(before);
+  });
+
   it('--method scale downloads the JSON report artifact and reads simc\'s scale factors from it', async () => {
     const dir = tempDir('simjob-sw-remote-');
     const profile = write(dir, 'lock.simc', 'warlock="Hex"\nspec=affliction\n');
