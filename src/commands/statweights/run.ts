@@ -62,10 +62,6 @@ export async function run(ctx: Context, args: string[], options: StatWeightsOpti
 }
 
 function checkOwnFlags(options: StatWeightsOptions, method: Method): void {
-  if (options.plain) {
-    throw new UsageError('statweights needs the JSON body: each job carries, as metadata, how its weights are read.',
-      'Drop --plain.');
-  }
   if (options.amount !== undefined && method === 'scale') {
     throw new UsageError('--amount is the points each profileset adds; simc picks its own scale delta.',
       'Drop --amount, or use --method profilesets.');
