@@ -49,7 +49,7 @@ export async function run(ctx: Context, args: string[], options: StatWeightsOpti
       if (ctx.stdin.isTTY) ctx.out.notice('Paste the profile or the /simc text, then press Ctrl-D.');
       return readAllBytes(ctx.stdin);
     });
-    const label = source === '-' ? 'The input on stdin' : `${source}`;
+    const label = source === '-' ? 'The input on stdin' : source;
     const character = readCharacter(input.text, label);
     for (const warning of character.warnings) ctx.out.warn(`${label}: ${warning}`);
     const plan = planFor(character, method, options);
