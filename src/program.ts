@@ -1,7 +1,7 @@
 import { Argument, Command, Option, type CommandUnknownOpts as AnyCommand } from '@commander-js/extra-typings';
 import { CHANNELS, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES } from './api/enums.js';
 import { examples, lazyAction, type OptionsOf, type Runtime } from './commands/define.js';
-import { duration, nonNegativeNumber, oneOf, positiveInteger } from './util/parse.js';
+import { duration, nonNegativeNumber, oneOf, positiveInteger, positiveNumber } from './util/parse.js';
 import { completeAsPath, suggest } from './completions/hints.js';
 import { SETTING_KEYS } from './config/keys.js';
 import { httpUrl, port, urlPath } from './commands/webhook/parse.js';
@@ -9,6 +9,8 @@ import { VERSION } from './version.js';
 import { DEFAULT_MAX_COMBOS, GROUP_NAMES } from './topgear/groups.js';
 import { PRESETS as SCENARIO_PRESETS } from './commands/submit/scenario-presets.js';
 import { collectReport, type ReportTarget } from './output/reports/spec.js';
+import { DEFAULT_STATS, STATS } from './statweights/stats.js';
+import { DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from './statweights/precision.js';
 
 /**
  * Every command and flag, as data for commander: the single source for parsing, help and completions.
@@ -116,10 +118,13 @@ function defineCommands(program: AnyCommand, rt: Runtime, wanted: (...names: str
   );
 
   // -- jobs ---------------------------------------------------------------------------------------------------------
-  const submit = wanted('submit', 'topgear')
+  const submit = wanted('submit', 'topgear', 'statweights')
     && submitCommand(program).action(lazyAction(rt, () => import('./commands/submit/run.js')));
   if (submit && wanted('topgear')) {
     topgearCommand(program, submit).action(lazyAction(rt, () => import('./commands/topgear/run.js')));
+  }
+  if (submit && wanted('statweights')) {
+    statweightsCommand(program, submit).action(lazyAction(rt, () => import('./commands/statweights/run.js')));
   }
   if (wanted('status')) statusCommand(program).action(lazyAction(rt, () => import('./commands/status/run.js')));
   if (wanted('result')) resultCommand(program).action(lazyAction(rt, () => import('./commands/result/run.js')));
@@ -284,6 +289,34 @@ const topgearCommand = (parent: AnyCommand, submit: ReturnType<typeof submitComm
   ],
 );
 export type TopGearOptions = OptionsOf<ReturnType<typeof topgearCommand>>;
+
+const statweightsCommand = (parent: AnyCommand, submit: ReturnType<typeof submitCommand>) => examples(
+  copyOptions(submit, parent
+    .command('statweights')
+    .description('Find what each stat is worth to a character, with its error and a Pawn string, from a simc profile or the /simc addon text.')
+    .argument('<inputs...>', 'simc profiles or /simc exports (several: a roster), or - to read one from stdin.')
+    .option('--stats <list>', `Stats to weigh, comma-separated (default ${DEFAULT_STATS}): primary, ${STATS.map((s) => s.key).join(', ')}.`)
+    .addOption(new Option('--method <method>', 'profilesets: one profileset per stat adding --amount points (default); scale: simc\'s scale factors.').choices(STATWEIGHT_METHODS).argParser(oneOf('--method', STATWEIGHT_METHODS)))
+    .option('--amount <points>', `Points of the stat each profileset adds (default ${DEFAULT_AMOUNT}).`, positiveInteger('--amount'))
+    .option('--target-error <percent>', `simc's target_error for every run (default ${DEFAULT_TARGET_ERROR}).`, positiveNumber('--target-error'))
+    .addOption(completeAsPath(new Option('-o, --output <file>', 'Write the generated profile to FILE and submit nothing.'))), ['multistage', 'plain'])
+    .addHelpText('after', [
+      '',
+      'Weight of a stat: (DPS with the stat added - baseline DPS) / points, with the 95% error of both means.',
+      'Output: the weight per point ± error, normalised to the primary stat = 1, which stats are equal within the',
+      'error, and the Pawn string as simc prints it. Several inputs: one character × stat table and a Pawn string each.',
+      '--json: the result resource with a statWeights field (weights, errors, normalised weights, pawn).',
+    ].join('\n')),
+  [
+    'simjob statweights character.simc --channel latest --wait',
+    'simjob statweights export.txt --local --wait --json | jq -r .statWeights.pawn',
+    'simjob statweights roster/*.simc --stats primary,crit,haste --wait',
+    'simjob statweights character.simc --method scale --wait',
+  ],
+);
+export type StatWeightsCommandOptions = OptionsOf<ReturnType<typeof statweightsCommand>>;
+
+const STATWEIGHT_METHODS = ['profilesets', 'scale'] as const;
 
 const statusCommand = (parent: AnyCommand) => examples(
   parent

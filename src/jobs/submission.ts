@@ -16,6 +16,8 @@ export interface ProfileInput {
   /** What the user named: a path, or "-" for stdin. */
   source: string;
   text: string;
+  /** Metadata a command adds to this profile's job only (statweights: the character it weighs), after --meta. */
+  meta?: readonly string[];
 }
 
 /** Read a profile file (or stdin bytes) and check it: present, not empty, at most 2 MB, valid UTF-8. */

@@ -89,11 +89,14 @@ export async function fetchOutcome(backend: JobBackend, id: string, signal?: Abo
 
 async function reportTerminal(ctx: Context, backend: JobBackend, id: string, options: WaitReportOptions): Promise<number> {
   const shown = await fetchOutcome(backend, id, ctx.signal);
-  if (ctx.out.json) ctx.out.printJson(shown.raw);
+  const { attachStatWeights } = await import('../statweights/attach.js');
+  const { statWeights, raw, failed } = await attachStatWeights(ctx, backend, shown);
+  if (ctx.out.json) ctx.out.printJson(raw);
   else {
     const { printResult } = await import('../output/views/result.js');
     const notifications = shown.hasResult ? ((await backend.notifications?.(id)) ?? []) : [];
-    printResult(ctx.out, shown.data, { top: options.top, notifications });
+    printResult(ctx.out, shown.data, { top: options.top, notifications, statWeights });
   }
-  return exitCodeForState(shown.data.status);
+  const code = exitCodeForState(shown.data.status);
+  return failed && code === ExitCode.OK ? ExitCode.ERROR : code;
 }

@@ -53,6 +53,28 @@ export async function readAllProfilesets(backend: JobBackend, record: ResultReco
 }
 
 /**
+ * One JSON report artifact of a finished job, parsed: read where it lies for a local job, downloaded to a temporary
+ * file (removed after) for a remote one. Used by `statweights`, whose scale factors are only in the report.
+ */
+export async function readReportArtifact(
+  backend: JobBackend,
+  record: ResultRecord,
+  artifact: Artifact,
+  options: DownloadOptions = {},
+): Promise<unknown> {
+  const source = backend.artifactSource(record.id);
+  const label = `the JSON report (${artifact.stage ? `stage ${artifact.stage}, ` : ''}${artifact.id})`;
+  if (source.kind === 'local') return parseJson(artifact, await localArtifactPath(artifact.url, source.jobDir, label));
+  const dir = await mkdtemp(join(tmpdir(), 'simjob-report-'));
+  try {
+    const path = await download(backend, artifact, join(dir, `${artifact.id}.json`), { ...options, source, label });
+    return await parseJson(artifact, path);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * The compact list a local job wrote when it ended (profileset-list.ts), read only inside its job folder (symlinks
  * resolved); undefined when there is none (a job made before it existed) or it is unreadable: the reports are read.
  */

@@ -45,3 +45,14 @@ export function nonNegativeNumber(flag: string) {
     return Number(value);
   };
 }
+
+/** A number above 0: 0.05, 2, .5. */
+export function positiveNumber(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^(\d+(\.\d+)?|\.\d+)$/.test(value.trim()) || !(n > 0)) {
+      throw new UsageError(`${flag} must be a number above 0, e.g. 0.05 (got "${value}").`);
+    }
+    return n;
+  };
+}

@@ -50,10 +50,73 @@ function parseDps(raw, where) {
 /** True DPS of a base-sim actor: override, else hash of its lines → 40k–60k, times the fight-style/target factor. */
 export function actorTrueDps(sim, actor) {
   const raw = actor.fake.dps ?? sim.fake.dps;
-  if (raw !== undefined) return parseDps(raw, actor.name);
-  const u = unitFromHash(actorCanon(actor));
-  return Math.round((DPS_MIN + DPS_SPAN * u) * styleFactor(sim) * 10) / 10;
+  const weights = trueWeights(sim);
+  // With true stat weights (fake.weights) the added stats are worth exactly their weights: they leave the hash alone.
+  const stats = weights ? statBonus(weights, actor) : 0;
+  if (raw !== undefined) return parseDps(raw, actor.name) + stats;
+  const u = unitFromHash(weights ? canonWithoutStats(actor) : actorCanon(actor));
+  return Math.round((DPS_MIN + DPS_SPAN * u) * styleFactor(sim) * 10) / 10 + stats;
 }
+
+// ---------------------------------------------------------------- true stat weights (statweights tests)
+
+/**
+ * Stats the stand-in can add, by the key `fake.weights` uses (simc's `scale_only` names): the player option that
+ * adds points (`enchant_<stat>`) and the key of the JSON report's `scale_factors`.
+ */
+export const WEIGHABLE_STATS = {
+  str: { enchant: 'enchant_strength', report: 'Str' },
+  agi: { enchant: 'enchant_agility', report: 'Agi' },
+  int: { enchant: 'enchant_intellect', report: 'Int' },
+  crit: { enchant: 'enchant_crit_rating', report: 'Crit' },
+  haste: { enchant: 'enchant_haste_rating', report: 'Haste' },
+  mastery: { enchant: 'enchant_mastery_rating', report: 'Mastery' },
+  vers: { enchant: 'enchant_versatility_rating', report: 'Vers' },
+};
+
+/**
+ * True DPS per point of each stat: `# fake.weights=int:3,crit:1.6,…` (sim-wide), or FAKE_SIMC_WEIGHTS in the same
+ * form; null when neither is given (then enchants change the true DPS through the hash, as any option does).
+ */
+export function trueWeights(sim) {
+  const raw = sim.fake.weights ?? sim.env?.FAKE_SIMC_WEIGHTS;
+  if (raw === undefined || String(raw).trim() === '') return null;
+  const weights = {};
+  for (const part of String(raw).split(',')) {
+    const [key, value] = part.split(':').map((x) => x.trim().toLowerCase());
+    if (!Object.hasOwn(WEIGHABLE_STATS, key) || !Number.isFinite(Number(value))) {
+      const keys = Object.keys(WEIGHABLE_STATS).join(', ');
+      throw new Error(`fake.weights wants stat:dps_per_point pairs of ${keys}: '${part}'`);
+    }
+    weights[key] = Number(value);
+  }
+  return weights;
+}
+
+/** Points of each stat the actor's `enchant_<stat>=` options add (the last value of each, as simc keeps it). */
+function statPoints(actor) {
+  const points = {};
+  for (const line of actor.lines) {
+    const [name, value] = [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)];
+    for (const [key, stat] of Object.entries(WEIGHABLE_STATS)) {
+      if (name === stat.enchant) points[key] = Number(value) || 0;
+    }
+  }
+  return points;
+}
+
+function statBonus(weights, actor) {
+  const points = statPoints(actor);
+  return Object.entries(points).reduce((sum, [key, n]) => sum + (weights[key] ?? 0) * n, 0);
+}
+
+function canonWithoutStats(actor) {
+  const enchants = new Set(Object.values(WEIGHABLE_STATS).map((s) => s.enchant));
+  return actor.lines.filter((line) => !enchants.has(line.slice(0, line.indexOf('=')))).join('\n');
+}
+
+/** simc's scale delta at level 90 (scale_factor_control.cpp: rating per point × 0.035, rounded). */
+export const SCALE_DELTA = 154;
 
 export function styleFactor(sim) {
   const style = FIGHT_STYLES[sim.fight_style.toLowerCase()];
@@ -66,9 +129,13 @@ export function styleFactor(sim) {
  * true DPS when the profileset leaves the actor unchanged; else baseline × (1 + δ), δ ∈ [−6 %, +6 %)
  * from a hash of the profileset's option strings.
  */
-export function profilesetTrueDps(baseTrue, baseActor, psActor, psTuples, options) {
+export function profilesetTrueDps(baseTrue, baseActor, psActor, psTuples, options, weights = null) {
   const own = psTuples.filter((t) => t.directive && t.name === 'fake.dps').pop();
   if (own) return parseDps(own.value, 'profileset');
+  // With true stat weights, a profileset that only adds stats is the baseline plus exactly what they are worth.
+  if (weights && canonWithoutStats(baseActor) === canonWithoutStats(psActor)) {
+    return baseTrue + statBonus(weights, psActor) - statBonus(weights, baseActor);
+  }
   if (actorCanon(baseActor) === actorCanon(psActor)) return baseTrue;
   const delta = (unitFromHash(options.join('\n')) * 2 - 1) * PROFILESET_SPREAD;
   return Math.round(baseTrue * (1 + delta) * 10) / 10;

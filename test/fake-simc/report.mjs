@@ -167,7 +167,8 @@ function playerJson(ctx, actor, res, { enemy = false } = {}) {
   if (!enemy && res.scaleFactors) {
     p.scale_factors = Object.fromEntries(Object.entries(res.scaleFactors).map(([k, v]) => [k, d(v)]));
     p.scale_factors_all = { dps: p.scale_factors };
-    p.scale_deltas = Object.fromEntries(Object.keys(res.scaleFactors).map((k) => [k, d(k === 'Int' || k === 'Agi' || k === 'Str' ? 1500 : 1000)]));
+    const deltaOf = (k) => res.scaleDeltas ?? (k === 'Int' || k === 'Agi' || k === 'Str' ? 1500 : 1000);
+    p.scale_deltas = Object.fromEntries(Object.keys(res.scaleFactors).map((k) => [k, d(deltaOf(k))]));
   }
 
   const cd = {};
@@ -356,6 +357,8 @@ export function buildJson(ctx, entry) {
   };
   if (sim.calculate_scale_factors) {
     s.options.scaling = { calculate_scale_factors: true, normalize_scale_factors: false };
+    const scaleOnly = ctx.base.players.find((bp) => bp.res.scaleOnly)?.res.scaleOnly;
+    if (scaleOnly) s.options.scaling.scale_only = scaleOnly;
   }
   const ov = {};
   if (optimal || sim.fight_style === 'DungeonSlice') {

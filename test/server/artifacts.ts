@@ -17,6 +17,7 @@ import type { Engine } from './engine.js';
 import { answerWithFault, defaultCode, type Faults } from './faults.js';
 import { sendJson } from './http.js';
 import type { ArtifactRecord, ArtifactRequest, Job } from './types.js';
+import { scaleFactorsOf } from './scale-factors.js';
 
 const CHUNK = 64 * 1024;
 
@@ -54,7 +55,7 @@ function jsonReport(job: Job, a: ArtifactRecord): Body {
     report_version: job.submission.jsonVersion === '3' ? '3.0.0-alpha1' : '2.0.0',
     stage: a.stage,
     sim: {
-      players: summary?.mainActor ? [{ name: summary.mainActor.name, collected_data: { dps: { mean: summary.mainActor.mean, mean_std_dev: summary.mainActor.mean_stddev } } }] : [],
+      players: summary?.mainActor ? [{ name: summary.mainActor.name, collected_data: { dps: { mean: summary.mainActor.mean, mean_std_dev: summary.mainActor.mean_stddev } }, ...scaleFactorsOf(job) }] : [],
       profilesets: { metric: 'dps', results },
     },
   };

@@ -8,6 +8,8 @@ import type { ReportJob } from '../../output/html/model.js';
 import { readAllProfilesets } from '../../output/report-profilesets.js';
 import { rankByMean } from '../../output/stats.js';
 import { terminalSafeLine } from '../../output/safe.js';
+import { savedStatWeights } from '../../statweights/load.js';
+import { readStatWeightsMarker } from '../../statweights/marker.js';
 
 /**
  * The jobs the arguments name, in order: a job id (local or remote, fetched like `simjob result`), a saved `--json`
@@ -42,7 +44,10 @@ async function fromSaved(ctx: Context, saved: SavedJson): Promise<ReportJob[]> {
 
 function summaryJob(record: ResultRecord, origin: string): ReportJob {
   const sets = record.result.summary?.mainActor?.profilesets;
-  return { record, profilesets: rankByMean(sets?.results ?? []), count: sets?.count ?? 0, origin };
+  const statWeights = savedStatWeights(record);
+  const job: ReportJob = { record, profilesets: rankByMean(sets?.results ?? []), count: sets?.count ?? 0, origin };
+  if (statWeights) job.statWeights = statWeights;
+  return job;
 }
 
 /**
@@ -54,6 +59,12 @@ async function fromJob(ctx: Context, id: string): Promise<ReportJob> {
   const backend = await ctx.backendFor(id);
   const { data } = await readOutcome(backend, id);
   const job = summaryJob(data, backend.kind === 'local' ? 'a local job' : 'the service');
+  if (!job.statWeights && readStatWeightsMarker(data.metadata)) {
+    // simc's scale factors are only in the job's JSON report.
+    const { attachStatWeights } = await import('../../statweights/attach.js');
+    const { statWeights } = await attachStatWeights(ctx, backend, { raw: data, data, hasResult: true });
+    if (statWeights) job.statWeights = statWeights;
+  }
   if (job.count > job.profilesets.length) {
     try {
       const all = await readAllProfilesets(backend, data, { signal: ctx.signal, env: ctx.env });

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import type { ResultOptions } from '../../program.js';
-import { UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import { exitCodeForState } from '../../jobs/states.js';
 import { checkJobId } from '../../jobs/ids.js';
 import { readOutcome } from '../../jobs/outcome.js';
@@ -20,9 +20,12 @@ export async function run(ctx: Context, [rawId]: string[], options: ResultOption
   if (options.all && options.top !== undefined) throw new UsageError('--all and --top do not go together: --all shows every profileset.');
   const backend = await ctx.backendFor(id);
   const shown = await readOutcome(backend, id);
+  const { attachStatWeights } = await import('../../statweights/attach.js');
+  const { statWeights, raw, failed } = await attachStatWeights(ctx, backend, shown);
+  const exit = (code: number) => (failed && code === ExitCode.OK ? ExitCode.ERROR : code);
   if (ctx.out.json) {
-    ctx.out.printJson(shown.raw);
-    return exitCodeForState(shown.data.status);
+    ctx.out.printJson(raw);
+    return exit(exitCodeForState(shown.data.status));
   }
   const { printResult } = await import('../../output/views/result.js');
   let all;
@@ -32,6 +35,6 @@ export async function run(ctx: Context, [rawId]: string[], options: ResultOption
     all = await readAllProfilesets(backend, shown.data, { signal: ctx.signal, env: ctx.env });
   }
   const notifications = shown.hasResult ? ((await backend.notifications?.(id)) ?? []) : [];
-  printResult(ctx.out, shown.data, { top: options.all ? Number.POSITIVE_INFINITY : options.top, all, notifications });
-  return exitCodeForState(shown.data.status);
+  printResult(ctx.out, shown.data, { top: options.all ? Number.POSITIVE_INFINITY : options.top, all, notifications, statWeights });
+  return exit(exitCodeForState(shown.data.status));
 }

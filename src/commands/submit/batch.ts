@@ -13,6 +13,8 @@ import { printScenarioMatrix } from '../../output/views/scenario-matrix.js';
 import type { BatchReportRow } from './reports.js';
 import { submitOne, type PreparedSubmission, type SubmitOptions } from './send.js';
 import { scenarioLabel } from '../../output/format.js';
+import type { StatWeights } from '../../statweights/weights.js';
+import { printRoster } from '../../output/views/statweights.js';
 
 /** Profiles of one batch in flight at once, unless --concurrency says otherwise. */
 const DEFAULT_CONCURRENCY = 4;
@@ -31,6 +33,9 @@ interface Entry extends BatchItem {
   outcome?: { raw: unknown; data: ResultRecord };
   /** simc's warnings from its report (a local job's), shown under the summary as a single job's are under its result. */
   notifications?: readonly string[];
+  /** A stat-weights job's weights (statweights/attach.ts); `statWeightsFailed` when they could not be read. */
+  statWeights?: StatWeights;
+  statWeightsFailed?: boolean;
 }
 
 /**
@@ -139,7 +144,11 @@ async function followEntry(ctx: Context, backend: JobBackend, entry: Entry, prog
     });
     const { fetchOutcome } = await import('../../jobs/wait-command.js');
     const outcome = await fetchOutcome(backend, id, ctx.signal);
-    entry.outcome = outcome;
+    const { attachStatWeights } = await import('../../statweights/attach.js');
+    const weighed = await attachStatWeights(ctx, backend, outcome);
+    entry.outcome = { ...outcome, raw: weighed.raw };
+    entry.statWeights = weighed.statWeights;
+    entry.statWeightsFailed = weighed.failed;
     if (outcome.hasResult) entry.notifications = (await backend.notifications?.(id)) ?? [];
   } catch (error) {
     if (ctx.signal.aborted) return;
@@ -218,7 +227,15 @@ function reportRow(e: Entry): BatchReportRow {
 
 function printSummary(ctx: Context, entries: Entry[], options: SubmitOptions): void {
   printTable(ctx, entries, options);
+  printStatWeightsOf(ctx, entries);
   for (const e of entries) for (const note of e.notifications ?? []) ctx.out.warn(`${e.label}: simc notification: ${terminalSafeLine(note)}`);
+}
+
+/** A roster of stat-weights jobs: one character × stat table and a Pawn string each (one job: its own table). */
+function printStatWeightsOf(ctx: Context, entries: Entry[]): void {
+  const weighed = entries.filter((e) => e.statWeights);
+  if (weighed.length === 0) return;
+  printRoster(ctx.out, weighed.map((e) => ({ scenario: e.p.scenario?.label, weights: e.statWeights! })));
 }
 
 function printTable(ctx: Context, entries: Entry[], options: SubmitOptions): void {
@@ -260,6 +277,7 @@ function exitOf(entry: Entry): number {
   if (entry.submitError !== undefined) return entry.submitError instanceof SimjobError ? entry.submitError.exitCode : ExitCode.ERROR;
   if (entry.waitError !== undefined) return entry.waitError instanceof SimjobError ? entry.waitError.exitCode : ExitCode.ERROR;
   if (entry.timedOut) return ExitCode.WAIT_TIMEOUT;
+  if (entry.statWeightsFailed && entry.outcome?.data.status === 'completed') return ExitCode.ERROR;
   if (entry.outcome) return exitCodeForState(entry.outcome.data.status);
   return ExitCode.OK;
 }

@@ -54,7 +54,8 @@ export async function submitProfiles(ctx: Context, profiles: ProfileInput[], opt
     for (const scenario of scenarios.length ? scenarios : [undefined]) {
       const text = scenario ? applyScenario(profile.text, scenario) : profile.text;
       // Every job of a batch says which profile (and scenario) it is, on the service and locally alike.
-      const meta = batch && !options.plain ? batchMeta(options.meta, profileName, scenario) : options.meta;
+      const own = profile.meta ? [...options.meta, ...profile.meta] : options.meta;
+      const meta = batch && !options.plain ? batchMeta(own, profileName, scenario) : own;
       const request = buildRequest({ ...profile, text }, { ...options, meta }, channel, ctx.env, priority);
       const key = options.idempotencyKey ?? (options.local ? undefined : newIdempotencyKey());
       const checked = preflight(source, request, options.local ? 'local' : 'remote');

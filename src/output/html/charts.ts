@@ -24,6 +24,8 @@ export interface BarChartOptions {
   /** A dashed vertical line across the chart (the baseline's or the reference job's mean). */
   reference?: { value: number; label: string };
   metric?: string;
+  /** Decimals of the values beside the bars (default 0: DPS); stat weights per point need 2. */
+  digits?: number;
 }
 
 const WIDTH = 960;
@@ -91,7 +93,8 @@ export function barChart(bars: Bar[], options: BarChartOptions): string {
     const y = TOP + i * ROW;
     const mid = y + ROW / 2;
     const end = x(bar.mean);
-    const value = `${formatNumber(bar.mean, 0)}${bar.error ? ` ± ${formatNumber(bar.error, 0)}` : ''}`;
+    const digits = options.digits ?? 0;
+    const value = `${formatNumber(bar.mean, digits)}${bar.error ? ` ± ${formatNumber(bar.error, digits)}` : ''}`;
     out.push(`<g class="row ${bar.role}"><title>${text(`${bar.label}: ${value} ${options.metric ?? 'dps'}${bar.note ? ` (${bar.note})` : ''}`)}</title>`);
     out.push(`<text class="label" x="${LABEL_WIDTH}" y="${px(mid + 4)}" text-anchor="end">${text(short(bar.label, LABEL_CHARS))}</text>`);
     out.push(`<rect class="bar" x="${x0}" y="${y + 4}" width="${px(Math.max(1, end - x0))}" height="${ROW - 8}"/>`);

@@ -1,6 +1,7 @@
 import type { ResultRecord } from '../../api/schemas.js';
 import type { RankedProfileset } from '../report-profilesets.js';
 import { isTopGearJob } from '../../jobs/topgear-marker.js';
+import type { StatWeights } from '../../statweights/weights.js';
 
 /** One job as the report shows it. */
 export interface ReportJob {
@@ -11,6 +12,8 @@ export interface ReportJob {
   count: number;
   /** Where the record came from, for the page's footer: "the service", "a local job", "file results.json". */
   origin: string;
+  /** A stat-weights job's weights (statweights/), charted above its profilesets. */
+  statWeights?: StatWeights;
 }
 
 /** Metadata keys `submit --scenario` sets on each job of a scenario matrix. */

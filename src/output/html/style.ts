@@ -29,6 +29,7 @@ figure{margin:12px 0;overflow-x:auto}
 .chart .band{fill:var(--accent);opacity:.22}.chart .line{fill:none;stroke:var(--accent);stroke-width:1.6}
 .chart .shown{fill:var(--panel);stroke:var(--line)}
 .chart .stage{fill:var(--accent);opacity:.85}
+pre.pawn{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--panel);padding:8px;border-radius:4px}
 .legend{display:flex;flex-wrap:wrap;gap:4px 18px;margin:4px 0;color:var(--muted);font-size:13px}
 .swatch{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:-1px;border-radius:2px}
 .swatch.better{background:var(--better)}.swatch.worse{background:var(--worse)}.swatch.same{background:var(--same)}

@@ -9,6 +9,8 @@ import { difference, rankByMean } from '../stats.js';
 import { printTable, type Column } from '../table.js';
 import { isTopGearJob } from '../../jobs/topgear-marker.js';
 import { printTopGearHeadline } from './topgear.js';
+import type { StatWeights } from '../../statweights/weights.js';
+import { printStatWeights } from './statweights.js';
 
 /** How many profilesets a result or a comparison lists without --top. */
 export const DEFAULT_TOP = 20;
@@ -20,6 +22,8 @@ export interface ResultViewOptions {
   all?: RankedProfileset[];
   /** simc's warnings from the report (`notifications`). */
   notifications?: readonly string[];
+  /** The weights of a stat-weights job (statweights/attach.ts), shown under its profilesets. */
+  statWeights?: StatWeights;
 }
 
 /** Why multistage did not run, in words (spec 2.4 reasons; notes §15), here and in the HTML report. */
@@ -45,6 +49,7 @@ export function printResult(out: Output, record: ResultRecord, options: ResultVi
   printProfilesets(out, record, options);
   printActors(out, record, options);
   printFunnel(out, record);
+  if (options.statWeights) printStatWeights(out, options.statWeights);
   printWarnings(out, record);
   for (const note of options.notifications ?? []) out.warn(`simc notification: ${safe(note)}`);
   printArtifacts(out, record);
