@@ -6,7 +6,7 @@
  *
  * Why not undici, Node's other HTTP client: it parses HTTP with a WebAssembly build of llhttp that each process
  * compiles on its first request, which costs a one-shot CLI several times Node's own start-up and tens of MB of
- * memory (docs/performance.md, "HTTP client"); node:http parses with Node's built-in llhttp.
+ * memory (docs/performance.md, "Issue 30"); node:http parses with Node's built-in llhttp.
  */
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
