@@ -13,8 +13,6 @@ const MAX_REDIRECTS = 5;
 /** Inactivity limit of a download; its total deadline is SIMJOB_DOWNLOAD_DEADLINE (default 1 h). */
 const STALL_MS = 60_000;
 const DEFAULT_DEADLINE_MS = 3_600_000;
-/** Bigger reads and writes than the 16 KB default: fewer, larger writes, with backpressure all the same. */
-const HIGH_WATER_MARK = 1024 * 1024;
 
 export class DownloadRefused extends Error {
   constructor(readonly status: number) {
@@ -55,10 +53,9 @@ export async function downloadTo(url: string, target: string, opts: DownloadOpti
   const localFile = await checkArtifactUrl(url, opts.source, opts.label);
   const partial = join(dirname(target), `.${basename(target)}.${nodeCrypto().randomBytes(4).toString('hex')}.partial`);
   try {
-    const body = opts.source.kind === 'local'
-      ? createReadStream(localFile!, { highWaterMark: HIGH_WATER_MARK })
-      : await followRedirects(new URL(url), opts.source.baseUrl, opts);
-    await pipeline(body, createWriteStream(partial, { highWaterMark: HIGH_WATER_MARK }), { signal: opts.signal });
+    const body = opts.source.kind === 'local' ? createReadStream(localFile!) : await followRedirects(new URL(url), opts.source.baseUrl, opts);
+    // The write stream's own small buffer: a larger one lets more socket reads wait for the garbage collector.
+    await pipeline(body, createWriteStream(partial), { signal: opts.signal });
     place(partial, target, opts.overwrite);
   } catch (error) {
     if (opts.signal?.aborted) throw opts.signal.reason;
