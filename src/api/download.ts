@@ -53,7 +53,9 @@ export async function downloadTo(url: string, target: string, opts: DownloadOpti
   const localFile = await checkArtifactUrl(url, opts.source, opts.label);
   const partial = join(dirname(target), `.${basename(target)}.${nodeCrypto().randomBytes(4).toString('hex')}.partial`);
   try {
-    const body = opts.source.kind === 'local' ? createReadStream(localFile!) : await followRedirects(new URL(url), opts.source.baseUrl, opts);
+    const body = opts.source.kind === 'local'
+      ? createReadStream(localFile!)
+      : await followRedirects(new URL(url), opts.source.baseUrl, opts);
     // The write stream's own small buffer: a larger one lets more socket reads wait for the garbage collector.
     await pipeline(body, createWriteStream(partial), { signal: opts.signal });
     place(partial, target, opts.overwrite);
@@ -98,16 +100,19 @@ async function followRedirects(start: URL, baseUrl: string, opts: DownloadOption
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (hop > 0) {
       const problem = remoteUrlProblem(current, baseUrl);
-      if (problem) throw new UnsafeArtifactUrl(opts.label, `it redirects to a URL that is refused (${problem.replace(/^its URL is /, '')})`);
+      const refused = problem?.replace(/^its URL is /, '');
+      if (refused) throw new UnsafeArtifactUrl(opts.label, `it redirects to a URL that is refused (${refused})`);
     }
     let answer: Awaited<ReturnType<typeof request>>;
     try {
       // No Authorization header, ever: see downloadTo.
       const headers = { 'user-agent': opts.userAgent, 'accept-encoding': 'identity' };
-      answer = await request(current, { method: 'GET', headers, timeoutMs: STALL_MS, deadlineMs, signal: opts.signal }, env);
+      const options = { method: 'GET', headers, timeoutMs: STALL_MS, deadlineMs, signal: opts.signal };
+      answer = await request(current, options, env);
     } catch (error) {
       if (opts.signal?.aborted) throw opts.signal.reason;
-      throw new NetworkError(`Cannot download ${opts.label} from ${current.origin}: ${describeNetworkError(error, current)}.`, 'Check your connection and try again.');
+      const why = describeNetworkError(error, current);
+      throw new NetworkError(`Cannot download ${opts.label} from ${current.origin}: ${why}.`, 'Check your connection and try again.');
     }
     const { statusCode, headers, body } = answer;
     if (statusCode === 200) return body;

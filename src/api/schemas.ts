@@ -67,7 +67,10 @@ export const SubmitRequest = lazy(() => z.strictObject({
     gitBranch: z.optional(z.enum(GIT_BRANCHES)),
   }),
   profile: z.strictObject({
-    text: z.string().check(z.minLength(1), z.refine((text) => Buffer.byteLength(text) <= MAX_PROFILE_BYTES, 'at most 2 MB')),
+    text: z.string().check(
+      z.minLength(1),
+      z.refine((text) => Buffer.byteLength(text) <= MAX_PROFILE_BYTES, `at most ${MAX_PROFILE_BYTES} bytes`),
+    ),
   }),
   runtime: z.optional(
     z.strictObject({
@@ -81,8 +84,8 @@ export const SubmitRequest = lazy(() => z.strictObject({
   priority: z.optional(z.enum(PRIORITIES)),
   metadata: z.optional(
     z.record(z.string(), z.string().check(z.maxLength(MAX_METADATA_VALUE))).check(
-      z.refine((entries) => Object.keys(entries).length <= MAX_METADATA_ENTRIES, `at most ${MAX_METADATA_ENTRIES} entries`),
-      z.refine((entries) => Buffer.byteLength(JSON.stringify(entries)) <= MAX_METADATA_BYTES, `at most ${MAX_METADATA_BYTES} bytes`),
+      z.refine((all) => Object.keys(all).length <= MAX_METADATA_ENTRIES, `at most ${MAX_METADATA_ENTRIES} entries`),
+      z.refine((all) => Buffer.byteLength(JSON.stringify(all)) <= MAX_METADATA_BYTES, `${MAX_METADATA_BYTES} B at most`),
     ),
   ),
   credentials: z.optional(

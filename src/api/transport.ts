@@ -90,7 +90,11 @@ async function closeAgents(): Promise<void> {
  * arrives for `timeoutMs` (before the head or within the body), when the whole answer has not arrived within
  * `deadlineMs`, or when a proxy will not tunnel; with the signal's reason when it aborts.
  */
-export async function request(url: URL, options: HttpRequestOptions, env: NodeJS.ProcessEnv = process.env): Promise<HttpResponse> {
+export async function request(
+  url: URL,
+  options: HttpRequestOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<HttpResponse> {
   const agent = await agentFor(url, env);
   return new Promise((resolve, reject) => {
     // Throws, rejecting the promise before any timer is set, on a header value node:http refuses (one that would
@@ -100,11 +104,11 @@ export async function request(url: URL, options: HttpRequestOptions, env: NodeJS
     /** Ends the exchange: before the head the request fails, after it the body stream errors. */
     const stop = (error: Error) => (response ? response.destroy(error) : req.destroy(error));
     const onAbort = () => stop(options.signal!.reason as Error);
-    const deadline = options.deadlineMs === undefined
-      ? undefined
-      : setTimeout(() => stop(new TransportError(`no complete answer within ${describeMs(options.deadlineMs!)}`, 'EDEADLINE')), options.deadlineMs);
-    // Nothing for timeoutMs: before the head a timer (connecting, through a proxy too), after it the socket's idleness.
-    const waitForHead = setTimeout(() => stop(new TransportError('the request timed out', 'ETIMEDOUT')), options.timeoutMs);
+    const { deadlineMs, timeoutMs } = options;
+    const late = () => new TransportError(`no complete answer within ${describeMs(deadlineMs!)}`, 'EDEADLINE');
+    const deadline = deadlineMs === undefined ? undefined : setTimeout(() => stop(late()), deadlineMs);
+    // Nothing for timeoutMs: before the head a timer (connecting, through a proxy too), then the socket's idleness.
+    const waitForHead = setTimeout(() => stop(new TransportError('the request timed out', 'ETIMEDOUT')), timeoutMs);
     const done = () => {
       clearTimeout(deadline);
       clearTimeout(waitForHead);
@@ -113,7 +117,8 @@ export async function request(url: URL, options: HttpRequestOptions, env: NodeJS
 
     // A proxy that will not tunnel answers its CONNECT with an error status, which must not pass for the service's.
     req.on('proxyConnect', (answer: { statusCode: number }) => {
-      if (answer.statusCode !== 200) stop(new TransportError(`the proxy refused to connect to ${url.host} (HTTP ${answer.statusCode})`, 'EPROXY'));
+      if (answer.statusCode === 200) return;
+      stop(new TransportError(`the proxy refused to connect to ${url.host} (HTTP ${answer.statusCode})`, 'EPROXY'));
     });
     req.on('error', (error) => {
       done();
@@ -122,7 +127,7 @@ export async function request(url: URL, options: HttpRequestOptions, env: NodeJS
     req.on('response', (res) => {
       response = res;
       clearTimeout(waitForHead);
-      res.setTimeout(options.timeoutMs, () => res.destroy(new TransportError('the response stalled', 'ETIMEDOUT')));
+      res.setTimeout(timeoutMs, () => res.destroy(new TransportError('the response stalled', 'ETIMEDOUT')));
       res.on('close', done);
       res.on('error', () => undefined); // the body's reader sees it
       resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: res });
@@ -143,10 +148,16 @@ function proxyDropped(error: Error, url: URL): TransportError | undefined {
 }
 
 /** One request and its whole answer as text, its body read no further than `limit` allows. */
-export async function exchange(url: URL, options: HttpRequestOptions, limit: BodyLimit, env: NodeJS.ProcessEnv = process.env): Promise<TextAnswer> {
+export async function exchange(
+  url: URL,
+  options: HttpRequestOptions,
+  limit: BodyLimit,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<TextAnswer> {
   const response = await request(url, options, env);
   const { bytes, truncate } = limit(response.statusCode);
-  return { statusCode: response.statusCode, headers: response.headers, text: await readText(response, bytes, truncate) };
+  const text = await readText(response, bytes, truncate);
+  return { statusCode: response.statusCode, headers: response.headers, text };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { readUserFile } from '../util/read-file.js';
 import {
-  IDEMPOTENCY_KEY, MAX_CREDENTIAL_LENGTH, MAX_METADATA_BYTES, MAX_METADATA_ENTRIES, MAX_METADATA_VALUE, MAX_PROFILE_BYTES,
-  SubmitRequest, type Channel, type Priority,
+  IDEMPOTENCY_KEY, MAX_CREDENTIAL_LENGTH, MAX_METADATA_BYTES, MAX_METADATA_ENTRIES, MAX_METADATA_VALUE,
+  MAX_PROFILE_BYTES, SubmitRequest, type Channel, type Priority,
 } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { nodeCrypto } from '../util/crypto.js';

@@ -60,7 +60,8 @@ function incrementDecimal(digitsText: string): string {
 
 /**
  * formatNumber without Intl, which is much faster. It rounds the shortest decimal form of the number (String(n)),
- * as ICU does, so both agree digit for digit; numbers that String() writes with an exponent are left to Intl (undefined).
+ * as ICU does, so both agree digit for digit; numbers that String() writes with an exponent are left to Intl
+ * (undefined).
  */
 function formatPlainDecimal(n: number, digits: number): string | undefined {
   const text = String(Math.abs(n));

@@ -2,8 +2,8 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 
 /**
- * A minimal proxy: CONNECT tunnels (what simjob's proxy agent uses, for http and https targets alike) and absolute-URI forwarding,
- * recording what it relayed.
+ * A minimal proxy: CONNECT tunnels (what simjob's proxy agent uses, for http and https targets alike) and
+ * absolute-URI forwarding, recording what it relayed.
  */
 export function forwardProxy(): Promise<{ url: string; seen: string[]; close: () => void }> {
   const seen: string[] = [];
