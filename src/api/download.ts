@@ -112,7 +112,8 @@ async function followRedirects(start: URL, baseUrl: string, opts: DownloadOption
     } catch (error) {
       if (opts.signal?.aborted) throw opts.signal.reason;
       const why = describeNetworkError(error, current);
-      throw new NetworkError(`Cannot download ${opts.label} from ${current.origin}: ${why}.`, 'Check your connection and try again.');
+      const message = `Cannot download ${opts.label} from ${current.origin}: ${why}.`;
+      throw new NetworkError(message, 'Check your connection and try again.');
     }
     const { statusCode, headers, body } = answer;
     if (statusCode === 200) return body;

@@ -84,8 +84,8 @@ export const SubmitRequest = lazy(() => z.strictObject({
   priority: z.optional(z.enum(PRIORITIES)),
   metadata: z.optional(
     z.record(z.string(), z.string().check(z.maxLength(MAX_METADATA_VALUE))).check(
-      z.refine((all) => Object.keys(all).length <= MAX_METADATA_ENTRIES, `at most ${MAX_METADATA_ENTRIES} entries`),
-      z.refine((all) => Buffer.byteLength(JSON.stringify(all)) <= MAX_METADATA_BYTES, `${MAX_METADATA_BYTES} B at most`),
+      z.refine((all) => Object.keys(all).length <= MAX_METADATA_ENTRIES, `${MAX_METADATA_ENTRIES} entries at most`),
+      z.refine((all) => Buffer.byteLength(JSON.stringify(all)) <= MAX_METADATA_BYTES, `${MAX_METADATA_BYTES} B in all`),
     ),
   ),
   credentials: z.optional(
