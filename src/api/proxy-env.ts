@@ -18,12 +18,11 @@ const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxyInUse | undefined {
   const chosen = proxySetting(url, env);
   if (!chosen) return undefined;
-  try {
-    const { host, hostname } = new URL(chosen.value);
-    return { variable: chosen.variable, host, hostname };
-  } catch {
+  const proxy = URL.parse(chosen.value);
+  if (!proxy || !/^https?:$/.test(proxy.protocol)) {
     return { variable: chosen.variable, host: '(not a URL)', hostname: '(not a URL)' };
   }
+  return { variable: chosen.variable, host: proxy.host, hostname: proxy.hostname };
 }
 
 /** The proxy to connect through: the variable and its whole value, credentials included (transport.ts only). */

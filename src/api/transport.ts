@@ -67,7 +67,9 @@ async function agentFor(url: URL, env: NodeJS.ProcessEnv): Promise<Agent> {
   let agent = agents.get(key);
   if (!agent) {
     if (proxy) {
-      if (!URL.canParse(proxy.value)) throw new TransportError(`${proxy.variable} is not a URL`, 'EPROXY');
+      if (!/^https?:$/.test(URL.parse(proxy.value)?.protocol ?? '')) {
+        throw new TransportError(`${proxy.variable} is not an http:// or https:// URL`, 'EPROXY');
+      }
       const { HttpsProxyAgent } = await import('https-proxy-agent');
       agent = new HttpsProxyAgent(proxy.value, { keepAlive: true });
     } else {

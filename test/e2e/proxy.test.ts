@@ -23,6 +23,13 @@ describe('HTTP(S)_PROXY', () => {
     expect(proxy.seen).toContain(`CONNECT ${new URL(server.url).host}`);
   });
 
+  it('refuses a proxy variable that is not an http:// or https:// URL, in one line naming the variable', async () => {
+    const env = { ...isolatedDirs(), SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good', HTTP_PROXY: 'proxy:3128' };
+    const result = await simjob(['usage'], { env: { ...env, SIMJOB_RETRY_BUDGET: '0s' } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/^Error: Cannot reach the proxy .*: HTTP_PROXY is not an http:\/\/ or https:\/\/ URL\./m);
+  });
+
   it('goes direct without one', async () => {
     const before = proxy.seen.length;
     const env = { ...isolatedDirs(), SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good' };
