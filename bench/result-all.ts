@@ -38,7 +38,7 @@ try {
   for (let round = -1; round < rounds; round++) {
     const n = timed(process.execPath, ['-e', '0']);
     const results = sizes.map((size) => [size, timed(process.execPath, [bin, 'result', jobs.get(size) as string, '--all'], { env })] as const);
-    if (round < 0) continue; // warms the disk cache and the code caches
+    if (round < 0) continue; // warms the disk cache and the compile cache
     node.push(n);
     for (const [size, sample] of results) all.get(size)?.push(sample);
   }

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // The bin shim: answer --version without loading the CLI, turn on the compile cache where Node has one
-// (22.1+), start simc or the worker early for a local submit, then load the bundled CLI with code caches made after
-// earlier runs (dist/code-cache.cjs). Kept tiny on purpose: every line here runs on every invocation. CommonJS
-// (bin/package.json), as dist/ is: on Node 20 the first ES module a process loads starts Node's ES loader, ~3.5 ms.
+// (22.1+), start simc or the worker early for a local submit, then load the bundled CLI (dist/cli.js). CommonJS
+// (bin/package.json), as dist/ is.
 'use strict';
 const { readFileSync, writeSync } = require('node:fs');
 
@@ -29,11 +28,12 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
       // the submit reports whatever is wrong
     }
   }
-  const codeCache = require(`${dist}/code-cache.cjs`);
-  const debug = codeCache.debugLevelOf(process.env, args.includes('--debug') || args.includes('-d')) > 0;
-  // --debug: Node's own loader, whose stack traces the source maps turn into src/ positions (vm.Script gets none).
-  if (debug) process.setSourceMapsEnabled(true);
-  const load = debug ? require : codeCache.bundleLoader(dist, args, process.env, require);
+  // --debug (or SIMJOB_DEBUG): stack traces in src/ positions, through the bundle's source maps.
+  const debugEnv = process.env.SIMJOB_DEBUG;
+  if (args.includes('--debug') || args.includes('-d') || (debugEnv && debugEnv !== '0' && debugEnv !== 'false')) {
+    process.setSourceMapsEnabled(true);
+  }
+  const load = require;
   // The worker is started before the CLI loads, so that its Node start-up runs alongside the CLI's.
   const workerStarted =
     !waitingLocalSubmit && args.includes('submit') && args.includes('--local')

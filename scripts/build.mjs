@@ -2,11 +2,10 @@
 // Bundle src/ into dist/: one entry (dist/cli.js) plus chunks loaded when a command needs them, so start-up loads
 // only what the command that runs needs. Libraries are bundled in: the published package has no runtime dependencies
 // to resolve. esbuild compiles and bundles; rollup then regroups esbuild's chunks into fewer files (see `chunk`) and
-// writes them as CommonJS: Node's ES module loader costs ~3.5 ms to start on Node 20 and, on every Node, more per
-// file than `require` (README, Design: Start-up).
+// writes them as CommonJS, which Node loads faster than ES modules. Without the regrouping `status` loads ~25 files
+// instead of 4, which Node 20 (no compile cache) pays for at every start (docs/performance.md, "Build").
 import { build } from 'esbuild';
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -28,8 +27,7 @@ const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]
 const withoutBareBuiltins = (code) =>
   code.replace(/^require\('((?:node:)?[\w/]+)'\);$/gm, (statement, id) => (builtins.has(id) ? ' '.repeat(statement.length) : statement));
 
-// commander loads node:child_process (3 ms on Node 24) on every start for the executable subcommands simjob
-// never has; give it a stand-in that loads it only if spawn is ever called.
+// commander loads node:child_process on every start for the executable subcommands simjob never has; give it a stand-in that loads it only if spawn is ever called.
 const lazyChildProcessForCommander = {
   name: 'lazy-child-process-for-commander',
   setup(b) {
@@ -45,18 +43,18 @@ const lazyChildProcessForCommander = {
 
 /**
  * Two groups of esbuild's chunks become one file each (rollup's manualChunks), as what always loads together still
- * came in several files, each ~0.2 ms on Node 24 and ~0.3 ms on Node 20:
+ * came in several files:
  * - `core`: every chunk the CLI entry imports, directly or not: all of it loads before any command runs (it is not
  *   merged into cli.js itself because the worker entries share some of it);
  * - `api`: the modules every API request runs through (a request loaded four files). An esbuild chunk joins it only
  *   when all its modules are among these, so nothing else rides along.
  * rollup moves a grouped module's static imports into its group unless they have one: the api group's are core's.
  */
-const API_CLIENT = new Set(['remote', 'status-shape', 'http', 'explain', 'redact', 'retry', 'transport', 'wire', 'direct', 'http1'].map((name) => `src/api/${name}.ts`));
+const API_CLIENT = new Set(['remote', 'status-shape', 'http', 'explain', 'redact', 'retry', 'transport', 'connections', 'proxy-env'].map((name) => `src/api/${name}.ts`));
 /**
  * Small helpers the API client shares with local code: in core, which everything has loaded anyway. Left to rollup,
  * they would be drawn into the api group (it takes a grouped module's imports along), and a local wait that sleeps
- * would load the whole API client (~3 ms of CPU on Node 24).
+ * would load the whole API client.
  */
 const SHARED_WITH_API = new Set(['src/util/sleep.ts']);
 function groups(cliEntry) {
@@ -109,12 +107,11 @@ try {
     logLevel: 'warning',
   });
   await chunk(Object.keys(entryPoints));
-  // What bin/simjob.js loads before the CLI, each one self-contained file that loads in well under a millisecond,
-  // without the chunks the CLI shares: dist/head-start.cjs starts simc itself on `submit --local --wait`
-  // (local/head-start.ts), on the way to simc; dist/code-cache.cjs loads the bundle (code-cache.ts).
+  // What bin/simjob.js loads before the CLI, a self-contained file without the chunks the CLI shares:
+  // dist/head-start.cjs starts simc itself on `submit --local --wait` (local/head-start.ts), on the way to simc.
   await build({
     absWorkingDir: root,
-    entryPoints: { 'head-start': 'src/local/head-start.ts', 'code-cache': 'src/code-cache.ts' },
+    entryPoints: { 'head-start': 'src/local/head-start.ts' },
     outdir: resolve(root, 'dist'),
     outExtension: { '.js': '.cjs' },
     bundle: true,
@@ -132,8 +129,8 @@ try {
 /**
  * esbuild makes one chunk for each set of entries (and lazily imported modules) that share code, so `status` loaded
  * 24 files: a module that the CLI and a command both import gets a chunk of its own, although the CLI has always
- * loaded it before the command's import runs, and every file costs (through the ES module loader ~0.2 ms on Node 24
- * and ~0.3 ms on Node 20; less through `require`). rollup's chunking knows what an importer has already loaded, so
+ * loaded it before the command's import runs, and every file costs (more through the ES module loader than through
+ * `require`). rollup's chunking knows what an importer has already loaded, so
  * rollup regroups esbuild's output (built-ins stay external) into fewer files, with the source maps carried through
  * to src/, joins the two groups above (`status --json`: 4 files, from 24), and writes CommonJS.
  */
@@ -155,13 +152,13 @@ async function chunk(entries) {
     chunkFileNames: 'chunks/[name]-[hash].js',
     sourcemap: true,
     sourcemapExcludeSources: true,
-    // import() of a built-in becomes a require too: the bundle runs in vm.Script (code-cache.ts), which has no import().
+    // import() becomes require() too: the chunks are CommonJS, and a require skips Node's ES module loader.
     dynamicImportInCjs: false,
     manualChunks: groups(join(bundled, 'cli.js')),
     // Chunks under 10 kB that only define things are merged into one loaded under the same conditions: a plain
     // `submit --local --wait` loaded 32 files, now 18. Each file is a module resolution (realpath and path work in
     // node:path), and with 32 of them V8 started optimising node:path's normalizeString, a compile that Node's
-    // exit then waited for: ~3 ms of that command's cost over simc on Node 24 (bench/local-overhead.ts).
+    // exit then waited for (bench/local-overhead.ts).
     experimentalMinChunkSize: 10_000,
   });
   await bundle.close();
@@ -175,10 +172,3 @@ async function chunk(entries) {
 // in each dist folder ends the walk there (and says CommonJS, where simjob's own package.json says module).
 for (const dir of ['dist', 'dist/chunks']) writeFileSync(resolve(root, dir, 'package.json'), '{ "type": "commonjs" }\n');
 
-// dist/build-id: what this build's code is, from every file of it, so that code caches made from it are never used
-// with another build's files (src/code-cache.ts).
-const hash = createHash('sha256');
-for (const file of readdirSync(resolve(root, 'dist'), { recursive: true }).map(String).filter((f) => /\.c?js$/.test(f)).sort()) {
-  hash.update(`${file}\0`).update(readFileSync(resolve(root, 'dist', file))).update('\0');
-}
-writeFileSync(resolve(root, 'dist', 'build-id'), `${hash.digest('hex').slice(0, 16)}\n`);

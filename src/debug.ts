@@ -1,7 +1,6 @@
 /**
  * How much to log: `SIMJOB_DEBUG=api` also logs bodies (2); `--debug`, or SIMJOB_DEBUG set to anything but
- * 0/false, logs each request and response (1). The one reading of the setting (the bin shim gets it through
- * dist/code-cache.cjs).
+ * 0/false, logs each request and response (1). (The bin shim reads the same setting to turn on source maps.)
  */
 export function debugLevelOf(env: NodeJS.ProcessEnv, flag: boolean): 0 | 1 | 2 {
   const value = env.SIMJOB_DEBUG;

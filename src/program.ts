@@ -18,7 +18,7 @@ import { DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from './statweights/precision.js
  */
 export function buildProgram(rt: Runtime, argv?: readonly string[], tree: 'named' | 'whole' = 'named'): AnyCommand {
   const program = rootCommand(rt, () => (argv ? helpHintFor(program, argv) : ''));
-  // Only the command argv names (and its subcommands): defining all ~30 costs ~2 ms of every start-up. Anything else
+  // Only the command argv names (and its subcommands): defining all ~30 would slow every start-up. Anything else
   // (no command, a typo, `help <command>`) gets the whole tree, for commander's help and suggestions, and so does
   // `completion`, which writes its script from the tree that parsed it.
   const named = argv && tree === 'named' ? commandNamedBy(program, argv) : undefined;

@@ -1,7 +1,7 @@
 /**
- * Pooled connections to close before the process ends (keep-alive sockets would hold it open). transport.ts
- * registers its closer when it first opens a pool; the CLI calls `closeConnections` on the way out. Kept free of
- * imports so commands that never touch the network do not load the API client (and node:net) just to close nothing.
+ * Pooled connections to close before the process ends, so that it ends at once. transport.ts registers its closer
+ * when it first makes an agent; the CLI calls `closeConnections` on the way out. Kept free of imports so commands
+ * that never touch the network do not load the API client (and node:http) just to close nothing.
  */
 let closer: (() => Promise<void>) | undefined;
 

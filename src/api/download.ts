@@ -1,23 +1,18 @@
-// The file steps are node:fs's synchronous calls, not node:fs/promises: a few short calls around a download gain
-// nothing from promises, and fs/promises (with the readline it loads) adds ~1 MB to the peak RSS on Node 24.
-import { closeSync, createReadStream, createWriteStream, existsSync, linkSync, openSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, linkSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NetworkError, SimjobError, UsageError } from '../errors.js';
 import { duration } from '../util/parse.js';
 import { checkArtifactUrl, remoteUrlProblem, UnsafeArtifactUrl, type ArtifactSource } from './artifact-rules.js';
-import { rawGet } from './download-wire.js';
 import { describeNetworkError } from './http.js';
-import { discard, proxyConfigured, request } from './transport.js';
+import { cutShort, discard, request } from './transport.js';
 import { nodeCrypto } from '../util/crypto.js';
 
 const MAX_REDIRECTS = 5;
 /** Inactivity limit of a download; its total deadline is SIMJOB_DOWNLOAD_DEADLINE (default 1 h). */
 const STALL_MS = 60_000;
 const DEFAULT_DEADLINE_MS = 3_600_000;
-/** Bigger reads and writes than the 16 KB default: fewer, larger writes, with backpressure all the same. */
-const HIGH_WATER_MARK = 1024 * 1024;
 
 export class DownloadRefused extends Error {
   constructor(readonly status: number) {
@@ -58,19 +53,16 @@ export async function downloadTo(url: string, target: string, opts: DownloadOpti
   const localFile = await checkArtifactUrl(url, opts.source, opts.label);
   const partial = join(dirname(target), `.${basename(target)}.${nodeCrypto().randomBytes(4).toString('hex')}.partial`);
   try {
-    if (opts.source.kind === 'remote' && !proxyConfigured(opts.env ?? process.env)) {
-      await followRedirects(new URL(url), opts.source.baseUrl, opts, wireGet(partial, opts));
-    } else {
-      const body = opts.source.kind === 'local'
-        ? createReadStream(localFile!, { highWaterMark: HIGH_WATER_MARK })
-        : await followRedirects(new URL(url), opts.source.baseUrl, opts, proxiedGet(opts));
-      await pipeline(body, createWriteStream(partial, { highWaterMark: HIGH_WATER_MARK }), { signal: opts.signal });
-    }
+    const body = opts.source.kind === 'local'
+      ? createReadStream(localFile!)
+      : await followRedirects(new URL(url), opts.source.baseUrl, opts);
+    // The write stream's own small buffer: a larger one lets more socket reads wait for the garbage collector.
+    await pipeline(body, createWriteStream(partial), { signal: opts.signal });
     place(partial, target, opts.overwrite);
   } catch (error) {
     if (opts.signal?.aborted) throw opts.signal.reason;
     if (error instanceof SimjobError || error instanceof DownloadRefused) throw error;
-    throw failedMidway(opts.label, error);
+    throw failedMidway(opts.label, cutShort(error as NodeJS.ErrnoException));
   } finally {
     rmSync(partial, { force: true });
   }
@@ -97,81 +89,43 @@ function place(partial: string, target: string, overwrite: boolean): void {
 }
 
 /**
- * One GET of one URL, by one transport. A 200's body is the step's to deliver (`body`); any other answer's body
- * the step reads no further, so the loop below needs only the status and the Location.
+ * GET a remote artifact, following redirects, and return the body of its 200 as a stream. Every hop after the first
+ * is held to the same rules as the artifact URL itself, so a redirect cannot lead where the URL could not; the body
+ * of any other answer is thrown away unread.
  */
-type GetStep<Body> = (url: URL) => Promise<Answer<Body>>;
-interface Answer<Body> {
-  status: number;
-  location?: string | undefined;
-  body?: Body;
-}
-
-/**
- * GET a remote artifact, following redirects: every hop after the first is held to the same rules as the artifact
- * URL itself, so a redirect cannot lead where the URL could not. Both transports go through here, so the rules, the
- * limit and the errors are the same with or without a proxy.
- */
-async function followRedirects<Body>(start: URL, baseUrl: string, opts: DownloadOptions, get: GetStep<Body>): Promise<Body> {
+async function followRedirects(start: URL, baseUrl: string, opts: DownloadOptions): Promise<Readable> {
+  const env = opts.env ?? process.env;
+  const deadlineMs = downloadDeadline(env);
   let current = start;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (hop > 0) {
       const problem = remoteUrlProblem(current, baseUrl);
-      if (problem) throw new UnsafeArtifactUrl(opts.label, `it redirects to a URL that is refused (${problem.replace(/^its URL is /, '')})`);
+      const refused = problem?.replace(/^its URL is /, '');
+      if (refused) throw new UnsafeArtifactUrl(opts.label, `it redirects to a URL that is refused (${refused})`);
     }
-    let answer: Answer<Body>;
+    let answer: Awaited<ReturnType<typeof request>>;
     try {
-      answer = await get(current);
+      // No Authorization header, ever: see downloadTo.
+      const headers = { 'user-agent': opts.userAgent, 'accept-encoding': 'identity' };
+      const options = { method: 'GET', headers, timeoutMs: STALL_MS, deadlineMs, signal: opts.signal };
+      answer = await request(current, options, env);
     } catch (error) {
       if (opts.signal?.aborted) throw opts.signal.reason;
-      if (error instanceof SimjobError) throw error; // failedMidway, from the step
-      throw new NetworkError(`Cannot download ${opts.label} from ${current.origin}: ${describeNetworkError(error, current)}.`, 'Check your connection and try again.');
+      const why = describeNetworkError(error, current);
+      const message = `Cannot download ${opts.label} from ${current.origin}: ${why}.`;
+      throw new NetworkError(message, 'Check your connection and try again.');
     }
-    if (answer.status === 200) return answer.body as Body;
-    if (answer.status >= 300 && answer.status < 400 && answer.location) {
-      current = new URL(answer.location, current);
+    const { statusCode, headers, body } = answer;
+    if (statusCode === 200) return body;
+    await discard(body);
+    const location = headers.location;
+    if (statusCode >= 300 && statusCode < 400 && typeof location === 'string') {
+      current = new URL(location, current);
       continue;
     }
-    throw new DownloadRefused(answer.status);
+    throw new DownloadRefused(statusCode);
   }
   throw new NetworkError(`Too many redirects downloading ${opts.label}.`);
-}
-
-/**
- * Without a proxy: a 200's body goes straight into `partial` as it arrives (download-wire.ts: one reused read
- * buffer, flat memory); a redirect or refusal stops at its head.
- */
-function wireGet(partial: string, opts: DownloadOptions): GetStep<void> {
-  const deadlineMs = downloadDeadline(opts.env ?? process.env);
-  return async (url) => {
-    let fd: number | undefined;
-    try {
-      const { status, headers } = await rawGet(url, {
-        headers: { 'user-agent': opts.userAgent },
-        timeoutMs: STALL_MS,
-        deadlineMs,
-        signal: opts.signal,
-        onHead: (status) => (status === 200 ? (fd = openSync(partial, 'w')) : undefined),
-      });
-      return { status, location: headers.location };
-    } catch (error) {
-      // Once the file is open the body had started: the same error as a body that fails behind a proxy.
-      throw fd === undefined ? error : failedMidway(opts.label, error);
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
-  };
-}
-
-/** Through a proxy (transport.ts, undici): a 200's body is returned as a stream; any other is thrown away. */
-function proxiedGet(opts: DownloadOptions): GetStep<Readable> {
-  const deadlineMs = downloadDeadline(opts.env ?? process.env);
-  return async (url) => {
-    const { statusCode, headers, body } = await request(url, { method: 'GET', headers: { 'user-agent': opts.userAgent }, timeoutMs: STALL_MS, deadlineMs, signal: opts.signal });
-    if (statusCode === 200) return { status: statusCode, body };
-    await discard(body);
-    return { status: statusCode, location: headers.location === undefined ? undefined : String(headers.location) };
-  };
 }
 
 function downloadDeadline(env: NodeJS.ProcessEnv): number {

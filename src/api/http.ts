@@ -6,9 +6,8 @@ import { redactBody, redactHeaders } from './redact.js';
 import { isRetryableStatus } from './enums.js';
 import { DEFAULT_RETRY_BUDGET_MS, FIRST_CONTACT_TRIES, isConnectRefusal, isNotThere, parseRetryAfter, planRetry } from './retry.js';
 import { sleep } from '../util/sleep.js';
-import { exchange, type TextAnswer } from './transport.js';
 import { proxyFor, type ProxyInUse } from './proxy-env.js';
-import { describeMs, type TransportError } from './wire.js';
+import { describeMs, exchange, type TextAnswer, type TransportError } from './transport.js';
 
 export type DebugLevel = 0 | 1 | 2;
 
@@ -79,7 +78,7 @@ export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** Error bodies are envelopes of a few hundred bytes; beyond this they are cut (the status explains them). */
 export const MAX_ERROR_BYTES = 64 * 1024;
 /** Failures of opening the connection: through a proxy, the connection is to the proxy, so the proxy is named. */
-const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPROXY']);
 
 /**
  * The thin HTTP layer: `{base_url}/v1/sim/...`, Bearer auth, User-Agent, timeouts, retries, typed errors,
@@ -330,7 +329,7 @@ export function header(headers: Record<string, string | string[] | undefined>, n
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The system's or undici's code of a failed request (ECONNREFUSED, …), on the error or its cause. */
+/** The system's or the transport's code of a failed request (ECONNREFUSED, …), on the error or its cause. */
 export function networkErrorCode(error: unknown): string | undefined {
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   return err.code ?? err.cause?.code;
@@ -339,11 +338,7 @@ export function networkErrorCode(error: unknown): string | undefined {
 /** A failed request in a few words; `connectHost` is the host connected to (a proxy's), when not the URL's. */
 export function describeNetworkError(error: unknown, url: URL, connectHost = url.hostname): string {
   const err = error as NodeJS.ErrnoException;
-  const code = networkErrorCode(error);
-  // undici's words for a proxy that would not open the tunnel: "Proxy response (502) !== 200 when HTTP Tunneling"
-  const proxyStatus = /^Proxy response \((\d{3})\) !== 200/.exec(err.message ?? '')?.[1];
-  if (proxyStatus) return `the proxy refused to connect to ${url.host} (HTTP ${proxyStatus})`;
-  switch (code) {
+  switch (networkErrorCode(error)) {
     case 'ECONNREFUSED':
       return 'connection refused';
     case 'ENOTFOUND':
@@ -352,9 +347,7 @@ export function describeNetworkError(error: unknown, url: URL, connectHost = url
     case 'ECONNRESET':
       return 'connection reset';
     case 'ETIMEDOUT':
-    case 'UND_ERR_CONNECT_TIMEOUT':
       return 'the request timed out';
-    case 'UND_ERR_SOCKET':
     case 'ECONNABORTED':
       return 'the connection closed unexpectedly';
     default:

@@ -1,8 +1,8 @@
 /**
- * Which proxy a request goes through, read from the environment as undici's EnvHttpProxyAgent reads it (the agent
- * transport-proxy.ts uses): http: URLs through http_proxy / HTTP_PROXY, https: URLs through https_proxy /
- * HTTPS_PROXY and else the HTTP one, unless NO_PROXY names the host (or a parent domain, optionally with a port).
- * Only for telling the user: errors name the proxy that could not be reached, --debug the proxy in use.
+ * Which proxy a request goes through, read from the environment as curl and undici read it: http: URLs through
+ * http_proxy / HTTP_PROXY, https: URLs through https_proxy / HTTPS_PROXY and else the HTTP one, unless NO_PROXY names
+ * the host (or a parent domain, optionally with a port). transport.ts connects through it; errors name it, and
+ * --debug shows it, by host only.
  */
 export interface ProxyInUse {
   /** The variable it came from, e.g. HTTPS_PROXY. */
@@ -14,22 +14,28 @@ export interface ProxyInUse {
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
+/** The proxy to name to the user: never its credentials. */
 export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxyInUse | undefined {
-  const http = firstSet(env, ['http_proxy', 'HTTP_PROXY']);
-  const chosen = url.protocol === 'https:' ? (firstSet(env, ['https_proxy', 'HTTPS_PROXY']) ?? http) : http;
-  if (!chosen || bypassed(url, env.no_proxy ?? env.NO_PROXY ?? '')) return undefined;
-  try {
-    const { host, hostname } = new URL(chosen.value);
-    return { variable: chosen.variable, host, hostname };
-  } catch {
+  const chosen = proxySetting(url, env);
+  if (!chosen) return undefined;
+  const proxy = URL.parse(chosen.value);
+  if (!proxy || !/^https?:$/.test(proxy.protocol)) {
     return { variable: chosen.variable, host: '(not a URL)', hostname: '(not a URL)' };
   }
+  return { variable: chosen.variable, host: proxy.host, hostname: proxy.hostname };
+}
+
+/** The proxy to connect through: the variable and its whole value, credentials included (transport.ts only). */
+export function proxySetting(url: URL, env: NodeJS.ProcessEnv): { variable: string; value: string } | undefined {
+  const http = firstSet(env, ['http_proxy', 'HTTP_PROXY']);
+  const chosen = url.protocol === 'https:' ? (firstSet(env, ['https_proxy', 'HTTPS_PROXY']) ?? http) : http;
+  return chosen && !bypassed(url, env.no_proxy ?? env.NO_PROXY ?? '') ? chosen : undefined;
 }
 
 function firstSet(env: NodeJS.ProcessEnv, names: string[]): { variable: string; value: string } | undefined {
   for (const variable of names) {
     const value = env[variable];
-    // undici takes the first one defined (`??`), even an empty one, which then means no proxy.
+    // The first one defined counts, even an empty one, which then means no proxy (as undici reads them).
     if (value !== undefined) return value ? { variable, value } : undefined;
   }
   return undefined;

@@ -4,21 +4,32 @@
  * What we send is checked strictly, before sending: the service rejects unknown keys, so do we.
  * What we receive is read leniently: objects keep fields a newer server adds, and enum-like fields accept any
  * string (a new job state or artifact kind must never crash the CLI), so known values are documented as TS types.
- * zod/mini keeps these out of the start-up budget: it costs ~2 ms to load where classic zod costs ~28 ms. Each schema
- * is built on first use (`lazy`): building all of them costs ~5 ms, and a command reads one or two.
+ * zod/mini, the smaller build of zod, for start-up's sake (docs/performance.md). Each schema is built on first use
+ * (`lazy`): a command reads one or two.
  */
 import * as z from 'zod/mini';
 import {
   CHANNELS, ERROR_CODES, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES, WEBHOOK_EVENTS,
   type ARTIFACT_KINDS, type Channel, type JobState, type MultiStageReason, type Open, type Priority, type TerminalState,
 } from './enums.js';
-import { MAX_CREDENTIAL_LENGTH, MAX_METADATA_VALUE } from './limits.js';
 
 export * from './enums.js';
-export * from './limits.js';
 
 // ---------------------------------------------------------------------------------------------------------------
-// Enumerations live in enums.ts and a submission's bounds in limits.ts (no zod), both re-exported here.
+// A submission's bounds (spec 2.1, notes §9): the schema below is built from them, and submit's own checks
+// (jobs/submission.ts), which say in a user's words what is wrong, read the same constants.
+
+export const MAX_PROFILE_BYTES = 2 * 1024 * 1024;
+export const MAX_METADATA_VALUE = 500;
+export const MAX_METADATA_ENTRIES = 20;
+/** All metadata together, as JSON. */
+export const MAX_METADATA_BYTES = 1024;
+/** 1-255 printable ASCII characters, no leading or trailing space. */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7E](?:[\x20-\x7E]{0,253}[\x21-\x7E])?$/;
+/** Provider credentials: each 1-256 characters. */
+export const MAX_CREDENTIAL_LENGTH = 256;
+
+// Enumerations live in enums.ts, re-exported here.
 
 /**
  * The schema `build` makes, built the first time anything reads it: a stand-in with the schema's own type, so
@@ -55,7 +66,12 @@ export const SubmitRequest = lazy(() => z.strictObject({
     channel: z.enum(CHANNELS),
     gitBranch: z.optional(z.enum(GIT_BRANCHES)),
   }),
-  profile: z.strictObject({ text: z.string().check(z.minLength(1)) }),
+  profile: z.strictObject({
+    text: z.string().check(
+      z.minLength(1),
+      z.refine((text) => Buffer.byteLength(text) <= MAX_PROFILE_BYTES, `at most ${MAX_PROFILE_BYTES} bytes`),
+    ),
+  }),
   runtime: z.optional(
     z.strictObject({
       multiStage: z.optional(z.boolean()),
@@ -66,7 +82,12 @@ export const SubmitRequest = lazy(() => z.strictObject({
     }),
   ),
   priority: z.optional(z.enum(PRIORITIES)),
-  metadata: z.optional(z.record(z.string(), z.string().check(z.maxLength(MAX_METADATA_VALUE)))),
+  metadata: z.optional(
+    z.record(z.string(), z.string().check(z.maxLength(MAX_METADATA_VALUE))).check(
+      z.refine((all) => Object.keys(all).length <= MAX_METADATA_ENTRIES, `${MAX_METADATA_ENTRIES} entries at most`),
+      z.refine((all) => Buffer.byteLength(JSON.stringify(all)) <= MAX_METADATA_BYTES, `${MAX_METADATA_BYTES} B in all`),
+    ),
+  ),
   credentials: z.optional(
     z.strictObject({
       providerClientId: z.string().check(z.minLength(1), z.maxLength(MAX_CREDENTIAL_LENGTH)),

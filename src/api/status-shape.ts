@@ -2,7 +2,7 @@ import type { StatusRecord } from './schemas.js';
 
 /**
  * The status record (notes §8) checked without zod, for `simjob status` and every poll of a wait: importing zod and
- * building the schema cost more of start-up than the request itself (~2 ms on Node 24). It accepts only what
+ * building the schema cost more of start-up than the request itself. It accepts only what
  * schemas.ts's StatusRecord accepts, and reads as leniently (any status string, fields a newer server adds kept):
  * test/unit/status-shape.test.ts holds the two to the same verdicts. What it does not accept goes to the schema,
  * which says what is wrong, as before.

@@ -1,6 +1,8 @@
 import { readUserFile } from '../util/read-file.js';
-import { IDEMPOTENCY_KEY, MAX_CREDENTIAL_LENGTH, MAX_METADATA_VALUE, MAX_PROFILE_BYTES } from '../api/limits.js';
-import type { Channel, Priority, SubmitRequest } from '../api/schemas.js';
+import {
+  IDEMPOTENCY_KEY, MAX_CREDENTIAL_LENGTH, MAX_METADATA_BYTES, MAX_METADATA_ENTRIES, MAX_METADATA_VALUE,
+  MAX_PROFILE_BYTES, SubmitRequest, type Channel, type Priority,
+} from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import type { SubmitCommandOptions } from '../program.js';
 import { nodeCrypto } from '../util/crypto.js';
@@ -20,7 +22,7 @@ export interface ProfileInput {
   meta?: readonly string[];
 }
 
-/** Read a profile file (or stdin bytes) and check it: present, not empty, at most 2 MB, valid UTF-8. */
+/** Read a profile file (or stdin bytes) and check it: present, not empty, at most MAX_PROFILE_BYTES, valid UTF-8. */
 export async function readProfile(source: string, stdinBytes?: () => Promise<Buffer>): Promise<ProfileInput> {
   let bytes: Buffer;
   const label = source === '-' ? 'The profile on stdin' : `Profile ${source}`;
@@ -66,10 +68,6 @@ function firstInvalidUtf8(bytes: Buffer): number {
   return bytes.length;
 }
 
-/** The service's documented metadata bounds: 500 characters a value (spec 2.1); 20 entries and 1 KB in all (notes §9). */
-const MAX_METADATA_ENTRIES = 20;
-const MAX_METADATA_BYTES = 1024;
-
 /** `--meta key=value` pairs, within the service's bounds. */
 export function parseMetadata(pairs: string[]): Record<string, string> | undefined {
   if (pairs.length === 0) return undefined;
@@ -114,7 +112,7 @@ export function providerCredentials(env: NodeJS.ProcessEnv): SubmitRequest['cred
 export function checkIdempotencyKey(key: string): string {
   // An empty key is most often an unset variable ("$KEY"): refused, or the script would lose idempotency unawares.
   if (key === '') throw new UsageError('--idempotency-key is empty; keys are 1-255 printable ASCII characters.', 'Give a key, or drop --idempotency-key to have a fresh one made.');
-  if (key.length > 255 || !IDEMPOTENCY_KEY.test(key)) {
+  if (!IDEMPOTENCY_KEY.test(key)) {
     throw new UsageError(
       '--idempotency-key must be 1-255 printable ASCII characters without leading or trailing spaces.',
     );
@@ -127,8 +125,9 @@ export function newIdempotencyKey(): string {
 }
 
 /**
- * Build the request body from checked flags. Each bound the service documents is checked here, by hand, for local
- * and remote runs alike; checkRequestShape adds the schema's strict check before a request goes to the service.
+ * Build the request body from checked flags. Each bound the service documents is checked here, with a message that
+ * names the flag, for local and remote runs alike; checkRequestShape adds the schema's strict check before a request
+ * goes to the service. Both read the bounds from schemas.ts.
  */
 export function buildRequest(profile: ProfileInput, flags: SubmitFlags, channel: Channel, env: NodeJS.ProcessEnv, defaultPriority?: Priority): SubmitRequest {
   const credentials = providerCredentials(env);
@@ -168,11 +167,9 @@ export function buildRequest(profile: ProfileInput, flags: SubmitFlags, channel:
 
 /**
  * A body for the service, checked against its schema (strict: the service rejects unknown keys, so do we) before
- * it is sent or shown as a dry run. Local runs skip it: nothing is sent, and loading the schemas (zod) would cost a
- * local submit ~2.5 ms of CPU beside its simc.
+ * it is sent or shown as a dry run. Local runs skip it: nothing is sent.
  */
 export async function checkRequestShape(request: SubmitRequest): Promise<void> {
-  const { SubmitRequest } = await import('../api/schemas.js');
   const parsed = SubmitRequest.safeParse(request);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

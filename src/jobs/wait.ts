@@ -193,7 +193,7 @@ async function nap(ms: number, signal: AbortSignal | undefined, pause: NonNullab
   try {
     await Promise.race([pause(ms, both), notifier.nextChange(id, both)]);
   } finally {
-    local.abort(NAP_OVER); // a reason of its own: the default one, a DOMException, costs ~0.1 ms to make the first time
+    local.abort(NAP_OVER); // a reason of its own: the default one, a DOMException, is costly to make the first time
   }
   if (signal?.aborted) throw signal.reason;
 }

@@ -3,7 +3,7 @@ import type { ColourLevel } from './colour.js';
 /**
  * The styles simjob paints with, written as chalk writes them: a style is re-opened after an inner one closes it,
  * and closed and re-opened around each line break. Not chalk itself: importing chalk builds its tables of every
- * style and sniffs the terminal (~1 ms of every command, --json ones too), for the seven styles used here.
+ * style and sniffs the terminal on every command, --json ones too, for the seven styles used here.
  * The level comes from colour.ts; at 0 text passes through unchanged.
  */
 export type Style = (text: string | number) => string;

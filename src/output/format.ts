@@ -12,7 +12,7 @@ export function formatDuration(ms: number | null | undefined): string | undefine
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} m`;
 }
 
-/** One formatter per digit count: toLocaleString with options builds a new one per call (~0.1 ms each). */
+/** One formatter per digit count: toLocaleString with options builds a new (costly) one per call. */
 const formatters = new Map<number, Intl.NumberFormat>();
 
 /** en-US grouping, `digits` decimals: the output of Intl.NumberFormat, which rounds half away from zero. */
@@ -59,8 +59,9 @@ function incrementDecimal(digitsText: string): string {
 }
 
 /**
- * formatNumber without Intl, ~20× faster. It rounds the shortest decimal form of the number (String(n)), as ICU
- * does, so both agree digit for digit; numbers that String() writes with an exponent are left to Intl (undefined).
+ * formatNumber without Intl, which is much faster. It rounds the shortest decimal form of the number (String(n)),
+ * as ICU does, so both agree digit for digit; numbers that String() writes with an exponent are left to Intl
+ * (undefined).
  */
 function formatPlainDecimal(n: number, digits: number): string | undefined {
   const text = String(Math.abs(n));

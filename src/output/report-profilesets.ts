@@ -88,7 +88,7 @@ async function readProfilesetList(jobDir: string): Promise<RankedProfileset[] | 
 }
 
 async function download(backend: JobBackend, artifact: Artifact, path: string, options: DownloadOptions & { source: ArtifactSource; label: string }): Promise<string> {
-  // Loaded only for a remote report: it brings node:http, which on Node 24 loads Node's bundled undici (~10 ms).
+  // Loaded only for a remote report: it brings the HTTP client (node:http).
   const { DownloadRefused, downloadArtifact } = await import('../api/download.js');
   try {
     await downloadArtifact(artifact, path, backend, { userAgent: userAgent(), source: options.source, label: options.label, overwrite: true, signal: options.signal, env: options.env });

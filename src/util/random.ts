@@ -1,8 +1,7 @@
 /**
  * Random digits from Math.random, for what must only differ between processes and calls: job ids' random part,
- * temp file names and lock owners' nonces. None of them is a secret, and node:crypto costs ~2.5 ms (Node 20) to
- * ~4 ms (Node 24) to load and first use in every local command that would draw one. V8 seeds each process's
- * Math.random from the system's entropy.
+ * temp file names and lock owners' nonces. None of them is a secret, so no local command needs to load node:crypto
+ * to draw one. V8 seeds each process's Math.random from the system's entropy.
  */
 export function randomDigits(count: number, base: number): number[] {
   return Array.from({ length: count }, () => Math.floor(Math.random() * base));

@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 /**
  * Read a file the user named (a profile, an export), or fail with one line that says why: `noun` names what it is
  * ("Profile", "Export"); `fixes` are the hints for a missing file and for a folder. Synchronous: node:fs/promises
- * (with the readline it loads) costs ~1 ms on Node 24 to load, for a file of a few kB that a sync read gets at once.
+ * (with the readline it loads) costs more to load than a sync read of a file of a few kB takes.
  */
 export async function readUserFile(path: string, noun: string, fixes: { missing: string; folder?: string }): Promise<Buffer> {
   try {

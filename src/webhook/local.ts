@@ -41,7 +41,7 @@ export async function queueTerminalEvent(job: LocalJob, store: LocalStore): Prom
 
 /**
  * Job ids whose event is not delivered (or given up) yet. Synchronous, like the job store's reads: every local
- * command asks, and `fs.promises` would load fs/promises and the readline it brings (~1 ms on Node 24).
+ * command asks, and `fs.promises` would load fs/promises and the readline it brings.
  */
 export async function pendingDeliveries(store: LocalStore): Promise<string[]> {
   try {

@@ -1,7 +1,7 @@
 /**
  * One raw POST, as a webhook sender makes it: the exact body bytes, the given headers, no redirects followed, no
  * keep-alive (a delivery is a one-off), and a hard limit on how long the receiver has to answer.
- * node:http rather than the API's undici agent: the API agent carries proxy settings for the service, while webhook
+ * Not the API's transport (api/transport.ts): that one carries the proxy settings for the service, while webhook
  * receivers are usually on this machine.
  */
 import type { IncomingMessage } from 'node:http';
@@ -31,8 +31,8 @@ export function deliveryHeaders(d: { signature: string; eventId: string; deliver
 
 export async function postRaw(url: string, body: Buffer, headers: Record<string, string>, options: PostOptions = {}): Promise<PostOutcome> {
   const target = new URL(url);
-  // Loaded on first delivery only: on Node 24, importing node:http loads Node's bundled undici (~20 ms), and this
-  // module is on the path of every local command (local backend → webhook/local.ts → deliver.ts).
+  // Loaded on first delivery only: this module is on the path of every local command (local backend →
+  // webhook/local.ts → deliver.ts), and most of them deliver nothing.
   const { request: send } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
   const timeoutMs = options.timeoutMs ?? ANSWER_TIMEOUT_MS;
   return new Promise((resolve) => {

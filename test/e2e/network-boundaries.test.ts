@@ -216,8 +216,8 @@ describe('artifact URL rules', () => {
 });
 
 /**
- * Redirects of the artifact host, over both transports: the wire straight to the file (no proxy), and undici
- * through HTTP_PROXY. The same rules per hop, the same limit and the same error lines on both.
+ * Redirects of the artifact host, without a proxy and through HTTP_PROXY: the same rules per hop, the same limit and
+ * the same error lines on both.
  */
 describe('artifact redirects', () => {
   let proxy: Awaited<ReturnType<typeof forwardProxy>>;

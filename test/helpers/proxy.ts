@@ -2,8 +2,8 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 
 /**
- * A minimal proxy: CONNECT tunnels (what undici uses, for http and https targets alike) and absolute-URI forwarding,
- * recording what it relayed.
+ * A minimal proxy: CONNECT tunnels (what simjob's proxy agent uses, for http and https targets alike) and
+ * absolute-URI forwarding, recording what it relayed.
  */
 export function forwardProxy(): Promise<{ url: string; seen: string[]; close: () => void }> {
   const seen: string[] = [];
@@ -28,7 +28,7 @@ export function forwardProxy(): Promise<{ url: string; seen: string[]; close: ()
       upstream.pipe(client);
       client.pipe(upstream);
     });
-    // A target it cannot reach: a 502, as real proxies answer (undici retries a CONNECT closed unanswered at once, forever).
+    // A target it cannot reach: a 502, as real proxies answer.
     upstream.on('error', () => (!tunnelled ? client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n') : client.destroy()));
     client.on('error', () => upstream.destroy());
   });

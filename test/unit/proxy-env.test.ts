@@ -4,7 +4,7 @@ import { proxyFor } from '../../src/api/proxy-env.js';
 const api = new URL('https://api.example.com/v1/sim/usage');
 const local = new URL('http://127.0.0.1:48123/v1/sim/usage');
 
-describe('the proxy a request goes through (as undici EnvHttpProxyAgent picks it)', () => {
+describe('the proxy a request goes through (as curl and undici pick it)', () => {
   it('none without proxy variables', () => {
     expect(proxyFor(api, {})).toBeUndefined();
   });

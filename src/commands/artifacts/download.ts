@@ -41,7 +41,7 @@ export async function downloadAll(ctx: Context, backend: JobBackend, id: string,
     await saveArtifact(backend, artifact, path, { userAgent: userAgent(), source, label, overwrite: options.clobber, signal: ctx.signal, env: ctx.env });
     const bytes = statSync(path).size;
     saved.push({ kind: artifact.kind, stage, path, bytes, skipped: false });
-    // formatNumber, not toLocaleString: Intl's first use reads in ICU's data, ~7 MB of peak RSS on Node 20 and 24.
+    // formatNumber, not toLocaleString: Intl's first use reads in ICU's data, which adds to the peak RSS.
     if (!ctx.out.json) ctx.out.notice(`Saved ${label} → ${path} (${formatNumber(bytes)} bytes)`);
   }
   if (ctx.out.json) ctx.out.printJson(saved);

@@ -2,8 +2,8 @@
  * Profile arguments: globs the shell did not expand (quoted, or a shell without globbing) are expanded here. Node 20
  * has no fs.glob, so this is a small sh-like matcher.
  */
-// fs.promises read where used: a top-level node:fs/promises import would load it (and readline, ~1 ms on Node 24)
-// with the submit command's code, though most submits name plain files.
+// fs.promises read where used: a top-level node:fs/promises import would load it (and readline) with the submit
+// command's code, though most submits name plain files.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../errors.js';

@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { MAX_PROFILE_BYTES } from '../../api/limits.js';
+import { MAX_PROFILE_BYTES } from '../../api/schemas.js';
 import { ExportError, parseAddonExport, type AddonExport } from '../../addon/export.js';
 import { planTopGear, type TopGearPlan } from '../../topgear/combinations.js';
 import { DEFAULT_MAX_COMBOS, parseSlots, SlotsError, type Group } from '../../topgear/groups.js';

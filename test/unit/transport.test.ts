@@ -1,11 +1,12 @@
 /**
- * The API wire without a proxy (src/api/direct.ts) against a raw TCP server that answers with exactly the bytes a
- * test gives: what it sends, the framings it reads, its bounds, and the keep-alive connection it reuses, or does not.
+ * The wire under the API client (src/api/transport.ts, node:http) against a raw TCP server that answers with exactly
+ * the bytes a test gives: what it sends, the framings it reads, its bounds, and the keep-alive connection it reuses,
+ * or does not.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeAll, exchange } from '../../src/api/direct.js';
-import type { BodyLimit, HttpRequestOptions } from '../../src/api/wire.js';
+import { closeConnections } from '../../src/api/connections.js';
+import { exchange, request, type BodyLimit, type HttpRequestOptions } from '../../src/api/transport.js';
 
 let server: Server;
 let port = 0;
@@ -34,7 +35,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as { port: number }).port;
 });
-afterEach(() => closeAll());
+afterEach(() => closeConnections());
 afterAll(async () => {
   for (const socket of connections) socket.destroy();
   await new Promise((resolve) => server.close(resolve));
@@ -46,7 +47,7 @@ function send(options: Partial<HttpRequestOptions> = {}, limit: BodyLimit = WHOL
   return exchange(new URL(`http://127.0.0.1:${port}${path}`), { method: 'GET', headers: { accept: 'application/json' }, timeoutMs: 2000, deadlineMs: 5000, ...options }, limit);
 }
 
-describe('the API wire', () => {
+describe('the wire under the API client', () => {
   it('sends the method, path and query, Host, the given headers and keep-alive', async () => {
     answer = (write) => write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}');
     await send({}, WHOLE, '/v1/sim/jobs?limit=2');
@@ -61,7 +62,7 @@ describe('the API wire', () => {
   it('sends a body with its length in bytes, and an empty POST with a length of 0', async () => {
     answer = (write) => write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
     await send({ method: 'POST', body: '{"name":"Fürst"}' });
-    expect(Buffer.from(requests.at(-1)!.text, 'latin1').toString('utf8')).toMatch(/Content-Length: 17\r\n.*\r\n\r\n\{"name":"Fürst"\}$/s);
+    expect(Buffer.from(requests.at(-1)!.text, 'latin1').toString('utf8')).toMatch(/\r\nContent-Length: 17\r\n(.*\r\n)?\r\n\{"name":"Fürst"\}$/s);
     await send({ method: 'POST' });
     expect(requests.at(-1)!.text).toContain('Content-Length: 0\r\n');
   });
@@ -147,5 +148,19 @@ describe('the API wire', () => {
     await new Promise((resolve) => closed.close(resolve));
     const refused = exchange(new URL(`http://127.0.0.1:${unused}/`), { method: 'GET', headers: {}, timeoutMs: 2000 }, WHOLE);
     await expect(refused).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('errors a streamed body that ends short of its length or whose chunking breaks, never ending it quietly', async () => {
+    const readAll = async (bytes: string) => {
+      answer = (write, end) => (write(bytes), end());
+      const { body } = await request(new URL(`http://127.0.0.1:${port}/a`), { method: 'GET', headers: {}, timeoutMs: 2000 });
+      let size = 0;
+      for await (const chunk of body) size += (chunk as Buffer).length;
+      return size;
+    };
+    expect(await readAll('HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nfull')).toBe(4);
+    await expect(readAll('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort')).rejects.toThrow();
+    await expect(readAll('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nab')).rejects.toThrow();
+    await expect(readAll('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabcd\r\n0\r\n\r\n')).rejects.toThrow();
   });
 });
