@@ -5,11 +5,11 @@
  * encounters → items → sources (one per raid difficulty or keystone bracket).
  */
 import { z } from 'zod';
+import { DIFFICULTIES, type Difficulty } from './choices.js';
 
 export const CATALOG_FORMAT = 'simjob-droptimizer-catalog/1';
 
-export const DIFFICULTIES = ['lfr', 'normal', 'heroic', 'mythic'] as const;
-export type Difficulty = (typeof DIFFICULTIES)[number];
+export { DIFFICULTIES, type Difficulty };
 
 /**
  * What an item is worn as. finger and trinket fit either slot of their pair; one_hand and two_hand are weapons for
