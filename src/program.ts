@@ -213,6 +213,7 @@ function defineCommands(program: Command, rt: Runtime, wanted: (...names: string
       .option('--keystone <level>', 'Mythic+ keystone level, 0 for Mythic 0 (default 10).', keystoneLevel)
       .option('--upgraded', 'Sim each drop fully upgraded (the last rank of its track) instead of as it drops.')
       .addOption(completeAsPath(new Option('--catalog <file|url>', 'Another season\'s catalog: a file, or an https URL (fetched once, cached with its ETag).')))
+      .addOption(completeAsPath(new Option('-o, --output <file>', 'Write the generated profile to FILE and submit nothing.')))
       .addOption(new Option('--report <format=file>', 'With --wait: also write the roster as markdown=FILE or csv=FILE (repeatable).').argParser(collectRosterReport).default([]))
       .option('--no-multistage', 'Run every drop to full precision instead of culling in stages (multistage is on by default).')
       .option('--dry-run', 'Print the counts, the stage plan and the request without sending it.'), ['--multistage', '--dry-run', '--report'])

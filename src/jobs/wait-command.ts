@@ -7,6 +7,7 @@ import { readOutcome, type Outcome } from './outcome.js';
 import { describeStatus } from '../output/views/status.js';
 import { exitCodeForState } from './states.js';
 import { waitForTerminal } from './wait.js';
+import { isDroptimizerJob } from './droptimizer-marker.js';
 
 export interface WaitReportOptions {
   timeoutMs?: number;
@@ -87,9 +88,16 @@ export async function fetchOutcome(backend: JobBackend, id: string, signal?: Abo
   }
 }
 
+/** The result as --json prints it: a droptimizer job's resource carries its answer (views/droptimizer.ts). */
+export async function jsonOf(shown: Outcome): Promise<unknown> {
+  if (!isDroptimizerJob(shown.data.metadata)) return shown.raw;
+  const { withDroptimizerAnswer } = await import('../output/views/droptimizer.js');
+  return withDroptimizerAnswer(shown.raw, shown.data);
+}
+
 async function reportTerminal(ctx: Context, backend: JobBackend, id: string, options: WaitReportOptions): Promise<number> {
   const shown = await fetchOutcome(backend, id, ctx.signal);
-  if (ctx.out.json) ctx.out.printJson(shown.raw);
+  if (ctx.out.json) ctx.out.printJson(await jsonOf(shown));
   else {
     const { printResult } = await import('../output/views/result.js');
     const notifications = shown.hasResult ? ((await backend.notifications?.(id)) ?? []) : [];

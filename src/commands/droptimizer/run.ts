@@ -30,6 +30,7 @@ export interface DroptimizerOptions extends Omit<SubmitOptions, 'report'> {
   upgraded?: boolean;
   catalog?: string;
   report?: RosterReportTarget[];
+  output?: string;
 }
 
 /** One character of the run: its export, the drops planned for it and the profile that sims them. */
@@ -63,6 +64,8 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
   for (const source of paths) characters.push(await prepareCharacter(ctx, source, selection));
   ctx.out.notice(`Drops of ${terminalSafe(selection.description)}. Each takes the enchant and gems of the item it replaces (gems only where the drop has a socket).`);
   for (const c of characters) reportCounts(ctx, c);
+
+  if (options.output) return writeProfile(ctx, options.output, characters);
 
   const meta = [...options.meta];
   if (meta.some((m) => m.startsWith(`${TOPGEAR_META_KEY}=`))) {
@@ -119,4 +122,19 @@ function reportCounts(ctx: Context, c: CharacterRun): void {
   const n = c.plan.sets.length;
   ctx.out.notice(terminalSafe(`${who}: ${formatNumber(items)} ${noun(items, 'drop')} in ${formatNumber(n)} ${noun(n, 'profileset')}.`));
   if (c.plan.leftOut.length) ctx.out.notice(ctx.out.ce.dim(`Left out: ${c.plan.leftOut.join('; ')}.`));
+}
+
+async function writeProfile(ctx: Context, file: string, characters: CharacterRun[]): Promise<number> {
+  if (characters.length > 1) throw new UsageError('-o writes the profile of one export; a roster makes one per character.', 'Name one export, or drop -o.');
+  const [one] = characters as [CharacterRun];
+  const { writeFile } = await import('node:fs/promises');
+  try {
+    await writeFile(file, one.profile.text);
+  } catch (error) {
+    throw new UsageError(`Cannot write ${file}: ${(error as Error).message}.`, 'Check the folder exists and is writable.');
+  }
+  const sets = one.plan.sets.length;
+  if (ctx.out.json) ctx.out.printJson({ output: file, profilesets: sets, bytes: Buffer.byteLength(one.profile.text) });
+  else ctx.out.notice(`Wrote ${file} (${formatNumber(sets)} profilesets). Run it with: simjob submit ${file} --multistage`);
+  return 0;
 }

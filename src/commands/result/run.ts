@@ -25,7 +25,8 @@ export async function run(ctx: Context, [rawId]: string[], options: ResultOption
   const backend = await ctx.backendFor(id);
   const shown = await readOutcome(backend, id);
   if (ctx.out.json) {
-    ctx.out.printJson(shown.raw);
+    const { jsonOf } = await import('../../jobs/wait-command.js');
+    ctx.out.printJson(await jsonOf(shown));
     return exitCodeForState(shown.data.status);
   }
   const { printResult } = await import('../../output/views/result.js');

@@ -52,3 +52,13 @@ export function printDroptimizer(out: Output, record: ResultRecord): void {
   printTable(out, answer.bySource, columns);
   if (answer.partial) out.notice(out.ce.dim('The ranking covers the profilesets the summary lists; `simjob report ID` reads every one.'));
 }
+
+/**
+ * What `--json` prints for a droptimizer job: the API resource with the answer added as `droptimizer` ({verdict,
+ * best, bySource, partial}); any other job's resource as it is.
+ */
+export function withDroptimizerAnswer(raw: unknown, record: ResultRecord): unknown {
+  const answer = droptimizerAnswer(record);
+  if (!answer || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  return { ...(raw as Record<string, unknown>), droptimizer: answer };
+}
