@@ -48,7 +48,9 @@ export function findInstance(catalog: Catalog, name: string): Instance {
   const found = catalog.instances.find((i) => key(i.name) === key(name));
   if (found) return found;
   const names = catalog.instances.map((i) => i.name);
-  const guess = closest(name, names);
+  const keys = names.map(key);
+  const guessed = closest(key(name), keys);
+  const guess = guessed === undefined ? undefined : names[keys.indexOf(guessed)];
   throw new SelectionError(
     `--instance "${name}" is not in the ${catalog.title} catalog${guess ? `; did you mean "${guess}"?` : '.'}`,
     `Instances: ${names.join(', ')}.`,
