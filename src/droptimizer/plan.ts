@@ -64,7 +64,7 @@ export function planDrops(exp: AddonExport, drops: readonly Drop[]): DropPlan {
       }
       const partner = PARTNER[slot];
       if (partner && exp.equipped[partner]?.id === drop.item.id) {
-        note(`${slot.startsWith('finger') ? 'ring' : 'trinket'} in ${slot}`, 'beside a worn copy of the same item');
+        note(slot.startsWith('finger') ? 'ring' : 'trinket', `in ${slot} beside a worn copy of the same item`);
         continue;
       }
       if (worn && identical(worn, drop)) {
@@ -74,7 +74,7 @@ export function planDrops(exp: AddonExport, drops: readonly Drop[]): DropPlan {
       sets.push({ name: unique(dropName(drop, slot)), slot, drop, options: itemOptions(drop, worn) });
     }
   }
-  return { sets, leftOut: [...left.values()].map((e) => `${e.n} ${noun(e.n, e.one.replace(/ in .*/, ''))}${e.one.replace(/^[^ ]+/, '')} ${e.rest}`) };
+  return { sets, leftOut: [...left.values()].map((e) => `${e.n} ${noun(e.n, e.one)} ${e.rest}`) };
 }
 
 function identical(worn: AddonItem, drop: Drop): boolean {

@@ -63,7 +63,7 @@ export function buildRoster(inputs: readonly RosterInput[]): Roster {
         source: set.drop.from,
         slot: set.slot,
         deltaDps: round(delta, 1),
-        deltaPercent: actor.mean ? round((delta / actor.mean) * 100, 3) : null,
+        deltaPercent: actor.mean ? round((delta / actor.mean) * 100, 2) : null,
         significant: error === null ? null : Math.abs(delta) > error,
       });
     }

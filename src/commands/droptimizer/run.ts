@@ -21,6 +21,7 @@ import type { ProfileInput } from '../../jobs/submission.js';
 import type { SubmitOptions } from '../submit/send.js';
 import { checkFlags, submitProfiles } from '../submit/run.js';
 import type { RosterReportTarget } from './report-spec.js';
+import type { ReportTarget } from '../../output/reports/spec.js';
 
 export interface DroptimizerOptions extends Omit<SubmitOptions, 'report'> {
   instance?: string[];
@@ -45,6 +46,8 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
   const reports = options.report ?? [];
   checkFlags({ ...options, report: undefined });
   if (reports.length && !options.wait) throw new UsageError('--report writes what the jobs ended with; it needs --wait.', 'Add --wait, or drop --report.');
+  // The check reads only each target's path and names its format: csv is as good a name as junit.
+  if (reports.length) await (await import('../../output/reports/files.js')).checkReportTargets(reports as unknown as ReportTarget[]);
   const { loadCatalog } = await import('../../droptimizer/load.js');
   const catalog = await loadCatalog(options.catalog, { env: ctx.env, signal: ctx.signal });
   let selection: Selection;
@@ -77,7 +80,6 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
   const profiles = characters.map((c) => c.profile);
   const roster = characters.length > 1 || expanded || reports.length > 0;
   if (!roster) return submitProfiles(ctx, profiles, submit);
-  if (reports.length) await (await import('../../output/reports/files.js')).checkReportTargets(reports.map((r) => ({ format: 'markdown', path: r.path })));
   const { presentRoster } = await import('./roster.js');
   return submitProfiles(ctx, profiles, submit, true, (outcomes) => presentRoster(ctx, characters, outcomes, reports));
 }
