@@ -58,6 +58,14 @@ describe('simjob droptimizer --local --wait', () => {
     expect(record.droptimizer.bySource.map((s: { source: string }) => s.source).sort()).toEqual([...VOIDSPIRE_BOSSES].sort());
     expect(record.droptimizer.best.name).toMatch(DROP_NAME);
     expect(record.result.summary.multiStage.enabled).toBe(true);
+
+    const page = profileFile(env, 'report.html', '');
+    const report = await run(env, ['report', id, '-o', page]);
+    expect(report.exitCode, report.stderr).toBe(0);
+    const html = readFileSync(page, 'utf8');
+    const section = html.slice(html.indexOf('<h2>Droptimizer</h2>'), html.indexOf('</table>', html.indexOf('<h2>Droptimizer</h2>')));
+    expect(section).toMatch(/<p><strong>(Best upgrade: |Nothing here beats what you wear)/);
+    for (const boss of VOIDSPIRE_BOSSES) expect(section).toContain(`<td class="text">${boss.replace('&', '&amp;')}</td>`);
   });
 });
 

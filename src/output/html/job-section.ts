@@ -6,6 +6,7 @@ import { MULTISTAGE_REASON_WORDS, signed } from '../views/result.js';
 import { axisNote, barChart, distributionChart, funnelChart, type Bar } from './charts.js';
 import { link, text } from './escape.js';
 import { isTopGear, type ReportJob } from './model.js';
+import { droptimizerSection } from './droptimizer.js';
 
 export interface SectionOptions {
   /** Profilesets in the bar chart; the table always lists every one. */
@@ -32,7 +33,7 @@ export function legend(referenceWord: string): string {
 /** One job: headline, outcome, ranked profilesets (chart, overview, table), funnel, artifacts. */
 export function jobSection(job: ReportJob, options: SectionOptions): string {
   const ranked = profilesets(job, options);
-  return [headline(job), outcome(job), ranked.charts, funnel(job, options), ranked.table, artifacts(job, options)].join('\n');
+  return [headline(job), outcome(job), droptimizerSection(job, options.level), ranked.charts, funnel(job, options), ranked.table, artifacts(job, options)].join('\n');
 }
 
 export function headline(job: ReportJob): string {
