@@ -7,7 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simjob } from '../helpers/cli.js';
+import { startServer, type TestServer } from '../server/index.js';
+import { userEnv } from './wait-helpers.js';
 import { REPO_ROOT } from '../helpers/shared.js';
 import { freshLocalEnvs, json, profileFile, run, type LocalEnv } from './local-helpers.js';
 
@@ -174,3 +177,39 @@ describe('simjob droptimizer roster', () => {
   });
 });
 
+
+describe('simjob droptimizer on the service', () => {
+  let server: TestServer;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    server = await startServer({ queueMs: 50, runMs: 300 });
+    env = userEnv(server);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('submits one multistage job marked kind=droptimizer through submit\'s path; --json carries the answer', async () => {
+    const done = await simjob(['droptimizer', FURY, '--instance', 'Sporefall', '--difficulty', 'mythic', '--channel', 'nightly', '--wait', '--json', '--meta', 'run=7'], { env, timeoutMs: 60_000 });
+    expect(done.exitCode, done.stderr).toBe(0);
+    const record = JSON.parse(done.stdout);
+    const job = server.jobs.get(record.id);
+    expect(job?.submission.metadata).toEqual({ run: '7', kind: 'droptimizer' });
+    expect(job?.submission.multiStage).toBe(true);
+    expect(job?.inputText).toContain('profileset."Mycomancer\'s Rot Robes (298) from Rotmire in chest"+=chest=,id=268284,bonus_id=13335/13786,enchant_id=7987');
+    expect(record.droptimizer.bySource.map((s: { source: string }) => s.source)).toEqual(['Rotmire']);
+  });
+
+  it('a roster is a batch of one job per character, each marked; bad input sends nothing', async () => {
+    const done = await simjob(['droptimizer', FURY, HUNTER, '--instance', 'Sporefall', '--channel', 'nightly', '--wait', '--json', '--concurrency', '2'], { env, timeoutMs: 60_000 });
+    expect(done.exitCode, done.stderr).toBe(0);
+    const roster = JSON.parse(done.stdout);
+    expect(roster.characters.map((c: { character: string; state: string }) => [c.character, c.state])).toEqual([['Examplewar', 'completed'], ['Sørtbek', 'completed']]);
+    for (const c of roster.characters) expect(server.jobs.get(c.id)?.submission.metadata).toMatchObject({ kind: 'droptimizer' });
+
+    const before = server.requests.length;
+    const bad = await simjob(['droptimizer', FURY, '--instance', 'Nowhere', '--channel', 'nightly', '--wait'], { env });
+    expect(bad.exitCode).toBe(2);
+    expect(server.requests.length).toBe(before);
+  });
+});
