@@ -17,15 +17,34 @@
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CATALOG_FORMAT, catalogSchema, type Catalog, type CatalogItem, type Difficulty, type ItemBuild, type ItemSlot, type ItemSource } from '../src/droptimizer/catalog.js';
+import {
+  CATALOG_FORMAT,
+  catalogSchema,
+  type Catalog,
+  type CatalogItem,
+  type Difficulty,
+  type ItemBuild,
+  type ItemSlot,
+  type ItemSource,
+} from '../src/droptimizer/catalog.js';
 
 const root = resolve(import.meta.dirname, '..');
 const fixtures = resolve(process.argv[2] ?? join(root, 'test', 'fixtures', 'droptimizer'));
 const outDir = resolve(process.argv[3] ?? join(root, 'data', 'catalog'));
 const read = (name: string) => JSON.parse(readFileSync(join(fixtures, name), 'utf8'));
 
-interface PybotsSource { category: 'raid' | 'mythicplus' | 'vault'; label: string; difficulty: string; bonus_ids_base: number[] }
-interface PybotsItem { id: number; name: string; slot: string; sources: PybotsSource[] }
+interface PybotsSource {
+  category: 'raid' | 'mythicplus' | 'vault';
+  label: string;
+  difficulty: string;
+  bonus_ids_base: number[];
+}
+interface PybotsItem {
+  id: number;
+  name: string;
+  slot: string;
+  sources: PybotsSource[];
+}
 const pybots = read('pybots-midnight-s1-catalog.json') as { items: PybotsItem[] };
 const model = read('difficulty_bonus_model.json');
 const instancesTable = read('instances-midnight-s1.json') as {
@@ -54,8 +73,18 @@ function rankBuild(track: string, rank: number, marker: number, socket: boolean)
 
 const NAME_FIXES: Record<string, string> = { 'Gaze of the Alnseer': 'Gaze of the All-Seer' };
 const SLOT_OF: Record<string, ItemSlot> = {
-  head: 'head', neck: 'neck', shoulder: 'shoulder', back: 'back', chest: 'chest', wrist: 'wrist', hands: 'hands',
-  waist: 'waist', legs: 'legs', feet: 'feet', finger1: 'finger', trinket1: 'trinket',
+  head: 'head',
+  neck: 'neck',
+  shoulder: 'shoulder',
+  back: 'back',
+  chest: 'chest',
+  wrist: 'wrist',
+  hands: 'hands',
+  waist: 'waist',
+  legs: 'legs',
+  feet: 'feet',
+  finger1: 'finger',
+  trinket1: 'trinket',
 };
 const SOCKETED = new Set<ItemSlot>(['neck', 'finger']);
 
@@ -71,16 +100,26 @@ function raidSources(encounterId: number, socket: boolean): ItemSource[] {
   const startRank: number = season.encounterStartRank[String(encounterId)] ?? 1;
   return (['lfr', 'normal', 'heroic', 'mythic'] as const).map((difficulty) => {
     if (fixed) {
-      const built: ItemBuild = { bonusIds: [markers[difficulty], fixed[difficulty].bonusId, ...(socket ? [SOCKET] : [])].sort((a, b) => a - b), itemLevel: fixed[difficulty].itemLevel };
+      const built: ItemBuild = {
+        bonusIds: [markers[difficulty], fixed[difficulty].bonusId, ...(socket ? [SOCKET] : [])].sort((a, b) => a - b),
+        itemLevel: fixed[difficulty].itemLevel,
+      };
       return { kind: 'raid', difficulty, dropped: built, upgraded: built };
     }
     const track: string = model.raidDifficultyTrack[difficulty];
-    return { kind: 'raid', difficulty, dropped: rankBuild(track, startRank, markers[difficulty], socket), upgraded: rankBuild(track, 6, markers[difficulty], socket) };
+    return {
+      kind: 'raid',
+      difficulty,
+      dropped: rankBuild(track, startRank, markers[difficulty], socket),
+      upgraded: rankBuild(track, 6, markers[difficulty], socket),
+    };
   });
 }
 
 /** Keystone brackets: the model's key → (track, rank) tables folded into runs of equal rewards. */
-function brackets(table: Record<string, [string, number]>): Array<{ min: number; max: number | null; track: string; rank: number }> {
+function brackets(
+  table: Record<string, [string, number]>,
+): Array<{ min: number; max: number | null; track: string; rank: number }> {
   const rows: Array<{ level: number; track: string; rank: number }> = [];
   for (const [key, [track, rank]] of Object.entries(table)) {
     if (key === 'heroic') continue; // heroic dungeons have no keystone
@@ -99,16 +138,21 @@ function brackets(table: Record<string, [string, number]>): Array<{ min: number;
   return out;
 }
 // The end-of-run table starts at Mythic 0; a +1 key does not exist, so Mythic 0's bracket covers it.
-const END_OF_RUN = brackets(season.mythicPlus.endOfRun).map((b, i) => (i === 0 ? { ...b, max: Math.max(b.max ?? 1, 1) } : b));
+const END_OF_RUN = brackets(season.mythicPlus.endOfRun).map((b, i) =>
+  i === 0 ? { ...b, max: Math.max(b.max ?? 1, 1) } : b,
+);
 // The model's vault table starts at +7; below it, pybots' game-data bracket (+0-9 gives Hero 1) is all there is.
 const VAULT = [{ min: 0, max: 6, track: 'Hero', rank: 1 }, ...brackets(season.mythicPlus.vault)];
 
 function mythicPlusSources(socket: boolean): ItemSource[] {
-  const make = (kind: 'endOfRun' | 'vault') => (b: (typeof VAULT)[number]): ItemSource => ({
-    kind, keystone: { min: b.min, max: b.max },
-    dropped: rankBuild(b.track, b.rank, MYTHIC_PLUS_MARKER, socket),
-    upgraded: rankBuild(b.track, 6, MYTHIC_PLUS_MARKER, socket),
-  });
+  const make =
+    (kind: 'endOfRun' | 'vault') =>
+    (b: (typeof VAULT)[number]): ItemSource => ({
+      kind,
+      keystone: { min: b.min, max: b.max },
+      dropped: rankBuild(b.track, b.rank, MYTHIC_PLUS_MARKER, socket),
+      upgraded: rankBuild(b.track, 6, MYTHIC_PLUS_MARKER, socket),
+    });
   return [...END_OF_RUN.map(make('endOfRun')), ...VAULT.map(make('vault'))];
 }
 
@@ -116,16 +160,28 @@ const catalog: Catalog = {
   format: CATALOG_FORMAT,
   season: 'midnight-s1',
   title: 'Midnight Season 1',
-  notice: 'Built by simjob from scatari69/pybots app/data/droptimizer_catalog.json @1a64943 (Apache-2.0), mended; see NOTICE.',
+  notice:
+    'Built by simjob from scatari69/pybots app/data/droptimizer_catalog.json @1a64943 (Apache-2.0), ' +
+    'mended; see NOTICE.',
   instances: [],
 };
 const raidEncounters = new Map<string, { instance: string; id: number }>();
 for (const raid of instancesTable.raids) {
-  catalog.instances.push({ id: raid.journalInstanceId, name: raid.name, kind: 'raid', encounters: raid.encounters.map((e) => ({ id: e.id, name: e.name, items: [] })) });
+  catalog.instances.push({
+    id: raid.journalInstanceId,
+    name: raid.name,
+    kind: 'raid',
+    encounters: raid.encounters.map((e) => ({ id: e.id, name: e.name, items: [] })),
+  });
   for (const e of raid.encounters) raidEncounters.set(e.name, { instance: raid.name, id: e.id });
 }
 for (const dungeon of instancesTable.dungeons) {
-  catalog.instances.push({ id: dungeon.journalInstanceId ?? null, name: dungeon.name, kind: 'dungeon', encounters: [] });
+  catalog.instances.push({
+    id: dungeon.journalInstanceId ?? null,
+    name: dungeon.name,
+    kind: 'dungeon',
+    encounters: [],
+  });
 }
 
 for (const raw of pybots.items) {

@@ -52,14 +52,24 @@ export function dropResult(actor: MainActor, p: ProfilesetResult): DropResult | 
   const parts = parseDropName(p.name);
   if (!parts) return undefined;
   const d = difference(actor, p);
-  return { name: p.name, ...parts, mean: p.mean, delta: d.delta, error: d.combinedError ?? null, percent: d.percent ?? null, significant: d.significant ?? null };
+  return {
+    name: p.name,
+    ...parts,
+    mean: p.mean,
+    delta: d.delta,
+    error: d.combinedError ?? null,
+    percent: d.percent ?? null,
+    significant: d.significant ?? null,
+  };
 }
 
 export const isUpgrade = (r: Pick<DropResult, 'delta' | 'significant'>) => r.delta > 0 && r.significant !== false;
 
 export function analyseDrops(actor: MainActor): DroptimizerAnswer {
   const listed = actor.profilesets?.results ?? [];
-  const results = rankByMean(listed).map((p) => dropResult(actor, p)).filter((r): r is DropResult => r !== undefined);
+  const results = rankByMean(listed)
+    .map((p) => dropResult(actor, p))
+    .filter((r): r is DropResult => r !== undefined);
   const best = results[0] ?? null;
   const verdict = !best || best.delta <= 0 ? 'none' : isUpgrade(best) ? 'upgrade' : 'within_error';
   const groups = new Map<string, DropResult[]>();

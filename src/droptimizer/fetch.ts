@@ -22,26 +22,40 @@ export function catalogCacheFile(url: string, env: NodeJS.ProcessEnv): string {
   return join(cacheDir(env), 'catalogs', `${sha256Hex(url).slice(0, 32)}.json`);
 }
 
-export async function fetchCatalogText(spec: string, options: { env: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<string> {
+export async function fetchCatalogText(
+  spec: string,
+  options: { env: NodeJS.ProcessEnv; signal?: AbortSignal },
+): Promise<string> {
   let url: URL;
   try {
     url = new URL(spec);
   } catch {
     throw new UsageError(`--catalog ${spec} is not a valid URL.`);
   }
-  if (url.protocol !== 'https:') throw new UsageError(`--catalog ${spec}: only https URLs are fetched.`, 'Use an https:// URL, or download the file and pass its path.');
+  if (url.protocol !== 'https:')
+    throw new UsageError(
+      `--catalog ${spec}: only https URLs are fetched.`,
+      'Use an https:// URL, or download the file and pass its path.',
+    );
   const file = catalogCacheFile(url.href, options.env);
   const cached = readCached(file);
   let answer;
   try {
     answer = await request(url, {
       method: 'GET',
-      headers: cached?.etag ? { 'if-none-match': cached.etag, accept: 'application/json' } : { accept: 'application/json' },
-      signal: options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS),
+      headers: cached?.etag
+        ? { 'if-none-match': cached.etag, accept: 'application/json' }
+        : { accept: 'application/json' },
+      signal: options.signal
+        ? AbortSignal.any([options.signal, AbortSignal.timeout(TIMEOUT_MS)])
+        : AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
     if (cached) return cached.text; // offline: the copy fetched before
-    throw new NetworkError(`Cannot fetch the catalog ${url.href}: ${(error as Error).message}.`, 'Check the URL and the network, or pass a file.');
+    throw new NetworkError(
+      `Cannot fetch the catalog ${url.href}: ${(error as Error).message}.`,
+      'Check the URL and the network, or pass a file.',
+    );
   }
   if (answer.statusCode === 304 && cached) {
     await answer.body.dump();
@@ -57,7 +71,9 @@ export async function fetchCatalogText(spec: string, options: { env: NodeJS.Proc
     bytes += (chunk as Buffer).length;
     if (bytes > MAX_ANSWER_BYTES) {
       answer.body.destroy();
-      throw new UsageError(`The catalog ${url.href} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB; simjob stopped reading it.`);
+      throw new UsageError(
+        `The catalog ${url.href} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB; simjob stopped reading it.`,
+      );
     }
     chunks.push(chunk as Buffer);
   }

@@ -15,7 +15,10 @@ export function shippedCatalogPath(): string {
     if (existsSync(candidate)) return candidate;
     dir = resolve(dir, '..');
   }
-  throw new UsageError('The droptimizer catalog (data/catalog) is missing from this installation.', 'Reinstall simjob, or pass --catalog FILE.');
+  throw new UsageError(
+    'The droptimizer catalog (data/catalog) is missing from this installation.',
+    'Reinstall simjob, or pass --catalog FILE.',
+  );
 }
 
 export interface LoadOptions {
@@ -36,12 +39,15 @@ export async function loadCatalog(spec: string | undefined, options: LoadOptions
   } else {
     where = spec;
     const { readUserFile } = await import('../util/read-file.js');
-    text = (await readUserFile(spec, 'Catalog', { missing: 'Check the path, or drop --catalog to use the shipped one.' })).toString('utf8');
+    text = (
+      await readUserFile(spec, 'Catalog', { missing: 'Check the path, or drop --catalog to use the shipped one.' })
+    ).toString('utf8');
   }
   try {
     return parseCatalog(text, where);
   } catch (error) {
-    if (error instanceof CatalogError) throw new UsageError(error.message, 'See docs/readme/droptimizer.md, "Catalog format".');
+    if (error instanceof CatalogError)
+      throw new UsageError(error.message, 'See docs/readme/droptimizer.md, "Catalog format".');
     throw error;
   }
 }

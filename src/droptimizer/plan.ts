@@ -30,11 +30,28 @@ export interface DropPlan {
 }
 
 const SLOTS_OF: Record<ItemSlot, readonly Slot[]> = {
-  head: ['head'], neck: ['neck'], shoulder: ['shoulder'], back: ['back'], chest: ['chest'], wrist: ['wrist'],
-  hands: ['hands'], waist: ['waist'], legs: ['legs'], feet: ['feet'], finger: ['finger1', 'finger2'],
-  trinket: ['trinket1', 'trinket2'], one_hand: ['main_hand'], two_hand: ['main_hand'], off_hand: ['off_hand'],
+  head: ['head'],
+  neck: ['neck'],
+  shoulder: ['shoulder'],
+  back: ['back'],
+  chest: ['chest'],
+  wrist: ['wrist'],
+  hands: ['hands'],
+  waist: ['waist'],
+  legs: ['legs'],
+  feet: ['feet'],
+  finger: ['finger1', 'finger2'],
+  trinket: ['trinket1', 'trinket2'],
+  one_hand: ['main_hand'],
+  two_hand: ['main_hand'],
+  off_hand: ['off_hand'],
 };
-const PARTNER: Partial<Record<Slot, Slot>> = { finger1: 'finger2', finger2: 'finger1', trinket1: 'trinket2', trinket2: 'trinket1' };
+const PARTNER: Partial<Record<Slot, Slot>> = {
+  finger1: 'finger2',
+  finger2: 'finger1',
+  trinket1: 'trinket2',
+  trinket2: 'trinket1',
+};
 
 /** `Light Company Guidon (289) from Imperator Averzian in trinket1`: what drops, where, and the slot it goes in. */
 export function dropName(drop: Drop, slot: Slot): string {
@@ -80,7 +97,11 @@ export function planDrops(exp: AddonExport, drops: readonly Drop[]): DropPlan {
 function identical(worn: AddonItem, drop: Drop): boolean {
   if (worn.id !== drop.item.id) return false;
   if (worn.ilvl !== null && drop.build.itemLevel !== undefined) return worn.ilvl === drop.build.itemLevel;
-  const bonus = (optionValue(worn.options, 'bonus_id') ?? '').split('/').map(Number).sort((a, b) => a - b).join('/');
+  const bonus = (optionValue(worn.options, 'bonus_id') ?? '')
+    .split('/')
+    .map(Number)
+    .sort((a, b) => a - b)
+    .join('/');
   return bonus === drop.build.bonusIds.join('/');
 }
 

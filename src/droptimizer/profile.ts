@@ -10,7 +10,8 @@ export function droptimizerProfile(exp: AddonExport, plan: DropPlan, source: str
   const who = [exp.className, exp.spec].filter(Boolean).join(', ');
   const lines = [
     `# simjob droptimizer: ${exp.characterName} (${who}) from ${source.replace(/[\r\n]/g, ' ')}.`,
-    `# Drops of ${description.replace(/[\r\n]/g, ' ')}: ${plural(plan.sets.length, 'profileset')}, each setting one slot;`,
+    `# Drops of ${description.replace(/[\r\n]/g, ' ')}:`,
+    `# ${plural(plan.sets.length, 'profileset')}, each setting one slot;`,
     '# the equipped set is this actor, the baseline.',
     ...exp.baseline,
     '',

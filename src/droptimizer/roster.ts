@@ -45,7 +45,13 @@ export function buildRoster(inputs: readonly RosterInput[]): Roster {
   for (const input of inputs) {
     const actor = input.record?.result.summary?.mainActor;
     const answer = actor?.profilesets ? analyseDrops(actor) : null;
-    characters.push({ character: input.character, profile: input.profile, id: input.id ?? null, state: input.state, answer });
+    characters.push({
+      character: input.character,
+      profile: input.profile,
+      id: input.id ?? null,
+      state: input.state,
+      answer,
+    });
     if (!actor?.profilesets) continue;
     const byName = new Map(input.plan.sets.map((s) => [s.name, s]));
     const seen = new Set<number>();
@@ -55,7 +61,10 @@ export function buildRoster(inputs: readonly RosterInput[]): Roster {
       if (!set || seen.has(set.drop.item.id)) continue; // best first: the first row of an item is its best slot
       seen.add(set.drop.item.id);
       const delta = p.mean - actor.mean;
-      const error = typeof p.mean_error === 'number' && typeof actor.mean_error === 'number' ? Math.hypot(p.mean_error, actor.mean_error) : null;
+      const error =
+        typeof p.mean_error === 'number' && typeof actor.mean_error === 'number'
+          ? Math.hypot(p.mean_error, actor.mean_error)
+          : null;
       rows.push({
         character: input.character,
         itemId: set.drop.item.id,
@@ -82,13 +91,21 @@ export interface MatrixItem {
 }
 
 /** The items that are an upgrade for at least one character, the largest gain first; and each cell's row. */
-export function rosterMatrix(roster: Roster): { items: MatrixItem[]; cell: (character: string, itemId: number) => RosterRow | undefined } {
+export function rosterMatrix(roster: Roster): {
+  items: MatrixItem[];
+  cell: (character: string, itemId: number) => RosterRow | undefined;
+} {
   const cells = new Map<string, RosterRow>();
   const items = new Map<number, MatrixItem>();
   for (const row of roster.rows) {
     cells.set(`${row.character}\u0000${row.itemId}`, row);
     if (!isUpgrade({ delta: row.deltaDps, significant: row.significant })) continue;
-    const item = items.get(row.itemId) ?? { itemId: row.itemId, itemName: row.itemName, source: row.source, top: -Infinity };
+    const item = items.get(row.itemId) ?? {
+      itemId: row.itemId,
+      itemName: row.itemName,
+      source: row.source,
+      top: -Infinity,
+    };
     item.top = Math.max(item.top, row.deltaPercent ?? row.deltaDps);
     items.set(row.itemId, item);
   }
@@ -103,6 +120,18 @@ export function rosterCsv(rows: readonly RosterRow[]): string {
     const text = v === null ? '' : String(v);
     return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
-  const lines = [CSV_HEADER, ...rows.map((r) => [r.character, r.itemId, r.itemName, r.source, r.slot, r.deltaDps, r.deltaPercent, r.significant])];
+  const lines = [
+    CSV_HEADER,
+    ...rows.map((r) => [
+      r.character,
+      r.itemId,
+      r.itemName,
+      r.source,
+      r.slot,
+      r.deltaDps,
+      r.deltaPercent,
+      r.significant,
+    ]),
+  ];
   return `${lines.map((l) => l.map(field).join(',')).join('\r\n')}\r\n`;
 }

@@ -36,13 +36,22 @@ export interface Selection {
 }
 
 export class SelectionError extends Error {
-  constructor(message: string, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message);
   }
 }
 
 /** Instance names compared without case, apostrophes, dashes or a leading "the". */
-const key = (name: string) => name.toLowerCase().replace(/['’`-]/g, '').replace(/^the\s+/, '').replace(/\s+/g, ' ').trim();
+const key = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/['’`-]/g, '')
+    .replace(/^the\s+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 export function findInstance(catalog: Catalog, name: string): Instance {
   const found = catalog.instances.find((i) => key(i.name) === key(name));
@@ -70,8 +79,16 @@ export function selectDrops(catalog: Catalog, options: SelectOptions): Selection
   const instances = named.length ? [...new Set(named)] : catalog.instances.filter((i) => i.kind === wantedKind);
   const raids = instances.some((i) => i.kind === 'raid');
   const dungeons = instances.some((i) => i.kind === 'dungeon');
-  if (options.difficulty && !raids) throw new SelectionError('--difficulty chooses a raid difficulty, but no raid is chosen.', 'Use --keystone N for dungeons.');
-  if (options.keystone !== undefined && !dungeons) throw new SelectionError('--keystone chooses a Mythic+ level, but no dungeon is chosen.', 'Use --difficulty for raids.');
+  if (options.difficulty && !raids)
+    throw new SelectionError(
+      '--difficulty chooses a raid difficulty, but no raid is chosen.',
+      'Use --keystone N for dungeons.',
+    );
+  if (options.keystone !== undefined && !dungeons)
+    throw new SelectionError(
+      '--keystone chooses a Mythic+ level, but no dungeon is chosen.',
+      'Use --difficulty for raids.',
+    );
   const difficulty = options.difficulty ?? DEFAULT_DIFFICULTY;
   const keystone = options.keystone ?? DEFAULT_KEYSTONE;
   const vault = source === 'vault';
@@ -80,16 +97,23 @@ export function selectDrops(catalog: Catalog, options: SelectOptions): Selection
   for (const instance of instances) {
     for (const encounter of instance.encounters) {
       for (const item of encounter.items) {
-        const found = item.sources.find((s) => matches(s, instance.kind === 'raid' ? { difficulty } : { keystone, vault }));
+        const found = item.sources.find((s) =>
+          matches(s, instance.kind === 'raid' ? { difficulty } : { keystone, vault }),
+        );
         if (!found) continue;
         const build = options.upgraded ? found.upgraded : found.dropped;
-        const from = instance.kind === 'raid' ? encounter.name : vault ? `${instance.name} (Great Vault)` : instance.name;
+        const from =
+          instance.kind === 'raid' ? encounter.name : vault ? `${instance.name} (Great Vault)` : instance.name;
         drops.push({ item, instance, encounter, build, from });
       }
     }
   }
-  const how = [raids ? difficulty : undefined, dungeons ? `${vault ? 'Great Vault' : 'end of run'} +${keystone}` : undefined].filter(Boolean);
-  const description = `${instances.map((i) => i.name).join(', ')} (${how.join(', ')}, ${options.upgraded ? 'fully upgraded' : 'as dropped'})`;
+  const how = [
+    raids ? difficulty : undefined,
+    dungeons ? `${vault ? 'Great Vault' : 'end of run'} +${keystone}` : undefined,
+  ].filter(Boolean);
+  how.push(options.upgraded ? 'fully upgraded' : 'as dropped');
+  const description = `${instances.map((i) => i.name).join(', ')} (${how.join(', ')})`;
   return { drops, description };
 }
 

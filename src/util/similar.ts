@@ -13,7 +13,7 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** The closest candidate within a third of the word's length in edits (or one that contains the word), else undefined. */
+/** The closest candidate within a third of the word's length in edits (or one containing the word), else undefined. */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   const w = word.toLowerCase();
   let best: { name: string; d: number } | undefined;

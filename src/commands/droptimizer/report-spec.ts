@@ -15,8 +15,17 @@ export function collectRosterReport(value: string, previous: RosterReportTarget[
   const eq = value.indexOf('=');
   const format = value.slice(0, Math.max(0, eq)).toLowerCase();
   const path = value.slice(eq + 1);
-  if (eq <= 0 || !path) throw new UsageError(`--report must be FORMAT=FILE (got "${value}").`, 'For example: --report csv=roster.csv --report markdown=roster.md');
-  if (!(ROSTER_REPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--report ${format}: not a droptimizer report format.`, `Use ${ROSTER_REPORT_FORMATS.join(' or ')}.`);
-  if (previous.some((t) => resolve(t.path) === resolve(path))) throw new UsageError(`--report names ${path} twice.`, 'Give each report its own file.');
+  if (eq <= 0 || !path)
+    throw new UsageError(
+      `--report must be FORMAT=FILE (got "${value}").`,
+      'For example: --report csv=roster.csv --report markdown=roster.md',
+    );
+  if (!(ROSTER_REPORT_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(
+      `--report ${format}: not a droptimizer report format.`,
+      `Use ${ROSTER_REPORT_FORMATS.join(' or ')}.`,
+    );
+  if (previous.some((t) => resolve(t.path) === resolve(path)))
+    throw new UsageError(`--report names ${path} twice.`, 'Give each report its own file.');
   return [...previous, { format: format as RosterReportFormat, path }];
 }

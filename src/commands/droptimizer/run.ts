@@ -45,9 +45,11 @@ export interface CharacterRun {
 export async function run(ctx: Context, args: string[], options: DroptimizerOptions): Promise<number | void> {
   const reports = options.report ?? [];
   checkFlags({ ...options, report: undefined });
-  if (reports.length && !options.wait) throw new UsageError('--report writes what the jobs ended with; it needs --wait.', 'Add --wait, or drop --report.');
+  if (reports.length && !options.wait)
+    throw new UsageError('--report writes what the jobs ended with; it needs --wait.', 'Add --wait, or drop --report.');
   // The check reads only each target's path and names its format: csv is as good a name as junit.
-  if (reports.length) await (await import('../../output/reports/files.js')).checkReportTargets(reports as unknown as ReportTarget[]);
+  if (reports.length)
+    await (await import('../../output/reports/files.js')).checkReportTargets(reports as unknown as ReportTarget[]);
   const { loadCatalog } = await import('../../droptimizer/load.js');
   const catalog = await loadCatalog(options.catalog, { env: ctx.env, signal: ctx.signal });
   let selection: Selection;
@@ -57,7 +59,11 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
     if (error instanceof SelectionError) throw new UsageError(error.message, error.hint);
     throw error;
   }
-  if (selection.drops.length === 0) throw new UsageError(`The ${catalog.title} catalog has no drops for ${selection.description}.`, 'Choose other instances, or another --difficulty or --keystone.');
+  if (selection.drops.length === 0)
+    throw new UsageError(
+      `The ${catalog.title} catalog has no drops for ${selection.description}.`,
+      'Choose other instances, or another --difficulty or --keystone.',
+    );
 
   const { paths, expanded } = args.some((a) => a !== '-' && /[*?[]/.test(a))
     ? await (await import('../submit/globs.js')).expandProfileArgs(args)
@@ -65,16 +71,26 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('Only one export can come from stdin ("-").');
   const characters: CharacterRun[] = [];
   for (const source of paths) characters.push(await prepareCharacter(ctx, source, selection));
-  ctx.out.notice(`Drops of ${terminalSafe(selection.description)}. Each takes the enchant and gems of the item it replaces (gems only where the drop has a socket).`);
+  ctx.out.notice(
+    `Drops of ${terminalSafe(selection.description)}. Each takes the enchant and gems of the item it replaces ` +
+      '(gems only where the drop has a socket).',
+  );
   for (const c of characters) reportCounts(ctx, c);
 
   if (options.output) return writeProfile(ctx, options.output, characters);
 
   const meta = [...options.meta];
   if (meta.some((m) => m.startsWith(`${TOPGEAR_META_KEY}=`))) {
-    throw new UsageError(`--meta ${TOPGEAR_META_KEY}= is set by droptimizer itself (it marks the job for \`simjob result\`).`, 'Use another key.');
+    throw new UsageError(
+      `--meta ${TOPGEAR_META_KEY}= is set by droptimizer itself (it marks the job for \`simjob result\`).`,
+      'Use another key.',
+    );
   }
-  if (options.plain) ctx.out.warn('--plain sends no metadata, so `simjob result` will not know this is a droptimizer job (the profileset names still say what drops where).');
+  if (options.plain)
+    ctx.out.warn(
+      '--plain sends no metadata, so `simjob result` will not know this is a droptimizer job ' +
+        '(the profileset names still say what drops where).',
+    );
   else meta.push(`${TOPGEAR_META_KEY}=${DROPTIMIZER_KIND}`);
   const submit: SubmitOptions = { ...options, meta, report: [] };
   const profiles = characters.map((c) => c.profile);
@@ -98,7 +114,10 @@ async function prepareCharacter(ctx: Context, source: string, selection: Selecti
   const plan = planDrops(exp, selection.drops);
   if (plan.sets.length === 0) {
     const why = plan.leftOut.length ? ` (left out: ${plan.leftOut.join('; ')})` : '';
-    throw new UsageError(`${label}: nothing in ${selection.description} fits ${exp.characterName}'s slots${why}.`, 'Choose other instances or sources.');
+    throw new UsageError(
+      `${label}: nothing in ${selection.description} fits ${exp.characterName}'s slots${why}.`,
+      'Choose other instances or sources.',
+    );
   }
   const profile = droptimizerProfile(exp, plan, source === '-' ? 'stdin' : source, selection.description);
   return { source, exp, plan, profile: { source, text: profile } };
@@ -122,21 +141,35 @@ function reportCounts(ctx: Context, c: CharacterRun): void {
   const who = `${c.exp.characterName} (${[c.exp.spec, c.exp.className].filter(Boolean).join(' ')})`;
   const items = new Set(c.plan.sets.map((s) => s.drop.item.id)).size;
   const n = c.plan.sets.length;
-  ctx.out.notice(terminalSafe(`${who}: ${formatNumber(items)} ${noun(items, 'drop')} in ${formatNumber(n)} ${noun(n, 'profileset')}.`));
+  ctx.out.notice(
+    terminalSafe(
+      `${who}: ${formatNumber(items)} ${noun(items, 'drop')} in ${formatNumber(n)} ${noun(n, 'profileset')}.`,
+    ),
+  );
   if (c.plan.leftOut.length) ctx.out.notice(ctx.out.ce.dim(`Left out: ${c.plan.leftOut.join('; ')}.`));
 }
 
 async function writeProfile(ctx: Context, file: string, characters: CharacterRun[]): Promise<number> {
-  if (characters.length > 1) throw new UsageError('-o writes the profile of one export; a roster makes one per character.', 'Name one export, or drop -o.');
+  if (characters.length > 1)
+    throw new UsageError(
+      '-o writes the profile of one export; a roster makes one per character.',
+      'Name one export, or drop -o.',
+    );
   const [one] = characters as [CharacterRun];
   const { writeFile } = await import('node:fs/promises');
   try {
     await writeFile(file, one.profile.text);
   } catch (error) {
-    throw new UsageError(`Cannot write ${file}: ${(error as Error).message}.`, 'Check the folder exists and is writable.');
+    throw new UsageError(
+      `Cannot write ${file}: ${(error as Error).message}.`,
+      'Check the folder exists and is writable.',
+    );
   }
   const sets = one.plan.sets.length;
   if (ctx.out.json) ctx.out.printJson({ output: file, profilesets: sets, bytes: Buffer.byteLength(one.profile.text) });
-  else ctx.out.notice(`Wrote ${file} (${formatNumber(sets)} profilesets). Run it with: simjob submit ${file} --multistage`);
+  else
+    ctx.out.notice(
+      `Wrote ${file} (${formatNumber(sets)} profilesets). Run it with: simjob submit ${file} --multistage`,
+    );
   return 0;
 }

@@ -53,4 +53,3 @@ function bestText(r: Roster['characters'][number]): string {
   const text = `${a.best.name}: ${gainText(a.best)}`;
   return a.verdict === 'within_error' ? `${text} (within the error)` : text;
 }
-

@@ -26,8 +26,10 @@ export function gainText(r: DropResult, metric = 'dps'): string {
 
 export function headlineOf(answer: DroptimizerAnswer, metric = 'dps'): string {
   const best = answer.best;
-  if (!best || answer.verdict === 'none') return `Nothing here beats what you wear${best ? ` (the best, ${best.name}, is ${gainText(best, metric)})` : ''}.`;
-  if (answer.verdict === 'within_error') return `Nothing here beats what you wear beyond the error: the best, ${best.name}, is ${gainText(best, metric)}.`;
+  if (!best || answer.verdict === 'none')
+    return `Nothing here beats what you wear${best ? ` (the best, ${best.name}, is ${gainText(best, metric)})` : ''}.`;
+  if (answer.verdict === 'within_error')
+    return `Nothing here beats what you wear beyond the error: the best, ${best.name}, is ${gainText(best, metric)}.`;
   return `Best upgrade: ${best.name}: ${gainText(best, metric)} over what you wear.`;
 }
 
@@ -42,15 +44,25 @@ export function printDroptimizer(out: Output, record: ResultRecord): void {
   const columns: Array<Column<DroptimizerAnswer['bySource'][number]>> = [
     { header: '#', value: (_, i) => String(i + 1), align: 'right' },
     { header: 'Source', value: (s) => terminalSafe(s.source), shrinkable: true },
-    { header: 'Best drop', value: (s) => terminalSafe(`${s.best.item}${s.best.itemLevel ? ` (${s.best.itemLevel})` : ''} in ${s.best.slot}`), shrinkable: true },
-    { header: `Δ ${metric.toUpperCase()}`, value: (s) => signed(s.best.delta, 1), align: 'right', style: (t, s) => (s.best.significant === false ? c.dim(t) : t) },
+    {
+      header: 'Best drop',
+      value: (s) => terminalSafe(`${s.best.item}${s.best.itemLevel ? ` (${s.best.itemLevel})` : ''} in ${s.best.slot}`),
+      shrinkable: true,
+    },
+    {
+      header: `Δ ${metric.toUpperCase()}`,
+      value: (s) => signed(s.best.delta, 1),
+      align: 'right',
+      style: (t, s) => (s.best.significant === false ? c.dim(t) : t),
+    },
     { header: 'Δ %', value: (s) => (s.best.percent === null ? '' : `${signed(s.best.percent, 2)}%`), align: 'right' },
     { header: 'Upgrades', value: (s) => `${s.upgrades} of ${s.drops}`, align: 'right' },
   ];
   out.line();
   out.line(c.bold('By source (the best boss or dungeon first):'));
   printTable(out, answer.bySource, columns);
-  if (answer.partial) out.notice(out.ce.dim('The ranking covers the profilesets the summary lists; `simjob report ID` reads every one.'));
+  if (answer.partial)
+    out.notice(out.ce.dim('The ranking covers the profilesets the summary lists; `simjob report ID` reads every one.'));
 }
 
 /**

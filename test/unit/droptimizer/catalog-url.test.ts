@@ -36,7 +36,9 @@ describe('--catalog URL', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ etag: '"v1"', text: '{"season":"s2"}' });
 
     let asked: unknown;
-    pool.intercept({ path: '/s2.json', method: 'GET', headers: (h) => ((asked = h['if-none-match']), true) }).reply(304, '');
+    pool
+      .intercept({ path: '/s2.json', method: 'GET', headers: (h) => ((asked = h['if-none-match']), true) })
+      .reply(304, '');
     expect(await fetchCatalogText(`${ORIGIN}/s2.json`, { env })).toBe('{"season":"s2"}');
     expect(asked).toBe('"v1"');
 
@@ -45,10 +47,14 @@ describe('--catalog URL', () => {
   });
 
   it('refuses http, a failed answer and one over the size cap of an API answer', async () => {
-    await expect(fetchCatalogText('http://catalogs.example.test/s2.json', { env })).rejects.toThrow('only https URLs are fetched');
+    await expect(fetchCatalogText('http://catalogs.example.test/s2.json', { env })).rejects.toThrow(
+      'only https URLs are fetched',
+    );
     const pool = agent.get(ORIGIN);
     pool.intercept({ path: '/missing.json', method: 'GET' }).reply(404, 'no');
-    await expect(fetchCatalogText(`${ORIGIN}/missing.json`, { env })).rejects.toThrow(`The catalog ${ORIGIN}/missing.json answered 404.`);
+    await expect(fetchCatalogText(`${ORIGIN}/missing.json`, { env })).rejects.toThrow(
+      `The catalog ${ORIGIN}/missing.json answered 404.`,
+    );
     pool.intercept({ path: '/huge.json', method: 'GET' }).reply(200, Buffer.alloc(MAX_ANSWER_BYTES + 1, 0x20));
     await expect(fetchCatalogText(`${ORIGIN}/huge.json`, { env })).rejects.toThrow('larger than 16 MB');
     expect(existsSync(catalogCacheFile(`${ORIGIN}/huge.json`, env))).toBe(false);
