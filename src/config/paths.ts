@@ -16,5 +16,13 @@ export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'simjob');
 }
 
+/** Where fetched files are kept (a --catalog URL): SIMJOB_CACHE_DIR, else the platform's cache dir. */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.SIMJOB_CACHE_DIR) return env.SIMJOB_CACHE_DIR;
+  if (process.platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'simjob', 'Cache');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'simjob');
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'simjob');
+}
+
 export const SETTINGS_FILE = 'config.json';
 export const CREDENTIALS_FILE = 'credentials.json';

@@ -89,8 +89,8 @@ export async function fetchOutcome(backend: JobBackend, id: string, signal?: Abo
 
 async function reportTerminal(ctx: Context, backend: JobBackend, id: string, options: WaitReportOptions): Promise<number> {
   const shown = await fetchOutcome(backend, id, ctx.signal);
-  const { attachStatWeights } = await import('../statweights/attach.js');
-  const { statWeights, raw, failed } = await attachStatWeights(ctx, backend, shown);
+  const { attachAnswers } = await import('./answers.js');
+  const { statWeights, raw, failed } = await attachAnswers(ctx, backend, shown);
   if (ctx.out.json) ctx.out.printJson(raw);
   else {
     const { printResult } = await import('../output/views/result.js');

@@ -120,3 +120,10 @@ export function colourState(c: Colours, state: string): string {
 export function scenarioLabel(k: { profile: string; scenario?: string | null | undefined }): string {
   return k.scenario ? `${k.profile} [${k.scenario}]` : k.profile;
 }
+
+/** `+1,234.5`, `−0.52`; a value that rounds to zero has no sign. */
+export function signed(n: number, digits: number): string {
+  const text = formatNumber(Math.abs(n), digits);
+  if (text !== '—' && !/[1-9]/.test(text)) return text; // it rounds to zero: no sign
+  return n > 0 ? `+${text}` : `−${text}`;
+}

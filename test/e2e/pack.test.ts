@@ -43,9 +43,10 @@ describe('the npm package', () => {
     expect(files).toEqual(expect.arrayContaining([
       'package.json', 'README.md', 'LICENSE', 'bin/simjob.js',
       'completions/simjob.bash', 'completions/_simjob', 'completions/simjob.fish',
+      'data/catalog/midnight-s1.json', 'data/catalog/NOTICE', 'data/catalog/LICENSE-pybots-Apache-2.0',
       ...dist,
     ]));
-    const allowed = /^(?:bin\/|dist\/|completions\/|README\.md$|LICENSE$|package\.json$)/;
+    const allowed = /^(?:bin\/|dist\/|completions\/|data\/catalog\/|README\.md$|LICENSE$|package\.json$)/;
     expect(files.filter((f) => !allowed.test(f)), 'files outside the package\'s `files` list').toEqual([]);
     expect(files.filter((f) => /(?:^|\/)(?:src|test|bench|scripts)\/|\.test\.|\.ts$/.test(f))).toEqual([]);
     expect(readFileSync(join(app, 'node_modules', pkg.name, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} simjob contributors\n/);

@@ -20,8 +20,8 @@ export async function run(ctx: Context, [rawId]: string[], options: ResultOption
   if (options.all && options.top !== undefined) throw new UsageError('--all and --top do not go together: --all shows every profileset.');
   const backend = await ctx.backendFor(id);
   const shown = await readOutcome(backend, id);
-  const { attachStatWeights } = await import('../../statweights/attach.js');
-  const { statWeights, raw, failed } = await attachStatWeights(ctx, backend, shown);
+  const { attachAnswers } = await import('../../jobs/answers.js');
+  const { statWeights, raw, failed } = await attachAnswers(ctx, backend, shown);
   const exit = (code: number) => (failed && code === ExitCode.OK ? ExitCode.ERROR : code);
   if (ctx.out.json) {
     ctx.out.printJson(raw);

@@ -44,7 +44,20 @@ interface Entry extends BatchItem {
  * key, so no profile ever becomes two jobs. Every accepted job id is printed on stderr as soon as it is known. With
  * --wait: one summary table (or one JSON array) at the end, and the exit code of the worst outcome.
  */
-export async function submitBatch(ctx: Context, backend: JobBackend, prepared: PreparedSubmission[], options: SubmitOptions): Promise<number> {
+/** One job of a batch as it ended, for a command that shows a batch its own way (droptimizer's roster). */
+export interface BatchOutcome {
+  profileName: string;
+  id?: string;
+  /** How it ended, in words: `completed`, `failed (simc_error)`, `not submitted`, `still running`. */
+  state: string;
+  exitCode: number;
+  record?: ResultRecord;
+}
+
+/** Shows a waited-for batch in place of the summary table, its --json and its --report files. */
+export type BatchPresenter = (outcomes: BatchOutcome[]) => Promise<void>;
+
+export async function submitBatch(ctx: Context, backend: JobBackend, prepared: PreparedSubmission[], options: SubmitOptions, present?: BatchPresenter): Promise<number> {
   const entries: Entry[] = prepared.map((p) => ({ p, label: labelOf(p) }));
   const limit = Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, entries.length);
   const deadline = options.timeout === undefined ? undefined : Date.now() + options.timeout;
@@ -80,9 +93,13 @@ export async function submitBatch(ctx: Context, backend: JobBackend, prepared: P
     return worstOf(entries.map(exitOf));
   }
   await recordUnfinished(backend, entries);
-  if (ctx.out.json) ctx.out.printJson(entries.filter((e) => e.outcome).map((e) => e.outcome!.raw));
+  if (present) {
+    for (const e of entries) for (const note of e.notifications ?? []) ctx.out.warn(`${e.label}: simc notification: ${terminalSafeLine(note)}`);
+    const outcomes = entries.map((e) => ({ profileName: e.p.profileName, id: e.id, state: stateOf(e), exitCode: exitOf(e), record: e.timedOut ? undefined : e.outcome?.data }));
+    await present(outcomes);
+  } else if (ctx.out.json) ctx.out.printJson(entries.filter((e) => e.outcome).map((e) => e.outcome!.raw));
   else printSummary(ctx, entries, options);
-  if (options.report?.length) {
+  if (options.report?.length && !present) {
     const { writeBatchReports } = await import('./reports.js');
     await writeBatchReports(options.report, entries.map((e) => reportRow(e)));
   }

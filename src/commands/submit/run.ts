@@ -12,6 +12,7 @@ import { refuseWaitOnlyFlags } from '../wait-flags.js';
 import { hasGlob } from './globs.js';
 import { applyScenario, batchMeta, expandScenarios } from './scenarios.js';
 import { submitOne, type PreparedSubmission, type SubmitOptions } from './send.js';
+import type { BatchPresenter } from './batch.js';
 
 export async function run(ctx: Context, args: string[], options: SubmitOptions): Promise<number | void> {
   checkFlags(options);
@@ -36,7 +37,7 @@ export function checkFlags(options: SubmitOptions): void {
  * Submit profiles already read (by `submit`, or made by `topgear`): one job per profile and scenario; preflight,
  * dry run, send one or a batch, and with --wait show the result.
  */
-export async function submitProfiles(ctx: Context, profiles: ProfileInput[], options: SubmitOptions, namedBatch = false): Promise<number | void> {
+export async function submitProfiles(ctx: Context, profiles: ProfileInput[], options: SubmitOptions, namedBatch = false, present?: BatchPresenter): Promise<number | void> {
   const scenarios = expandScenarios(options.scenario ?? [], options.scenarios ?? []);
   if (options.idempotencyKey !== undefined && (profiles.length > 1 || scenarios.length > 1)) {
     throw new UsageError(`--idempotency-key names one submission; it cannot be used with several ${profiles.length > 1 ? 'profiles' : 'scenarios'}.`);
@@ -77,7 +78,7 @@ export async function submitProfiles(ctx: Context, profiles: ProfileInput[], opt
 
   if (batch) {
     const { submitBatch } = await import('./batch.js');
-    return submitBatch(ctx, backend, prepared, options);
+    return submitBatch(ctx, backend, prepared, options, present);
   }
   const [one] = prepared as [PreparedSubmission];
   const { submitted, id } = await submitOne(backend, one, options);

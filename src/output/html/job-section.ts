@@ -7,6 +7,7 @@ import { axisNote, barChart, distributionChart, funnelChart, type Bar } from './
 import { link, text } from './escape.js';
 import { isTopGear, type ReportJob } from './model.js';
 import { statWeightsSection } from './statweights-section.js';
+import { droptimizerSection } from './droptimizer.js';
 
 export interface SectionOptions {
   /** Profilesets in the bar chart; the table always lists every one. */
@@ -34,7 +35,7 @@ export function legend(referenceWord: string): string {
 export function jobSection(job: ReportJob, options: SectionOptions): string {
   const ranked = profilesets(job, options);
   const weights = job.statWeights ? statWeightsSection(job.statWeights, options.level) : '';
-  return [headline(job), outcome(job), weights, ranked.charts, funnel(job, options), ranked.table, artifacts(job, options)].join('\n');
+  return [headline(job), outcome(job), weights, droptimizerSection(job, options.level), ranked.charts, funnel(job, options), ranked.table, artifacts(job, options)].join('\n');
 }
 
 export function headline(job: ReportJob): string {

@@ -1,7 +1,7 @@
 import type { Colours } from '../ansi.js';
 import type { Artifact, ResultRecord } from '../../api/schemas.js';
 import { ERROR_ADVICE } from '../../jobs/states.js';
-import { colourState, formatDuration, formatNumber } from '../format.js';
+import { colourState, formatDuration, formatNumber, signed } from '../format.js';
 import { painted, type Output } from '../io.js';
 import type { RankedProfileset } from '../report-profilesets.js';
 import { terminalSafeLine as safe } from '../safe.js';
@@ -11,6 +11,9 @@ import { isTopGearJob } from '../../jobs/topgear-marker.js';
 import { printTopGearHeadline } from './topgear.js';
 import type { StatWeights } from '../../statweights/weights.js';
 import { printStatWeights } from './statweights.js';
+import { printDroptimizer } from './droptimizer.js';
+
+export { signed };
 
 /** How many profilesets a result or a comparison lists without --top. */
 export const DEFAULT_TOP = 20;
@@ -45,6 +48,7 @@ export const MULTISTAGE_REASON_WORDS: Record<string, string> = {
 export function printResult(out: Output, record: ResultRecord, options: ResultViewOptions): void {
   printHeadline(out, record);
   printTopGearHeadline(out, record);
+  printDroptimizer(out, record);
   printOutcome(out, record);
   printProfilesets(out, record, options);
   printActors(out, record, options);
@@ -252,11 +256,6 @@ export function bar(value: number, lo: number, hi: number, width: number): strin
   return '█'.repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] ?? '');
 }
 
-export function signed(n: number, digits: number): string {
-  const text = formatNumber(Math.abs(n), digits);
-  if (text !== '—' && !/[1-9]/.test(text)) return text; // it rounds to zero: no sign
-  return n > 0 ? `+${text}` : `−${text}`;
-}
 
 function colourSign(c: Colours, text: string): string {
   if (text.startsWith('+')) return c.green(text);

@@ -1,0 +1,83 @@
+/** The end of a roster run: one matrix in the terminal, one JSON document, and the --report files. */
+import type { Context } from '../../context.js';
+import type { BatchOutcome } from '../submit/batch.js';
+import { buildRoster, rosterCsv, rosterMatrix, type Roster } from '../../droptimizer/roster.js';
+import { cell, markdownTable } from '../../output/reports/markdown.js';
+import { writeReport } from '../../output/reports/files.js';
+import { signed } from '../../output/format.js';
+import type { CharacterRun } from './run.js';
+import type { RosterReportTarget } from './report-spec.js';
+
+export async function presentRoster(
+  ctx: Context,
+  characters: CharacterRun[],
+  outcomes: BatchOutcome[],
+  reports: RosterReportTarget[],
+): Promise<void> {
+  const labels = characterLabels(characters);
+  const roster = buildRoster(
+    characters.map((c, i) => ({
+      character: labels[i]!,
+      profile: c.source === '-' ? 'stdin' : c.source,
+      plan: c.plan,
+      id: outcomes[i]?.id,
+      state: outcomes[i]?.state ?? 'not submitted',
+      record: outcomes[i]?.record,
+    })),
+  );
+  if (ctx.out.json) ctx.out.printJson(roster);
+  else {
+    const { printRoster } = await import('../../output/views/droptimizer-roster.js');
+    printRoster(ctx.out, roster);
+  }
+  for (const t of reports) {
+    if (t.format === 'csv') await writeReport(t.path, rosterCsv(roster.rows), 'CSV');
+    else await writeReport(t.path, rosterMarkdown(roster), 'Markdown');
+  }
+}
+
+/** Character names, with the export's file beside any name that two exports share. */
+function characterLabels(characters: CharacterRun[]): string[] {
+  const names = characters.map((c) => c.exp.characterName);
+  return characters.map((c, i) =>
+    names.indexOf(names[i]!) !== names.lastIndexOf(names[i]!) ? `${names[i]} (${c.source})` : names[i]!,
+  );
+}
+
+export function rosterMarkdown(roster: Roster): string {
+  const people = markdownTable(
+    ['Character', 'Job', 'State', 'Best upgrade', 'Δ dps', 'Δ %'],
+    roster.characters.map((r) => {
+      const best = r.answer?.verdict === 'none' ? undefined : r.answer?.best;
+      return [
+        cell(r.character),
+        r.id ? `\`${cell(r.id)}\`` : '',
+        cell(r.state),
+        best ? cell(best.name) : 'nothing beats what is worn',
+        best ? signed(best.delta, 1) : '',
+        best?.percent != null ? `${signed(best.percent, 2)}%` : '',
+      ];
+    }),
+    [4, 5],
+  );
+  const matrix = rosterMatrix(roster);
+  const names = roster.characters.map((r) => r.character);
+  const grid = matrix.items.length
+    ? markdownTable(
+        ['Item', 'Source', ...names.map(cell)],
+        matrix.items.map((i) => [
+          cell(i.itemName),
+          cell(i.source),
+          ...names.map((n) => {
+            const row = matrix.cell(n, i.itemId);
+            if (!row) return '';
+            const text = row.deltaPercent === null ? signed(row.deltaDps, 1) : `${signed(row.deltaPercent, 2)}%`;
+            return row.significant === false ? `${text} n.s.` : text;
+          }),
+        ]),
+        names.map((_, k) => k + 2),
+      )
+    : 'Nothing in these sources beats what anyone wears.';
+  const title = `## simjob droptimizer: ${roster.characters.length} characters`;
+  return `${title}\n\n${people}\n\n### Upgrades by character (Δ % in the item's best slot)\n\n${grid}\n`;
+}

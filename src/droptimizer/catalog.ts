@@ -1,0 +1,123 @@
+/**
+ * simjob's droptimizer catalog: what each raid boss and dungeon drops, and the `bonus_id` list that makes simc build
+ * each item as it drops and fully upgraded. simc works out an item's stats from `id=` and `bonus_id=`, so the catalog
+ * holds no stats. Format (docs/readme/droptimizer.md, "Catalog format"): season → instances (raids and dungeons) →
+ * encounters → items → sources (one per raid difficulty or keystone bracket).
+ */
+import { z } from 'zod';
+import { DIFFICULTIES, type Difficulty } from './choices.js';
+
+export const CATALOG_FORMAT = 'simjob-droptimizer-catalog/1';
+
+export { DIFFICULTIES, type Difficulty };
+
+/**
+ * What an item is worn as. finger and trinket fit either slot of their pair; one_hand and two_hand are weapons for
+ * the main hand; off_hand is a shield or a held-in-off-hand item.
+ */
+export const ITEM_SLOTS = [
+  'head',
+  'neck',
+  'shoulder',
+  'back',
+  'chest',
+  'wrist',
+  'hands',
+  'waist',
+  'legs',
+  'feet',
+  'finger',
+  'trinket',
+  'one_hand',
+  'two_hand',
+  'off_hand',
+] as const;
+export type ItemSlot = (typeof ITEM_SLOTS)[number];
+
+const id = z.number().int().positive();
+
+/** One build of an item: its bonus ids and, where known, its upgrade track, rank and item level. */
+const build = z
+  .object({
+    bonusIds: z.array(id).min(1),
+    track: z.string().min(1).optional(),
+    rank: z.number().int().positive().optional(),
+    itemLevel: z.number().int().positive().optional(),
+  })
+  .strict();
+export type ItemBuild = z.infer<typeof build>;
+
+/** Where and how an item drops: a raid difficulty, or a keystone bracket at the end of a run or in the Great Vault. */
+const source = z.union([
+  z.object({ kind: z.literal('raid'), difficulty: z.enum(DIFFICULTIES), dropped: build, upgraded: build }).strict(),
+  z
+    .object({
+      kind: z.enum(['endOfRun', 'vault']),
+      /** The keystone levels this bracket covers; max null: this level and above. */
+      keystone: z
+        .object({ min: z.number().int().nonnegative(), max: z.number().int().nonnegative().nullable() })
+        .strict(),
+      dropped: build,
+      upgraded: build,
+    })
+    .strict(),
+]);
+export type ItemSource = z.infer<typeof source>;
+
+const item = z
+  .object({
+    id,
+    name: z.string().min(1),
+    slot: z.enum(ITEM_SLOTS),
+    /** The item drops with a socket (its bonus lists carry the socket bonus); gems carry over only then. */
+    socket: z.boolean(),
+    sources: z.array(source).min(1),
+  })
+  .strict();
+export type CatalogItem = z.infer<typeof item>;
+
+const encounter = z.object({ id: id.nullable(), name: z.string().min(1), items: z.array(item) }).strict();
+export type Encounter = z.infer<typeof encounter>;
+
+const instance = z
+  .object({
+    /** The journal instance id, when known. */
+    id: id.nullable(),
+    name: z.string().min(1),
+    kind: z.enum(['raid', 'dungeon']),
+    encounters: z.array(encounter).min(1),
+  })
+  .strict();
+export type Instance = z.infer<typeof instance>;
+
+export const catalogSchema = z
+  .object({
+    format: z.literal(CATALOG_FORMAT),
+    /** A short key (midnight-s1) and a title (Midnight Season 1). */
+    season: z.string().min(1),
+    title: z.string().min(1),
+    /** Where the data came from and what was changed (shown by --catalog users' tools; the NOTICE says it in full). */
+    notice: z.string().optional(),
+    instances: z.array(instance).min(1),
+  })
+  .strict();
+export type Catalog = z.infer<typeof catalogSchema>;
+
+export class CatalogError extends Error {}
+
+/** Parse and check a catalog; a failure is one line naming the first wrong field. */
+export function parseCatalog(text: string, where: string): Catalog {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new CatalogError(`Catalog ${where} is not JSON: ${(error as Error).message}.`);
+  }
+  const parsed = catalogSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = issue.path.length ? issue.path.join('.') : '(top level)';
+    throw new CatalogError(`Catalog ${where} does not fit the ${CATALOG_FORMAT} format: ${path}: ${issue.message}.`);
+  }
+  return parsed.data;
+}

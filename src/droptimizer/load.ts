@@ -1,0 +1,53 @@
+/** Which catalog a run reads: the one shipped with simjob, a file, or an https URL (cached with its ETag). */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '../errors.js';
+import { CatalogError, parseCatalog, type Catalog } from './catalog.js';
+
+export const SHIPPED_CATALOG = 'midnight-s1.json';
+
+/** data/catalog/ of the package, found from this module's place in dist/chunks/ or src/droptimizer/. */
+export function shippedCatalogPath(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let up = 0; up < 4; up++) {
+    const candidate = join(dir, 'data', 'catalog', SHIPPED_CATALOG);
+    if (existsSync(candidate)) return candidate;
+    dir = resolve(dir, '..');
+  }
+  throw new UsageError(
+    'The droptimizer catalog (data/catalog) is missing from this installation.',
+    'Reinstall simjob, or pass --catalog FILE.',
+  );
+}
+
+export interface LoadOptions {
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+export async function loadCatalog(spec: string | undefined, options: LoadOptions): Promise<Catalog> {
+  let text: string;
+  let where: string;
+  if (spec === undefined) {
+    where = SHIPPED_CATALOG;
+    text = readFileSync(shippedCatalogPath(), 'utf8');
+  } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) {
+    const { fetchCatalogText } = await import('./fetch.js');
+    where = spec;
+    text = await fetchCatalogText(spec, options);
+  } else {
+    where = spec;
+    const { readUserFile } = await import('../util/read-file.js');
+    text = (
+      await readUserFile(spec, 'Catalog', { missing: 'Check the path, or drop --catalog to use the shipped one.' })
+    ).toString('utf8');
+  }
+  try {
+    return parseCatalog(text, where);
+  } catch (error) {
+    if (error instanceof CatalogError)
+      throw new UsageError(error.message, 'See docs/readme/droptimizer.md, "Catalog format".');
+    throw error;
+  }
+}
