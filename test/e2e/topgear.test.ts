@@ -3,17 +3,17 @@
  * multistage, locally against the stand-in simc and remotely against the spec server. The stand-in's numbers are
  * synthetic: these tests check what is shown and named, never which item "wins".
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simjob } from '../helpers/cli.js';
-import { SHARED_DIR } from '../helpers/shared.js';
+import { REPO_ROOT } from '../helpers/shared.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { freshLocalEnvs, json, profileFile, run } from './local-helpers.js';
 import { userEnv } from './wait-helpers.js';
 
-const FURY = resolve(SHARED_DIR, 'fixtures', 'addon', 'fury-bags-vault.txt');
+const FURY = resolve(REPO_ROOT, 'test', 'fixtures', 'addon', 'fury-bags-vault.txt');
 const FURY_TEXT = readFileSync(FURY, 'utf8');
 
 /** The ranked rows of the piped (TSV) table: [rank, name, dps, error, Δ, Δ%, stage]. */
@@ -113,8 +113,34 @@ describe('simjob topgear refuses bad input with one line and exit 2, sending not
     expect(await refuse([join(dir, 'missing.txt')])).toEqual([`Error: Export ${join(dir, 'missing.txt')} does not exist. Save the /simc text to a file, or pipe it in with -.`]);
   });
 
+  it('a paste cut inside a bag item line (the issue\'s `head -n 70; printf \'# neck=,id=250\'`) names the line', async () => {
+    const cut = `${FURY_TEXT.split('\n').slice(0, 70).join('\n')}\n# neck=,id=250`;
+    const file = join(dir, 'cut.txt');
+    writeFileSync(file, cut);
+    const lines = await refuse([file, '-o', join(dir, 'cut.simc')]);
+    expect(lines).toEqual([`Error: Export ${file}: Line 71: the paste ends in this item line, "# neck=,id=250", with no "# Checksum:" line after it: it was cut short, maybe inside the line. Copy the whole text from the /simc window (Ctrl+A, Ctrl+C), down to its "# Checksum:" line.`]);
+    expect(existsSync(join(dir, 'cut.simc'))).toBe(false);
+    // Cut before the bags: never "open your bags".
+    const short = await simjob(['topgear', '-', '--channel', 'nightly'], { env, input: `${FURY_TEXT.split('\n').slice(0, 56).join('\n')}\n` });
+    expect(short.exitCode).toBe(2);
+    expect(short.stderr).not.toContain('Open your bags');
+    expect(short.stderr).toContain('the paste may be cut short');
+  });
+
+  it('option lines in an export stay out of the profile and are named on stderr; a bag line with an option is refused', async () => {
+    const file = join(dir, 'opts.txt');
+    writeFileSync(file, FURY_TEXT.replace('spec=fury\n', `spec=fury\nhtml=${join(dir, 'x.html')}\njson2=${join(dir, 'x.json')}\n`));
+    const out = join(dir, 'opts.simc');
+    const r = await simjob(['topgear', file, '--slots', 'trinket', '-o', out], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Warning: Left out of the profile, as not part of the character (they would change the sim or write files): line 14 "html=${join(dir, 'x.html')}", line 15 "json2=${join(dir, 'x.json')}".`);
+    expect(readFileSync(out, 'utf8')).not.toMatch(/^(html|json2)=/m);
+    const trailing = FURY_TEXT.replace('# trinket1=,id=245769,bonus_id=8791/8960/12214/12693', '# trinket1=,id=245769,bonus_id=8791/8960/12214/12693 json2=/tmp/x');
+    expect(await refuse(['-'], trailing)).toEqual([expect.stringMatching(/^Error: The export on stdin: Line 62: simc cannot read this trinket1 item: it contains a space\./)]);
+  });
+
   it('an export with nothing in the bags: one combination, said in the singular, and why nothing runs', async () => {
-    const r = await simjob(['topgear', resolve(SHARED_DIR, 'fixtures', 'addon', 'fury-equipped-only.txt'), '--channel', 'nightly'], { env });
+    const r = await simjob(['topgear', resolve(REPO_ROOT, 'test', 'fixtures', 'addon', 'fury-equipped-only.txt'), '--channel', 'nightly'], { env });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('Examplewar (fury warrior): 1 combination (the equipped set only).\n');
     expect(r.stderr).toMatch(/^Error: Export .* offers nothing to swap in/m);
