@@ -25,10 +25,14 @@ export interface TopGearOptions extends SubmitOptions {
   talents?: 'active' | 'all';
   maxCombos?: number;
   output?: string;
+  targetError?: number;
 }
 
 export async function run(ctx: Context, [source = '-']: string[], options: TopGearOptions): Promise<number | void> {
   checkFlags(options);
+  if (options.targetError !== undefined && !(options.targetError > 0)) {
+    throw new UsageError('--target-error must be above 0, e.g. 0.02 (simc reads target_error=0 as "no error target").');
+  }
   const slots = readSlots(options.slots);
   const text = await readExport(ctx, source);
   const label = source === '-' ? 'The export on stdin' : `Export ${source}`;
@@ -52,7 +56,7 @@ export async function run(ctx: Context, [source = '-']: string[], options: TopGe
   const max = options.maxCombos ?? DEFAULT_MAX_COMBOS;
   if (plan.count > max) throw tooMany(plan, max, options.talents);
 
-  const profile = topGearProfile(exp, plan, source === '-' ? 'stdin' : source);
+  const profile = topGearProfile(exp, plan, source === '-' ? 'stdin' : source, { targetError: options.targetError });
   if (options.output) return writeProfile(ctx, options.output, profile.text, plan);
   if (!options.local) checkServiceSize(profile.text, plan);
 

@@ -121,11 +121,12 @@ function printProfilesets(out: Output, record: ResultRecord, options: ResultView
   if (tty) {
     const width = barWidth(out, rows, columns);
     if (width > 0) {
-      const lo = Math.min(...rows.map((r) => r.mean));
-      const hi = Math.max(...rows.map((r) => r.mean));
+      // Drawn from the baseline: a row's bar is its Δ, so rows equal within the error look equal.
+      const up = Math.max(0, ...rows.map((r) => r.mean - actor.mean));
+      const down = Math.max(0, ...rows.map((r) => actor.mean - r.mean));
       columns.push({
         header: '',
-        value: (r) => bar(r.mean, lo, hi, width),
+        value: (r) => (r.baseline ? '' : deltaBar(r.mean - actor.mean, up, down, width)),
         style: (t, r) => (r.baseline ? c.cyan(t) : r.mean >= actor.mean ? c.green(t) : c.red(t)),
       });
     }
@@ -235,13 +236,19 @@ function barWidth(out: Output, rows: Row[], columns: Array<Column<Row>>): number
 
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 
-/** A bar of up to `width` cells in eighths: the spread between the lowest and highest DPS shown. */
-export function bar(value: number, lo: number, hi: number, width: number): string {
-  // Start a little below the lowest value so the lowest row still has a visible bar.
-  const floor = lo - (hi - lo) * 0.1;
-  const fraction = hi > floor ? (value - floor) / (hi - floor) : 1;
-  const eighths = Math.max(1, Math.round(fraction * width * 8));
-  return '█'.repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] ?? '');
+/**
+ * A bar of a difference from the baseline, within `width` cells: gains grow to the right, losses to the left of
+ * the same axis (when the rows hold both, the cells are shared in proportion to the largest of each).
+ */
+export function deltaBar(delta: number, maxUp: number, maxDown: number, width: number): string {
+  const left = maxUp + maxDown > 0 ? Math.round((width * maxDown) / (maxUp + maxDown)) : 0;
+  if (delta < 0) {
+    const cells = Math.max(1, Math.round((-delta / maxDown) * left));
+    return ' '.repeat(left - cells) + '█'.repeat(cells);
+  }
+  const right = width - left;
+  const eighths = maxUp > 0 ? Math.round((delta / maxUp) * right * 8) : 0;
+  return ' '.repeat(left) + '█'.repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] ?? '');
 }
 
 export function signed(n: number, digits: number): string {
