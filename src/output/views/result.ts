@@ -227,7 +227,7 @@ function barWidth(out: Output, rows: Row[], columns: Array<Column<Row>>): number
   const width = out.width ?? 100;
   const natural = columns.map((col) => Math.max(col.header.length, ...rows.map((r, i) => [...col.value(r, i)].length)));
   const nameIndex = columns.findIndex((col) => col.shrinkable);
-  // Names give up width for the bar down to 24 characters; below that the bar goes instead.
+  // Names give up width for the bar down to 24 characters (they wrap, never cut); below that the bar goes instead.
   const name = Math.min(natural[nameIndex] ?? 0, 24);
   const fixed = natural.reduce((a, b, i) => a + (i === nameIndex ? name : b), 0) + 2 * columns.length;
   const room = width - fixed;

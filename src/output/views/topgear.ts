@@ -6,6 +6,7 @@ import type { ResultRecord } from '../../api/schemas.js';
 import { topGearAnswer } from '../../topgear/answer.js';
 import type { Output } from '../io.js';
 import { terminalSafe } from '../safe.js';
+import { wrap } from '../table.js';
 
 /** The headline in words, or undefined when the job is not a top gear run or has no ranked profilesets. */
 export function topGearHeadline(record: ResultRecord): string | undefined {
@@ -13,12 +14,16 @@ export function topGearHeadline(record: ResultRecord): string | undefined {
   return answer && terminalSafe(answer.headline);
 }
 
-/** Printed whole, never cut: a long headline wraps at the terminal's edge. */
+/** Printed whole, never cut: on a terminal each paragraph wraps at its width; piped, each is one line. */
 export function printTopGearHeadline(out: Output, record: ResultRecord): void {
   const answer = topGearAnswer(record);
   if (!answer) return;
+  const paragraph = (text: string) => {
+    const safe = terminalSafe(text);
+    return out.stdoutIsTTY ? wrap(safe, out.width ?? 100, true).join('\n') : safe;
+  };
   out.line();
-  out.line(out.c.bold(terminalSafe(answer.headline)));
-  if (answer.separate) out.line(terminalSafe(answer.separate));
-  if (answer.vault) out.line(terminalSafe(answer.vault));
+  out.line(out.c.bold(paragraph(answer.headline)));
+  if (answer.separate) out.line(paragraph(answer.separate));
+  if (answer.vault) out.line(paragraph(answer.vault));
 }

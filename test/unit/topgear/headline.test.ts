@@ -95,7 +95,9 @@ describe('the top gear headline of a result', () => {
     const stderr = memoryStream(true, 80);
     const out = new Output({ stdout, stderr, env: {}, json: false, noColor: true, quiet: false });
     printResult(out, topgear([['Voidbreaker\'s Veil (289) in head, Amulet of the Abyssal Hymn (282) in neck', 50_600, 25], ['Heart of Ancient Hunger (298, vault) in trinket1', 50_590, 25]]), {});
-    const text = stdout.text();
+    const lines = stdout.text().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+    const text = lines.join(' ');
     expect(text).toContain("2 combinations are within the error of the best: Voidbreaker's Veil (289) in head, Amulet of the Abyssal Hymn (282) in neck (+600.0 dps ± 39.1 (+1.20%)); Heart of Ancient Hunger (298, vault) in trinket1 (+590.0 dps ± 39.1 (+1.18%)).");
     expect(text).toContain('What would separate them:');
     expect(text).toContain('Great Vault: Heart of Ancient Hunger (298, vault) (trinket1) is the best vault item, but within the error');
