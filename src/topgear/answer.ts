@@ -108,10 +108,10 @@ function vaultAdvice(actor: Estimate, ranked: readonly Row[], metric: string): s
   const against = without.name === EQUIPPED ? EQUIPPED : without.name;
   const gain = gainText(d, metric);
   if (d.delta > 0 && d.significant !== false) {
-    return `Great Vault: take ${item} (${slot}): the best set with it, ${withVault.name}, is ${gain} over the best without a vault item, ${against}.`;
+    return `Great Vault: take ${item} in ${slot}: the best set with it, ${withVault.name}, is ${gain} over the best without a vault item, ${against}.`;
   }
   if (d.significant === false) {
-    return `Great Vault: ${item} (${slot}) is the best vault item, but within the error of the best without one: ${withVault.name} is ${gain} against ${against}.`;
+    return `Great Vault: ${item} in ${slot} is the best vault item, but within the error of the best without one: ${withVault.name} is ${gain} against ${against}.`;
   }
   return `Great Vault: no vault item beats the best without one: the best with one, ${withVault.name}, is ${gain} against ${against}.`;
 }

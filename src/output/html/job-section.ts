@@ -6,6 +6,7 @@ import { MULTISTAGE_REASON_WORDS, signed } from '../views/result.js';
 import { axisNote, barChart, distributionChart, funnelChart, type Bar } from './charts.js';
 import { link, text } from './escape.js';
 import { isTopGear, type ReportJob } from './model.js';
+import { topGearAnswer } from '../../topgear/answer.js';
 
 export interface SectionOptions {
   /** Profilesets in the bar chart; the table always lists every one. */
@@ -29,10 +30,18 @@ export function legend(referenceWord: string): string {
   return `<p class="legend"><span><span class="swatch better"></span>better (significant, +)</span><span><span class="swatch worse"></span>worse (significant, −)</span><span><span class="swatch same"></span>within the error (n.s.)</span><span><span class="swatch reference"></span>${text(referenceWord)} (hatched, dashed line)</span><span>whiskers: 95% error</span></p>`;
 }
 
-/** One job: headline, outcome, ranked profilesets (chart, overview, table), funnel, artifacts. */
+/** One job: the top gear answer, headline, outcome, ranked profilesets (chart, overview, table), funnel, artifacts. */
 export function jobSection(job: ReportJob, options: SectionOptions): string {
   const ranked = profilesets(job, options);
-  return [headline(job), outcome(job), ranked.charts, funnel(job, options), ranked.table, artifacts(job, options)].join('\n');
+  return [topGear(job), headline(job), outcome(job), ranked.charts, funnel(job, options), ranked.table, artifacts(job, options)].join('\n');
+}
+
+/** A top gear job opens with its answer, in the words of `simjob result`: what to equip, or the tie, and the vault. */
+function topGear(job: ReportJob): string {
+  const answer = topGearAnswer(job.record);
+  if (!answer) return '';
+  const more = [answer.separate, answer.vault].filter((p): p is string => Boolean(p)).map((p) => `<p>${text(p)}</p>`);
+  return `<section class="answer" aria-label="Answer"><p class="answer-headline"><strong>${text(answer.headline)}</strong></p>${more.join('')}</section>`;
 }
 
 export function headline(job: ReportJob): string {
@@ -79,7 +88,7 @@ interface Row extends RankedProfileset {
 function rankedRows(job: ReportJob): Row[] {
   const actor = job.record.result.summary!.mainActor!;
   const rows: Row[] = job.profilesets.map((p, i) => ({ ...p, rank: i + 1, baseline: false, d: difference(actor, p) }));
-  const base: Row = { name: `baseline (${actor.name})`, mean: actor.mean, mean_error: actor.mean_error, rank: undefined, baseline: true, d: undefined };
+  const base: Row = { name: `${isTopGear(job) ? 'equipped set' : 'baseline'} (${actor.name})`, mean: actor.mean, mean_error: actor.mean_error, rank: undefined, baseline: true, d: undefined };
   const at = rows.findIndex((r) => r.mean < actor.mean);
   rows.splice(at < 0 ? rows.length : at, 0, base);
   return rows;

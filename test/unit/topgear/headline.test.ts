@@ -82,9 +82,9 @@ describe('the top gear headline of a result', () => {
 
   it('the Great Vault: which item to take and its worth over the best without one', () => {
     const take = topgear([['Heart of Ancient Hunger (298, vault) in trinket1, A (289) in head', 51_000, 30], ['A (289) in head', 50_600, 30]]);
-    expect(topGearAnswer(take)!.vault).toBe('Great Vault: take Heart of Ancient Hunger (298, vault) (trinket1): the best set with it, Heart of Ancient Hunger (298, vault) in trinket1, A (289) in head, is +400.0 dps ± 42.4 (+0.79%) over the best without a vault item, A (289) in head.');
+    expect(topGearAnswer(take)!.vault).toBe('Great Vault: take Heart of Ancient Hunger (298, vault) in trinket1: the best set with it, Heart of Ancient Hunger (298, vault) in trinket1, A (289) in head, is +400.0 dps ± 42.4 (+0.79%) over the best without a vault item, A (289) in head.');
     const close = topgear([['Night Ender\'s Girdle (298, vault) in waist', 50_610, 30], ['A (289) in head', 50_600, 30]]);
-    expect(topGearAnswer(close)!.vault).toMatch(/^Great Vault: Night Ender's Girdle \(298, vault\) \(waist\) is the best vault item, but within the error of the best without one/);
+    expect(topGearAnswer(close)!.vault).toMatch(/^Great Vault: Night Ender's Girdle \(298, vault\) in waist is the best vault item, but within the error of the best without one/);
     const none = topgear([['A (289) in head', 50_600, 30], ['Platinum Star Band (298, vault) in finger1', 49_000, 30]]);
     expect(topGearAnswer(none)!.vault).toMatch(/^Great Vault: no vault item beats the best without one: the best with one, Platinum Star Band \(298, vault\) in finger1, is −1,600\.0 dps/);
     expect(topGearAnswer(topgear([['A (289) in head', 50_600, 30]]))!.vault).toBeUndefined();
@@ -100,6 +100,6 @@ describe('the top gear headline of a result', () => {
     const text = lines.join(' ');
     expect(text).toContain("2 combinations are within the error of the best: Voidbreaker's Veil (289) in head, Amulet of the Abyssal Hymn (282) in neck (+600.0 dps ± 39.1 (+1.20%)); Heart of Ancient Hunger (298, vault) in trinket1 (+590.0 dps ± 39.1 (+1.18%)).");
     expect(text).toContain('What would separate them:');
-    expect(text).toContain('Great Vault: Heart of Ancient Hunger (298, vault) (trinket1) is the best vault item, but within the error');
+    expect(text).toContain('Great Vault: Heart of Ancient Hunger (298, vault) in trinket1 is the best vault item, but within the error');
   });
 });
