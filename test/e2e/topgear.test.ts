@@ -21,7 +21,9 @@ function rows(stdout: string): string[][] {
   return stdout.split('\n').filter((l) => /^\d+\t/.test(l)).map((l) => l.split('\t'));
 }
 const ITEM_NAMES = /^(Vaelgor's Final Stare \(282\)|Alnhara Lantern \(285\)|Heart of Ancient Hunger \(298, vault\)|Sin'dorei Band of Hope \(282\)|Eye of Midnight \(276\)|Platinum Star Band \(298, vault\)) in (trinket|finger)[12]$/;
-const HEADLINE = /^(Equip .+: \+[\d,.]+ dps ± [\d,.]+ \(\+[\d.]+%\) over the equipped set\.|Keep what you wear: .+)$/m;
+const HEADLINE = /^(Equip .+: \+[\d,.]+ dps ± [\d,.]+ \(\+[\d.]+%\) over the equipped set\.|Keep what you wear: .+|\d+ combinations are within the error of the best: .+)$/m;
+/** The text of the report page's answer block (the page escapes ' as &#39;). */
+const pageAnswer = (html: string) => /<p class="answer-headline"><strong>(.*?)<\/strong>/.exec(html)?.[1]?.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 describe('simjob topgear --local', () => {
   const fresh = freshLocalEnvs();
@@ -44,6 +46,12 @@ describe('simjob topgear --local', () => {
     expect(later.exitCode).toBe(0);
     expect(rows(later.stdout)).toEqual(table);
     expect(later.stdout.match(HEADLINE)?.[0]).toBe(done.stdout.match(HEADLINE)?.[0]);
+
+    // The report page opens with the same answer.
+    const page = join(profileFile(env, 'x', ''), '..', 'topgear.html');
+    const report = await run(env, ['report', id, '-o', page]);
+    expect(report.exitCode, report.stderr).toBe(0);
+    expect(pageAnswer(readFileSync(page, 'utf8'))).toBe(done.stdout.match(HEADLINE)?.[0]);
   });
 
   it('--json prints only the job resource on stdout, marked kind=topgear; the counts go to stderr (export from stdin)', async () => {
@@ -200,6 +208,17 @@ describe('simjob topgear on the service', () => {
     expect(later.exitCode).toBe(0);
     expect(rows(later.stdout)).toEqual(table);
     expect(later.stdout.match(HEADLINE)?.[0]).toBe(done.stdout.match(HEADLINE)?.[0]);
+
+    // The report page opens with the same answer.
+    const dir = mkdtempSync(join(tmpdir(), 'simjob-topgear-page-'));
+    try {
+      const page = join(dir, 'topgear.html');
+      const report = await simjob(['report', id, '-o', page], { env });
+      expect(report.exitCode, report.stderr).toBe(0);
+      expect(pageAnswer(readFileSync(page, 'utf8'))).toBe(done.stdout.match(HEADLINE)?.[0]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('--meta kind= is refused: topgear sets it', async () => {
