@@ -3,7 +3,7 @@
  * it opens with the answer (the same words as `simjob result`: the tie, what would separate it, the vault pick),
  * every chart label shows the whole combination, and no text runs past a chart's edge. The job is a saved
  * `--json` record made here with long names and a tie (numbers made up for the page, not a simulation). Screenshots
- * go to .tmp/report-browser/ for a person to look at.
+ * go to .tmp/topgear-report-browser/ for a person to look at.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { chromiumInstalled, launchBrowser, visit, type Browser, type Visit } fro
 import { simjob } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/shared.js';
 
-const SHOTS = resolve(REPO_ROOT, '.tmp', 'report-browser');
+const SHOTS = resolve(REPO_ROOT, '.tmp', 'topgear-report-browser');
 const TIED = [
   "Voidbreaker's Veil (289) in head, Amulet of the Abyssal Hymn (282) in neck, Sin'dorei Band of Hope (282) in finger1",
   "Voidbreaker's Veil (289) in head, Amulet of the Abyssal Hymn (282) in neck, Sin'dorei Band of Hope (282) in finger2",
