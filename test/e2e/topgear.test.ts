@@ -54,6 +54,25 @@ describe('simjob topgear --local', () => {
     expect(pageAnswer(readFileSync(page, 'utf8'))).toBe(done.stdout.match(HEADLINE)?.[0]);
   });
 
+  it('a tied top gear says it is tied, in `result` and on the report page, with the --target-error that would separate it', async () => {
+    // The stand-in simc with a large noise, run to a coarse final error: the trinket combinations (within ±6 % of
+    // each other by construction) cannot be told apart. Synthetic numbers: only the wording is checked.
+    const env = fresh();
+    const noisy = { ...env, FAKE_SIMC_NOISE: '0.5' };
+    const done = await run(noisy, ['topgear', FURY, '--slots', 'trinket', '--local', '--wait', '--target-error', '10'], 90_000);
+    expect(done.exitCode, done.stderr).toBe(0);
+    const id = /Job\s+(local-\S+)/.exec(done.stdout)?.[1] ?? '';
+    const later = await run(env, ['result', id]);
+    expect(later.exitCode, later.stderr).toBe(0);
+    const tie = /^(\d+) combinations are within the error of the best: .+$|^Keep what you wear: the equipped set and \d+ combinations are within the error of the best: .+$/m;
+    expect(later.stdout).toMatch(tie);
+    expect(later.stdout).toMatch(/^What would separate them: /m);
+    expect(later.stdout).toMatch(/^Great Vault: /m);
+    const page = join(profileFile(env, 'x', ''), '..', 'tied.html');
+    expect((await run(env, ['report', id, '-o', page])).exitCode).toBe(0);
+    expect(pageAnswer(readFileSync(page, 'utf8'))).toBe(later.stdout.match(tie)?.[0]);
+  });
+
   it('--json prints only the job resource on stdout, marked kind=topgear; the counts go to stderr (export from stdin)', async () => {
     const env = fresh();
     const done = await simjob(['topgear', '-', '--slots', 'trinket', '--local', '--wait', '--json'], { env, input: FURY_TEXT, timeoutMs: 60_000 });
