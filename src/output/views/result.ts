@@ -119,7 +119,7 @@ function printProfilesets(out: Output, record: ResultRecord, options: ResultView
     { header: 'Stage', value: (r) => (r.baseline ? '' : String(r.stage ?? 1)), align: 'right' },
   ];
   if (tty) {
-    const width = barWidth(out, rows, columns);
+    const width = barWidth(out, rows, columns, isTopGearJob(record.metadata) ? 40 : 24);
     if (width > 0) {
       // Drawn from the baseline: a row's bar is its Δ, so rows equal within the error look equal.
       const up = Math.max(0, ...rows.map((r) => r.mean - actor.mean));
@@ -223,12 +223,13 @@ function describeArtifacts(artifacts: Artifact[]): string {
 }
 
 /** How many cells the bar may take so the table still fits the terminal (0: no bar). */
-function barWidth(out: Output, rows: Row[], columns: Array<Column<Row>>): number {
+function barWidth(out: Output, rows: Row[], columns: Array<Column<Row>>, minName: number): number {
   const width = out.width ?? 100;
   const natural = columns.map((col) => Math.max(col.header.length, ...rows.map((r, i) => [...col.value(r, i)].length)));
   const nameIndex = columns.findIndex((col) => col.shrinkable);
-  // Names give up width for the bar down to 24 characters (they wrap, never cut); below that the bar goes instead.
-  const name = Math.min(natural[nameIndex] ?? 0, 24);
+  // Names give up width for the bar down to `minName` characters (they wrap, never cut); below that the bar goes
+  // instead. A top gear name lists several changes, and reads better on fewer lines than beside a bar.
+  const name = Math.min(natural[nameIndex] ?? 0, minName);
   const fixed = natural.reduce((a, b, i) => a + (i === nameIndex ? name : b), 0) + 2 * columns.length;
   const room = width - fixed;
   return room >= 6 ? Math.min(20, room) : 0;
