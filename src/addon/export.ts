@@ -71,6 +71,8 @@ function sectionOf(title: string): Section {
 }
 
 const COPY_HINT = 'Copy the whole text from the /simc window (Ctrl+A, Ctrl+C), down to its "# Checksum:" line.';
+/** A bad export: one line, with how to copy it whole. */
+const fail = (message: string): ExportError => new ExportError(message, COPY_HINT);
 const quote = (line: string) => `"${line.length > 60 ? `${line.slice(0, 60)}…` : line}"`;
 /** simc splits an option line at whitespace outside double quotes: such a line holds more than one option. */
 const splitsInTwo = (line: string) => /\s/.test(line.replace(/"[^"]*"/g, ''));
@@ -92,16 +94,17 @@ export function parseAddonExport(input: string): AddonExport {
   const lastContentLine = lines.reduce((last, l, i) => (l.trim() ? i + 1 : last), 0);
 
   const readItem = (slotName: string, options: string, source: ItemSource, lineNo: number): AddonItem => {
-    if (!isSlot(slotName)) throw new ExportError(`Line ${lineNo}: "${slotName}" is not a gear slot.`, COPY_HINT);
+    if (!isSlot(slotName)) throw fail(`Line ${lineNo}: "${slotName}" is not a gear slot.`);
     const problem = itemProblem(options);
     if (problem) {
       const cut = lineNo === lastContentLine ? ' (the paste looks cut short)' : '';
-      throw new ExportError(`Line ${lineNo}: simc cannot read this ${slotName} item: ${problem}${cut}.`, COPY_HINT);
+      throw fail(`Line ${lineNo}: simc cannot read this ${slotName} item: ${problem}${cut}.`);
     }
     const named = pendingName;
     pendingName = null;
     lastItemLine = lineNo;
-    return { slot: slotName, options, id: itemId(options), name: named?.name ?? null, ilvl: named?.ilvl ?? null, source, line: lineNo };
+    const [name, ilvl] = [named?.name ?? null, named?.ilvl ?? null];
+    return { slot: slotName, options, id: itemId(options), name, ilvl, source, line: lineNo };
   };
 
   const readComment = (line: string, lineNo: number): void => {
@@ -117,7 +120,8 @@ export function parseAddonExport(input: string): AddonExport {
         const name = pendingLoadout || `${offspec} loadout ${result.offspecLoadouts.length + 1}`;
         result.offspecLoadouts.push({ spec: offspec, name, talents: talents[2] as string });
       } else {
-        result.loadouts.push({ name: pendingLoadout || `loadout ${result.loadouts.length + 1}`, talents: talents[2] as string });
+        const name = pendingLoadout || `loadout ${result.loadouts.length + 1}`;
+        result.loadouts.push({ name, talents: talents[2] as string });
       }
       pendingLoadout = null;
       return;
@@ -130,10 +134,10 @@ export function parseAddonExport(input: string): AddonExport {
       return;
     }
     // Every `<key>=,…` line of the bags and the vault is an item: one simc cannot read is an error, never dropped.
-    const item = /^([a-z_0-9]+)=(.*)$/.exec(body);
-    if (item && (section === 'bags' || section === 'vault') && (isSlot(item[1] as string) || (item[2] as string).startsWith(','))) {
+    const [, key = '', options = ''] = /^([a-z_0-9]+)=(.*)$/.exec(body) ?? [];
+    if (key && (section === 'bags' || section === 'vault') && (isSlot(key) || options.startsWith(','))) {
       const source = section === 'bags' ? 'bag' : 'vault';
-      (source === 'bag' ? result.bags : result.vault).push(readItem(item[1] as string, item[2] as string, source, lineNo));
+      (source === 'bag' ? result.bags : result.vault).push(readItem(key, options, source, lineNo));
       return;
     }
     if (body === '') pendingName = null;
@@ -142,14 +146,15 @@ export function parseAddonExport(input: string): AddonExport {
   /** An uncommented line: a simc option of the character, an equipped item, or an option that is left out. */
   const readOption = (line: string, lineNo: number): void => {
     if (section === 'bags' || section === 'vault') {
-      throw new ExportError(`Line ${lineNo}: ${quote(line)} is not commented out; the addon comments out every bag and vault item.`, COPY_HINT);
+      const what = `${quote(line)} is not commented out`;
+      throw fail(`Line ${lineNo}: ${what}; the addon comments out every bag and vault item.`);
     }
     const eq = line.indexOf('=');
     const key = eq > 0 ? line.slice(0, eq) : '';
     const value = line.slice(eq + 1);
     if (isSlot(key)) {
       if (value === '') return; // an empty slot
-      if (result.equipped[key]) throw new ExportError(`Line ${lineNo}: ${key} is equipped twice.`, COPY_HINT);
+      if (result.equipped[key]) throw fail(`Line ${lineNo}: ${key} is equipped twice.`);
       const comment = pendingName?.comment;
       result.equipped[key] = readItem(key, value, 'equipped', lineNo);
       if (comment) result.baseline.push(comment);
@@ -161,7 +166,7 @@ export function parseAddonExport(input: string): AddonExport {
       return;
     }
     if (splitsInTwo(line)) {
-      throw new ExportError(`Line ${lineNo}: ${quote(line)} holds more than one option (simc splits a line at spaces).`, COPY_HINT);
+      throw fail(`Line ${lineNo}: ${quote(line)} holds more than one option (simc splits a line at spaces).`);
     }
     if (isClassKey(key) && !result.className) {
       result.className = key;
@@ -169,7 +174,7 @@ export function parseAddonExport(input: string): AddonExport {
     } else if (key === 'spec') result.spec = value;
     else if (key === 'talents') result.talents = value;
     if (!result.className) {
-      throw new ExportError(`Line ${lineNo}: ${quote(line)} comes before the class line (e.g. warrior="Name").`, COPY_HINT);
+      throw fail(`Line ${lineNo}: ${quote(line)} comes before the class line (e.g. warrior="Name").`);
     }
     result.baseline.push(line);
   };
@@ -211,41 +216,51 @@ interface Ends {
 /** What only the whole text can tell: nothing to sim, or a paste cut short. */
 function checkWhole(result: AddonExport, text: string, lines: string[], ends: Ends): void {
   if (!result.className) {
-    throw new ExportError('The export has no class line (e.g. warrior="Name"): it is not a /simc export.', COPY_HINT);
+    throw fail('The export has no class line (e.g. warrior="Name"): it is not a /simc export.');
   }
   const missing = result.checksum.state === 'missing';
   const fromAddon = /^# SimC Addon/m.test(text);
   // A paste without its checksum that stops on an item line may stop inside it (`# neck=,id=250` for id=250247),
   // which reads as another item: when the text does not end its last line, or the addon wrote it (and so a
   // checksum line should follow), the last item line cannot be trusted.
-  if (missing && ends.lastItemLine === ends.lastContentLine && ends.lastItemLine > 0 && (fromAddon || !text.endsWith('\n'))) {
-    const line = lines[ends.lastItemLine - 1]?.trim() ?? '';
-    throw new ExportError(`Line ${ends.lastItemLine}: the paste ends in this item line, ${quote(line)}, with no "# Checksum:" line after it: it was cut short, maybe inside the line.`, COPY_HINT);
+  const endsOnItem = ends.lastItemLine > 0 && ends.lastItemLine === ends.lastContentLine;
+  if (missing && endsOnItem && (fromAddon || !text.endsWith('\n'))) {
+    const line = quote(lines[ends.lastItemLine - 1]?.trim() ?? '');
+    throw fail(`Line ${ends.lastItemLine}: the paste ends in this item line, ${line}, with no "# Checksum:" line `
+      + 'after it: it was cut short, maybe inside the line.');
   }
   if (Object.keys(result.equipped).length === 0) {
-    throw new ExportError(`The export has no equipped item lines (head=,id=…): ${missing ? 'the paste was cut short' : 'the paste is incomplete'}.`, COPY_HINT);
+    const why = missing ? 'the paste was cut short' : 'the paste is incomplete';
+    throw fail(`The export has no equipped item lines (head=,id=…): ${why}.`);
   }
   if (ends.vaultOpen) {
-    throw new ExportError('The export ends inside "### Weekly Reward Choices": the paste was cut short.', COPY_HINT);
+    throw fail('The export ends inside "### Weekly Reward Choices": the paste was cut short.');
   }
   if (ends.lastItemComment === ends.lastContentLine && ends.lastContentLine > 0) {
-    throw new ExportError(`The export ends with an item name (line ${ends.lastItemComment}) but not its item line: the paste was cut short.`, COPY_HINT);
+    const at = ends.lastItemComment;
+    throw fail(`The export ends with an item name (line ${at}) but not its item line: the paste was cut short.`);
   }
   if (missing && /^### Additional Character Info/m.test(text)) {
-    throw new ExportError('The export has no "# Checksum:" line after its character info: the paste was cut short.', COPY_HINT);
+    throw fail('The export has no "# Checksum:" line after its character info: the paste was cut short.');
   }
 }
 
 function addWarnings(result: AddonExport): void {
   const { checksum } = result;
   if (checksum.state === 'mismatch') {
-    result.warnings.push(`The export's checksum (${checksum.written}) does not match its text (${checksum.computed}): it was edited after the addon wrote it. Using it as it is.`);
+    result.warnings.push(`The export's checksum (${checksum.written}) does not match its text (${checksum.computed}): `
+      + 'it was edited after the addon wrote it. Using it as it is.');
   } else if (checksum.state === 'missing') {
-    result.warnings.push('The export has no "# Checksum:" line, so it may be cut short; check that every item you own is in it.');
+    result.warnings.push(
+      'The export has no "# Checksum:" line, so it may be cut short; check that every item you own is in it.');
   }
   if (result.leftOut.length) {
     const named = result.leftOut.map((l) => `line ${l.line} "${l.text}"`).join(', ');
-    result.warnings.push(`Left out of the profile, as not part of the character (they would change the sim or write files): ${named}.`);
+    result.warnings.push('Left out of the profile, as not part of the character (they would change the sim or '
+      + `write files): ${named}.`);
   }
-  if (result.talents === null) result.warnings.push('The export has no talents= line (the client had no talent data yet); simc will use none. Run /simc again in game to include them.');
+  if (result.talents === null) {
+    result.warnings.push('The export has no talents= line (the client had no talent data yet); simc will use none. '
+      + 'Run /simc again in game to include them.');
+  }
 }

@@ -113,7 +113,10 @@ export function wrap(text: string, width: number, prose = false): string[] {
   return lines;
 }
 
-/** The text split after each ", " outside parentheses ("A (298, vault) in head, B" → "A (298, vault) in head,", "B"). */
+/**
+ * The text split after each ", " outside parentheses:
+ * "A (298, vault) in head, B" → "A (298, vault) in head,", "B".
+ */
 function clauses(text: string): string[] {
   const out: string[] = [];
   let depth = 0;

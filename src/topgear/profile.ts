@@ -22,7 +22,9 @@ export interface TopGearProfileOptions {
   targetError?: number | undefined;
 }
 
-export function topGearProfile(exp: AddonExport, plan: TopGearPlan, source: string, options: TopGearProfileOptions = {}): TopGearProfile {
+export function topGearProfile(
+  exp: AddonExport, plan: TopGearPlan, source: string, options: TopGearProfileOptions = {},
+): TopGearProfile {
   const who = [exp.className, exp.spec].filter(Boolean).join(', ');
   const lines = [
     `# simjob topgear: ${exp.characterName} (${who}) from ${source.replace(/[\r\n]/g, ' ')}.`,

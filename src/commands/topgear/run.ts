@@ -72,7 +72,8 @@ export async function run(ctx: Context, [source = '-']: string[], options: TopGe
 /** A paste without its checksum line may have lost the bags to a cut; a whole one really lists none. */
 function nothingToSwapHint(exp: AddonExport): string {
   if (exp.checksum.state === 'missing') {
-    return 'The export has no "# Checksum:" line, so the paste may be cut short: copy the whole /simc text, down to its last line.';
+    return 'The export has no "# Checksum:" line, so the paste may be cut short: copy the whole /simc text, '
+      + 'down to its last line.';
   }
   return 'Open your bags in game and run /simc again: it lists the gear they hold.';
 }

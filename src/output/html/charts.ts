@@ -126,14 +126,17 @@ export function barChart(bars: Bar[], options: BarChartOptions): string {
     const mid = y + ROW / 2;
     const end = x(bar.mean);
     out.push(`<g class="row ${bar.role}"><title>${text(`${bar.label}: ${value} ${options.metric ?? 'dps'}${bar.note ? ` (${bar.note})` : ''}`)}</title>`);
-    out.push(`<text class="label" x="${LABEL_WIDTH}" y="${px(mid + 4)}" text-anchor="end">${lines(LABEL_WIDTH, label)}</text>`);
+    const labelText = lines(LABEL_WIDTH, label);
+    out.push(`<text class="label" x="${LABEL_WIDTH}" y="${px(mid + 4)}" text-anchor="end">${labelText}</text>`);
     out.push(`<rect class="bar" x="${x0}" y="${y + 4}" width="${px(Math.max(1, end - x0))}" height="${ROW - 8}"/>`);
     if (bar.error && bar.error > 0) {
       const a = px(x(bar.mean - bar.error));
       const b = px(x(bar.mean + bar.error));
       out.push(`<path class="err" d="M${a} ${mid}H${b}M${a} ${mid - 4}v8M${b} ${mid - 4}v8"/>`);
     }
-    const note = noteBelow ? `<tspan class="note" x="${x1 + 8}" dy="${LINE}">${text(bar.note)}</tspan>` : `<tspan class="note"> ${text(bar.note)}</tspan>`;
+    const note = noteBelow
+      ? `<tspan class="note" x="${x1 + 8}" dy="${LINE}">${text(bar.note)}</tspan>`
+      : `<tspan class="note"> ${text(bar.note)}</tspan>`;
     out.push(`<text class="value" x="${x1 + 8}" y="${px(mid + 4)}">${text(value)}${note}</text></g>`);
   });
   if (options.reference) {

@@ -33,7 +33,8 @@ export function legend(referenceWord: string): string {
 /** One job: the top gear answer, headline, outcome, ranked profilesets (chart, overview, table), funnel, artifacts. */
 export function jobSection(job: ReportJob, options: SectionOptions): string {
   const ranked = profilesets(job, options);
-  return [topGear(job), headline(job), outcome(job), ranked.charts, funnel(job, options), ranked.table, artifacts(job, options)].join('\n');
+  const parts = [topGear(job), headline(job), outcome(job), ranked.charts, funnel(job, options), ranked.table];
+  return [...parts, artifacts(job, options)].join('\n');
 }
 
 /** A top gear job opens with its answer, in the words of `simjob result`: what to equip, or the tie, and the vault. */
@@ -41,7 +42,8 @@ function topGear(job: ReportJob): string {
   const answer = topGearAnswer(job.record);
   if (!answer) return '';
   const more = [answer.separate, answer.vault].filter((p): p is string => Boolean(p)).map((p) => `<p>${text(p)}</p>`);
-  return `<section class="answer" aria-label="Answer"><p class="answer-headline"><strong>${text(answer.headline)}</strong></p>${more.join('')}</section>`;
+  const first = `<p class="answer-headline"><strong>${text(answer.headline)}</strong></p>`;
+  return `<section class="answer" aria-label="Answer">${first}${more.join('')}</section>`;
 }
 
 export function headline(job: ReportJob): string {
@@ -88,7 +90,8 @@ interface Row extends RankedProfileset {
 function rankedRows(job: ReportJob): Row[] {
   const actor = job.record.result.summary!.mainActor!;
   const rows: Row[] = job.profilesets.map((p, i) => ({ ...p, rank: i + 1, baseline: false, d: difference(actor, p) }));
-  const base: Row = { name: `${isTopGear(job) ? 'equipped set' : 'baseline'} (${actor.name})`, mean: actor.mean, mean_error: actor.mean_error, rank: undefined, baseline: true, d: undefined };
+  const name = `${isTopGear(job) ? 'equipped set' : 'baseline'} (${actor.name})`;
+  const base: Row = { name, mean: actor.mean, mean_error: actor.mean_error, rank: undefined, baseline: true, d: undefined };
   const at = rows.findIndex((r) => r.mean < actor.mean);
   rows.splice(at < 0 ? rows.length : at, 0, base);
   return rows;
