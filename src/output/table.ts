@@ -104,13 +104,29 @@ export function wrap(text: string, width: number, prose = false): string[] {
       add(segment);
       continue;
     }
-    for (const word of segment.split(' ')) {
-      const chars = [...word];
-      for (let at = 0; at < chars.length; at += width) add(chars.slice(at, at + width).join(''));
-    }
+    for (const word of segment.split(' ')) for (const piece of pieces(word, width)) add(piece);
   }
   if (line) lines.push(line);
   return lines;
+}
+
+/** A word as lines of at most `width`: broken after `-`, `_` or `/` where it can be, else every `width` characters. */
+function pieces(word: string, width: number): string[] {
+  if (displayWidth(word) <= width) return [word];
+  const out: string[] = [];
+  let line = '';
+  for (const part of word.split(/(?<=[-_/])/)) {
+    if (displayWidth(line) + displayWidth(part) <= width) {
+      line += part;
+      continue;
+    }
+    if (line) out.push(line);
+    const chars = [...part];
+    for (; chars.length > width; chars.splice(0, width)) out.push(chars.slice(0, width).join(''));
+    line = chars.join('');
+  }
+  if (line) out.push(line);
+  return out;
 }
 
 /**

@@ -46,8 +46,9 @@ export function printScenarioMatrix(out: Output, jobs: readonly ScenarioJob[], t
     out.line();
     const columns: Array<Column<MatrixRow>> = [
       // On a terminal the profile is named once per group; piped, on every row, so each line stands alone.
-      { header: 'Profile', value: (r, i) => (tty && rows[i - 1]?.profile === r.profile ? '' : terminalSafeLine(r.profile)) },
-      { header: 'Name', value: (r) => terminalSafeLine(r.actor ? `${r.name} (actor)` : r.name), shrinkable: true, style: (t, r) => (r.actor ? c.cyan(t) : t) },
+      // The profile gives up width first (named once per group, it wraps at little cost), then the widest column.
+      { header: 'Profile', value: (r, i) => (tty && rows[i - 1]?.profile === r.profile ? '' : terminalSafeLine(r.profile)), shrinkable: true },
+      { header: 'Name', value: (r) => terminalSafeLine(r.actor ? `${r.name} (actor)` : r.name), style: (t, r) => (r.actor ? c.cyan(t) : t) },
       ...scenarios.slice(first, first + perTable).map((s): Column<MatrixRow> => ({
         header: terminalSafeLine(s),
         value: (r) => show(r.cells.get(s)),

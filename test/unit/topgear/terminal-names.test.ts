@@ -53,6 +53,7 @@ describe('full names on a terminal', () => {
     expect(wrap("Voidbreaker's Veil (289) in head, Amulet of the Abyssal Hymn (282) in neck", 45)).toEqual(["Voidbreaker's Veil (289) in head,", 'Amulet of the Abyssal Hymn (282) in neck']);
     expect(wrap('aaaa bbbb cccc', 9)).toEqual(['aaaa bbbb', 'cccc']);
     expect(wrap('x'.repeat(10), 4)).toEqual(['xxxx', 'xxxx', 'xx']);
+    expect(wrap('fury-trinkets-long_name', 9)).toEqual(['fury-', 'trinkets-', 'long_name']);
     expect(wrap('short', 10)).toEqual(['short']);
   });
 
