@@ -7,6 +7,7 @@ export const ENVIRONMENT_HELP: ReadonlyArray<[string, string]> = [
   ['SIMJOB_PROFILE', 'Config profile to use when --profile is not given (default: "default").'],
   ['SIMJOB_CONFIG_DIR', 'Where config.json and credentials.json live (default: $XDG_CONFIG_HOME/simjob or ~/.config/simjob; %APPDATA%\\simjob on Windows).'],
   ['SIMJOB_DATA_DIR', 'Where local jobs live (default: $XDG_DATA_HOME/simjob or ~/.local/share/simjob; ~/Library/Application Support/simjob on macOS; %LOCALAPPDATA%\\simjob on Windows).'],
+  ['SIMJOB_CACHE_DIR', 'Where a --catalog URL is kept once fetched; safe to delete (default: $XDG_CACHE_HOME/simjob or ~/.cache/simjob; ~/Library/Caches/simjob on macOS; %LOCALAPPDATA%\\simjob\\Cache on Windows).'],
   ['SIMJOB_SIMC', 'Path of the local simc binary (after --simc, before config and PATH).'],
   ['SIMJOB_PROVIDER_CLIENT_ID', 'Data-provider client id for armory= imports; sent with the job only, never stored.'],
   ['SIMJOB_PROVIDER_CLIENT_SECRET', 'Its secret; must be set together with SIMJOB_PROVIDER_CLIENT_ID.'],

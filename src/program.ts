@@ -273,6 +273,7 @@ const topgearCommand = (parent: AnyCommand, submit: ReturnType<typeof submitComm
     .option('--slots <list>', `Slot groups that vary, comma-separated (default: all): ${GROUP_NAMES.join(',')}.`)
     .addOption(new Option('--talents <which>', 'active: the equipped talents; all: also every saved loadout.').choices(TALENT_CHOICES).argParser(oneOf('--talents', TALENT_CHOICES)))
     .option('--max-combos <n>', `Refuse to submit more combinations than this (default ${DEFAULT_MAX_COMBOS}).`, positiveInteger('--max-combos'))
+    .option('--target-error <pct>', 'Final-stage target_error, e.g. 0.02 to settle a tie (default 0.05; multistage spends it on the contenders only).', nonNegativeNumber('--target-error'))
     .addOption(completeAsPath(new Option('-o, --output <file>', 'Write the generated profile to FILE and submit nothing.')))
     .option('--no-multistage', 'Run every combination to full precision instead of culling in stages (multistage is on by default).')
     .option('--dry-run', 'Print the counts, the stage plan and the request without sending it.'), ['multistage', 'dryRun', 'concurrency'])
@@ -286,6 +287,10 @@ const topgearCommand = (parent: AnyCommand, submit: ReturnType<typeof submitComm
       'off hand. The export cannot tell one-handers from two-handers, so this is right for the character as',
       'equipped: a two-hander from the bags is tried beside the equipped off-hand, which the game would not allow.',
       'Leave such rows out of your decision, or use --slots without weapon.',
+      '',
+      'Ties: when combinations are within the error of the best, the answer says so and gives the --target-error',
+      'that would separate them. Option lines in the export that are not part of the character (html=, json2=,',
+      'threads=, iterations=, …) are left out of the profile and named on stderr.',
     ].join('\n')),
   [
     'simjob topgear export.txt --channel latest --wait',

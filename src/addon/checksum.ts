@@ -28,8 +28,17 @@ export interface ChecksumCheck {
   computed?: string;
 }
 
-/** Check the checksum line of an export; `text` is the whole paste. */
-export function checkChecksum(text: string): ChecksumCheck {
+/**
+ * The text without a leading byte-order mark. Windows PowerShell 5.1's `Set-Content -Encoding UTF8` and Notepad's
+ * "UTF-8 with BOM" add one when the export is saved; the addon's checksum never covers it.
+ */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Check the checksum line of an export; `text` is the whole paste (a byte-order mark is not part of it). */
+export function checkChecksum(paste: string): ChecksumCheck {
+  const text = stripBom(paste);
   const match = /^# Checksum: *([0-9a-fA-F]+)[ \t\r]*$/m.exec(text);
   if (!match) return { state: 'missing' };
   const written = (match[1] as string).toLowerCase().replace(/^0+(?=.)/, '');

@@ -1,21 +1,31 @@
 /**
  * Reader of the SimulationCraft addon's `/simc` text (spec/addon-export.md): the character, its talents and saved
- * loadouts, the equipped gear, the gear in the bags and the Great Vault choices. Pure: no I/O.
+ * loadouts (and the offspec ones), the equipped gear, the gear in the bags and the Great Vault choices. Pure: no I/O.
  *
  * A bad export throws {@link ExportError} with one line a user can act on; problems that do not stop a top gear
- * run (an edited text, a missing checksum line) are returned as warnings.
+ * run (an edited text, a missing checksum line, option lines left out) are returned as warnings.
  */
-import { checkChecksum, type ChecksumCheck } from './checksum.js';
+import { checkChecksum, stripBom, type ChecksumCheck } from './checksum.js';
+import { CLASSES, describesCharacter, isClassKey } from './character-options.js';
 import { isSlot, itemId, itemProblem, parseNameComment, type AddonItem, type ItemSource, type Slot } from './items.js';
 
-export const CLASSES = [
-  'deathknight', 'demonhunter', 'druid', 'evoker', 'hunter', 'mage', 'monk', 'paladin', 'priest', 'rogue', 'shaman',
-  'warlock', 'warrior',
-] as const;
+export { CLASSES };
 
 export interface Loadout {
   name: string;
   talents: string;
+}
+
+/** A saved loadout of another spec (`### Offspec Loadouts: <Spec>`): not usable by the character as it is. */
+export interface OffspecLoadout extends Loadout {
+  /** The spec as the section title names it ("Arms"). */
+  spec: string;
+}
+
+/** An uncommented line that does not describe the character, left out of the profile. */
+export interface LeftOutLine {
+  line: number;
+  text: string;
 }
 
 export interface AddonExport {
@@ -26,14 +36,19 @@ export interface AddonExport {
   talents: string | null;
   /** Saved loadouts of the active spec, in export order. */
   loadouts: Loadout[];
+  /** Saved loadouts of the other specs, in export order (never among `loadouts`). */
+  offspecLoadouts: OffspecLoadout[];
   equipped: Partial<Record<Slot, AddonItem>>;
   bags: AddonItem[];
   vault: AddonItem[];
   /**
-   * The export as a simc profile: every uncommented line, in order, each equipped item under its name comment.
-   * The bags, the vault and the other commented sections are left out: they change nothing in simc.
+   * The export as a simc profile: every uncommented line that describes the character, in order, each equipped
+   * item under its name comment. The bags, the vault and the other commented sections are left out (they change
+   * nothing in simc), and so are option lines that would change the sim or where it writes (`leftOut`).
    */
   baseline: string[];
+  /** Uncommented option lines that are not part of the character (`html=`, `threads=`…), left out of `baseline`. */
+  leftOut: LeftOutLine[];
   checksum: ChecksumCheck;
   warnings: string[];
 }
@@ -44,132 +59,208 @@ export class ExportError extends Error {
   }
 }
 
-type Section = 'character' | 'bags' | 'vault' | 'ignored';
+type Section = 'character' | 'offspec' | 'bags' | 'vault' | 'other';
 
 /** `### <title>` lines and the section each opens. */
 function sectionOf(title: string): Section {
   if (/^Gear from Bags/i.test(title)) return 'bags';
   if (/^Weekly Reward Choices/i.test(title)) return 'vault';
-  // Offspec loadouts, merchant items, linked gear, additional character info, the end of the vault.
-  return 'ignored';
+  if (/^Offspec Loadouts/i.test(title)) return 'offspec';
+  // Merchant items, linked gear, additional character info, the end of the vault.
+  return 'other';
 }
 
 const COPY_HINT = 'Copy the whole text from the /simc window (Ctrl+A, Ctrl+C), down to its "# Checksum:" line.';
+/** A bad export: one line, with how to copy it whole. */
+const fail = (message: string): ExportError => new ExportError(message, COPY_HINT);
+const quote = (line: string) => `"${line.length > 60 ? `${line.slice(0, 60)}…` : line}"`;
+/** simc splits an option line at whitespace outside double quotes: such a line holds more than one option. */
+const splitsInTwo = (line: string) => /\s/.test(line.replace(/"[^"]*"/g, ''));
 
-export function parseAddonExport(text: string): AddonExport {
-  const lines = text.replace(/^\uFEFF/, '').split('\n').map((l) => l.replace(/\r$/, ''));
+export function parseAddonExport(input: string): AddonExport {
+  const text = stripBom(input);
+  const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
   const result: AddonExport = {
-    className: '', characterName: '', spec: null, talents: null, loadouts: [], equipped: {}, bags: [], vault: [],
-    baseline: [], checksum: checkChecksum(text), warnings: [],
+    className: '', characterName: '', spec: null, talents: null, loadouts: [], offspecLoadouts: [], equipped: {},
+    bags: [], vault: [], baseline: [], leftOut: [], checksum: checkChecksum(text), warnings: [],
   };
   let section: Section = 'character';
+  let offspec = '';
   let vaultOpen = false;
   let pendingName: { name: string; ilvl: number; comment: string } | null = null;
   let pendingLoadout: string | null = null;
   let lastItemComment = 0;
+  let lastItemLine = 0;
+  const lastContentLine = lines.reduce((last, l, i) => (l.trim() ? i + 1 : last), 0);
 
   const readItem = (slotName: string, options: string, source: ItemSource, lineNo: number): AddonItem => {
-    if (!isSlot(slotName)) throw new ExportError(`Line ${lineNo}: "${slotName}" is not a gear slot.`, COPY_HINT);
+    if (!isSlot(slotName)) throw fail(`Line ${lineNo}: "${slotName}" is not a gear slot.`);
     const problem = itemProblem(options);
     if (problem) {
       const cut = lineNo === lastContentLine ? ' (the paste looks cut short)' : '';
-      throw new ExportError(`Line ${lineNo}: simc cannot read this ${slotName} item: ${problem}${cut}.`, COPY_HINT);
+      throw fail(`Line ${lineNo}: simc cannot read this ${slotName} item: ${problem}${cut}.`);
     }
-    const item: AddonItem = { slot: slotName, options, id: itemId(options), name: pendingName?.name ?? null, ilvl: pendingName?.ilvl ?? null, source, line: lineNo };
+    const named = pendingName;
     pendingName = null;
-    return item;
+    lastItemLine = lineNo;
+    const [name, ilvl] = [named?.name ?? null, named?.ilvl ?? null];
+    return { slot: slotName, options, id: itemId(options), name, ilvl, source, line: lineNo };
   };
-  const lastContentLine = lines.reduce((last, l, i) => (l.trim() ? i + 1 : last), 0);
 
-  lines.forEach((raw, i) => {
-    const lineNo = i + 1;
-    const line = raw.trim();
-    if (line === '') return;
-    if (line.startsWith('###')) {
-      const title = line.replace(/^#+\s*/, '');
-      if (/^End of Weekly Reward Choices/i.test(title)) vaultOpen = false;
-      section = sectionOf(title);
-      if (section === 'vault') vaultOpen = true;
-      pendingName = null;
+  const readComment = (line: string, lineNo: number): void => {
+    const body = line.replace(/^#\s*/, '');
+    const label = /^(Saved|Offspec) Loadout:\s*(.*)$/.exec(body);
+    if (label && (section === 'character' || section === 'offspec')) {
+      pendingLoadout = (label[2] as string).trim();
       return;
     }
-    if (line.startsWith('#')) {
-      const body = line.replace(/^#\s*/, '');
-      const saved = /^Saved Loadout:\s*(.*)$/.exec(body);
-      if (saved && section === 'character') {
-        pendingLoadout = (saved[1] as string).trim();
-        return;
+    const talents = /^(offspec_)?talents=(\S+)$/.exec(body);
+    if (talents && pendingLoadout !== null) {
+      if (talents[1]) {
+        const name = pendingLoadout || `${offspec} loadout ${result.offspecLoadouts.length + 1}`;
+        result.offspecLoadouts.push({ spec: offspec, name, talents: talents[2] as string });
+      } else {
+        const name = pendingLoadout || `loadout ${result.loadouts.length + 1}`;
+        result.loadouts.push({ name, talents: talents[2] as string });
       }
-      const talents = /^talents=(\S+)$/.exec(body);
-      if (talents && pendingLoadout !== null) {
-        result.loadouts.push({ name: pendingLoadout || `loadout ${result.loadouts.length + 1}`, talents: talents[1] as string });
-        pendingLoadout = null;
-        return;
-      }
-      const named = parseNameComment(line);
-      if (named) {
-        // The name comes first; an optional upgrade comment may follow it before the item line.
-        pendingName ??= { ...named, comment: line };
-        lastItemComment = lineNo;
-        return;
-      }
-      const item = /^([a-z_0-9]+)=(\S*)\s*$/.exec(body);
-      if (item && (section === 'bags' || section === 'vault') && isSlot(item[1] as string)) {
-        (section === 'bags' ? result.bags : result.vault).push(readItem(item[1] as string, item[2] as string, section === 'bags' ? 'bag' : 'vault', lineNo));
-        return;
-      }
-      if (body === '') pendingName = null;
+      pendingLoadout = null;
       return;
     }
+    const named = parseNameComment(line);
+    if (named) {
+      // The name comes first; an optional upgrade comment may follow it before the item line.
+      pendingName ??= { ...named, comment: line };
+      lastItemComment = lineNo;
+      return;
+    }
+    // Every `<key>=,…` line of the bags and the vault is an item: one simc cannot read is an error, never dropped.
+    const [, key = '', options = ''] = /^([a-z_0-9]+)=(.*)$/.exec(body) ?? [];
+    if (key && (section === 'bags' || section === 'vault') && (isSlot(key) || options.startsWith(','))) {
+      const source = section === 'bags' ? 'bag' : 'vault';
+      (source === 'bag' ? result.bags : result.vault).push(readItem(key, options, source, lineNo));
+      return;
+    }
+    if (body === '') pendingName = null;
+  };
 
-    // An uncommented line: a simc option of the character.
+  /** An uncommented line: a simc option of the character, an equipped item, or an option that is left out. */
+  const readOption = (line: string, lineNo: number): void => {
+    if (section === 'bags' || section === 'vault') {
+      const what = `${quote(line)} is not commented out`;
+      throw fail(`Line ${lineNo}: ${what}; the addon comments out every bag and vault item.`);
+    }
     const eq = line.indexOf('=');
     const key = eq > 0 ? line.slice(0, eq) : '';
     const value = line.slice(eq + 1);
-    if (section === 'bags' || section === 'vault') {
-      throw new ExportError(`Line ${lineNo}: "${line.slice(0, 60)}" is not commented out; the addon comments out every bag and vault item.`, COPY_HINT);
-    }
-    if (isSlot(key) && section === 'character') {
+    if (isSlot(key)) {
       if (value === '') return; // an empty slot
-      if (result.equipped[key]) throw new ExportError(`Line ${lineNo}: ${key} is equipped twice.`, COPY_HINT);
+      if (result.equipped[key]) throw fail(`Line ${lineNo}: ${key} is equipped twice.`);
       const comment = pendingName?.comment;
-      const item = readItem(key, value, 'equipped', lineNo);
-      result.equipped[key] = item;
+      result.equipped[key] = readItem(key, value, 'equipped', lineNo);
       if (comment) result.baseline.push(comment);
       result.baseline.push(line);
       return;
     }
-    if ((CLASSES as readonly string[]).includes(key) && !result.className) {
+    if (!describesCharacter(key)) {
+      result.leftOut.push({ line: lineNo, text: line });
+      return;
+    }
+    if (splitsInTwo(line)) {
+      throw fail(`Line ${lineNo}: ${quote(line)} holds more than one option (simc splits a line at spaces).`);
+    }
+    if (isClassKey(key) && !result.className) {
       result.className = key;
       result.characterName = value.replace(/^"(.*)"$/, '$1');
     } else if (key === 'spec') result.spec = value;
     else if (key === 'talents') result.talents = value;
     if (!result.className) {
-      throw new ExportError(`Line ${lineNo}: "${line.slice(0, 60)}" comes before the class line (e.g. warrior="Name").`, COPY_HINT);
+      throw fail(`Line ${lineNo}: ${quote(line)} comes before the class line (e.g. warrior="Name").`);
     }
     result.baseline.push(line);
+  };
+
+  lines.forEach((raw, i) => {
+    const lineNo = i + 1;
+    const line = raw.trim();
+    if (line === '') {
+      // The offspec loadouts are one block; what follows it (trait strings, the gear) is the character again.
+      if (section === 'offspec') section = 'character';
+      return;
+    }
+    if (line.startsWith('###')) {
+      const title = line.replace(/^#+\s*/, '');
+      if (/^End of Weekly Reward Choices/i.test(title)) vaultOpen = false;
+      section = sectionOf(title);
+      if (section === 'vault') vaultOpen = true;
+      if (section === 'offspec') offspec = title.replace(/^Offspec Loadouts:?\s*/i, '') || 'offspec';
+      pendingName = null;
+      pendingLoadout = null;
+      return;
+    }
+    if (line.startsWith('#')) readComment(line, lineNo);
+    else readOption(line, lineNo);
   });
 
+  checkWhole(result, text, lines, { vaultOpen, lastItemComment, lastItemLine, lastContentLine });
+  addWarnings(result);
+  return result;
+}
+
+interface Ends {
+  vaultOpen: boolean;
+  lastItemComment: number;
+  lastItemLine: number;
+  lastContentLine: number;
+}
+
+/** What only the whole text can tell: nothing to sim, or a paste cut short. */
+function checkWhole(result: AddonExport, text: string, lines: string[], ends: Ends): void {
   if (!result.className) {
-    throw new ExportError('The export has no class line (e.g. warrior="Name"): it is not a /simc export.', COPY_HINT);
+    throw fail('The export has no class line (e.g. warrior="Name"): it is not a /simc export.');
+  }
+  const missing = result.checksum.state === 'missing';
+  const fromAddon = /^# SimC Addon/m.test(text);
+  // A paste without its checksum that stops on an item line may stop inside it (`# neck=,id=250` for id=250247),
+  // which reads as another item: when the text does not end its last line, or the addon wrote it (and so a
+  // checksum line should follow), the last item line cannot be trusted.
+  const endsOnItem = ends.lastItemLine > 0 && ends.lastItemLine === ends.lastContentLine;
+  if (missing && endsOnItem && (fromAddon || !text.endsWith('\n'))) {
+    const line = quote(lines[ends.lastItemLine - 1]?.trim() ?? '');
+    throw fail(`Line ${ends.lastItemLine}: the paste ends in this item line, ${line}, with no "# Checksum:" line `
+      + 'after it: it was cut short, maybe inside the line.');
   }
   if (Object.keys(result.equipped).length === 0) {
-    throw new ExportError('The export has no equipped item lines (head=,id=…): the paste is incomplete.', COPY_HINT);
+    const why = missing ? 'the paste was cut short' : 'the paste is incomplete';
+    throw fail(`The export has no equipped item lines (head=,id=…): ${why}.`);
   }
-  if (vaultOpen) {
-    throw new ExportError('The export ends inside "### Weekly Reward Choices": the paste was cut short.', COPY_HINT);
+  if (ends.vaultOpen) {
+    throw fail('The export ends inside "### Weekly Reward Choices": the paste was cut short.');
   }
-  if (lastItemComment === lastContentLine && lastContentLine > 0) {
-    throw new ExportError(`The export ends with an item name (line ${lastItemComment}) but not its item line: the paste was cut short.`, COPY_HINT);
+  if (ends.lastItemComment === ends.lastContentLine && ends.lastContentLine > 0) {
+    const at = ends.lastItemComment;
+    throw fail(`The export ends with an item name (line ${at}) but not its item line: the paste was cut short.`);
   }
-  if (result.checksum.state === 'missing' && /^### Additional Character Info/m.test(text)) {
-    throw new ExportError('The export has no "# Checksum:" line after its character info: the paste was cut short.', COPY_HINT);
+  if (missing && /^### Additional Character Info/m.test(text)) {
+    throw fail('The export has no "# Checksum:" line after its character info: the paste was cut short.');
   }
-  if (result.checksum.state === 'mismatch') {
-    result.warnings.push(`The export's checksum (${result.checksum.written}) does not match its text (${result.checksum.computed}): it was edited after the addon wrote it. Using it as it is.`);
-  } else if (result.checksum.state === 'missing' && /^# SimC Addon/m.test(text)) {
-    result.warnings.push('The export has no "# Checksum:" line, so it may be incomplete; check that every item you own is in it.');
+}
+
+function addWarnings(result: AddonExport): void {
+  const { checksum } = result;
+  if (checksum.state === 'mismatch') {
+    result.warnings.push(`The export's checksum (${checksum.written}) does not match its text (${checksum.computed}): `
+      + 'it was edited after the addon wrote it. Using it as it is.');
+  } else if (checksum.state === 'missing') {
+    result.warnings.push(
+      'The export has no "# Checksum:" line, so it may be cut short; check that every item you own is in it.');
   }
-  if (result.talents === null) result.warnings.push('The export has no talents= line (the client had no talent data yet); simc will use none. Run /simc again in game to include them.');
-  return result;
+  if (result.leftOut.length) {
+    const named = result.leftOut.map((l) => `line ${l.line} "${l.text}"`).join(', ');
+    result.warnings.push('Left out of the profile, as not part of the character (they would change the sim or '
+      + `write files): ${named}.`);
+  }
+  if (result.talents === null) {
+    result.warnings.push('The export has no talents= line (the client had no talent data yet); simc will use none. '
+      + 'Run /simc again in game to include them.');
+  }
 }

@@ -49,7 +49,9 @@ export function printTable<T>(out: Output, rows: readonly T[], columns: Readonly
     cells.reduce((widest, r) => Math.max(widest, displayWidth(r[i] ?? '')), displayWidth(header)));
   const budget = (out.width ?? 100) - 2 * (columns.length - 1);
   fitWidths(widths, budget, columns.findIndex((c) => c.shrinkable));
-  for (const row of cells) row.forEach((cell, i) => (row[i] = truncate(cell, widths[i] ?? cell.length)));
+  // What does not fit wraps onto more lines of its row: a name is never cut (two items that differ only at the
+  // end, or the slot a change goes to, would read the same).
+  for (const row of cells) row.forEach((cell, i) => (row[i] = wrap(cell, widths[i] ?? cell.length).join('\n')));
   // cli-table3 lays a table out with one call argument per row, which overflows the stack past ~120,000 rows: a
   // longer table is laid out in parts, each at the widths computed above so that the parts line up.
   const parts = rows.length > ROWS_PER_LAYOUT ? { colWidths: widths } : {};
@@ -58,7 +60,7 @@ export function printTable<T>(out: Output, rows: readonly T[], columns: Readonly
     const table = new Table({
       chars: BORDERLESS,
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-      head: start === 0 ? headers.map((header) => out.c.dim(header)) : [],
+      head: start === 0 ? headers.map((header, i) => out.c.dim(wrap(header, widths[i] ?? header.length).join('\n'))) : [],
       colAligns: columns.map((c) => c.align ?? 'left'),
       ...parts,
     });
@@ -76,7 +78,7 @@ const ROWS_PER_LAYOUT = 10_000;
 
 /**
  * Narrow columns until the row fits the budget: the shrinkable column first (down to 8), then the widest one, one
- * cell at a time (a long single token in any column is cut with an ellipsis rather than wrapping the table).
+ * cell at a time (their text then wraps).
  */
 function fitWidths(widths: number[], budget: number, shrinkIndex: number): void {
   const total = () => widths.reduce((a, b) => a + b, 0);
@@ -93,6 +95,73 @@ function fitWidths(widths: number[], budget: number, shrinkIndex: number): void 
 export function truncate(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   return `${[...text].slice(0, Math.max(1, width - 1)).join('')}…`;
+}
+
+/**
+ * Lines of at most `width` characters holding the whole text: broken after a comma first (so each change of a
+ * "A in head, B in neck" name gets its own line when it fits; `prose` turns that off), then at spaces, and a word
+ * longer than a line in pieces.
+ */
+export function wrap(text: string, width: number, prose = false): string[] {
+  if (displayWidth(text) <= width) return [text];
+  const lines: string[] = [];
+  let line = '';
+  const add = (piece: string) => {
+    if (line && displayWidth(line) + 1 + displayWidth(piece) <= width) line = `${line} ${piece}`;
+    else {
+      if (line) lines.push(line);
+      line = piece;
+    }
+  };
+  for (const segment of prose ? [text] : clauses(text)) {
+    if (displayWidth(segment) <= width) {
+      add(segment);
+      continue;
+    }
+    for (const word of segment.split(' ')) for (const piece of pieces(word, width)) add(piece);
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** A word as lines of at most `width`: broken after `-`, `_` or `/` where it can be, else every `width` characters. */
+function pieces(word: string, width: number): string[] {
+  if (displayWidth(word) <= width) return [word];
+  const out: string[] = [];
+  let line = '';
+  for (const part of word.split(/(?<=[-_/])/)) {
+    if (displayWidth(line) + displayWidth(part) <= width) {
+      line += part;
+      continue;
+    }
+    if (line) out.push(line);
+    const chars = [...part];
+    for (; chars.length > width; chars.splice(0, width)) out.push(chars.slice(0, width).join(''));
+    line = chars.join('');
+  }
+  if (line) out.push(line);
+  return out;
+}
+
+/**
+ * The text split after each ", " outside parentheses:
+ * "A (298, vault) in head, B" → "A (298, vault) in head,", "B".
+ */
+function clauses(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    else if (ch === ',' && depth === 0 && text[i + 1] === ' ') {
+      out.push(text.slice(start, i + 1));
+      start = i + 2;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
 }
 
 function displayWidth(text: string): number {

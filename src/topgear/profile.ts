@@ -14,13 +14,24 @@ export interface TopGearProfile {
   names: string[];
 }
 
-export function topGearProfile(exp: AddonExport, plan: TopGearPlan, source: string): TopGearProfile {
+export interface TopGearProfileOptions {
+  /**
+   * `target_error=` for the run: multistage makes it the final stage's, on the combinations that survive the
+   * culling; none leaves simc's and the stage plan's default.
+   */
+  targetError?: number | undefined;
+}
+
+export function topGearProfile(
+  exp: AddonExport, plan: TopGearPlan, source: string, options: TopGearProfileOptions = {},
+): TopGearProfile {
   const who = [exp.className, exp.spec].filter(Boolean).join(', ');
   const lines = [
     `# simjob topgear: ${exp.characterName} (${who}) from ${source.replace(/[\r\n]/g, ' ')}.`,
     `# ${plural(plan.count, 'combination')}: the equipped set (this actor, the baseline) and ${plural(plan.count - 1, 'profileset')},`,
     '# each setting only the slots it changes.',
     ...exp.baseline,
+    ...(options.targetError === undefined ? [] : [`target_error=${options.targetError}`]),
     '',
   ];
   const unique = uniqueNames();

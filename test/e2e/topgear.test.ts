@@ -3,17 +3,17 @@
  * multistage, locally against the stand-in simc and remotely against the spec server. The stand-in's numbers are
  * synthetic: these tests check what is shown and named, never which item "wins".
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simjob } from '../helpers/cli.js';
-import { SHARED_DIR } from '../helpers/shared.js';
+import { REPO_ROOT } from '../helpers/shared.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { freshLocalEnvs, json, profileFile, run } from './local-helpers.js';
 import { userEnv } from './wait-helpers.js';
 
-const FURY = resolve(SHARED_DIR, 'fixtures', 'addon', 'fury-bags-vault.txt');
+const FURY = resolve(REPO_ROOT, 'test', 'fixtures', 'addon', 'fury-bags-vault.txt');
 const FURY_TEXT = readFileSync(FURY, 'utf8');
 
 /** The ranked rows of the piped (TSV) table: [rank, name, dps, error, Δ, Δ%, stage]. */
@@ -21,7 +21,9 @@ function rows(stdout: string): string[][] {
   return stdout.split('\n').filter((l) => /^\d+\t/.test(l)).map((l) => l.split('\t'));
 }
 const ITEM_NAMES = /^(Vaelgor's Final Stare \(282\)|Alnhara Lantern \(285\)|Heart of Ancient Hunger \(298, vault\)|Sin'dorei Band of Hope \(282\)|Eye of Midnight \(276\)|Platinum Star Band \(298, vault\)) in (trinket|finger)[12]$/;
-const HEADLINE = /^(Equip .+: \+[\d,.]+ dps ± [\d,.]+ \(\+[\d.]+%\) over the equipped set\.|Keep what you wear: .+)$/m;
+const HEADLINE = /^(Equip .+: \+[\d,.]+ dps ± [\d,.]+ \(\+[\d.]+%\) over the equipped set\.|Keep what you wear: .+|\d+ combinations are within the error of the best: .+)$/m;
+/** The text of the report page's answer block (the page escapes ' as &#39;). */
+const pageAnswer = (html: string) => /<p class="answer-headline"><strong>(.*?)<\/strong>/.exec(html)?.[1]?.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 describe('simjob topgear --local', () => {
   const fresh = freshLocalEnvs();
@@ -44,6 +46,31 @@ describe('simjob topgear --local', () => {
     expect(later.exitCode).toBe(0);
     expect(rows(later.stdout)).toEqual(table);
     expect(later.stdout.match(HEADLINE)?.[0]).toBe(done.stdout.match(HEADLINE)?.[0]);
+
+    // The report page opens with the same answer.
+    const page = join(profileFile(env, 'x', ''), '..', 'topgear.html');
+    const report = await run(env, ['report', id, '-o', page]);
+    expect(report.exitCode, report.stderr).toBe(0);
+    expect(pageAnswer(readFileSync(page, 'utf8'))).toBe(done.stdout.match(HEADLINE)?.[0]);
+  });
+
+  it('a tied top gear says it is tied, in `result` and on the report page, with the --target-error that would separate it', async () => {
+    // The stand-in simc with a large noise, run to a coarse final error: the trinket combinations (within ±6 % of
+    // each other by construction) cannot be told apart. Synthetic numbers: only the wording is checked.
+    const env = fresh();
+    const noisy = { ...env, FAKE_SIMC_NOISE: '0.5' };
+    const done = await run(noisy, ['topgear', FURY, '--slots', 'trinket', '--local', '--wait', '--target-error', '10'], 90_000);
+    expect(done.exitCode, done.stderr).toBe(0);
+    const id = /Job\s+(local-\S+)/.exec(done.stdout)?.[1] ?? '';
+    const later = await run(env, ['result', id]);
+    expect(later.exitCode, later.stderr).toBe(0);
+    const tie = /^(\d+) combinations are within the error of the best: .+$|^Keep what you wear: the equipped set and \d+ combinations are within the error of the best: .+$/m;
+    expect(later.stdout).toMatch(tie);
+    expect(later.stdout).toMatch(/^What would separate them: /m);
+    expect(later.stdout).toMatch(/^Great Vault: /m);
+    const page = join(profileFile(env, 'x', ''), '..', 'tied.html');
+    expect((await run(env, ['report', id, '-o', page])).exitCode).toBe(0);
+    expect(pageAnswer(readFileSync(page, 'utf8'))).toBe(later.stdout.match(tie)?.[0]);
   });
 
   it('--json prints only the job resource on stdout, marked kind=topgear; the counts go to stderr (export from stdin)', async () => {
@@ -113,8 +140,34 @@ describe('simjob topgear refuses bad input with one line and exit 2, sending not
     expect(await refuse([join(dir, 'missing.txt')])).toEqual([`Error: Export ${join(dir, 'missing.txt')} does not exist. Save the /simc text to a file, or pipe it in with -.`]);
   });
 
+  it('a paste cut inside a bag item line (the issue\'s `head -n 70; printf \'# neck=,id=250\'`) names the line', async () => {
+    const cut = `${FURY_TEXT.split('\n').slice(0, 70).join('\n')}\n# neck=,id=250`;
+    const file = join(dir, 'cut.txt');
+    writeFileSync(file, cut);
+    const lines = await refuse([file, '-o', join(dir, 'cut.simc')]);
+    expect(lines).toEqual([`Error: Export ${file}: Line 71: the paste ends in this item line, "# neck=,id=250", with no "# Checksum:" line after it: it was cut short, maybe inside the line. Copy the whole text from the /simc window (Ctrl+A, Ctrl+C), down to its "# Checksum:" line.`]);
+    expect(existsSync(join(dir, 'cut.simc'))).toBe(false);
+    // Cut before the bags: never "open your bags".
+    const short = await simjob(['topgear', '-', '--channel', 'nightly'], { env, input: `${FURY_TEXT.split('\n').slice(0, 56).join('\n')}\n` });
+    expect(short.exitCode).toBe(2);
+    expect(short.stderr).not.toContain('Open your bags');
+    expect(short.stderr).toContain('the paste may be cut short');
+  });
+
+  it('option lines in an export stay out of the profile and are named on stderr; a bag line with an option is refused', async () => {
+    const file = join(dir, 'opts.txt');
+    writeFileSync(file, FURY_TEXT.replace('spec=fury\n', `spec=fury\nhtml=${join(dir, 'x.html')}\njson2=${join(dir, 'x.json')}\n`));
+    const out = join(dir, 'opts.simc');
+    const r = await simjob(['topgear', file, '--slots', 'trinket', '-o', out], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Warning: Left out of the profile, as not part of the character (they would change the sim or write files): line 14 "html=${join(dir, 'x.html')}", line 15 "json2=${join(dir, 'x.json')}".`);
+    expect(readFileSync(out, 'utf8')).not.toMatch(/^(html|json2)=/m);
+    const trailing = FURY_TEXT.replace('# trinket1=,id=245769,bonus_id=8791/8960/12214/12693', '# trinket1=,id=245769,bonus_id=8791/8960/12214/12693 json2=/tmp/x');
+    expect(await refuse(['-'], trailing)).toEqual([expect.stringMatching(/^Error: The export on stdin: Line 62: simc cannot read this trinket1 item: it contains a space\./)]);
+  });
+
   it('an export with nothing in the bags: one combination, said in the singular, and why nothing runs', async () => {
-    const r = await simjob(['topgear', resolve(SHARED_DIR, 'fixtures', 'addon', 'fury-equipped-only.txt'), '--channel', 'nightly'], { env });
+    const r = await simjob(['topgear', resolve(REPO_ROOT, 'test', 'fixtures', 'addon', 'fury-equipped-only.txt'), '--channel', 'nightly'], { env });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('Examplewar (fury warrior): 1 combination (the equipped set only).\n');
     expect(r.stderr).toMatch(/^Error: Export .* offers nothing to swap in/m);
@@ -174,6 +227,17 @@ describe('simjob topgear on the service', () => {
     expect(later.exitCode).toBe(0);
     expect(rows(later.stdout)).toEqual(table);
     expect(later.stdout.match(HEADLINE)?.[0]).toBe(done.stdout.match(HEADLINE)?.[0]);
+
+    // The report page opens with the same answer.
+    const dir = mkdtempSync(join(tmpdir(), 'simjob-topgear-page-'));
+    try {
+      const page = join(dir, 'topgear.html');
+      const report = await simjob(['report', id, '-o', page], { env });
+      expect(report.exitCode, report.stderr).toBe(0);
+      expect(pageAnswer(readFileSync(page, 'utf8'))).toBe(done.stdout.match(HEADLINE)?.[0]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('--meta kind= is refused: topgear sets it', async () => {

@@ -54,6 +54,8 @@ describe('output module', () => {
     // eslint-disable-next-line no-control-regex
     const lines = stdout.text().replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n');
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(40);
-    expect(stdout.text()).toContain('…');
+    // wrapped, never cut: every character of the long cell is still there
+    expect(stdout.text()).not.toContain('…');
+    expect(lines.join('').replace(/[^y]/g, '')).toBe('y'.repeat(80));
   });
 });

@@ -4,7 +4,7 @@ import type { ResultRecord } from '../../src/api/schemas.js';
 import { Output } from '../../src/output/io.js';
 import { profilesetsFromReport } from '../../src/output/report-profilesets.js';
 import { difference } from '../../src/output/stats.js';
-import { bar, printResult } from '../../src/output/views/result.js';
+import { deltaBar, printResult } from '../../src/output/views/result.js';
 import { memoryStream } from '../helpers/streams.js';
 
 function output(isTTY: boolean, columns = 100) {
@@ -170,10 +170,14 @@ describe('significance', () => {
     expect(difference({ mean: 1000, mean_error: null }, { mean: 995, mean_error: 4 }).significant).toBeUndefined();
   });
 
-  it('bars grow with the value and never vanish', () => {
-    expect(bar(100, 100, 200, 10).length).toBeGreaterThan(0);
-    expect(bar(200, 100, 200, 10)).toBe('██████████');
-    expect(bar(150, 100, 200, 10).length).toBeLessThan(10);
+  it('bars are drawn from the baseline: their length is the Δ, so rows equal within the error look equal', () => {
+    expect(deltaBar(600, 600, 0, 10)).toBe('██████████');
+    expect(deltaBar(599, 600, 0, 10)).toBe('██████████');
+    expect(deltaBar(300, 600, 0, 10)).toBe('█████');
+    expect(deltaBar(0, 600, 0, 10)).toBe('');
+    // gains to the right of the axis, losses to its left, the cells shared by the largest of each
+    expect(deltaBar(-200, 600, 200, 8)).toBe('██');
+    expect(deltaBar(600, 600, 200, 8)).toBe('  ██████');
   });
 });
 

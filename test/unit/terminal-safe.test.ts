@@ -56,7 +56,7 @@ describe('Output with foreign text', () => {
 });
 
 describe('tables on a terminal', () => {
-  it('a long single token in any column is cut with an ellipsis so every row fits the width', () => {
+  it('a long single token in any column wraps in pieces (never cut) so every line fits the width', () => {
     const { out, stdout } = output(true, false, 60);
     const token = 'x'.repeat(500);
     printTable(out, [{ a: token, b: 'short', c: `${ATTACK}${token}` }], [
@@ -65,10 +65,9 @@ describe('tables on a terminal', () => {
       { header: 'C', value: (r) => r.c, shrinkable: true },
     ]);
     const lines = stdout.text().trimEnd().split('\n');
-    expect(lines).toHaveLength(2);
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
-    expect(lines[1]).toContain('…');
     expect(lines[1]).toContain('short');
+    expect(stdout.text().match(/x(?![0-9a-f]{2})/g)?.length).toBeGreaterThanOrEqual(1000); // the escapes' x too
     expect(stdout.text()).not.toMatch(CONTROL);
   });
   it('piped cells are one line: a newline or tab inside a value cannot add a row or a column', () => {

@@ -22,6 +22,9 @@ import { checkFlags, submitProfiles } from '../submit/run.js';
 
 export async function run(ctx: Context, [source = '-']: string[], options: TopGearOptions): Promise<number | void> {
   checkFlags(options);
+  if (options.targetError !== undefined && !(options.targetError > 0)) {
+    throw new UsageError('--target-error must be above 0, e.g. 0.02 (simc reads target_error=0 as "no error target").');
+  }
   const slots = readSlots(options.slots);
   const text = await readExport(ctx, source);
   const label = source === '-' ? 'The export on stdin' : `Export ${source}`;
@@ -39,13 +42,13 @@ export async function run(ctx: Context, [source = '-']: string[], options: TopGe
   if (plan.count < 2) {
     throw new UsageError(
       `${label} offers nothing to swap in${options.slots ? ` for --slots ${options.slots}` : ''}: the equipped set is the only combination.`,
-      options.slots ? 'Name other slot groups in --slots, or drop it.' : 'Open your bags in game and run /simc again: it lists the gear they hold.',
+      options.slots ? 'Name other slot groups in --slots, or drop it.' : nothingToSwapHint(exp),
     );
   }
   const max = options.maxCombos ?? DEFAULT_MAX_COMBOS;
   if (plan.count > max) throw tooMany(plan, max, options.talents);
 
-  const profile = topGearProfile(exp, plan, source === '-' ? 'stdin' : source);
+  const profile = topGearProfile(exp, plan, source === '-' ? 'stdin' : source, { targetError: options.targetError });
   if (options.output) return writeProfile(ctx, options.output, profile.text, plan);
   if (!options.local) checkServiceSize(profile.text, plan);
 
@@ -56,6 +59,15 @@ export async function run(ctx: Context, [source = '-']: string[], options: TopGe
   if (options.plain) ctx.out.warn('--plain sends no metadata, so `simjob result` will not know this is a top gear job (the profileset names still say what each one swaps in).');
   else meta.push(`${TOPGEAR_META_KEY}=${TOPGEAR_KIND}`);
   return submitProfiles(ctx, [{ source, text: profile.text }], { ...options, meta });
+}
+
+/** A paste without its checksum line may have lost the bags to a cut; a whole one really lists none. */
+function nothingToSwapHint(exp: AddonExport): string {
+  if (exp.checksum.state === 'missing') {
+    return 'The export has no "# Checksum:" line, so the paste may be cut short: copy the whole /simc text, '
+      + 'down to its last line.';
+  }
+  return 'Open your bags in game and run /simc again: it lists the gear they hold.';
 }
 
 function readSlots(list: string | undefined): Group[] | undefined {

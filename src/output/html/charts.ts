@@ -1,4 +1,5 @@
 import { formatNumber } from '../format.js';
+import { wrap } from '../table.js';
 import { text } from './escape.js';
 
 /**
@@ -8,7 +9,7 @@ import { text } from './escape.js';
 
 /** One bar: a profileset, a baseline or a job. */
 export interface Bar {
-  /** Shown (shortened if long) left of the bar; the full text is in the row's tooltip. */
+  /** Shown in full left of the bar, wrapped onto more lines when long; also the row's tooltip. */
   label: string;
   mean: number;
   error?: number | null | undefined;
@@ -34,9 +35,11 @@ const NOTE_WIDTH = 210;
 const ROW = 22;
 const TOP = 26;
 const BOTTOM = 28;
+/** Characters of a label line that fit LABEL_WIDTH at the chart's 12 px font, and of a value and note beside. */
 const LABEL_CHARS = 34;
-
-const short = (s: string, max: number) => ([...s].length > max ? `${[...s].slice(0, max - 1).join('')}…` : s);
+const NOTE_CHARS = 28;
+/** Line height of a wrapped label. */
+const LINE = 14;
 const px = (n: number) => (Math.round(n * 10) / 10).toString();
 
 /** Round steps (1, 2, 5 × 10ⁿ) for about `count` ticks between lo and hi. */
@@ -74,13 +77,46 @@ export function barDomain(values: Array<{ mean: number; error?: number | null | 
   return { lo, hi };
 }
 
+/**
+ * How one bar's row is laid out: its label in lines that fit the label column (the whole name, never cut: the
+ * combinations of a top gear run may differ only in their last words), and its value and note on one line or, when
+ * they would run past the chart's right edge, on two.
+ */
+interface RowLayout {
+  y: number;
+  height: number;
+  label: string[];
+  /** "162,000 ± 120", with the note on the next line when both would not fit on one. */
+  value: string;
+  noteBelow: boolean;
+}
+
+function layoutRows(bars: Bar[], digits: number): RowLayout[] {
+  let y = TOP;
+  return bars.map((bar) => {
+    const label = wrap(bar.label, LABEL_CHARS);
+    const value = `${formatNumber(bar.mean, digits)}${bar.error ? ` ± ${formatNumber(bar.error, digits)}` : ''}`;
+    const noteBelow = [...`${value} ${bar.note}`].length > NOTE_CHARS;
+    const lines = Math.max(label.length, noteBelow ? 2 : 1);
+    const row = { y, height: (lines - 1) * LINE + ROW, label, value, noteBelow };
+    y += row.height;
+    return row;
+  });
+}
+
+/** Lines of a text element, each at the same x, one LINE below the other. */
+function lines(x: number, parts: string[]): string {
+  return parts.map((line, i) => `<tspan x="${x}"${i ? ` dy="${LINE}"` : ''}>${text(line)}</tspan>`).join('');
+}
+
 export function barChart(bars: Bar[], options: BarChartOptions): string {
   const { lo, hi } = barDomain(bars, options.reference ? [options.reference.value] : []);
   const x0 = LABEL_WIDTH + 10;
   const x1 = WIDTH - NOTE_WIDTH;
   const x = (v: number) => x0 + ((v - lo) / (hi - lo || 1)) * (x1 - x0);
-  const height = TOP + bars.length * ROW + BOTTOM;
-  const plotBottom = TOP + bars.length * ROW;
+  const rows = layoutRows(bars, options.digits ?? 0);
+  const plotBottom = rows.length ? rows[rows.length - 1]!.y + rows[rows.length - 1]!.height : TOP;
+  const height = plotBottom + BOTTOM;
   const out: string[] = [];
   out.push(`<svg class="chart bars" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-labelledby="${chartIds.next('t')} ${chartIds.current('d')}">`);
   out.push(`<title id="${chartIds.current('t')}">${text(options.title)}</title><desc id="${chartIds.current('d')}">${text(options.description)}</desc>`);
@@ -90,20 +126,23 @@ export function barChart(bars: Bar[], options: BarChartOptions): string {
     out.push(`<text class="tick" x="${px(x(tick))}" y="${plotBottom + 16}" text-anchor="middle">${text(compact(tick))}</text>`);
   }
   bars.forEach((bar, i) => {
-    const y = TOP + i * ROW;
+    const { y, label, value, noteBelow } = rows[i]!;
+    // The bar and its whiskers sit on the row's first line, beside the label's first line.
     const mid = y + ROW / 2;
     const end = x(bar.mean);
-    const digits = options.digits ?? 0;
-    const value = `${formatNumber(bar.mean, digits)}${bar.error ? ` ± ${formatNumber(bar.error, digits)}` : ''}`;
     out.push(`<g class="row ${bar.role}"><title>${text(`${bar.label}: ${value} ${options.metric ?? 'dps'}${bar.note ? ` (${bar.note})` : ''}`)}</title>`);
-    out.push(`<text class="label" x="${LABEL_WIDTH}" y="${px(mid + 4)}" text-anchor="end">${text(short(bar.label, LABEL_CHARS))}</text>`);
+    const labelText = lines(LABEL_WIDTH, label);
+    out.push(`<text class="label" x="${LABEL_WIDTH}" y="${px(mid + 4)}" text-anchor="end">${labelText}</text>`);
     out.push(`<rect class="bar" x="${x0}" y="${y + 4}" width="${px(Math.max(1, end - x0))}" height="${ROW - 8}"/>`);
     if (bar.error && bar.error > 0) {
       const a = px(x(bar.mean - bar.error));
       const b = px(x(bar.mean + bar.error));
       out.push(`<path class="err" d="M${a} ${mid}H${b}M${a} ${mid - 4}v8M${b} ${mid - 4}v8"/>`);
     }
-    out.push(`<text class="value" x="${x1 + 8}" y="${px(mid + 4)}">${text(value)}<tspan class="note"> ${text(bar.note)}</tspan></text></g>`);
+    const note = noteBelow
+      ? `<tspan class="note" x="${x1 + 8}" dy="${LINE}">${text(bar.note)}</tspan>`
+      : `<tspan class="note"> ${text(bar.note)}</tspan>`;
+    out.push(`<text class="value" x="${x1 + 8}" y="${px(mid + 4)}">${text(value)}${note}</text></g>`);
   });
   if (options.reference) {
     const rx = px(x(options.reference.value));

@@ -8,6 +8,7 @@ import { link, text } from './escape.js';
 import { isTopGear, type ReportJob } from './model.js';
 import { statWeightsSection } from './statweights-section.js';
 import { droptimizerSection } from './droptimizer.js';
+import { topGearAnswer } from '../../topgear/answer.js';
 
 export interface SectionOptions {
   /** Profilesets in the bar chart; the table always lists every one. */
@@ -31,11 +32,22 @@ export function legend(referenceWord: string): string {
   return `<p class="legend"><span><span class="swatch better"></span>better (significant, +)</span><span><span class="swatch worse"></span>worse (significant, −)</span><span><span class="swatch same"></span>within the error (n.s.)</span><span><span class="swatch reference"></span>${text(referenceWord)} (hatched, dashed line)</span><span>whiskers: 95% error</span></p>`;
 }
 
-/** One job: headline, outcome, ranked profilesets (chart, overview, table), funnel, artifacts. */
+/** One job: the top gear answer, headline, outcome, ranked profilesets (chart, overview, table), funnel, artifacts. */
 export function jobSection(job: ReportJob, options: SectionOptions): string {
   const ranked = profilesets(job, options);
   const weights = job.statWeights ? statWeightsSection(job.statWeights, options.level) : '';
-  return [headline(job), outcome(job), weights, droptimizerSection(job, options.level), ranked.charts, funnel(job, options), ranked.table, artifacts(job, options)].join('\n');
+  const drops = droptimizerSection(job, options.level);
+  const parts = [topGear(job), headline(job), outcome(job), weights, drops, ranked.charts, funnel(job, options), ranked.table];
+  return [...parts, artifacts(job, options)].join('\n');
+}
+
+/** A top gear job opens with its answer, in the words of `simjob result`: what to equip, or the tie, and the vault. */
+function topGear(job: ReportJob): string {
+  const answer = topGearAnswer(job.record);
+  if (!answer) return '';
+  const more = [answer.separate, answer.vault].filter((p): p is string => Boolean(p)).map((p) => `<p>${text(p)}</p>`);
+  const first = `<p class="answer-headline"><strong>${text(answer.headline)}</strong></p>`;
+  return `<section class="answer" aria-label="Answer">${first}${more.join('')}</section>`;
 }
 
 export function headline(job: ReportJob): string {
@@ -82,7 +94,8 @@ interface Row extends RankedProfileset {
 function rankedRows(job: ReportJob): Row[] {
   const actor = job.record.result.summary!.mainActor!;
   const rows: Row[] = job.profilesets.map((p, i) => ({ ...p, rank: i + 1, baseline: false, d: difference(actor, p) }));
-  const base: Row = { name: `baseline (${actor.name})`, mean: actor.mean, mean_error: actor.mean_error, rank: undefined, baseline: true, d: undefined };
+  const name = `${isTopGear(job) ? 'equipped set' : 'baseline'} (${actor.name})`;
+  const base: Row = { name, mean: actor.mean, mean_error: actor.mean_error, rank: undefined, baseline: true, d: undefined };
   const at = rows.findIndex((r) => r.mean < actor.mean);
   rows.splice(at < 0 ? rows.length : at, 0, base);
   return rows;

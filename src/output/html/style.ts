@@ -13,6 +13,8 @@ a{color:var(--accent)}
 .headline dt{color:var(--muted)}.headline dd{margin:0;overflow-wrap:anywhere}
 .dps{font-size:22px;font-weight:600}
 .status-completed{color:var(--better)}.status-failed,.status-timed_out,.status-cancelled{color:var(--worse)}
+.answer{margin:12px 0;padding:10px 16px;border-left:4px solid var(--accent);background:var(--panel)}.answer p{margin:4px 0;overflow-wrap:anywhere}
+.answer-headline{font-size:16px}
 .outcome{padding:10px 14px;border-left:4px solid var(--worse);background:var(--panel)}
 figure{margin:12px 0;overflow-x:auto}
 .chart{display:block;width:100%;min-width:640px;height:auto;font:12px system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif}

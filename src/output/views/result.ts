@@ -128,14 +128,15 @@ function printProfilesets(out: Output, record: ResultRecord, options: ResultView
     { header: 'Stage', value: (r) => (r.baseline ? '' : String(r.stage ?? 1)), align: 'right' },
   ];
   if (tty) {
-    const width = barWidth(out, rows, columns);
+    const width = barWidth(out, rows, columns, isTopGearJob(record.metadata) ? 40 : 24);
     if (width > 0) {
-      // Not Math.min(...means): one argument per profileset overflows the stack past ~120,000.
-      const lo = rows.reduce((m, r) => Math.min(m, r.mean), Number.POSITIVE_INFINITY);
-      const hi = rows.reduce((m, r) => Math.max(m, r.mean), Number.NEGATIVE_INFINITY);
+      // Drawn from the baseline: a row's bar is its Δ, so rows equal within the error look equal. reduce, not
+      // Math.max(...rows): one argument per profileset overflows the stack past ~120,000.
+      const up = rows.reduce((m, r) => Math.max(m, r.mean - actor.mean), 0);
+      const down = rows.reduce((m, r) => Math.max(m, actor.mean - r.mean), 0);
       columns.push({
         header: '',
-        value: (r) => bar(r.mean, lo, hi, width),
+        value: (r) => (r.baseline ? '' : deltaBar(r.mean - actor.mean, up, down, width)),
         style: (t, r) => (r.baseline ? c.cyan(t) : r.mean >= actor.mean ? c.green(t) : c.red(t)),
       });
     }
@@ -232,14 +233,15 @@ function describeArtifacts(artifacts: Artifact[]): string {
 }
 
 /** How many cells the bar may take so the table still fits the terminal (0: no bar). */
-function barWidth(out: Output, rows: Row[], columns: Array<Column<Row>>): number {
+function barWidth(out: Output, rows: Row[], columns: Array<Column<Row>>, minName: number): number {
   const width = out.width ?? 100;
   // reduce, not Math.max(...rows): one argument per row overflows the stack past ~120,000 rows.
   const natural = columns.map((col) =>
     rows.reduce((widest, r, i) => Math.max(widest, [...col.value(r, i)].length), col.header.length));
   const nameIndex = columns.findIndex((col) => col.shrinkable);
-  // Names give up width for the bar down to 24 characters; below that the bar goes instead.
-  const name = Math.min(natural[nameIndex] ?? 0, 24);
+  // Names give up width for the bar down to `minName` characters (they wrap, never cut); below that the bar goes
+  // instead. A top gear name lists several changes, and reads better on fewer lines than beside a bar.
+  const name = Math.min(natural[nameIndex] ?? 0, minName);
   const fixed = natural.reduce((a, b, i) => a + (i === nameIndex ? name : b), 0) + 2 * columns.length;
   const room = width - fixed;
   return room >= 6 ? Math.min(20, room) : 0;
@@ -247,13 +249,19 @@ function barWidth(out: Output, rows: Row[], columns: Array<Column<Row>>): number
 
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 
-/** A bar of up to `width` cells in eighths: the spread between the lowest and highest DPS shown. */
-export function bar(value: number, lo: number, hi: number, width: number): string {
-  // Start a little below the lowest value so the lowest row still has a visible bar.
-  const floor = lo - (hi - lo) * 0.1;
-  const fraction = hi > floor ? (value - floor) / (hi - floor) : 1;
-  const eighths = Math.max(1, Math.round(fraction * width * 8));
-  return '█'.repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] ?? '');
+/**
+ * A bar of a difference from the baseline, within `width` cells: gains grow to the right, losses to the left of
+ * the same axis (when the rows hold both, the cells are shared in proportion to the largest of each).
+ */
+export function deltaBar(delta: number, maxUp: number, maxDown: number, width: number): string {
+  const left = maxUp + maxDown > 0 ? Math.round((width * maxDown) / (maxUp + maxDown)) : 0;
+  if (delta < 0) {
+    const cells = Math.max(1, Math.round((-delta / maxDown) * left));
+    return ' '.repeat(left - cells) + '█'.repeat(cells);
+  }
+  const right = width - left;
+  const eighths = maxUp > 0 ? Math.round((delta / maxUp) * right * 8) : 0;
+  return ' '.repeat(left) + '█'.repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] ?? '');
 }
 
 

@@ -40,19 +40,24 @@ export function printScenarioMatrix(out: Output, jobs: readonly ScenarioJob[], t
   for (const profile of unique(jobs.map((j) => j.profile))) rows.push(...profileRows(jobs.filter((j) => j.profile === profile), scenarios, top));
   const c = out.c;
   const tty = out.stdoutIsTTY;
-  out.line();
-  const columns: Array<Column<MatrixRow>> = [
-    // On a terminal the profile is named once per group; piped, on every row, so each line stands alone.
-    { header: 'Profile', value: (r, i) => (tty && rows[i - 1]?.profile === r.profile ? '' : terminalSafeLine(r.profile)) },
-    { header: 'Name', value: (r) => terminalSafeLine(r.actor ? `${r.name} (actor)` : r.name), shrinkable: true, style: (t, r) => (r.actor ? c.cyan(t) : t) },
-    ...scenarios.map((s): Column<MatrixRow> => ({
-      header: terminalSafeLine(s),
-      value: (r) => show(r.cells.get(s)),
-      align: 'right',
-      style: (t, r) => (typeof r.cells.get(s) === 'string' ? c.red(t) : / #1$/.test(t) ? c.bold(t) : t),
-    })),
-  ];
-  printTable(out, rows, columns);
+  // On a terminal the scenarios are stacked in tables narrow enough to fit it (cells wrap, never cut); piped, one.
+  const perTable = tty ? scenariosThatFit(out.width ?? 100) : scenarios.length;
+  for (let first = 0; first < scenarios.length; first += perTable) {
+    out.line();
+    const columns: Array<Column<MatrixRow>> = [
+      // On a terminal the profile is named once per group; piped, on every row, so each line stands alone.
+      // The profile gives up width first (named once per group, it wraps at little cost), then the widest column.
+      { header: 'Profile', value: (r, i) => (tty && rows[i - 1]?.profile === r.profile ? '' : terminalSafeLine(r.profile)), shrinkable: true },
+      { header: 'Name', value: (r) => terminalSafeLine(r.actor ? `${r.name} (actor)` : r.name), style: (t, r) => (r.actor ? c.cyan(t) : t) },
+      ...scenarios.slice(first, first + perTable).map((s): Column<MatrixRow> => ({
+        header: terminalSafeLine(s),
+        value: (r) => show(r.cells.get(s)),
+        align: 'right',
+        style: (t, r) => (typeof r.cells.get(s) === 'string' ? c.red(t) : /#1$/.test(t) ? c.bold(t) : t),
+      })),
+    ];
+    printTable(out, rows, columns);
+  }
   const ended = new Map<string, number>();
   for (const j of jobs) {
     const key = j.outcome?.status ?? j.state;
@@ -62,6 +67,14 @@ export function printScenarioMatrix(out: Output, jobs: readonly ScenarioJob[], t
   out.notice(out.ce.dim(`${jobs.length} jobs (${plural(profiles, 'profile')} × ${plural(scenarios.length, 'scenario')}): ${[...ended].map(([k, n]) => `${n} ${terminalSafeLine(k)}`).join(', ')}. Cells: DPS ± 95% error #rank in the column.`));
   const bad = jobs.filter((j) => !actorOf(j));
   for (const j of bad) out.notice(`  ${terminalSafeLine(j.profile)} [${terminalSafeLine(j.scenario)}]  ${j.id ?? '(no job)'}  ${terminalSafeLine(j.state)}`);
+}
+
+/**
+ * Scenario columns per table on a terminal this wide: the profile and name columns at 12 and 16, each cell at 12
+ * (`1,234,567.8 ±` wraps above `30.2 #12`), two spaces between columns.
+ */
+function scenariosThatFit(width: number): number {
+  return Math.max(1, Math.floor((width - 12 - 2 - 16) / (12 + 2)));
 }
 
 function profileRows(jobs: readonly ScenarioJob[], scenarios: readonly string[], top: number): MatrixRow[] {

@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adler32, checkChecksum } from '../../../src/addon/checksum.js';
 import { ExportError, parseAddonExport } from '../../../src/addon/export.js';
-import { SHARED_DIR } from '../../helpers/shared.js';
+import { REPO_ROOT } from '../../helpers/shared.js';
 
-const fixture = (name: string) => readFileSync(resolve(SHARED_DIR, 'fixtures', 'addon', name), 'utf8');
+const fixture = (name: string) => readFileSync(resolve(REPO_ROOT, 'test', 'fixtures', 'addon', name), 'utf8');
 const FURY = fixture('fury-bags-vault.txt');
 
 function problem(text: string): string {
@@ -94,7 +94,8 @@ describe('reading the addon export', () => {
     // Cut after an item's name.
     expect(problem(cutAt('# Vaelgor'))).toMatch(/ends with an item name \(line 58\) but not its item line: the paste was cut short/);
     // Cut inside the vault.
-    expect(problem(cutAt('# waist=,id=249949,bonus_id=12806/13336'))).toBe('The export ends inside "### Weekly Reward Choices": the paste was cut short.');
+    expect(problem(cutAt('# waist=,id=249949,bonus_id=12806/13336'))).toMatch(/^Line 85: the paste ends in this item line, "# waist=.*: it was cut short/);
+    expect(problem(`${cutAt('# waist=,id=249949,bonus_id=12806/13336')}\n#\n`)).toBe('The export ends inside "### Weekly Reward Choices": the paste was cut short.');
     // Cut before the checksum.
     expect(problem(cutAt('# bonus_roll_currencies'))).toBe('The export has no "# Checksum:" line after its character info: the paste was cut short.');
   });
