@@ -29,7 +29,15 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
       // the submit reports whatever is wrong
     }
   }
-  const codeCache = require(`${dist}/code-cache.cjs`);
+  let codeCache;
+  try {
+    codeCache = require(`${dist}/code-cache.cjs`);
+  } catch (error) {
+    if (error.code !== 'MODULE_NOT_FOUND') throw error;
+    // A checkout that was never built (the package ships dist/ built).
+    process.stderr.write(`simjob is not built: run \`npm run build\` in ${require('node:path').dirname(__dirname)}\n`);
+    process.exit(1);
+  }
   const debug = codeCache.debugLevelOf(process.env, args.includes('--debug') || args.includes('-d')) > 0;
   // --debug: Node's own loader, whose stack traces the source maps turn into src/ positions (vm.Script gets none).
   if (debug) process.setSourceMapsEnabled(true);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyScenario, expandScenarios } from '../../src/commands/submit/scenarios.js';
-import { junitXml } from '../../src/output/reports/junit.js';
+import { junitClassName, junitXml } from '../../src/output/reports/junit.js';
 import { cell, markdownTable } from '../../src/output/reports/markdown.js';
 import { validateJunit } from '../helpers/junit.js';
 
@@ -55,5 +55,14 @@ describe('scenarios', () => {
     expect(() => expandScenarios(['fight_style=Patchwerk', 'fight_style=DungeonSlice'], [])).toThrow('--scenario fight_style is given twice.');
     expect(() => expandScenarios(['fight_style=patchwerk,Patchwerk'], [])).toThrow('--scenario fight_style: Patchwerk is given twice.');
     expect(() => expandScenarios(['desired_targets=1,2,3,4,5,6,7,8', 'max_time=1,2,3,4,5,6,7'], [])).toThrow('more than 50 combinations');
+  });
+});
+
+describe('JUnit class names', () => {
+  it('the profile is the class, without folder or extension, so CI readers see the package simjob.<command>', () => {
+    expect(junitClassName('compare', 'fury.simc')).toBe('simjob.compare.fury');
+    expect(junitClassName('submit', 'profiles/MID1_Warrior_Fury.simc')).toBe('simjob.submit.MID1_Warrior_Fury');
+    expect(junitClassName('submit', 'runs\\tier.v2.simc')).toBe('simjob.submit.tier_v2');
+    expect(junitClassName('submit', '-')).toBe('simjob.submit.-');
   });
 });
