@@ -3,7 +3,7 @@
 // only what the command that runs needs. Libraries are bundled in: the published package has no runtime dependencies
 // to resolve. esbuild compiles and bundles; rollup then regroups esbuild's chunks into fewer files (see `chunk`) and
 // writes them as CommonJS: Node's ES module loader costs ~3.5 ms to start on Node 20 and, on every Node, more per
-// file than `require` (README, Design: Start-up).
+// file than `require` (docs/design.md: Start-up).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';

@@ -14,7 +14,8 @@ if (!/^\d+$/.test(port ?? '')) {
   process.exit(2);
 }
 
-const server = spawn(process.execPath, [join(root, 'scripts', 'tsrun.mjs'), join(root, 'test', 'server', 'main.ts'), '--port', port], {
+const main = join(root, 'test', 'server', 'main.ts');
+const server = spawn(process.execPath, [join(root, 'scripts', 'tsrun.mjs'), main, '--port', port], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
@@ -27,7 +28,8 @@ lines.once('line', (line) => {
   process.stdout.write(
     [
       `The test Simulation Job Service listens on ${url} (in memory, made-up numbers; Ctrl-C stops it).`,
-      'Paste these two lines into another shell, then try `simjob submit examples/fury-profilesets.simc --wait`:',
+      'Paste these two lines into another shell, then try',
+      '`simjob submit examples/fury-profilesets.simc --channel nightly --wait`:',
       '',
       `export SIMJOB_BASE_URL=${url}`,
       `export SIMJOB_API_KEY=${apiKeys[0]}`,

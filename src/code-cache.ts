@@ -2,7 +2,7 @@
  * Loads the bundle (dist/*.js, CommonJS) with V8 code caches made after a command ran, so that the next run of the
  * same command neither parses nor compiles the functions it calls. Node's own compile cache (Node ≥ 22.1; none on 20)
  * is written right after a file is compiled, when V8 has compiled only what a file runs at load: every function a
- * command then calls was compiled again in every process (README, Design: Start-up).
+ * command then calls was compiled again in every process (docs/design.md: Start-up).
  *
  * bin/simjob.js loads dist/code-cache.cjs (this file, bundled alone) and asks it for dist/cli.js. Each bundle file is
  * compiled as Node compiles a CommonJS module (the same wrapper function), through vm.Script with the cached data of

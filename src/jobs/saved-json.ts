@@ -39,7 +39,9 @@ export async function readJobArg(ctx: Pick<Context, 'stdin'>, arg: string): Prom
   if (!looksLikePath(arg)) return { id: checkJobId(arg) };
   const info = await stat(arg).catch(() => undefined);
   if (info?.isFile()) return { saved: parse(arg, arg, await readSaved(arg)) };
-  if (info?.isDirectory()) throw new UsageError(`${terminalSafeLine(arg)} is a folder, not a saved --json file.`, SAVE_HINT);
+  if (info?.isDirectory()) {
+    throw new UsageError(`${terminalSafeLine(arg)} is a folder, not a saved --json file.`, SAVE_HINT);
+  }
   throw new UsageError(`${terminalSafeLine(arg)} does not exist.`, SAVE_HINT);
 }
 

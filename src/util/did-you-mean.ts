@@ -1,6 +1,6 @@
 /**
  * The allowed value a mistyped one was most likely meant to be: the nearest by edit distance (a swap of two
- * neighbouring letters counts as one edit, as in `nigthly`), if it is near enough to be a typo rather than another word.
+ * neighbouring letters counts as one edit, as in `nigthly`), if near enough to be a typo rather than another word.
  */
 export function closestValue(value: string, allowed: readonly string[]): string | undefined {
   const typed = value.toLowerCase();
