@@ -3,7 +3,7 @@
  * `artifacts --download` made for it, a local job's build named by its simc, a prose file refused in one line, and a
  * mistyped value answered with what was meant.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { simjob } from '../helpers/cli.js';
@@ -37,7 +37,8 @@ describe('a local job, start to finish', () => {
 
     const report = await simjob(['report', id, '-o', 'page.html'], { env, cwd: work });
     expect(report.exitCode, report.stderr).toBe(0);
-    expect(existsSync(join(work, 'page.html'))).toBe(true);
+    // The page names the build as the terminal does: the local simc, not a channel.
+    expect(readFileSync(join(work, 'page.html'), 'utf8')).toContain('local simc 1201-01 @ 066febf');
     const compare = await simjob(['compare', id, id], { env, cwd: work });
     expect(compare.exitCode, compare.stderr).toBe(0);
     expect(compare.stdout).toContain('P');
