@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumInstalled, launchBrowser, visit, type Browser, type Visit } from '../helpers/browser.js';
+import { chromiumInstalled, launchBrowser, visit, type Browser, type Visit } from '../helpers/browser.js';
 import { simjob } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/shared.js';
 import { noteSkipped } from '../helpers/skip-note.js';
@@ -21,7 +21,8 @@ const EVIL_NAME = '<script>alert(1)</script>';
 const EVIL_META = '"><img src=x onerror=alert(2)>';
 
 if (!chromiumInstalled && !process.env.CI) {
-  noteSkipped('the report browser tests', `chromium is not installed at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
+  const why = process.env.SIMJOB_CHROMIUM ? `SIMJOB_CHROMIUM (${process.env.SIMJOB_CHROMIUM}) does not exist` : 'chromium is not on PATH';
+  noteSkipped('the report browser tests', `${why} (apt-get install chromium; .ci/run does)`);
 }
 
 describe.skipIf(!chromiumInstalled && !process.env.CI)('simjob report in headless chromium', () => {
