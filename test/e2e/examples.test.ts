@@ -4,14 +4,14 @@
  */
 import { execa } from 'execa';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { BIN } from '../helpers/cli.js';
 import { validateJunit } from '../helpers/junit.js';
 import { REPO_ROOT } from '../helpers/shared.js';
 import { tempDir } from '../helpers/temp.js';
-import { freshLocalEnvs, run } from './local-helpers.js';
+import { FAKE_SIMC, freshLocalEnvs, run } from './local-helpers.js';
 import { userEnv } from './wait-helpers.js';
 
 const EXAMPLES = resolve(REPO_ROOT, 'examples');
@@ -88,6 +88,20 @@ describe('the profile and the addon export, locally through the stand-in simc', 
     const ranked = r.stdout.split('\n').filter((line) => /^[1-4]\t/.test(line)).map((line) => line.split('\t')[1]).sort();
     expect(ranked).toEqual(['no_augment', 'no_flask', 'no_potion', 'other_food']);
   });
+
+  it('scenarios.sh: the raid presets, then 2 fight styles × 2 target counts, each one table', async () => {
+    const env = freshEnv();
+    const bin = join(dirname(env.SIMJOB_DATA_DIR), 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'simjob'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+    chmodSync(join(bin, 'simjob'), 0o755);
+    const r = await execa('sh', [join(EXAMPLES, 'scenarios.sh'), '--local', '--simc', FAKE_SIMC], {
+      cwd: REPO_ROOT, env: { ...env, PATH: `${bin}:${process.env.PATH}` }, reject: false, timeout: 120_000,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('3 jobs (1 profile × 3 scenarios): 3 completed.');
+    expect(r.stderr).toContain('4 jobs (1 profile × 4 scenarios): 4 completed.');
+  }, 150_000);
 
   it('addon/fury-bags-vault.txt: topgear names the set to equip', async () => {
     const r = await run(freshEnv(), ['topgear', join(EXAMPLES, 'addon', 'fury-bags-vault.txt'), '--slots', 'trinket,finger', '--local', '--wait'], 60_000);
