@@ -9,7 +9,7 @@
  * on a shared machine they move less than wall times.
  * Run: npm run build && node scripts/tsrun.mjs bench/local-overhead.ts [rounds]
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { medianCpu, medianWall, timed, type Sample } from './lib/measure.js';
@@ -21,8 +21,7 @@ const bin = join(root, 'bin', 'simjob.js');
 const simc = join(root, 'test', 'fake-simc', 'simc');
 const TARGET = { cold: 2, warm: 1.5 };
 
-const fixture = join(root, '..', 'shared', 'fixtures', 'simc', 'profiles', 'MID1_Warrior_Fury.simc');
-const base = existsSync(fixture) ? readFileSync(fixture, 'utf8') : 'warrior="Bench"\nspec=fury\nlevel=90\n';
+const base = readFileSync(join(root, 'test', 'fixtures', 'simc', 'profiles', 'MID1_Warrior_Fury.simc'), 'utf8');
 const work = mkdtempSync(join(tmpdir(), 'simjob-bench-local-'));
 const profile = join(work, 'bench.simc');
 writeFileSync(profile, `${base.trimEnd()}\niterations=1000\nprofileset."a"=potion=disabled\nprofileset."b"=flask=disabled\n`);

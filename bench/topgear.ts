@@ -13,8 +13,7 @@ import { topGearProfile } from '../src/topgear/profile.js';
 import { analyzeProfile } from '../src/profile/index.js';
 import { printFigures } from './lib/figures.js';
 
-const shared = process.env.SIMJOB_SHARED_DIR ?? resolve(import.meta.dirname, '..', '..', 'shared');
-const base = readFileSync(resolve(shared, 'fixtures', 'addon', 'fury-bags-vault.txt'), 'utf8');
+const base = readFileSync(resolve(import.meta.dirname, '..', 'test', 'fixtures', 'addon', 'fury-bags-vault.txt'), 'utf8');
 
 /** The fixture with `n` more bag items per listed slot, inserted at the top of its bags. */
 function biggerExport(extra: Record<string, number>): string {

@@ -5,7 +5,7 @@
 // writes them as CommonJS, which Node loads faster than ES modules. Without the regrouping `status` loads ~25 files
 // instead of 4, which Node 20 (no compile cache) pays for at every start (docs/performance.md, "Build").
 import { build } from 'esbuild';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -13,7 +13,11 @@ import { rollup } from 'rollup';
 
 const root = resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
-rmSync(resolve(root, 'dist'), { recursive: true, force: true });
+// The build is written beside dist/ and moved in when complete, so a simjob run from this checkout meanwhile (tests
+// rebuild while a shell uses it) never finds a file of dist/ missing.
+const dist = resolve(root, 'dist');
+const out = resolve(root, `.dist-next-${process.pid}`);
+rmSync(out, { recursive: true, force: true });
 const bundled = mkdtempSync(join(tmpdir(), 'simjob-build-'));
 
 /** Node's built-in modules stay outside the bundle (rollup leaves them as `require` calls). */
@@ -112,7 +116,7 @@ try {
   await build({
     absWorkingDir: root,
     entryPoints: { 'head-start': 'src/local/head-start.ts' },
-    outdir: resolve(root, 'dist'),
+    outdir: out,
     outExtension: { '.js': '.cjs' },
     bundle: true,
     format: 'cjs',
@@ -123,6 +127,9 @@ try {
     minify: true,
     logLevel: 'warning',
   });
+} catch (error) {
+  rmSync(out, { recursive: true, force: true });
+  throw error;
 } finally {
   rmSync(bundled, { recursive: true, force: true });
 }
@@ -146,7 +153,7 @@ async function chunk(entries) {
     onwarn: (warning, warn) => (warning.code === 'UNUSED_EXTERNAL_IMPORT' ? undefined : warn(warning)),
   });
   const { output } = await bundle.write({
-    dir: resolve(root, 'dist'),
+    dir: out,
     format: 'cjs',
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
@@ -163,12 +170,29 @@ async function chunk(entries) {
   });
   await bundle.close();
   for (const { fileName } of output.filter((file) => file.fileName.endsWith('.js'))) {
-    const path = resolve(root, 'dist', fileName);
+    const path = resolve(out, fileName);
     writeFileSync(path, withoutBareBuiltins(readFileSync(path, 'utf8')));
   }
 }
 
 // Node looks for the package.json that says how to read each .js file it loads, walking up from the file's folder; one
 // in each dist folder ends the walk there (and says CommonJS, where simjob's own package.json says module).
-for (const dir of ['dist', 'dist/chunks']) writeFileSync(resolve(root, dir, 'package.json'), '{ "type": "commonjs" }\n');
+for (const dir of [out, join(out, 'chunks')]) writeFileSync(resolve(dir, 'package.json'), '{ "type": "commonjs" }\n');
+
+// Into dist/ file by file, each a rename over the old one (one step, on one file system): the chunks first, then what
+// loads them. No path of dist/ is ever missing; files only the old build had go at the end.
+if (existsSync(dist)) {
+  const files = readdirSync(out, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  const fresh = new Set(files.map((entry) => relative(out, join(entry.parentPath, entry.name))));
+  const order = (file) => (file.startsWith(`chunks${sep}`) ? 0 : 1);
+  mkdirSync(join(dist, 'chunks'), { recursive: true });
+  for (const file of [...fresh].sort((a, b) => order(a) - order(b))) renameSync(join(out, file), join(dist, file));
+  for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+    const file = relative(dist, join(entry.parentPath, entry.name));
+    if (entry.isFile() && !fresh.has(file)) rmSync(join(dist, file));
+  }
+  rmSync(out, { recursive: true, force: true });
+} else {
+  renameSync(out, dist);
+}
 

@@ -34,12 +34,20 @@ export type JobArg = { id: string; saved?: undefined } | { saved: SavedJson; id?
 
 export async function readJobArg(ctx: Pick<Context, 'stdin'>, arg: string): Promise<JobArg> {
   if (arg === '-') return { saved: parse('-', 'stdin', savedText(await readAllBytes(ctx.stdin))) };
+  // A job id never holds a slash, so only a name that looks like a path is a saved file; anything else is a job id,
+  // even where a file or folder of that name exists (`artifacts <id> --download` makes a folder named after the job).
+  if (!looksLikePath(arg)) return { id: checkJobId(arg) };
   const info = await stat(arg).catch(() => undefined);
   if (info?.isFile()) return { saved: parse(arg, arg, await readSaved(arg)) };
-  if (info?.isDirectory()) throw new UsageError(`${terminalSafeLine(arg)} is a folder, not a saved --json file.`, SAVE_HINT);
-  // A job id never holds a slash; a name like a file's is a file that is not there, not a bad job id.
-  if (/[/\\]|\.json$/i.test(arg)) throw new UsageError(`${terminalSafeLine(arg)} does not exist.`, SAVE_HINT);
-  return { id: checkJobId(arg) };
+  if (info?.isDirectory()) {
+    throw new UsageError(`${terminalSafeLine(arg)} is a folder, not a saved --json file.`, SAVE_HINT);
+  }
+  throw new UsageError(`${terminalSafeLine(arg)} does not exist.`, SAVE_HINT);
+}
+
+/** `./old`, `runs/new.json`, `old.json`: a saved file; `old` alone is a job id. */
+function looksLikePath(arg: string): boolean {
+  return /[/\\]|\.json$/i.test(arg);
 }
 
 async function readSaved(file: string): Promise<string> {

@@ -6,7 +6,7 @@
  *   fails with EEXIST when the lock is held), so a lock file is never seen empty. Locks given an owners folder
  *   are links to one owner file per process there (lock-owners.ts): taking and releasing them then allocates and
  *   frees no inode, which matters on ext4 without a journal, where each create scans past every inode freed in
- *   the last minutes (README, Design: "Local store: locks and markers that make no files");
+ *   the last minutes (docs/design.md: "Local store: locks and markers that make no files");
  * - a lock whose owner died (pid gone) or that is older than its stale limit is taken over through a second
  *   "steal" lock, so two processes can never both decide to remove the same stale lock and delete a fresh one.
  * The calls are synchronous: these files are a few kB, and a synchronous call costs tens of microseconds where an
@@ -75,7 +75,7 @@ let dropAtExit = false;
 /**
  * Make the temp file of a later atomic write of `path` now, while this process waits anyway (for simc): the write
  * then creates no file, only truncates this one. Creating a file is the slow step where a disk is slow to make
- * them (ext4 without a journal, README Design: "Local store"), and the last writes of a job are on the way from
+ * them (ext4 without a journal, docs/design.md: "Local store"), and the last writes of a job are on the way from
  * simc's end to the answer. Never throws: a temp not made here is made by the write, as always. A temp no write
  * took is removed at exit.
  */

@@ -1,7 +1,7 @@
 /**
  * A waiting `submit --local --wait` runs its own job, when the queue is free (local.concurrency) and the job is
  * next: no background worker to start or wake, so what local mode adds to simc is about one Node start-up (see
- * README, Design). simc runs detached (detached.ts), so the job outlives this process: when the CLI leaves first
+ * docs/design.md). simc runs detached (detached.ts), so the job outlives this process: when the CLI leaves first
  * (Ctrl-C, --timeout), it hands the job over to the worker, which adopts the run (adopt.ts); if the CLI dies, the
  * next simjob call sees its pid gone and does the same.
  */

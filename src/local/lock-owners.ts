@@ -1,7 +1,7 @@
 /**
  * Who holds a lock of the local store (fsutil.ts). A lock given an owners folder is a hard link to its process's
  * owner file there, `<owners>/<pid>.<nonce>`, written once with the owner's JSON: so taking a lock makes no file and
- * releasing one frees none (README, Design: "Local store: locks and markers that make no files").
+ * releasing one frees none (docs/design.md: "Local store: locks and markers that make no files").
  */
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';

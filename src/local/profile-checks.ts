@@ -5,7 +5,7 @@
  */
 import type { MultiStageSummary } from '../api/schemas.js';
 import type { MainActorChoice } from './report-rows.js';
-import { analyzeProfile, mainActorChoice, multistageEligibility, type ProfileAnalysis } from '../profile/index.js';
+import { analyzeProfile, looksLikeProfile, mainActorChoice, multistageEligibility, NOT_A_PROFILE, type ProfileAnalysis } from '../profile/index.js';
 
 const MAX_LISTED = 5;
 
@@ -40,7 +40,8 @@ function includeWarnings(analysis: ProfileAnalysis): string[] {
 
 export function inspectProfile(text: string, multiStageRequested: boolean, analysis = analyzeProfile(text)): LocalProfileFacts {
   const eligibility = multistageEligibility(analysis, { requested: multiStageRequested });
-  const warnings = [...serviceDifferences(analysis), ...includeWarnings(analysis)];
+  // Prose: one note, not a warning for each word simc would take for a file name.
+  const warnings = looksLikeProfile(text) ? [...serviceDifferences(analysis), ...includeWarnings(analysis)] : [NOT_A_PROFILE];
   // Eligible jobs run staged (src/multistage/local.ts, which fills in the stages); the rest in one pass, saying why.
   const multiStage: MultiStageSummary = { enabled: eligibility.enabled, reason: eligibility.reason, stages: [] };
   if (multiStageRequested && !eligibility.enabled) warnings.push(`--multistage: ${eligibility.detail}.`);

@@ -17,7 +17,9 @@ export interface SimcChoice {
   source: string;
 }
 
-export const NO_SIMC_HINT = 'Pass --simc /path/to/simc, set SIMJOB_SIMC, or run `simjob config set simc.path /path/to/simc`.';
+export const NO_SIMC_HINT =
+  'Pass --simc /path/to/simc, set SIMJOB_SIMC, or run `simjob config set simc.path /path/to/simc`. No simc yet? To try ' +
+  'simjob, a checkout of it has a stand-in: --simc test/fake-simc/simc (its numbers are made up).';
 
 async function checkNamed(named: NamedSimc, env: NodeJS.ProcessEnv): Promise<SimcChoice> {
   const { source } = named;

@@ -3,7 +3,7 @@
  * starts with (the profile, the two logs) and the head start's marker, made by a waiting submit while its own simc
  * runs. Taking one is two renames instead of five new files on the way from the command to simc's start: creating
  * a file is the slow step where a disk is slow to make them (ext4 without a journal in a busy spell: ~0.5 ms each;
- * README, Design: "Local store"). Only files simjob itself writes are made ahead, never one simc writes.
+ * docs/design.md: "Local store"). Only files simjob itself writes are made ahead, never one simc writes.
  *
  * `<data dir>/spare/<name>/` holds them, the marker as `marker`. A folder is made as `spare/.<name>` and renamed
  * when whole, so a taker never finds half of one. A head start takes a folder by renaming its marker to

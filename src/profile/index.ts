@@ -7,3 +7,4 @@ export { multistageEligibility, planStages } from './multistage.js';
 export { rewriteForStage } from './rewrite.js';
 export type { StageRewriteOptions } from './rewrite.js';
 export * from './types.js';
+export { looksLikeProfile, NOT_A_PROFILE } from './looks-like-profile.js';

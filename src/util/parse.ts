@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { closestValue } from './did-you-mean.js';
 
 /** Value parsers shared by command flags and config settings: each rejects bad input with a one-line error naming the flag or setting. */
 
@@ -15,7 +16,8 @@ export function positiveInteger(flag: string) {
 export function oneOf<T extends string>(flag: string, allowed: readonly T[]) {
   return (value: string): T => {
     if (!(allowed as readonly string[]).includes(value)) {
-      throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}").`);
+      const meant = closestValue(value, allowed);
+      throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}").`, meant && `Did you mean ${meant}?`);
     }
     return value as T;
   };

@@ -44,7 +44,7 @@ describe('compare saved --json results', () => {
     expect(r.stdout).toContain('Profile\tScenario\tName\tA\t± A\tB\t± B\tΔ\tΔ %\t± Δ\tSignificant\n');
     expect(r.stdout).toMatch(/\tfight_style=DungeonSlice\talpha \(actor\)\t(49|50),[\d,.]+\t[\d.]+\t47,[\d,.]+\t[\d.]+\t−2,[\d,.]+\t−[45]\.\d\d%\t[\d.]+\tyes, regression\n/);
 
-    const report = validateJunit(junit);
+    const report = await validateJunit(junit);
     expect(report).toMatchObject({ tests: 4, failures: 2, errors: 0, skipped: 0 });
     expect(readFileSync(junit, 'utf8')).toMatch(/<failure message="1 significant regression of more than 1%: alpha \(actor\): -[45]\.\d\d% \(Δ -2\d{3}\.\d ± \d+\.\d\)" type="regression">/);
     const summary = readFileSync(md, 'utf8');
@@ -97,7 +97,7 @@ describe('compare saved --json results', () => {
     const r = await run(env, ['compare', file('old.json'), file('fewer.json'), '--fail-on-regression', '1', '--report', `junit=${junit}`]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Not compared: \S+bravo\.simc \[fight_style=DungeonSlice\] \(job local-\w+\): only in A \(\S+old\.json\)\./);
-    expect(validateJunit(junit)).toMatchObject({ tests: 4, failures: 0, skipped: 1 });
+    expect(await validateJunit(junit)).toMatchObject({ tests: 4, failures: 0, skipped: 1 });
   });
 
   it('bad inputs: one-line errors', async () => {

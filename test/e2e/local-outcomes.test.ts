@@ -280,6 +280,8 @@ describe('finding simc', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/No simc found.*--simc.*SIMJOB_SIMC.*simc\.path/);
+    // A first-time user without simc learns how to try simjob anyway.
+    expect(result.stderr).toContain('a checkout of it has a stand-in: --simc test/fake-simc/simc (its numbers are made up)');
   });
 
   it('uses --simc over SIMJOB_SIMC, and names the source of a path that does not exist', async () => {

@@ -105,11 +105,13 @@ describe('the npm package', () => {
     expect(result.stdout).toMatch(/^Examples:/);
   });
 
-  it('installs without --ignore-scripts too: nothing needs to build on the user\'s machine', async () => {
+  it('installs without --ignore-scripts too, without a warning: nothing needs to build on the user\'s machine', async () => {
     const plain = join(root, 'plain');
     mkdirSync(plain);
     const installed = await npm(['install', tarball], plain);
     expect(installed.exitCode, installed.stderr).toBe(0);
+    // No install or prepare script for npm to ask the user about (the build runs on `npm pack`: prepack).
+    expect(installed.stderr.split('\n').filter((line) => /\bwarn\b/i.test(line))).toEqual([]);
     const version = await execa(join(plain, 'node_modules', '.bin', 'simjob'), ['--version'], { reject: false });
     expect(version.stdout).toBe(pkg.version);
   });

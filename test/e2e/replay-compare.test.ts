@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FIXTURES_DIR, REPO_ROOT, SHARED_DIR } from '../helpers/shared.js';
+import { FIXTURES_DIR, REPO_ROOT } from '../helpers/shared.js';
 import { cleanUp, json, localEnv, profileFile, run, type LocalEnv } from './local-helpers.js';
 
 const REPORTS_DIR = join(FIXTURES_DIR, 'reports-real');
@@ -22,7 +22,7 @@ let env: LocalEnv;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  env = localEnv({ SIMJOB_SIMC: resolve(REPO_ROOT, 'test', 'replay-simc', 'simc'), SIMJOB_SHARED_DIR: SHARED_DIR });
+  env = localEnv({ SIMJOB_SIMC: resolve(REPO_ROOT, 'test', 'replay-simc', 'simc') });
   for (const file of [R08, R07]) {
     const submitted = await run(env, ['submit', profileFile(env, `${file}.simc`, `# replay.report=${file}\n`), '--local', '--wait', '--json'], 60_000);
     expect(submitted.exitCode, submitted.stderr).toBe(0);

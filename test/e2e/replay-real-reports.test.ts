@@ -1,5 +1,5 @@
 /**
- * Eleven real simc JSON reports (../shared/fixtures/simc/reports-real/, sources in SOURCES.md there), replayed
+ * Eleven real simc JSON reports (test/fixtures/simc/reports-real/, sources in SOURCES.md there), replayed
  * through `submit --local --wait` by the replaying simc (test/replay-simc/simc), which copies the report a profile
  * names to the json path simjob gives it. What simjob shows is checked against values this file computes from each
  * report with its own small reader, not with simjob's code.
@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES_DIR, REPO_ROOT, SHARED_DIR } from '../helpers/shared.js';
+import { FIXTURES_DIR, REPO_ROOT } from '../helpers/shared.js';
 import { cleanUp, json, localEnv, profileFile, run, type LocalEnv } from './local-helpers.js';
 
 const REPLAY_SIMC = resolve(REPO_ROOT, 'test', 'replay-simc', 'simc');
@@ -44,7 +44,7 @@ const jobs = new Map<string, { id: string; submitOut: string; submitErr: string 
 
 beforeAll(async () => {
   // The replaying simc finds the reports through the shared folder the tests use (a clone may have none beside it).
-  env = localEnv({ SIMJOB_SIMC: REPLAY_SIMC, SIMJOB_SHARED_DIR: SHARED_DIR });
+  env = localEnv({ SIMJOB_SIMC: REPLAY_SIMC });
   expect(REPORTS).toHaveLength(11);
   for (const file of REPORTS) {
     const profile = profileFile(env, `${file}.simc`, `# replay.report=${file}\niterations=100\n`);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumInstalled, launchBrowser, visit, type Browser, type Visit } from '../helpers/browser.js';
 import { simjob } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/shared.js';
+import { noteSkipped } from '../helpers/skip-note.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { userEnv } from './wait-helpers.js';
 
@@ -19,7 +20,10 @@ const SHOTS = resolve(REPO_ROOT, '.tmp', 'report-browser');
 const EVIL_NAME = '<script>alert(1)</script>';
 const EVIL_META = '"><img src=x onerror=alert(2)>';
 
-if (!chromiumInstalled && !process.env.CI) console.warn('chromium is not installed: skipping the report browser tests (apt-get install chromium; CI fails instead).');
+if (!chromiumInstalled && !process.env.CI) {
+  const why = process.env.SIMJOB_CHROMIUM ? `SIMJOB_CHROMIUM (${process.env.SIMJOB_CHROMIUM}) does not exist` : 'chromium is not on PATH';
+  noteSkipped('the report browser tests', `${why} (apt-get install chromium; .ci/run does)`);
+}
 
 describe.skipIf(!chromiumInstalled && !process.env.CI)('simjob report in headless chromium', () => {
   let server: TestServer;

@@ -74,7 +74,7 @@ describe('submit --scenarios against the service', () => {
     expect(actorRow[4]).toContain(result.result.summary.mainActor.mean.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
     expect(r.stderr).toContain('9 jobs (3 profiles × 3 scenarios): 9 completed.');
 
-    const report = validateJunit(junit);
+    const report = await validateJunit(junit);
     expect(report).toMatchObject({ tests: 9, failures: 0, errors: 0, skipped: 0 });
     expect(report.cases).toContain(`${profiles[0]} [DungeonSlice]`);
     const summary = readFileSync(md, 'utf8');
@@ -93,7 +93,7 @@ describe('submit --scenarios against the service', () => {
       'desired_targets=5 fight_style=DungeonSlice', 'desired_targets=5 fight_style=Patchwerk',
     ]);
     expect(body.every((b) => b.metadata.profile === profile && b.metadata['test.outcome'] === 'failed')).toBe(true);
-    const report = validateJunit(junit);
+    const report = await validateJunit(junit);
     expect(report).toMatchObject({ tests: 4, failures: 4, errors: 0 });
     expect(readFileSync(junit, 'utf8')).toMatch(/<failure message="job \d+ failed \(execution_failed\)[^"]*" type="execution_failed">/);
   });
@@ -155,6 +155,6 @@ describe('submit --scenarios with --local and the stand-in simc', () => {
     const jobs = (Array.isArray(listed) ? listed : (listed as any).jobs) as Array<{ id: string; metadata: Record<string, string> | null }>;
     const marks = jobs.map((j) => `${j.metadata?.profile} | ${j.metadata?.scenario}`).sort();
     expect(marks).toEqual(profiles.flatMap((p) => styles.map((s) => `${p} | ${s}`)).sort());
-    expect(validateJunit(junit)).toMatchObject({ tests: 9, failures: 0, errors: 0 });
+    expect(await validateJunit(junit)).toMatchObject({ tests: 9, failures: 0, errors: 0 });
   });
 });

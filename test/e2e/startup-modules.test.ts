@@ -10,7 +10,7 @@ import { freshLocalEnvs, json, profileFile, quickProfile, run, waitForStatus } f
 
 // What `simjob status <id> --json` and `artifacts --download` make Node load, on whichever Node runs the suite (CI: 20
 // and 24). The figures live in bench/startup.ts and bench/download.ts (peak RSS); this keeps out the modules found to
-// cost the most (README, Design: Start-up).
+// cost the most (docs/design.md: Start-up).
 let server: TestServer;
 let dir: string;
 

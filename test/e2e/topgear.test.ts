@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simjob } from '../helpers/cli.js';
-import { REPO_ROOT } from '../helpers/shared.js';
+import { ADDON_FIXTURES_DIR } from '../helpers/shared.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { freshLocalEnvs, json, profileFile, run } from './local-helpers.js';
 import { userEnv } from './wait-helpers.js';
 
-const FURY = resolve(REPO_ROOT, 'test', 'fixtures', 'addon', 'fury-bags-vault.txt');
+const FURY = resolve(ADDON_FIXTURES_DIR, 'fury-bags-vault.txt');
 const FURY_TEXT = readFileSync(FURY, 'utf8');
 
 /** The ranked rows of the piped (TSV) table: [rank, name, dps, error, Δ, Δ%, stage]. */
@@ -167,7 +167,7 @@ describe('simjob topgear refuses bad input with one line and exit 2, sending not
   });
 
   it('an export with nothing in the bags: one combination, said in the singular, and why nothing runs', async () => {
-    const r = await simjob(['topgear', resolve(REPO_ROOT, 'test', 'fixtures', 'addon', 'fury-equipped-only.txt'), '--channel', 'nightly'], { env });
+    const r = await simjob(['topgear', resolve(ADDON_FIXTURES_DIR, 'fury-equipped-only.txt'), '--channel', 'nightly'], { env });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('Examplewar (fury warrior): 1 combination (the equipped set only).\n');
     expect(r.stderr).toMatch(/^Error: Export .* offers nothing to swap in/m);

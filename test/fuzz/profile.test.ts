@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeProfile, multistageEligibility, planStages, rewriteForStage } from '../../src/profile/index.js';
 import { expandTemplates, splitOption, tokenize } from '../../src/profile/tokenize.js';
-import { BASE, HAVE_PROFILES, readProfile, withProfilesets } from '../unit/profile/fixtures.js';
+import { BASE, readProfile, withProfilesets } from '../unit/profile/fixtures.js';
 import { nastyText, params } from './fuzz.js';
 
 /** Lines that look like simc input: options, profilesets, copies, templates, includes, comments, quotes. */
@@ -79,7 +79,7 @@ describe('profile tokenizer and analysis', () => {
     fc.assert(fc.property(mutatedProfile(withProfilesets(6, BASE)), analyseEverything), params());
   });
 
-  it.skipIf(!HAVE_PROFILES)('mutated real profiles', () => {
+  it('mutated real profiles', () => {
     const bases = (['MID1_Warrior_Fury', 'MID1_Mage_Frost', 'trinkets_dragonflight_agi', 'character'] as const).map(readProfile);
     fc.assert(fc.property(fc.constantFrom(...bases).chain(mutatedProfile), analyseEverything), { ...params(), numRuns: Math.max(20, Math.floor(params().numRuns! / 4)) });
   });

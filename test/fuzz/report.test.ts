@@ -1,5 +1,5 @@
 /**
- * Property tests of simc report reading: real reports (../shared/fixtures/simc) mutated (fields removed, wrong types,
+ * Property tests of simc report reading: real reports (test/fixtures/simc) mutated (fields removed, wrong types,
  * NaN and infinities, huge arrays, truncated or corrupted text). Local jobs read them (src/local/report*.ts) and
  * `result --all` reads them (src/output/report-profilesets.ts): the first may only throw its ReportError (a failed
  * job with a reason), the second never throws; every summary they make is valid for the result schema.

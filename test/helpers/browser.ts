@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { commandOnPath } from '../../src/util/on-path.js';
 
-export const CHROMIUM = process.env.SIMJOB_CHROMIUM ?? '/usr/bin/chromium';
+/** SIMJOB_CHROMIUM, else `chromium` on PATH (Debian's package puts it in /usr/bin). */
+export const CHROMIUM = process.env.SIMJOB_CHROMIUM ?? commandOnPath('chromium', process.env) ?? 'chromium';
 export const chromiumInstalled = existsSync(CHROMIUM);
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 
-/** The repository root, and the read-only shared/ folder that sits beside it (locally and on CI). */
+/** The repository root, and the fixtures copied into it (each folder names its sources and licences). */
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
-export const SHARED_DIR = process.env.SIMJOB_SHARED_DIR ?? resolve(REPO_ROOT, '..', 'shared');
-export const FIXTURES_DIR = resolve(SHARED_DIR, 'fixtures', 'simc');
+export const TEST_FIXTURES_DIR = resolve(REPO_ROOT, 'test', 'fixtures');
+/** Real simc profiles and reports (provenance: test/fixtures/simc/SOURCES.md). */
+export const FIXTURES_DIR = resolve(TEST_FIXTURES_DIR, 'simc');
+/** SimulationCraft addon exports (provenance: test/fixtures/addon/SOURCES.md). */
+export const ADDON_FIXTURES_DIR = resolve(TEST_FIXTURES_DIR, 'addon');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyScenario, expandScenarios } from '../../src/commands/submit/scenarios.js';
-import { junitXml } from '../../src/output/reports/junit.js';
+import { junitClassName, junitXml } from '../../src/output/reports/junit.js';
 import { cell, markdownTable } from '../../src/output/reports/markdown.js';
 import { validateJunit } from '../helpers/junit.js';
 
@@ -11,7 +11,7 @@ const dir = mkdtempSync(join(tmpdir(), 'simjob-junit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('JUnit XML', () => {
-  it('stays valid against the schema whatever the names hold: quotes, markup, control characters, emoji, lone surrogates', () => {
+  it('stays valid against the schema whatever the names hold: quotes, markup, control characters, emoji, lone surrogates', async () => {
     const hostile = 'a "b" <c> & \'d\'\u0001\u001b[31m\n\t😀\ud800 ]]>';
     const xml = junitXml('simjob submit', [
       { name: hostile, classname: `simjob.submit.${hostile}`, timeSeconds: 1.23456, output: hostile },
@@ -21,7 +21,7 @@ describe('JUnit XML', () => {
     ]);
     const path = join(dir, 'hostile.xml');
     writeFileSync(path, xml);
-    const report = validateJunit(path);
+    const report = await validateJunit(path);
     expect(report).toMatchObject({ tests: 4, failures: 1, errors: 1, skipped: 1 });
     expect(report.cases[0]).toContain('a "b" <c> & \'d\'\\u0001\\u001b[31m');
     expect(xml).toContain('😀');
@@ -29,10 +29,10 @@ describe('JUnit XML', () => {
   });
 
 
-  it('the validator is real: a test case without a name, or a count that is not a number, is refused', () => {
+  it('the validator is real: a test case without a name, or a count that is not a number, is refused', async () => {
     const bad = join(dir, 'bad.xml');
     writeFileSync(bad, '<?xml version="1.0"?>\n<testsuites><testsuite name="s" tests="one"><testcase classname="x"/></testsuite></testsuites>\n');
-    expect(() => validateJunit(bad)).toThrow(/is not valid JUnit XML:[\s\S]*attribute 'tests'[\s\S]*attribute 'name' is required/);
+    await expect(validateJunit(bad)).rejects.toThrow(/is not valid JUnit XML:[\s\S]*attribute 'tests'[\s\S]*attribute 'name' is required/);
   });
 });
 
@@ -55,5 +55,14 @@ describe('scenarios', () => {
     expect(() => expandScenarios(['fight_style=Patchwerk', 'fight_style=DungeonSlice'], [])).toThrow('--scenario fight_style is given twice.');
     expect(() => expandScenarios(['fight_style=patchwerk,Patchwerk'], [])).toThrow('--scenario fight_style: Patchwerk is given twice.');
     expect(() => expandScenarios(['desired_targets=1,2,3,4,5,6,7,8', 'max_time=1,2,3,4,5,6,7'], [])).toThrow('more than 50 combinations');
+  });
+});
+
+describe('JUnit class names', () => {
+  it('the profile is the class, without folder or extension, so CI readers see the package simjob.<command>', () => {
+    expect(junitClassName('compare', 'fury.simc')).toBe('simjob.compare.fury');
+    expect(junitClassName('submit', 'profiles/MID1_Warrior_Fury.simc')).toBe('simjob.submit.MID1_Warrior_Fury');
+    expect(junitClassName('submit', 'runs\\tier.v2.simc')).toBe('simjob.submit.tier_v2');
+    expect(junitClassName('submit', '-')).toBe('simjob.submit.-');
   });
 });

@@ -1,6 +1,6 @@
 /** `compare --report`: each match as a JUnit test case (a regression fails it) and a Markdown summary. */
 import { formatNumber } from '../../output/format.js';
-import { junitXml, type TestCase } from '../../output/reports/junit.js';
+import { junitClassName, junitXml, type TestCase } from '../../output/reports/junit.js';
 import { cell, markdownTable } from '../../output/reports/markdown.js';
 import { writeReport } from '../../output/reports/files.js';
 import type { ReportTarget } from '../../output/reports/spec.js';
@@ -34,7 +34,7 @@ function testCases(view: ComparisonView): TestCase[] {
     const bad = regressionsOf(view, m);
     const actor = m.rows[0];
     const output = [`A: job ${m.a.id}`, `B: job ${m.b.id}`, ...(actor ? [figure(actor)] : []), ...(m.incomplete ?? []).map((w) => `incomplete: ${w}`)].join('\n');
-    const base: TestCase = { name: scenarioLabel(m), classname: `simjob.compare.${m.profile}`, output };
+    const base: TestCase = { name: scenarioLabel(m), classname: junitClassName('compare', m.profile), output };
     if (!bad.length) return base;
     return {
       ...base,
@@ -46,7 +46,7 @@ function testCases(view: ComparisonView): TestCase[] {
     };
   });
   for (const u of view.unmatched) {
-    const base = { name: scenarioLabel(u), classname: `simjob.compare.${u.profile}` };
+    const base = { name: scenarioLabel(u), classname: junitClassName('compare', u.profile) };
     const why = `job ${u.id}: ${u.reason}`;
     const judged = !view.unjudged.includes(u);
     cases.push(judged ? { ...base, skipped: why } : { ...base, failure: { type: 'no_dps', message: why, detail: why } });

@@ -2,7 +2,7 @@
 import type { ResultRecord } from '../../api/schemas.js';
 import { ExitCode } from '../../errors.js';
 import { formatNumber, scenarioLabel } from '../../output/format.js';
-import { junitXml, type TestCase } from '../../output/reports/junit.js';
+import { junitClassName, junitXml, type TestCase } from '../../output/reports/junit.js';
 import { cell, markdownTable } from '../../output/reports/markdown.js';
 import { writeReport } from '../../output/reports/files.js';
 import type { ReportTarget } from '../../output/reports/spec.js';
@@ -32,7 +32,7 @@ function testCase(r: BatchReportRow): TestCase {
   const ms = r.outcome?.runtime?.totalDurationMs;
   const base: TestCase = {
     name: scenarioLabel(r),
-    classname: `simjob.submit.${r.profile}`,
+    classname: junitClassName('submit', r.profile),
     timeSeconds: typeof ms === 'number' ? ms / 1000 : undefined,
     output: [r.id ? `job ${r.id}` : undefined, actor ? `${actor.name}: ${actor.mean} ± ${actor.mean_error ?? '?'} ${r.outcome?.result.summary?.metric ?? 'dps'}` : undefined].filter(Boolean).join('\n') || undefined,
   };

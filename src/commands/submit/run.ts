@@ -1,6 +1,7 @@
 import type { Channel, Priority, Usage } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { isLocalId } from '../../jobs/ids.js';
 import type { JobBackend, Submitted } from '../../jobs/backend.js';
 import { buildRequest, checkIdempotencyKey, checkRequestShape, newIdempotencyKey, readProfile, type ProfileInput } from '../../jobs/submission.js';
 import { describeMultistage, preflight } from '../../jobs/preflight.js';
@@ -136,7 +137,8 @@ async function checkAccountLimits(backend: JobBackend, options: SubmitOptions): 
 function printSubmitted(ctx: Context, submitted: Submitted, p: PreparedSubmission, waiting = false): void {
   const r = submitted.data;
   const out = waiting ? (text: string) => ctx.out.notice(text) : (text: string) => ctx.out.line(text);
-  const what = [p.request.build.channel, p.request.priority].filter(Boolean).join(', ');
+  // A local job runs the simc found for it; the channel only chose that simc and is not what ran.
+  const what = isLocalId(String(r.id)) ? 'local' : [p.request.build.channel, p.request.priority].filter(Boolean).join(', ');
   if (submitted.replay) {
     out(`Job ${safe(String(r.id))} was already submitted with idempotency key ${p.idempotencyKey}; this is that job (replay, nothing new was created).`);
   } else {

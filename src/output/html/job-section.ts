@@ -1,4 +1,5 @@
 import { ERROR_ADVICE } from '../../jobs/states.js';
+import { buildLabel } from '../build-label.js';
 import { formatDuration, formatNumber, formatTime } from '../format.js';
 import type { RankedProfileset } from '../report-profilesets.js';
 import { difference, type Difference } from '../stats.js';
@@ -62,7 +63,7 @@ export function headline(job: ReportJob): string {
     rows.push([metric.toUpperCase(), `<span class="dps">${formatNumber(actor.mean, 1)}</span> ± ${formatNumber(actor.mean_error, 1)}${relative}`]);
   }
   rows.push(['Status', `<span class="status-${text(r.status)}">${text(r.status)}</span>${r.retried ? ' (retried after a platform error)' : ''}`]);
-  const build = r.build ? [r.build.channel, r.build.commit?.slice(0, 10)].filter(Boolean).join(' @ ') : '';
+  const build = buildLabel(r.id, r.build);
   if (build) rows.push(['Build', text(build)]);
   rows.push(['Sim time', text(formatDuration(runtime?.simDurationMs) ?? '')]);
   rows.push(['Total time', text(formatDuration(runtime?.totalDurationMs) ?? '')]);

@@ -22,6 +22,15 @@ export interface Problem {
   detail?: string;
 }
 
+/**
+ * `simjob.<command>.<profile>`: CI readers take what is before the last dot as the package, so the profile keeps no dot
+ * of its own: its file name without folder and extension, other dots as `_` (`profiles/fury.simc` → `fury`).
+ */
+export function junitClassName(command: string, profile: string): string {
+  const name = profile.replace(/^.*[/\\]/, '').replace(/\.[^.]+$/, '').replaceAll('.', '_');
+  return `simjob.${command}.${name || profile.replaceAll('.', '_')}`;
+}
+
 export function junitXml(suite: string, cases: readonly TestCase[], timestamp = new Date()): string {
   const count = (pick: (c: TestCase) => unknown) => cases.filter(pick).length;
   const time = cases.reduce((sum, c) => sum + (c.timeSeconds ?? 0), 0);

@@ -1,6 +1,7 @@
 import type { Colours } from '../ansi.js';
 import type { Artifact, ResultRecord } from '../../api/schemas.js';
 import { ERROR_ADVICE } from '../../jobs/states.js';
+import { buildLabel } from '../build-label.js';
 import { colourState, formatDuration, formatNumber, signed } from '../format.js';
 import { painted, type Output } from '../io.js';
 import type { RankedProfileset } from '../report-profilesets.js';
@@ -67,12 +68,11 @@ function printHeadline(out: Output, record: ResultRecord): void {
   const metric = summary?.metric === 'raid_dps' ? 'raid dps (group total)' : (summary?.metric ?? 'dps');
   const relative = actor?.mean && typeof actor.mean_error === 'number' ? ` (${formatNumber((actor.mean_error / actor.mean) * 100, 2)}%)` : '';
   const fee = runtime?.priorityFeeCredits ? ` (incl. ${formatNumber(runtime.priorityFeeCredits)} priority fee)` : '';
-  const build = record.build ? [record.build.channel, record.build.commit?.slice(0, 10)].filter(Boolean).join(' @ ') : undefined;
   out.keyValues([
     ['Job', record.id],
     ['Status', painted(`${colourState(c, record.status)}${record.retried ? c.dim(' (retried after a platform error)') : ''}`)],
     ['Actor', actor ? painted(`${safe(actor.name)}  ${c.bold(formatNumber(actor.mean, 1))} ${safe(metric)} ± ${formatNumber(actor.mean_error, 1)}${relative}`) : undefined],
-    ['Build', build],
+    ['Build', buildLabel(record.id, record.build)],
     ['Sim time', formatDuration(runtime?.simDurationMs)],
     ['Total time', formatDuration(runtime?.totalDurationMs)],
     ['Credits', typeof runtime?.creditsConsumed === 'number' ? `${formatNumber(runtime.creditsConsumed)}${fee}` : undefined],

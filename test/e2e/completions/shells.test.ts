@@ -6,6 +6,7 @@ import { allCommands, commandModel } from '../../../src/completions/model.js';
 import { simjobCompletionOptions, simjobProgram } from '../../../src/completions/simjob.js';
 import { simjob } from '../../helpers/cli.js';
 import { BASH_COMPLETION_LIB, completeBash, completeFish, completeZsh, shellInstalled, type ShellName } from './shells.js';
+import { noteSkipped } from '../../helpers/skip-note.js';
 import { tempDir } from '../../helpers/temp.js';
 
 /**
@@ -84,7 +85,7 @@ function check(results: string[][]): void {
 for (const shell of ['bash', 'zsh', 'fish'] as const) {
   const installed = shellInstalled(shell);
   if (!installed && !process.env.CI) {
-    console.warn(`${shell} is not installed: skipping its completion tests (apt-get install ${shell}; CI fails instead).`);
+    noteSkipped(`the ${shell} completion tests`, `${shell} is not installed (apt-get install ${shell}; .ci/run does)`);
   }
   describe.skipIf(!installed && !process.env.CI)(`${shell} completion`, () => {
     it(`is installed (CI installs it in .ci/run)`, () => {
@@ -118,6 +119,9 @@ describe.skipIf(!shellInstalled('zsh') && !process.env.CI)('zsh with the script 
   });
 });
 
+if (!existsSync(BASH_COMPLETION_LIB) && !process.env.CI) {
+  noteSkipped('bash completion with the bash-completion package', `${BASH_COMPLETION_LIB} is missing (apt-get install bash-completion)`);
+}
 describe.skipIf(!existsSync(BASH_COMPLETION_LIB) && !process.env.CI)('bash with the bash-completion package loaded', () => {
   it('offers the same words and uses its file completion', async () => {
     expect(existsSync(BASH_COMPLETION_LIB), `${BASH_COMPLETION_LIB} is missing: apt-get install -y bash-completion`).toBe(true);

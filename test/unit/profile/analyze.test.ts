@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeProfile } from '../../../src/profile/analyze.js';
-import { BASE, HAVE_PROFILES, readProfile } from './fixtures.js';
+import { BASE, readProfile } from './fixtures.js';
 
 const codes = (src: string): string[] => analyzeProfile(src).diagnostics.map((d) => d.code);
 
-describe.skipIf(!HAVE_PROFILES)('analyzeProfile on the real fixture profiles', () => {
+describe('analyzeProfile on the real fixture profiles', () => {
   it('MID1_Warrior_Fury: one warrior, no sim options, comments are not directives', () => {
     const a = analyzeProfile(readProfile('MID1_Warrior_Fury'));
     expect(a.lineCount).toBe(177);

@@ -1,13 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { FIXTURES_DIR } from '../../helpers/shared.js';
 
-/**
- * Real simc profiles shared by the team (provenance and licences: ../shared/fixtures/simc/SOURCES.md). They
- * are read in place rather than copied into the repo (GPL / unknown licences); tests that need them are
- * skipped where they are absent. Override the location with SIMJOB_SIMC_PROFILES.
- */
-export const PROFILE_DIR = process.env.SIMJOB_SIMC_PROFILES ?? `${FIXTURES_DIR}/profiles`;
-export const HAVE_PROFILES = existsSync(`${PROFILE_DIR}/MID1_Warrior_Fury.simc`);
+/** Real simc profiles shared by the team (provenance and licences: test/fixtures/simc/SOURCES.md). */
+export const PROFILE_DIR = `${FIXTURES_DIR}/profiles`;
 
 export function readProfile(name: 'MID1_Warrior_Fury' | 'MID1_Mage_Frost' | 'trinkets_dragonflight_agi' | 'character'): string {
   return readFileSync(`${PROFILE_DIR}/${name}.simc`, 'utf8');

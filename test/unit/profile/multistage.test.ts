@@ -7,7 +7,7 @@ import {
   planStages,
 } from '../../../src/profile/multistage.js';
 import type { MultiStageReason } from '../../../src/profile/types.js';
-import { BASE, HAVE_PROFILES, readProfile, withProfilesets } from './fixtures.js';
+import { BASE, readProfile, withProfilesets } from './fixtures.js';
 
 const check = (src: string, requested = true) => multistageEligibility(analyzeProfile(src), { requested });
 const reasonOf = (src: string, requested = true): MultiStageReason => check(src, requested).reason;
@@ -48,7 +48,7 @@ describe('multistageEligibility: every reason', () => {
   });
 });
 
-describe.skipIf(!HAVE_PROFILES)('multistageEligibility on the fixtures', () => {
+describe('multistageEligibility on the fixtures', () => {
   it('single-actor profiles without profilesets have no variants', () => {
     expect(reasonOf(readProfile('MID1_Warrior_Fury'))).toBe('no_variants_in_input');
     expect(reasonOf(readProfile('MID1_Mage_Frost'))).toBe('no_variants_in_input');
@@ -184,7 +184,7 @@ describe('planStages', () => {
     ]);
   });
 
-  it.skipIf(!HAVE_PROFILES)('character.simc: 1.0, 0.2, final 0.1, capped at 5000, report_details deferred', () => {
+  it('character.simc: 1.0, 0.2, final 0.1, capped at 5000, report_details deferred', () => {
     const p = planStages(analyzeProfile(readProfile('character')));
     expect(p.stages.map((s) => [s.label, s.targetError, s.iterations])).toEqual([
       ['initial', 1, 5000],

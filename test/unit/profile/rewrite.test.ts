@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeProfile } from '../../../src/profile/analyze.js';
 import { planStages } from '../../../src/profile/multistage.js';
 import { rewriteForStage } from '../../../src/profile/rewrite.js';
-import { BASE, HAVE_PROFILES, readProfile, withProfilesets } from './fixtures.js';
+import { BASE, readProfile, withProfilesets } from './fixtures.js';
 
 const keep = (...names: string[]) => new Set(names);
 
@@ -99,7 +99,7 @@ describe('rewriteForStage', () => {
   });
 });
 
-describe.skipIf(!HAVE_PROFILES)('rewriteForStage on character.simc', () => {
+describe('rewriteForStage on character.simc', () => {
   it('sets precision at the top and again after the input= includes, strips report_details', () => {
     const src = readProfile('character');
     const out = rewriteForStage(src, { keepProfilesets: keep(), targetError: 1, iterations: 5000, deferFinalOnly: true });

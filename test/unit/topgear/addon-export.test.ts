@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adler32, checkChecksum } from '../../../src/addon/checksum.js';
 import { ExportError, parseAddonExport } from '../../../src/addon/export.js';
-import { REPO_ROOT } from '../../helpers/shared.js';
+import { ADDON_FIXTURES_DIR } from '../../helpers/shared.js';
 
-const fixture = (name: string) => readFileSync(resolve(REPO_ROOT, 'test', 'fixtures', 'addon', name), 'utf8');
+const fixture = (name: string) => readFileSync(resolve(ADDON_FIXTURES_DIR, name), 'utf8');
 const FURY = fixture('fury-bags-vault.txt');
 
 function problem(text: string): string {

@@ -14,9 +14,9 @@ import { suggestSlots } from '../../../src/topgear/limit.js';
 import { combinationName } from '../../../src/topgear/names.js';
 import { topGearProfile } from '../../../src/topgear/profile.js';
 import { analyzeProfile } from '../../../src/profile/index.js';
-import { REPO_ROOT } from '../../helpers/shared.js';
+import { ADDON_FIXTURES_DIR } from '../../helpers/shared.js';
 
-const fixture = (name: string) => parseAddonExport(readFileSync(resolve(REPO_ROOT, 'test', 'fixtures', 'addon', name), 'utf8'));
+const fixture = (name: string) => parseAddonExport(readFileSync(resolve(ADDON_FIXTURES_DIR, name), 'utf8'));
 const FURY = fixture('fury-bags-vault.txt');
 const HUNTER = fixture('topgear-high-spread-sortbek-bm-gear.simc');
 

@@ -1,0 +1,24 @@
+// ESLint (flat config) with typescript-eslint: the recommended rules, type-aware where they find real bugs
+// (floating promises). Formatting is Prettier's (.prettierrc.json), so no style rules here.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { languageOptions: { globals: { ...globals.node } } },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', '.cache/', '.tmp/', '.dist-next-*/', 'completions/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['vitest.config.ts'] }, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // Terminal safety and parsers match control characters on purpose.
+      'no-control-regex': 'off',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  // bin/ and dist/'s loaders are CommonJS on purpose (start-up cost): require is right there.
+  { files: ['**/*.js', '**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+);
