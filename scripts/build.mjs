@@ -85,13 +85,12 @@ function staticImports(entry, getModuleInfo) {
   return found;
 }
 
-const entryPoints = { cli: 'src/cli.ts', worker: 'src/local/worker-main.ts', 'worker-start': 'src/local/worker-start.ts' };
+const entryPoints = { cli: 'src/cli.ts', worker: 'src/local/worker-main.ts' };
 try {
   await build({
     plugins: [lazyChildProcessForCommander],
     absWorkingDir: root,
-    // dist/worker.js: the background worker of local jobs, an entry of its own so it starts without the CLI;
-    // dist/worker-start.js: what bin/simjob.js loads to start it early on `submit --local`, before the CLI bundle.
+    // dist/worker.js: the background worker of local jobs, an entry of its own so it starts without the CLI.
     entryPoints,
     outdir: bundled,
     bundle: true,
@@ -110,11 +109,10 @@ try {
   });
   await chunk(Object.keys(entryPoints));
   // What bin/simjob.js loads before the CLI, each one self-contained file that loads in well under a millisecond,
-  // without the chunks the CLI shares: dist/head-start.cjs starts simc itself on `submit --local --wait`
-  // (local/head-start.ts), on the way to simc; dist/code-cache.cjs loads the bundle (code-cache.ts).
+  // without the chunks the CLI shares: dist/code-cache.cjs loads the bundle (code-cache.ts).
   await build({
     absWorkingDir: root,
-    entryPoints: { 'head-start': 'src/local/head-start.ts', 'code-cache': 'src/code-cache.ts' },
+    entryPoints: { 'code-cache': 'src/code-cache.ts' },
     outdir: resolve(root, 'dist'),
     outExtension: { '.js': '.cjs' },
     bundle: true,

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { Context, type GlobalFlags } from '../context.js';
-import type { HeadStart } from '../local/head-start.js';
 
 /** What every command handler looks like: positional arguments, its options, the context, and the command itself. */
 export type Handler<O = Record<string, unknown>> = (ctx: Context, args: string[], options: O, command: Command) => Promise<number | void>;
@@ -15,8 +14,6 @@ export interface Runtime {
   signal: AbortSignal;
   /** Set by the action with the handler's exit code. */
   exitCode: number;
-  /** simc already started for `submit --local --wait` (local/head-start.ts); the CLI drops it if no job takes it. */
-  headStart?: HeadStart | undefined;
 }
 
 /**

@@ -1,21 +1,64 @@
 /**
- * Finding the user's simc, reading its version line, and running it once.
+ * Finding the user's simc, reading its version line, and what it is given to run.
  *
- * Where simc comes from is simc-path.ts's order. A binary that is named but missing is an error naming where it
- * was named, never a silent fall-through to the next source.
+ * Where simc comes from, first match wins: `--simc PATH`, SIMJOB_SIMC, the setting for the job's channel
+ * (`simc.nightly` / `simc.weekly` / `simc.latest`), the setting `simc.path`, then `simc` on PATH. A binary that is
+ * named but missing is an error naming where it was named, never a silent fall-through to the next source.
  */
 import { promises as fs } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Channel } from '../api/schemas.js';
 import type { Config } from '../config/resolve.js';
 import { ExitCode, LocalError } from '../errors.js';
 import { sha256Hex } from '../util/sha256.js';
-import { isExecutableFile, namedSimc, simcOnPath, simcPath, type NamedSimc } from './simc-path.js';
+import { commandOnPath, isExecutableFile } from '../util/on-path.js';
 
 export interface SimcChoice {
   path: string;
   /** How it was found, for `builds --local` and messages: `--simc`, `SIMJOB_SIMC`, `simc.nightly`, `PATH`. */
   source: string;
 }
+
+/** A simc path as named by a flag, variable or setting: `~` is the home folder, relative paths from the cwd. */
+export function simcPath(raw: string, env: NodeJS.ProcessEnv): string {
+  return resolve(raw.replace(/^~(?=$|[\\/])/, env.HOME ?? '~'));
+}
+
+/** A simc a flag, variable or setting names: the path as given, where it was named, and the setting's key if one. */
+export interface NamedSimc {
+  raw: string;
+  /** `--simc`, `SIMJOB_SIMC`, `the setting simc.nightly` */
+  source: string;
+  setting?: string;
+}
+
+/** The simc a flag, variable or setting names (not checked), or undefined when none does. */
+export function namedSimc(opts: { flag?: string | undefined; env: NodeJS.ProcessEnv; setting: (key: string) => string | undefined; channel: string }): NamedSimc | undefined {
+  if (opts.flag) return { raw: opts.flag, source: '--simc' };
+  if (opts.env.SIMJOB_SIMC) return { raw: opts.env.SIMJOB_SIMC, source: 'SIMJOB_SIMC' };
+  for (const key of [`simc.${opts.channel}`, 'simc.path']) {
+    const value = opts.setting(key);
+    if (value) return { raw: value, source: `the setting ${key}`, setting: key };
+  }
+  return undefined;
+}
+
+/** `simc` on PATH (with PATHEXT on Windows). */
+export const simcOnPath = (env: NodeJS.ProcessEnv): string | undefined => commandOnPath('simc', env);
+
+/**
+ * What simc's environment keeps of simjob's: the system's basics and the names SIMJOB_SIMC_ENV lists
+ * (comma-separated; `NAME_*` matches a prefix), never simjob's own variables: simc needs none of its secrets.
+ */
+export function simcEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const listed = (env.SIMJOB_SIMC_ENV ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const named = (name: string) => listed.some((l) => (l.endsWith('*') ? name.startsWith(l.slice(0, -1)) : name === l));
+  const passes = (name: string) => !/^SIMJOB_/i.test(name) && (SYSTEM_ENV.test(name) || named(name));
+  return Object.fromEntries(Object.entries(env).filter(([name]) => passes(name)));
+}
+
+const SYSTEM_ENV =
+  /^(PATH|PATHEXT|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|TMP|TEMP|SYSTEMROOT|WINDIR|COMSPEC|USERPROFILE|APPDATA|LOCALAPPDATA)$/i;
 
 export const NO_SIMC_HINT = 'Pass --simc /path/to/simc, set SIMJOB_SIMC, or run `simjob config set simc.path /path/to/simc`.';
 
