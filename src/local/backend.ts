@@ -379,11 +379,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     return entry;
   }
 
-  /**
-   * Stop watching a job that has ended. An inotify watch still open when the process ends holds that end back by
-   * 13-26 ms (the kernel frees a watch only after a grace period), and the CLI ends with process.exit, before Node's
-   * own teardown would close it.
-   */
+  /** Stop watching a job that has ended: a watch left open holds the process's end back (docs/performance.md). */
   private unwatch(id: string): void {
     this.watches.get(id)?.close();
     this.watches.delete(id);

@@ -5,10 +5,9 @@
  * process that may go away, and none for the runner to copy). Everything needed to finish the job is then in the
  * job folder: if a waiting CLI goes away, the worker adopts its run (adopt.ts) and finishes it from those files.
  *
- * simc is started directly, not under a shell that would write its exit status to a file: that shell cost about a
- * millisecond and a half on every run (a second process start before simc's). The runner, simc's parent, gets the
- * status; a worker that adopted the run is not simc's parent and never learns it, so it judges the run by what simc
- * left (pass.ts: an ending with no known status).
+ * simc is started directly (no shell to write its exit status: a second process start on every run). The runner,
+ * simc's parent, gets the status; a worker that adopted the run is not simc's parent and never learns it, so it
+ * judges the run by what simc left (pass.ts: an ending with no known status).
  */
 import { accessSync, constants as fsConstants, openSync, closeSync, readSync } from 'node:fs';
 import type { SimcExit, SimcRunSpec } from './simc.js';

@@ -49,11 +49,6 @@ export interface RunDeps {
   killGraceMs: number;
   /** Record simc's pid on the job, so a dead worker's simc can be found and stopped. */
   onSimcPid: (pid: number) => Promise<void>;
-  /**
-   * A single-pass job's simc has ended and its files are about to be read: the worker starts its next job first
-   * (simc's room is free; the reading and writing that remain run beside the next simc).
-   */
-  onSimcEnded?: () => Promise<void>;
 }
 
 export interface PassOutcome extends SimcExit {

@@ -44,14 +44,6 @@ const TICK_MS = 250;
 export class Worker {
   private lock: HeldLock | undefined;
   private readonly running = new Map<string, RunningJob>();
-  /**
-   * Running jobs whose simc has ended, while their result and record are written: their room is free, so the next
-   * job's simc starts first and that writing runs beside it. Their running markers stay until they end, so a claim
-   * by this worker allows one extra marker for each.
-   */
-  private readonly simcEnded = new Set<string>();
-  /** Runs waiting for the loop to have filled the free room once (onSimcEnded). */
-  private readonly filledWaiters: (() => void)[] = [];
   /** Queue deadlines (maxQueueSeconds) of the queued jobs seen, null for none. */
   private readonly deadlines = new Map<string, number | null>();
   private wakeUp: (() => void) | undefined;
@@ -80,7 +72,6 @@ export class Worker {
       await recoverInterrupted(store);
       await this.loop();
     } finally {
-      this.tellFilled(); // no more filling: nobody waits for it
       await this.stopAll('shutdown');
       await this.deliveries.stop();
       this.watcher?.close();
@@ -156,7 +147,6 @@ export class Worker {
         for (const stray of await this.o.store.strayQueueFiles()) await removeFile(stray);
         await this.adoptDetached();
         await this.fill(queued);
-        this.tellFilled();
         await this.deliveries.tick();
         if (this.running.size > 0 || queued.length > 0 || this.deliveries.active) idleSince = Date.now();
         else if (Date.now() - idleSince >= this.o.idleMs) {
@@ -184,19 +174,6 @@ export class Worker {
     return false;
   }
 
-  private tellFilled(): void {
-    for (const filled of this.filledWaiters.splice(0)) filled();
-  }
-
-  /** A job's simc has ended: start the next job in its room now, before its result is written (RunDeps.onSimcEnded). */
-  private async simcHasEnded(id: string): Promise<void> {
-    this.simcEnded.add(id);
-    if (this.o.shutdown.aborted) return;
-    const filled = new Promise<void>((done) => this.filledWaiters.push(done));
-    this.wake();
-    await Promise.race([filled, new Promise((done) => setTimeout(done, TICK_MS).unref())]);
-  }
-
   /** Expire queued jobs past maxQueueSeconds, and start the next ones while there is room. */
   private async fill(queued: string[]): Promise<void> {
     const waiting = new Set(queued);
@@ -206,7 +183,7 @@ export class Worker {
     let othersRunning = queued.length > 0 ? (await this.o.store.runningIds()).filter((id) => !this.running.has(id)).length : 0;
     for (const id of queued) {
       if (this.running.has(id)) continue;
-      const full = this.running.size - this.simcEnded.size + othersRunning >= this.o.concurrency;
+      const full = this.running.size + othersRunning >= this.o.concurrency;
       // A full worker only looks for queue timeouts, from deadlines read once per queued job (a long queue is
       // then not re-read every tick); the claim and the expiry re-check the job under its lock.
       let deadline = this.deadlines.get(id);
@@ -234,7 +211,7 @@ export class Worker {
   private async claim(id: string): Promise<boolean> {
     // A waiting `submit --wait` may be running jobs itself (inline.ts): room is counted from the running markers,
     // under the claim lock they take too.
-    const claimed = await claimJob(this.o.store, id, { pid: process.pid, nonce: this.nonce }, this.o.concurrency + this.simcEnded.size);
+    const claimed = await claimJob(this.o.store, id, { pid: process.pid, nonce: this.nonce }, this.o.concurrency);
     if (claimed) this.start(claimed, runJob);
     return Boolean(claimed);
   }
@@ -278,12 +255,10 @@ export class Worker {
       onSimcPid: async (pid) => {
         await store.updateJob(job.id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined));
       },
-      onSimcEnded: () => this.simcHasEnded(job.id),
     };
     const runIt = async () => {
       if (run === runJob) await clearRunOutputs(store, job.id);
-      // Its running marker goes as it ends: from now on the marker counts it again, never the allowance too.
-      return run(deps, job).finally(() => this.simcEnded.delete(job.id));
+      return run(deps, job);
     };
     const done = runToEnd(store, job, runIt, ownedByMe)
       .then((ending) => {
