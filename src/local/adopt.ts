@@ -36,6 +36,8 @@ export function isJobsSimc(store: LocalStore, job: LocalJob): boolean {
   }
 }
 
+const unknownExit = Promise.resolve({ exitCode: null, signal: null });
+
 /** When simc last wrote one of its files: the end of a run nobody saw end. */
 function lastWriteMs(paths: string[]): number | undefined {
   const times = paths.map((path) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0);
@@ -71,7 +73,9 @@ export async function finishAdopted(deps: RunDeps, job: LocalJob): Promise<Endin
     if (deps.stop.aborted) onStop();
     else deps.stop.addEventListener('abort', onStop, { once: true });
   });
-  const exit = await Promise.race([awaitGroup(job.simcPid as number, { stop: stop.signal, killGraceMs: deps.killGraceMs }), leaving]);
+  // a group that is no longer this job's simc (its pid given to another program) is neither waited for nor stopped
+  const ran = isJobsSimc(deps.store, job) ? awaitGroup(job.simcPid as number, { stop: stop.signal, killGraceMs: deps.killGraceMs }) : unknownExit;
+  const exit = await Promise.race([ran, leaving]);
   deps.stop.removeEventListener('abort', onStop);
   if (!exit) return undefined;
   // simc's time: from its start to its last write (not to now: the worker may adopt a run long after it ended)

@@ -95,8 +95,8 @@ export async function runToEnd(store: LocalStore, job: LocalJob, run: () => Prom
     await finishJob(store, job.id, ending, owned);
   } catch (error) {
     if (!isDiskFull(error)) throw storeError(error);
-    await clearRunOutputs(store, job.id, ['stdout.log', 'stderr.log']); // room for the record
-    ending = { ...ending, ...DISK_FULL };
+    await clearRunOutputs(store, job.id); // room for the record: what the run left is cut short anyway
+    ending = { ...ending, ...DISK_FULL, hasResult: false };
     await finishJob(store, job.id, ending, owned);
   }
   return ending;

@@ -168,7 +168,7 @@ export class LocalStore {
   async createJob(job: LocalJob, files: Record<string, { data: string; mode?: number }>): Promise<void> {
     const staging = join(this.jobsDir, `.staging-${job.id}`);
     try {
-      mkdirSync(staging, { recursive: true });
+      mkdirSync(staging); // not recursive: that reports a read-only disk as ENOENT
       await writeJobFiles(staging, job, files);
       renameSync(staging, this.jobDir(job.id));
     } catch (error) {
