@@ -14,10 +14,8 @@ import type { SimcExit, SimcRunSpec } from './simc.js';
 import { childProcess } from '../util/child-process.js';
 import { errnoCode } from '../util/errno.js';
 
-/** How often the stdout file is read for new progress lines (the first read comes sooner: FIRST_TAIL_MS). */
+/** How often the stdout file is read for new progress lines. */
 const TAIL_MS = 100;
-/** The first read, soon after the start: the version line (and the build id made from it) while simc runs. */
-const FIRST_TAIL_MS = 20;
 /** How often a process group is looked at while waiting for it to end. */
 const POLL_MS = 20;
 
@@ -60,10 +58,7 @@ class FileTail {
   private timer: NodeJS.Timeout;
 
   constructor(private readonly path: string, private readonly onLines: (lines: readonly string[]) => void) {
-    this.timer = setTimeout(() => {
-      void this.read();
-      this.timer = setInterval(() => void this.read(), TAIL_MS).unref();
-    }, FIRST_TAIL_MS).unref();
+    this.timer = setInterval(() => void this.read(), TAIL_MS).unref();
   }
 
   read(): Promise<void> {
@@ -92,7 +87,7 @@ class FileTail {
   }
 
   async stop(): Promise<void> {
-    clearTimeout(this.timer); // clears an interval too
+    clearInterval(this.timer);
     await this.read();
     if (this.pending) this.onLines([this.pending]);
     this.pending = '';

@@ -5,8 +5,8 @@
  */
 import { promises as fs, readFileSync } from 'node:fs';
 import type { Ending } from './lifecycle.js';
-import { ReportError, parseReport } from './report.js';
-import { readStageReport, type StageReport } from './report-rows.js';
+import { ReportError, parseReport } from '../simc/report.js';
+import { readStageReport, type StageReport } from '../simc/report-rows.js';
 import { runSimcDetached } from './detached.js';
 import { findCrashLine, findErrorLine, localBuildId, parseVersionLine, simcEnv, type SimcExit } from './simc.js';
 import type { LocalBuildInfo, LocalJob, LocalStore } from './store.js';
@@ -74,14 +74,7 @@ export async function runPass(deps: RunDeps, job: LocalJob, files: PassFiles, on
     stdoutFile: deps.store.file(job.id, files.stdout),
     stderrFile: deps.store.file(job.id, files.stderr),
     onStdoutLines: (lines) => {
-      if (versionLine === null) {
-        versionLine = lines.find((line) => line.startsWith('SimulationCraft '))?.trim() ?? null;
-        if (versionLine !== null) {
-          // made now, while simc runs (both are kept for the end)
-          localBuildId(job.simc.path, versionLine);
-          parseVersionLine(versionLine);
-        }
-      }
+      versionLine ??= lines.find((line) => line.startsWith('SimulationCraft '))?.trim() ?? null;
       const progress = onProgress && lines.findLast(isProgressLine);
       if (progress) onProgress(progress);
     },

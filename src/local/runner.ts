@@ -2,10 +2,11 @@
  * Running one local job: a single simc pass (pass.ts), then the summary and the CSV. --multistage jobs go to the
  * staged runner (src/multistage/local.ts), which makes one pass per stage.
  */
-import { ProgressTracker, ProgressWriter } from './progress.js';
+import { ProgressTracker } from '../simc/progress-line.js';
+import { ProgressWriter } from './progress.js';
 import type { Ending } from './lifecycle.js';
 import { readPass, runPass, SINGLE_PASS_FILES, type PassResult, type RunDeps } from './pass.js';
-import { csvOf, notificationsOf, singlePassRows, SUMMARY_PROFILESET_LIMIT, summaryOf } from './report.js';
+import { csvOf, notificationsOf, singlePassRows, SUMMARY_PROFILESET_LIMIT, summaryOf } from '../simc/report.js';
 import type { LocalJob } from './store.js';
 import { PROFILESET_LIST_FILE, ProfilesetMerger, profilesetListText, profilesetsFromReport } from '../output/profileset-list.js';
 

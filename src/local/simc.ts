@@ -25,26 +25,12 @@ export function simcPath(raw: string, env: NodeJS.ProcessEnv): string {
 }
 
 /** A simc a flag, variable or setting names: the path as given, where it was named, and the setting's key if one. */
-export interface NamedSimc {
+interface NamedSimc {
   raw: string;
   /** `--simc`, `SIMJOB_SIMC`, `the setting simc.nightly` */
   source: string;
   setting?: string;
 }
-
-/** The simc a flag, variable or setting names (not checked), or undefined when none does. */
-export function namedSimc(opts: { flag?: string | undefined; env: NodeJS.ProcessEnv; setting: (key: string) => string | undefined; channel: string }): NamedSimc | undefined {
-  if (opts.flag) return { raw: opts.flag, source: '--simc' };
-  if (opts.env.SIMJOB_SIMC) return { raw: opts.env.SIMJOB_SIMC, source: 'SIMJOB_SIMC' };
-  for (const key of [`simc.${opts.channel}`, 'simc.path']) {
-    const value = opts.setting(key);
-    if (value) return { raw: value, source: `the setting ${key}`, setting: key };
-  }
-  return undefined;
-}
-
-/** `simc` on PATH (with PATHEXT on Windows). */
-export const simcOnPath = (env: NodeJS.ProcessEnv): string | undefined => commandOnPath('simc', env);
 
 /**
  * What simc's environment keeps of simjob's: the system's basics and the names SIMJOB_SIMC_ENV lists
@@ -87,9 +73,13 @@ function fixOfNamed(named: NamedSimc, path: string, why: string): string {
 }
 
 export async function findSimc(opts: { flag?: string; env: NodeJS.ProcessEnv; config: Config; channel: Channel }): Promise<SimcChoice> {
-  const named = namedSimc({ flag: opts.flag, env: opts.env, setting: (key) => opts.config.stringSetting(key), channel: opts.channel });
-  if (named) return checkNamed(named, opts.env);
-  const onPath = simcOnPath(opts.env);
+  if (opts.flag) return checkNamed({ raw: opts.flag, source: '--simc' }, opts.env);
+  if (opts.env.SIMJOB_SIMC) return checkNamed({ raw: opts.env.SIMJOB_SIMC, source: 'SIMJOB_SIMC' }, opts.env);
+  for (const setting of [`simc.${opts.channel}`, 'simc.path']) {
+    const raw = opts.config.stringSetting(setting);
+    if (raw) return checkNamed({ raw, source: `the setting ${setting}`, setting }, opts.env);
+  }
+  const onPath = commandOnPath('simc', opts.env);
   if (onPath) return { path: onPath, source: 'PATH' };
   throw new LocalError('No simc found for local mode.', NO_SIMC_HINT, ExitCode.USAGE);
 }
@@ -104,7 +94,7 @@ export async function configuredSimcs(env: NodeJS.ProcessEnv, config: Config): P
   }
   const any = config.stringSetting('simc.path');
   if (any) found.push({ channel: null, source: 'simc.path', path: simcPath(any, env) });
-  const onPath = simcOnPath(env);
+  const onPath = commandOnPath('simc', env);
   if (onPath) found.push({ channel: null, source: 'PATH', path: onPath });
   return found;
 }
@@ -119,34 +109,18 @@ export interface SimcVersion {
   commit: string | null;
 }
 
-/** The last line parseVersionLine read: a run parses its version line as it comes, and again at its end. */
-let lastParsed: { line: string; version: SimcVersion | undefined } | undefined;
-
 /** `SimulationCraft 1201-01 for World of Warcraft 12.0.1.66263 Live (wow build 66263, git build midnight 066febf)` */
 export function parseVersionLine(line: string): SimcVersion | undefined {
-  if (lastParsed?.line === line) return lastParsed.version;
   const m = /^SimulationCraft (\S+) for World of Warcraft (\S+)/.exec(line.trim());
   const git = m ? /git build (\S+) ([0-9a-fA-F]+)\)?/.exec(line) : null;
-  const version = m ? { line: line.trim(), simcVersion: m[1] ?? null, wowVersion: m[2] ?? null, gitBranch: git?.[1] ?? null, commit: git?.[2] ?? null } : undefined;
-  lastParsed = { line, version };
-  return version;
+  if (!m) return undefined;
+  return { line: line.trim(), simcVersion: m[1] ?? null, wowVersion: m[2] ?? null, gitBranch: git?.[1] ?? null, commit: git?.[2] ?? null };
 }
 
-const buildIds = new Map<string, string>();
-
-/**
- * A stable build id (UUID-shaped, like the service's) for one binary at one version. Kept once made: a run makes it
- * as soon as simc prints its version line (pass.ts), so that its end does not wait for the hash.
- */
+/** A stable build id (UUID-shaped, like the service's) for one binary at one version. */
 export function localBuildId(path: string, versionLine: string | null): string {
-  const key = `${path}\0${versionLine ?? ''}`;
-  let id = buildIds.get(key);
-  if (id === undefined) {
-    const h = sha256Hex(key);
-    id = `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-    buildIds.set(key, id);
-  }
-  return id;
+  const h = sha256Hex(`${path}\0${versionLine ?? ''}`);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** Run simc with no arguments (it prints its version line and usage) and read the version line. */

@@ -13,7 +13,7 @@
  *              /worker.lock, worker.log  the single worker (worker.ts)
  *              /claim.lock               held while a runner claims a job (claim.ts)
  */
-import type { MainActorChoice } from './report-rows.js';
+import type { MainActorChoice } from '../simc/report-rows.js';
 import { promises as fs, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
