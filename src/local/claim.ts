@@ -75,20 +75,12 @@ async function withRoom<T>(store: LocalStore, hasRoom: () => Promise<boolean>, t
   return withLock(store.claimLockPath, async () => ((await hasRoom()) ? take() : undefined));
 }
 
-/** The job's runtime cap (maxRuntimeSeconds) from its start, as a timer that calls `onDue`; undefined without one. */
-export function runtimeCap(job: LocalJob, onDue: () => void): NodeJS.Timeout | undefined {
-  if (job.maxRuntimeSeconds === null) return undefined;
-  const started = job.startedAt ? Date.parse(job.startedAt) : Date.now();
-  return setTimeout(onDue, Math.max(0, started + job.maxRuntimeSeconds * 1000 - Date.now()));
-}
-
 /** How often a runner looks for a cancel request on the job (`simjob cancel` only records it). */
 const CANCEL_POLL_MS = 150;
 
 export interface RunStops {
   /** Aborted with the StopReason: `timeout` at the runtime cap, `cancel` on request, or what the runner says. */
   readonly controller: AbortController;
-  stopWith(reason: StopReason): void;
   /** The run ended or is handed over: no more looking. */
   dispose(): void;
 }
@@ -102,7 +94,11 @@ export function watchStops(store: LocalStore, job: LocalJob, options: { unref: b
   const stopWith = (reason: StopReason) => {
     if (!controller.signal.aborted) controller.abort(reason);
   };
-  const runtimeTimer = runtimeCap(job, () => stopWith('timeout'));
+  // the runtime cap (maxRuntimeSeconds) counts from the job's start
+  const started = job.startedAt ? Date.parse(job.startedAt) : Date.now();
+  const runtimeTimer = job.maxRuntimeSeconds === null
+    ? undefined
+    : setTimeout(() => stopWith('timeout'), Math.max(0, started + job.maxRuntimeSeconds * 1000 - Date.now()));
   const cancelPoll = setInterval(() => {
     store.readJob(job.id).then((current) => {
       if (current?.cancelRequestedAt) stopWith('cancel');
@@ -114,7 +110,6 @@ export function watchStops(store: LocalStore, job: LocalJob, options: { unref: b
   }
   return {
     controller,
-    stopWith,
     dispose: () => {
       clearTimeout(runtimeTimer);
       clearInterval(cancelPoll);

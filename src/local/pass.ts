@@ -49,6 +49,8 @@ export interface RunDeps {
   killGraceMs: number;
   /** Record simc's pid on the job, so a dead worker's simc can be found and stopped. */
   onSimcPid: (pid: number) => Promise<void>;
+  /** A single pass's simc has ended: the worker gives its room to the next job while this one's result is written. */
+  onSimcEnded?: () => void;
 }
 
 export interface PassOutcome extends SimcExit {

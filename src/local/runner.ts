@@ -20,6 +20,7 @@ export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | und
   const writer = new ProgressWriter(deps.store, job.id);
   const tracker = new ProgressTracker();
   const pass = await runPass(deps, job, files, (line) => writer.setLazy(() => tracker.update(line)));
+  deps.onSimcEnded?.();
   const read = await readPass(deps, job, files, pass);
   // The last progress is what a failed job shows; a completed one shows 100 %, so its last write is not waited for.
   if (read.ok) writer.discard();

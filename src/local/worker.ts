@@ -44,6 +44,8 @@ const TICK_MS = 250;
 export class Worker {
   private lock: HeldLock | undefined;
   private readonly running = new Map<string, RunningJob>();
+  /** Jobs whose simc has ended while their result is written: their room goes to the next job's simc already. */
+  private readonly simcEnded = new Set<string>();
   /** Queue deadlines (maxQueueSeconds) of the queued jobs seen, null for none. */
   private readonly deadlines = new Map<string, number | null>();
   private wakeUp: (() => void) | undefined;
@@ -183,7 +185,7 @@ export class Worker {
     let othersRunning = queued.length > 0 ? (await this.o.store.runningIds()).filter((id) => !this.running.has(id)).length : 0;
     for (const id of queued) {
       if (this.running.has(id)) continue;
-      const full = this.running.size + othersRunning >= this.o.concurrency;
+      const full = this.running.size - this.simcEnded.size + othersRunning >= this.o.concurrency;
       // A full worker only looks for queue timeouts, from deadlines read once per queued job (a long queue is
       // then not re-read every tick); the claim and the expiry re-check the job under its lock.
       let deadline = this.deadlines.get(id);
@@ -211,7 +213,7 @@ export class Worker {
   private async claim(id: string): Promise<boolean> {
     // A waiting `submit --wait` may be running jobs itself (inline.ts): room is counted from the running markers,
     // under the claim lock they take too.
-    const claimed = await claimJob(this.o.store, id, { pid: process.pid, nonce: this.nonce }, this.o.concurrency);
+    const claimed = await claimJob(this.o.store, id, { pid: process.pid, nonce: this.nonce }, this.o.concurrency + this.simcEnded.size);
     if (claimed) this.start(claimed, runJob);
     return Boolean(claimed);
   }
@@ -255,6 +257,10 @@ export class Worker {
       onSimcPid: async (pid) => {
         await store.updateJob(job.id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined));
       },
+      onSimcEnded: () => {
+        this.simcEnded.add(job.id);
+        this.wake();
+      },
     };
     const runIt = async () => {
       if (run === runJob) await clearRunOutputs(store, job.id);
@@ -267,6 +273,7 @@ export class Worker {
       .catch((error: unknown) => this.o.log(`${job.id}: its end could not be recorded: ${(error as Error).message}`))
       .finally(() => {
         stops.dispose();
+        this.simcEnded.delete(job.id);
         this.running.delete(job.id);
         this.wake();
       });
