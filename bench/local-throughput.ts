@@ -1,7 +1,7 @@
 /**
  * Many small local jobs: 100 `simjob submit <profile> --local --wait --json`, 8 in flight at a time (a script or a
  * build farm firing jobs), at local.concurrency 1 and 2, against running the stand-in simc on the same profile 100
- * times directly. Target (issue 15): at most 1.3× "running the stand-in 100 times", the issue's one baseline for
+ * times directly. Target (issues 15 and 30): at most 1.3× "running the stand-in 100 times", the issue's one baseline for
  * both settings, which is one run after another (as for a real simc, which uses every core). A stricter figure
  * is printed beside it: concurrency 2 against the stand-in run 2 at a time, where both cores are busy with simc
  * alone; every simjob command is a Node process of its own on top, so that one has no target (README).

@@ -87,13 +87,12 @@ function staticImports(entry, getModuleInfo) {
   return found;
 }
 
-const entryPoints = { cli: 'src/cli.ts', worker: 'src/local/worker-main.ts', 'worker-start': 'src/local/worker-start.ts' };
+const entryPoints = { cli: 'src/cli.ts', worker: 'src/local/worker-main.ts' };
 try {
   await build({
     plugins: [lazyChildProcessForCommander],
     absWorkingDir: root,
-    // dist/worker.js: the background worker of local jobs, an entry of its own so it starts without the CLI;
-    // dist/worker-start.js: what bin/simjob.js loads to start it early on `submit --local`, before the CLI bundle.
+    // dist/worker.js: the background worker of local jobs, an entry of its own so it starts without the CLI.
     entryPoints,
     outdir: bundled,
     bundle: true,
@@ -111,22 +110,6 @@ try {
     logLevel: 'warning',
   });
   await chunk(Object.keys(entryPoints));
-  // What bin/simjob.js loads before the CLI, a self-contained file without the chunks the CLI shares:
-  // dist/head-start.cjs starts simc itself on `submit --local --wait` (local/head-start.ts), on the way to simc.
-  await build({
-    absWorkingDir: root,
-    entryPoints: { 'head-start': 'src/local/head-start.ts' },
-    outdir: out,
-    outExtension: { '.js': '.cjs' },
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20.19',
-    sourcemap: 'linked',
-    sourcesContent: false,
-    minify: true,
-    logLevel: 'warning',
-  });
 } catch (error) {
   rmSync(out, { recursive: true, force: true });
   throw error;

@@ -49,8 +49,6 @@ export async function main(argv: string[], rt: Omit<Runtime, 'exitCode' | 'signa
     return renderError(out, error, debug);
   } finally {
     process.off('SIGINT', onSigint);
-    // A head start no job took (a bad flag, a refused profile): stopped and removed before the command ends.
-    if (rt.headStart?.state === 'waiting') await rt.headStart.drop();
     await closeConnections();
   }
 }

@@ -3,7 +3,6 @@ import { Config } from './config/resolve.js';
 import { debugLevelOf } from './debug.js';
 import type { JobBackend } from './jobs/backend.js';
 import { isLocalId } from './jobs/ids.js';
-import type { HeadStart } from './local/head-start.js';
 import { Output, type OutStream } from './output/io.js';
 import { duration } from './util/parse.js';
 import { userAgent } from './version.js';
@@ -29,8 +28,6 @@ export interface ContextOptions {
   stdin: () => NodeJS.ReadableStream & { isTTY?: boolean };
   flags: GlobalFlags;
   signal: AbortSignal;
-  /** simc started by bin/simjob.js before the CLI loaded, for `submit --local --wait` (local/head-start.ts). */
-  headStart?: HeadStart | undefined;
 }
 
 /**
@@ -45,7 +42,6 @@ export class Context {
   private readonly openStdin: ContextOptions['stdin'];
   /** Aborted on Ctrl-C: long waits and requests stop with it. */
   readonly signal: AbortSignal;
-  readonly headStart: HeadStart | undefined;
   // Promises, so two lookups at once (compare's two jobs) share one backend instead of building two.
   private remoteBackend: Promise<RemoteBackend> | undefined;
   private localBackend: Promise<JobBackend> | undefined;
@@ -58,7 +54,6 @@ export class Context {
     this.flags = opts.flags;
     this.openStdin = opts.stdin;
     this.signal = opts.signal;
-    this.headStart = opts.headStart;
     this.config = new Config(opts.env, { profile: opts.flags.profile, baseUrl: opts.flags.baseUrl });
     const json = opts.flags.json || (this.safeSetting('output') === 'json');
     this.out = new Output({

@@ -1,6 +1,5 @@
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { Context, type GlobalFlags } from '../context.js';
-import type { HeadStart } from '../local/head-start.js';
 
 /** What every command handler looks like: positional arguments, its options, the context, and the command itself. */
 export type Handler<O = Record<string, unknown>> = (ctx: Context, args: string[], options: O, command: Command) => Promise<number | void>;
@@ -27,8 +26,6 @@ export interface Runtime {
   signal: AbortSignal;
   /** Set by the action with the handler's exit code. */
   exitCode: number;
-  /** simc already started for `submit --local --wait` (local/head-start.ts); the CLI drops it if no job takes it. */
-  headStart?: HeadStart | undefined;
 }
 
 /**

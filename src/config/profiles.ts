@@ -1,6 +1,6 @@
 /**
  * The shape of config.json and credentials.json (`{ "profiles": { "<name>": { ... } } }`) and reading a profile's
- * entry: no file access and no error types here, so the head start (local/head-start.ts) can use it too.
+ * entry (no file access here).
  */
 export type ProfileData = Record<string, unknown>;
 export interface StoreFile {

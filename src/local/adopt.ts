@@ -4,7 +4,8 @@
  * the run left: the logs and the report. The worker is not simc's parent, so simc's exit status is not known; the
  * files say how it ended (pass.ts, readPass).
  */
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, readlinkSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { awaitGroup, groupAlive } from './detached.js';
 import type { Ending } from './lifecycle.js';
 import { readPass, SINGLE_PASS_FILES, type RunDeps } from './pass.js';
@@ -17,7 +18,31 @@ import type { LocalJob, LocalStore } from './store.js';
  */
 export function canAdopt(store: LocalStore, job: LocalJob): boolean {
   if (!job.detached || !job.simcPid) return false;
-  return groupAlive(job.simcPid) || existsSync(store.file(job.id, SINGLE_PASS_FILES(job).json));
+  return isJobsSimc(store, job) || existsSync(store.file(job.id, SINGLE_PASS_FILES(job).json));
+}
+
+/**
+ * Is the process group the job names still its simc? A pid given since to another program is not: on Linux, simc
+ * runs in the job folder. Checked before anything waits on a group or signals it.
+ */
+export function isJobsSimc(store: LocalStore, job: LocalJob): boolean {
+  const pid = job.simcPid;
+  if (!pid || !groupAlive(pid)) return false;
+  if (process.platform !== 'linux') return true;
+  try {
+    return resolve(readlinkSync(`/proc/${pid}/cwd`)) === resolve(store.jobDir(job.id));
+  } catch {
+    return false;
+  }
+}
+
+const unknownExit = Promise.resolve({ exitCode: null, signal: null });
+
+/** When simc last wrote one of its files: the end of a run nobody saw end. */
+function lastWriteMs(paths: string[]): number | undefined {
+  const times = paths.map((path) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+  const last = Math.max(...times);
+  return last > 0 ? last : undefined;
 }
 
 /** simc's version line: the first line of its stdout, when it is one. */
@@ -48,10 +73,14 @@ export async function finishAdopted(deps: RunDeps, job: LocalJob): Promise<Endin
     if (deps.stop.aborted) onStop();
     else deps.stop.addEventListener('abort', onStop, { once: true });
   });
-  const exit = await Promise.race([awaitGroup(job.simcPid as number, { stop: stop.signal, killGraceMs: deps.killGraceMs }), leaving]);
+  // a group that is no longer this job's simc (its pid given to another program) is neither waited for nor stopped
+  const ran = isJobsSimc(deps.store, job) ? awaitGroup(job.simcPid as number, { stop: stop.signal, killGraceMs: deps.killGraceMs }) : unknownExit;
+  const exit = await Promise.race([ran, leaving]);
   deps.stop.removeEventListener('abort', onStop);
   if (!exit) return undefined;
+  // simc's time: from its start to its last write (not to now: the worker may adopt a run long after it ended)
   const started = job.startedAt ? Date.parse(job.startedAt) : Date.now();
-  const pass = { ...exit, spawnError: null, durationMs: Date.now() - started, versionLine: await versionLineOf(deps.store.file(job.id, files.stdout)) };
+  const ended = lastWriteMs([files.stdout, files.stderr, files.json].map((name) => deps.store.file(job.id, name))) ?? Date.now();
+  const pass = { ...exit, spawnError: null, durationMs: Math.max(0, Math.round(ended - started)), versionLine: await versionLineOf(deps.store.file(job.id, files.stdout)) };
   return endSinglePass(deps, job, await readPass(deps, job, files, pass));
 }

@@ -14,15 +14,10 @@ import { ApiError, ExitCode, LocalError, UsageError } from '../errors.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import type { ChangeNotifier } from '../jobs/wait.js';
-import { concurrencySetting, createClaimed, inlineOwner } from './claim.js';
+import { localConcurrency } from './claim.js';
 import { recoverJob, superviseLocalJobs } from './control.js';
-import { followDetached } from './detached.js';
-import { SPARE_FOLDER_FILES, stopRun, type HeadStart } from './head-start.js';
-import { makeSpareFolder } from './spare-folder.js';
-import type { InlineOptions } from './inline.js';
-import { SINGLE_PASS_FILES, simcArgs } from './pass-files.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
-import { createExclusive, exists, readJson, removeFile } from './fsutil.js';
+import { createExclusive, exists, readJson } from './fsutil.js';
 import { subscriptionFile, SUBSCRIPTION_FILE } from '../webhook/local.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
 import { sha256Hex } from '../util/sha256.js';
@@ -30,7 +25,7 @@ import { CREDENTIALS_FILE, expireIfDue, finishJob } from './lifecycle.js';
 import type { inspectProfile } from './profile-checks.js';
 import { outputsOf, planLocalRun } from './prepare.js';
 import { artifactList, jobRecord, listItem, parseArtifactId, statusRecord, submitResponse } from './records.js';
-import { configuredSimcs, localBuildId, NO_SIMC_HINT, probeSimc } from './simc.js';
+import { configuredSimcs, localBuildId, NO_SIMC_HINT, probeSimc, simcEnv } from './simc.js';
 import { LocalStore, type LocalJob } from './store.js';
 
 const fetched = <T>(data: T): Fetched<T> => ({ data, raw: data });
@@ -59,6 +54,8 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   private readonly watches = new Map<string, JobWatch>();
   /** Jobs this process runs itself (inline.ts): it writes their every change, so a wait needs no file watch. */
   private readonly runningHere = new Set<string>();
+  /** Jobs run here whose end could not be recorded (a full disk): reading them throws why, so no wait hangs. */
+  private readonly unrecordable = new Map<string, unknown>();
 
   constructor(private readonly ctx: Context, readonly store: LocalStore) {}
 
@@ -77,14 +74,11 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       const known = await readJson<KeyRecord>(idempotency.path);
       if (known) return this.replay(known, idempotency.digest);
     }
-    // Refused (no simc, a webhook without its settings) before a worker is started for it.
+    // Refused (no simc, a webhook without its settings) before anything is written.
     const { facts, simc, webhook } = await planLocalRun(this.ctx, request, input.simc, input.analysis);
-    // Start the worker now, while this job is being written: its start-up (a Node process) is on the way to simc.
-    // Not when this process may run the job itself: a worker would only compete with it for the CPU.
-    const starting = input.runHere ? undefined : ensureWorker(this.store, this.workerEnv()).catch(() => undefined);
     for (const warning of facts.warnings) this.ctx.out.warn(warning);
 
-    const job = this.newJob(request, simc, facts, idempotency ? { keyHash: idempotency.keyHash, digest: idempotency.digest } : null, input.runHere ? this.ctx.headStart : undefined);
+    const job = this.newJob(request, simc, facts, idempotency ? { keyHash: idempotency.keyHash, digest: idempotency.digest } : null);
     const files: Record<string, { data: string; mode?: number }> = { 'input.simc': { data: request.profile.text } };
     if (request.credentials) {
       // simc reads provider credentials from ./apikey.txt in its working directory (the job folder); the file
@@ -92,27 +86,17 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       files[CREDENTIALS_FILE] = { data: `${request.credentials.providerClientId}:${request.credentials.providerClientSecret}\n`, mode: 0o600 };
     }
     if (webhook) files[SUBSCRIPTION_FILE] = subscriptionFile(webhook, this.ctx.config.profile);
-    const early = input.runHere ? await this.takeHeadStart(job, request, files) : undefined;
-    if (!early) await this.store.createJob(job, files);
+    await this.store.createJob(job, files);
     if (idempotency && !(await createExclusive(idempotency.path, JSON.stringify({ jobId: job.id, digest: idempotency.digest } satisfies KeyRecord)))) {
       // Another process submitted with the same key a moment ago: theirs is the job.
-      if (early) await stopRun(early.headStart.run);
       await this.store.removeJobFolder(job.id);
-      if (early) await this.store.unmarkRunning(job.id);
       const winner = await readJson<KeyRecord>(idempotency.path);
       if (winner) return this.replay(winner, idempotency.digest);
     }
-    if (early) {
-      const { runClaimed } = await import('./inline.js');
-      runClaimed(this.store, early.job, this.inlineOptions(), (spec) => followDetached(early.headStart.run, spec));
-      this.runningHere.add(job.id);
-      return { ...fetched(submitResponse(this.store, job)), replay: false };
-    }
     await this.store.enqueue(job);
-    if (input.runHere && !job.multiStageSummary.enabled && (await this.runHere(job.id))) return { ...fetched(submitResponse(this.store, job)), replay: false };
-    await starting;
-    // Again now that the job is queued: the worker seen running a moment ago may have left meanwhile.
-    await ensureWorker(this.store, this.workerEnv());
+    // A waiting submit runs its job itself when the queue has room for it (inline.ts); else the worker does.
+    const runHere = input.runHere && !job.multiStageSummary.enabled; // a staged job is always the worker's
+    if (!(runHere && (await this.runHere(job.id)))) await ensureWorker(this.store, this.workerEnv());
     return { ...fetched(submitResponse(this.store, job)), replay: false };
   }
 
@@ -123,73 +107,28 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     return { keyHash, path: join(this.store.keysDir, keyHash), digest: sha256Hex(JSON.stringify({ request: compared, simc: input.simc ?? null })) };
   }
 
-  /** A --debug line on stderr (through the output module, like the HTTP layer's). */
-  private debug(line: string): void {
-    if (this.ctx.debugLevel > 0) this.ctx.out.err(`${this.ctx.out.ce.dim(`local: ${line}`)}\n`);
-  }
-
   /** Run the job in this process when the queue has room for it (local/inline.ts); false leaves it to the worker. */
   private async runHere(id: string): Promise<boolean> {
     if (process.platform === 'win32') return false; // a detached run needs sessions and process groups
     const { runInline } = await import('./inline.js');
-    const running = await runInline(this.store, id, this.inlineOptions());
+    const running = await runInline(this.store, id, {
+      env: this.ctx.env,
+      workerEnv: this.workerEnv(),
+      concurrency: localConcurrency(this.ctx.config),
+      onUnrecordable: (error) => {
+        this.unrecordable.set(id, error);
+        this.store.tellOwnWrite(id); // the wait reads the job again, and meets the error
+      },
+    });
     if (running) this.runningHere.add(id);
     return running;
   }
 
-  private inlineOptions(): InlineOptions {
-    return { env: this.ctx.env, workerEnv: this.workerEnv(), concurrency: concurrencySetting(this.ctx.config.setting('local.concurrency')) };
-  }
-
-  /**
-   * Make the head start's run (local/head-start.ts) this job's when it is exactly the run the job would start: the
-   * job is created in the head start's folder, already claimed by this process, which then follows the run. Else
-   * (or when the queue has no room) the run is stopped and removed, and the job is made as usual.
-   */
-  private async takeHeadStart(job: LocalJob, request: SubmitRequest, files: Record<string, { data: string; mode?: number }>): Promise<{ job: LocalJob; headStart: HeadStart } | undefined> {
-    const headStart = this.ctx.headStart;
-    if (!headStart || headStart.state !== 'waiting') return undefined;
-    const sameRun =
-      headStart.id === job.id &&
-      headStart.dataDir === this.store.root &&
-      headStart.simcPath === job.simc.path &&
-      headStart.text === request.profile.text &&
-      !request.credentials &&
-      !job.multiStageSummary.enabled &&
-      headStart.args.join('\0') === simcArgs(SINGLE_PASS_FILES(job)).join('\0');
-    if (!sameRun) {
-      this.debug(`simc started ahead of the CLI is not the run of job ${job.id}: stopped, and the job runs as usual`);
-      await headStart.drop();
-      return undefined;
-    }
-    const claimed: LocalJob = { ...job, status: 'running', startedAt: job.createdAt, attempt: 1, owner: inlineOwner(), simcPid: headStart.run.pid, detached: true };
-    const { 'input.simc': _written, ...others } = files; // simc has read input.simc already: never rewritten under it
-    let created = false;
-    try {
-      created = await createClaimed(this.store, claimed, others, this.inlineOptions().concurrency);
-    } finally {
-      if (!created) await headStart.drop();
-    }
-    if (!created) {
-      this.debug(`local jobs are queued or running: simc started ahead of the CLI was stopped, and job ${job.id} waits its turn`);
-      return undefined;
-    }
-    this.debug(`job ${job.id} is the run of simc started ahead of the CLI (pid ${headStart.run.pid})`);
-    headStart.settle('taken');
-    // Its marker goes: into the folder made ahead for the next head start (a data dir used before, while this
-    // simc runs, so that the next creates no file; spare-folder.ts), or removed.
-    if (headStart.usedBefore) makeSpareFolder(this.store.root, SPARE_FOLDER_FILES, headStart.marker);
-    else await removeFile(headStart.marker);
-    return { job: claimed, headStart };
-  }
-
-  private newJob(request: SubmitRequest, simc: LocalJob['simc'], facts: ReturnType<typeof inspectProfile>, idempotency: LocalJob['idempotency'], headStart?: HeadStart): LocalJob {
-    // A head start's id and time (its simc runs since then), so that its run can become this job's (takeHeadStart).
-    const early = headStart?.state === 'waiting' ? headStart : undefined;
-    const now = (early?.createdAt ?? new Date()).toISOString();
+  private newJob(request: SubmitRequest, simc: LocalJob['simc'], facts: ReturnType<typeof inspectProfile>, idempotency: LocalJob['idempotency']): LocalJob {
+    const now = new Date().toISOString();
     return {
       schema: 1,
-      id: early?.id ?? newLocalJobId(),
+      id: newLocalJobId(),
       status: 'queued',
       priority: request.priority ?? 'standard',
       channel: request.build.channel,
@@ -236,6 +175,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   // -- reading ------------------------------------------------------------------------------------------------------
 
   private async mustRead(id: string): Promise<LocalJob> {
+    if (this.unrecordable.has(id)) throw this.unrecordable.get(id);
     const job = isWellFormedLocalId(id) ? await this.store.readJob(id) : undefined;
     if (!job) throw localApiError(404, 'not_found', `No local job ${id}.`, null, `List local jobs with \`simjob jobs --local\` (data dir: ${this.store.root}).`);
     return job;
@@ -334,8 +274,12 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     for (const id of ids) {
       if (jobs.length === limit) break;
       taken += 1;
-      const job = await this.store.readJob(id).catch(() => undefined);
-      if (job) jobs.push(listItem(this.store, job));
+      try {
+        const job = await this.store.readJob(id);
+        if (job) jobs.push(listItem(this.store, job));
+      } catch (error) {
+        this.ctx.out.warn(`${(error as Error).message} Skipped.`); // one bad record never hides the others
+      }
     }
     const hasMore = ids.length > taken;
     const last = jobs[jobs.length - 1];
@@ -373,7 +317,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     if (found.length === 0) throw new LocalError('No simc found for local mode.', NO_SIMC_HINT, ExitCode.USAGE);
     const builds: Build[] = [];
     for (const entry of found) {
-      const probe = await probeSimc(entry.path, this.ctx.env);
+      const probe = await probeSimc(entry.path, simcEnv(this.ctx.env));
       const version = 'error' in probe ? undefined : probe;
       const createdAt = await fs.stat(entry.path).then((info) => info.mtime.toISOString(), () => null);
       builds.push({
@@ -435,11 +379,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     return entry;
   }
 
-  /**
-   * Stop watching a job that has ended. An inotify watch still open when the process ends holds that end back by
-   * 13-26 ms (the kernel frees a watch only after a grace period), and the CLI ends with process.exit, before Node's
-   * own teardown would close it.
-   */
+  /** Stop watching a job that has ended: a watch left open holds the process's end back (docs/performance.md). */
   private unwatch(id: string): void {
     this.watches.get(id)?.close();
     this.watches.delete(id);

@@ -2,6 +2,7 @@
  * Taking a queued job to run it, for the worker and for a waiting `submit --wait` that runs its job itself
  * (inline.ts) alike: under one claim lock, so that together they never run more than `local.concurrency` jobs.
  */
+import type { Config } from '../config/resolve.js';
 import { isTerminal, isWaiting } from '../jobs/states.js';
 import { withLock } from './fsutil.js';
 import { processStart } from './pids.js';
@@ -11,8 +12,8 @@ import type { LocalJob, LocalStore } from './store.js';
 import { randomHex } from '../util/random.js';
 
 /** The `local.concurrency` setting as a number of jobs (1 when unset or not one). */
-export function concurrencySetting(value: unknown): number {
-  const n = Number(value ?? 1);
+export function localConcurrency(config: Pick<Config, 'setting'>): number {
+  const n = Number(config.setting('local.concurrency') ?? 1);
   return Number.isSafeInteger(n) && n >= 1 ? n : 1;
 }
 
@@ -66,34 +67,12 @@ export async function claimJob(
 }
 
 /**
- * Make `job`, already claimed by the runner it names, in its folder where a head start's simc already runs
- * (local/head-start.ts), if the queue is empty and fewer than `concurrency` jobs run; false writes nothing.
- * Under the claim lock, like claimJob, so together they never run more than `concurrency` jobs.
- */
-export async function createClaimed(store: LocalStore, job: LocalJob, files: Parameters<LocalStore['createJob']>[1], concurrency: number): Promise<boolean> {
-  const hasRoom = async () => (await store.runningIds()).length < concurrency && (await store.queuedIds()).length === 0;
-  const created = await withRoom(store, hasRoom, async () => {
-    await store.createJobInPlace(job, files);
-    await store.markRunning(job.id);
-    return true;
-  });
-  return created ?? false;
-}
-
-/**
  * Run `take` under the claim lock if `hasRoom` says so, looked at again under the lock; undefined otherwise. Looked
  * at first without the lock: a runner with no chance (many waiting CLIs) never queues on it.
  */
 async function withRoom<T>(store: LocalStore, hasRoom: () => Promise<boolean>, take: () => Promise<T | undefined>): Promise<T | undefined> {
   if (!(await hasRoom())) return undefined;
-  return withLock(store.claimLockPath, async () => ((await hasRoom()) ? take() : undefined), store.lockOptions);
-}
-
-/** The job's runtime cap (maxRuntimeSeconds) from its start, as a timer that calls `onDue`; undefined without one. */
-export function runtimeCap(job: LocalJob, onDue: () => void): NodeJS.Timeout | undefined {
-  if (job.maxRuntimeSeconds === null) return undefined;
-  const started = job.startedAt ? Date.parse(job.startedAt) : Date.now();
-  return setTimeout(onDue, Math.max(0, started + job.maxRuntimeSeconds * 1000 - Date.now()));
+  return withLock(store.claimLockPath, async () => ((await hasRoom()) ? take() : undefined));
 }
 
 /** How often a runner looks for a cancel request on the job (`simjob cancel` only records it). */
@@ -102,7 +81,6 @@ const CANCEL_POLL_MS = 150;
 export interface RunStops {
   /** Aborted with the StopReason: `timeout` at the runtime cap, `cancel` on request, or what the runner says. */
   readonly controller: AbortController;
-  stopWith(reason: StopReason): void;
   /** The run ended or is handed over: no more looking. */
   dispose(): void;
 }
@@ -116,7 +94,11 @@ export function watchStops(store: LocalStore, job: LocalJob, options: { unref: b
   const stopWith = (reason: StopReason) => {
     if (!controller.signal.aborted) controller.abort(reason);
   };
-  const runtimeTimer = runtimeCap(job, () => stopWith('timeout'));
+  // the runtime cap (maxRuntimeSeconds) counts from the job's start
+  const started = job.startedAt ? Date.parse(job.startedAt) : Date.now();
+  const runtimeTimer = job.maxRuntimeSeconds === null
+    ? undefined
+    : setTimeout(() => stopWith('timeout'), Math.max(0, started + job.maxRuntimeSeconds * 1000 - Date.now()));
   const cancelPoll = setInterval(() => {
     store.readJob(job.id).then((current) => {
       if (current?.cancelRequestedAt) stopWith('cancel');
@@ -128,7 +110,6 @@ export function watchStops(store: LocalStore, job: LocalJob, options: { unref: b
   }
   return {
     controller,
-    stopWith,
     dispose: () => {
       clearTimeout(runtimeTimer);
       clearInterval(cancelPoll);

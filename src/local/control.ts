@@ -2,38 +2,26 @@
  * What every local command does before it reads the store: notice a dead worker (its jobs are retried once, or
  * end `failed` / `execution_interrupted`), and make sure a worker runs while jobs wait.
  */
-import { readlinkSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { sleep } from '../util/sleep.js';
-import { isAlive } from './pids.js';
-import { canAdopt } from './adopt.js';
+import { canAdopt, isJobsSimc } from './adopt.js';
+import { groupAlive } from './detached.js';
 import { finishJob, requeueForRetry } from './lifecycle.js';
 import { withLock } from './fsutil.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
 import { pendingDeliveries } from '../webhook/local.js';
 
-/**
- * Stop the simc of an interrupted attempt if it still runs, so a retry never shares the job folder with it.
- * On Linux its identity is checked by its working directory (the job folder) to avoid killing a reused pid.
- */
+/** Stop the simc of an interrupted attempt if it still runs (and is that job's), so a retry never shares its folder. */
 async function stopOrphanSimc(store: LocalStore, job: LocalJob): Promise<void> {
-  const pid = job.simcPid;
-  if (!pid || !isAlive(pid)) return;
-  if (process.platform === 'linux') {
-    try {
-      if (resolve(readlinkSync(`/proc/${pid}/cwd`)) !== resolve(store.jobDir(job.id))) return;
-    } catch {
-      return;
-    }
-  }
+  const group = job.simcPid;
+  if (!group || !isJobsSimc(store, job)) return;
   try {
-    process.kill(pid, 'SIGKILL');
+    process.kill(process.platform === 'win32' ? group : -group, 'SIGKILL');
   } catch {
     return;
   }
-  for (let i = 0; i < 50 && isAlive(pid); i++) await sleep(20);
+  for (let i = 0; i < 50 && groupAlive(group); i++) await sleep(20);
 }
 
 /** Retry an orphaned job once; the second interruption ends it failed / execution_interrupted. */
@@ -70,7 +58,7 @@ async function requeueHalfClaimed(store: LocalStore, id: string): Promise<void> 
   await withLock(store.claimLockPath, async () => {
     const job = await store.readJob(id);
     if (job && isWaiting(job.status)) await store.moveRunningToQueue(job);
-  }, store.lockOptions);
+  });
 }
 
 /**
@@ -84,20 +72,26 @@ export async function recoverInterrupted(store: LocalStore): Promise<boolean> {
   const live = await liveWorker(store);
   let adoptable = false;
   for (const id of ids) {
-    const job = await store.readJob(id);
-    if (!job || isTerminal(job.status)) {
-      await store.unmarkRunning(id);
-      continue;
+    try {
+      adoptable = (await recoverOne(store, id, live)) || adoptable;
+    } catch {
+      // A job whose files cannot be read or written (a folder made read-only, a damaged record) is left as it is:
+      // the commands about that job say what is wrong; those about the others go on.
     }
-    if (isWaiting(job.status)) {
-      await requeueHalfClaimed(store, id);
-      continue;
-    }
-    if (!isOrphan(job, live)) continue;
-    if (canAdopt(store, job)) adoptable = true;
-    else await recoverJob(store, job);
   }
   return adoptable;
+}
+
+/** recoverInterrupted for one job marked running; true when its run waits for the worker to adopt it. */
+async function recoverOne(store: LocalStore, id: string, live: Awaited<ReturnType<typeof liveWorker>>): Promise<boolean> {
+  const job = await store.readJob(id);
+  if (!job || isTerminal(job.status)) await store.unmarkRunning(id);
+  else if (isWaiting(job.status)) await requeueHalfClaimed(store, id);
+  else if (isOrphan(job, live)) {
+    if (canAdopt(store, job)) return true;
+    await recoverJob(store, job);
+  }
+  return false;
 }
 
 /** Recover dead runners' jobs, then start a worker if anything waits (a job, a run to adopt, a webhook event). */

@@ -5,20 +5,17 @@
  * process that may go away, and none for the runner to copy). Everything needed to finish the job is then in the
  * job folder: if a waiting CLI goes away, the worker adopts its run (adopt.ts) and finishes it from those files.
  *
- * simc is started directly, not under a shell that would write its exit status to a file: that shell cost about a
- * millisecond and a half on every run (a second process start before simc's). The runner, simc's parent, gets the
- * status; a worker that adopted the run is not simc's parent and never learns it, so it judges the run by what simc
- * left (pass.ts: an ending with no known status).
+ * simc is started directly (no shell to write its exit status: a second process start on every run). The runner,
+ * simc's parent, gets the status; a worker that adopted the run is not simc's parent and never learns it, so it
+ * judges the run by what simc left (pass.ts: an ending with no known status).
  */
 import { accessSync, constants as fsConstants, openSync, closeSync, readSync } from 'node:fs';
 import type { SimcExit, SimcRunSpec } from './simc.js';
 import { childProcess } from '../util/child-process.js';
 import { errnoCode } from '../util/errno.js';
 
-/** How often the stdout file is read for new progress lines (the first read comes sooner: FIRST_TAIL_MS). */
+/** How often the stdout file is read for new progress lines. */
 const TAIL_MS = 100;
-/** The first read, soon after the start: the version line (and the build id made from it) while simc runs. */
-const FIRST_TAIL_MS = 20;
 /** How often a process group is looked at while waiting for it to end. */
 const POLL_MS = 20;
 
@@ -61,10 +58,7 @@ class FileTail {
   private timer: NodeJS.Timeout;
 
   constructor(private readonly path: string, private readonly onLines: (lines: readonly string[]) => void) {
-    this.timer = setTimeout(() => {
-      void this.read();
-      this.timer = setInterval(() => void this.read(), TAIL_MS).unref();
-    }, FIRST_TAIL_MS).unref();
+    this.timer = setInterval(() => void this.read(), TAIL_MS).unref();
   }
 
   read(): Promise<void> {
@@ -93,7 +87,7 @@ class FileTail {
   }
 
   async stop(): Promise<void> {
-    clearTimeout(this.timer); // clears an interval too
+    clearInterval(this.timer);
     await this.read();
     if (this.pending) this.onLines([this.pending]);
     this.pending = '';
@@ -132,23 +126,14 @@ export async function awaitGroup(
   }
 }
 
-/** A detached run that was started: simc's pid (also its process group) and how it ended. */
-export interface DetachedRun {
-  pid: number;
-  exit: Promise<ChildExit>;
-  /** When it was spawned, in ms of process.hrtime (performance.now() would load perf_hooks on the way to simc). */
-  startedAt: number;
-  /** Keep this process alive until simc has ended (the run is unref'd so that it never does by itself). */
-  keepAlive(): void;
-}
-
-export type DetachedSpawnSpec = Pick<SimcRunSpec, 'simcPath' | 'args' | 'cwd' | 'env' | 'stdoutFile' | 'stderrFile'>;
-
-/**
- * Start simc detached (see the top of this file), without waiting for anything: also used by the head start
- * (head-start.ts), before the CLI has loaded. Returns why it could not be started instead when it could not.
- */
-export function spawnDetached(spec: DetachedSpawnSpec): DetachedRun | { spawnError: string } {
+/** One simc run, detached (see the top of this file), followed to its end: its pid reported, its progress lines fed. */
+export async function runSimcDetached(spec: SimcRunSpec): Promise<SimcExit> {
+  const notStarted = (why: string) => ({ exitCode: null, signal: null, spawnError: why, durationMs: 0 });
+  try {
+    accessSync(spec.simcPath, fsConstants.X_OK);
+  } catch (error) {
+    return notStarted(errnoCode(error) ?? 'it could not be started');
+  }
   const startedAt = monotonicMs();
   const stdout = openSync(spec.stdoutFile, 'w');
   const stderr = openSync(spec.stderrFile, 'w');
@@ -164,27 +149,11 @@ export function spawnDetached(spec: DetachedSpawnSpec): DetachedRun | { spawnErr
     child.once('error', () => done({ code: null, signal: null })); // not started: its pid is undefined (below)
   });
   child.unref(); // the run goes on without this process if it leaves (see inline.ts)
-  if (child.pid === undefined) return { spawnError: 'it could not be started' };
-  return { pid: child.pid, exit, startedAt, keepAlive: () => child.ref() };
-}
-
-/** Follow a detached run to its end: its pid reported, its progress lines fed, stopped on `spec.stop`. */
-export async function followDetached(run: DetachedRun, spec: SimcRunSpec): Promise<SimcExit> {
-  spec.onSpawn(run.pid);
+  const pid = child.pid;
+  if (pid === undefined) return notStarted('it could not be started');
+  spec.onSpawn(pid);
   const tail = new FileTail(spec.stdoutFile, spec.onStdoutLines);
-  const exit = await awaitGroup(run.pid, { stop: spec.stop, killGraceMs: spec.killGraceMs, exit: run.exit });
+  const ended = await awaitGroup(pid, { stop: spec.stop, killGraceMs: spec.killGraceMs, exit });
   await tail.stop();
-  return { ...exit, spawnError: null, durationMs: Math.round(monotonicMs() - run.startedAt) };
-}
-
-/** One simc run, detached (see the top of this file), followed to its end. */
-export async function runSimcDetached(spec: SimcRunSpec): Promise<SimcExit> {
-  try {
-    accessSync(spec.simcPath, fsConstants.X_OK);
-  } catch (error) {
-    return { exitCode: null, signal: null, spawnError: errnoCode(error) ?? 'it could not be started', durationMs: 0 };
-  }
-  const run = spawnDetached(spec);
-  if ('spawnError' in run) return { exitCode: null, signal: null, spawnError: run.spawnError, durationMs: 0 };
-  return followDetached(run, spec);
+  return { ...ended, spawnError: null, durationMs: Math.round(monotonicMs() - startedAt) };
 }

@@ -1,31 +1,62 @@
 /**
  * File primitives of the local job store, safe when many simjob processes touch the same data dir at once:
  * - writes go to a unique temp file beside the target and are renamed over it, so readers see the old or the
- *   new file, never half of one;
- * - locks are files created atomically with their content (write a temp file, then link() it into place: link
- *   fails with EEXIST when the lock is held), so a lock file is never seen empty. Locks given an owners folder
- *   are links to one owner file per process there (lock-owners.ts): taking and releasing them then allocates and
- *   frees no inode, which matters on ext4 without a journal, where each create scans past every inode freed in
- *   the last minutes (docs/design.md: "Local store: locks and markers that make no files");
- * - a lock whose owner died (pid gone) or that is older than its stale limit is taken over through a second
- *   "steal" lock, so two processes can never both decide to remove the same stale lock and delete a fresh one.
- * The calls are synchronous: these files are a few kB, and a synchronous call costs tens of microseconds where an
- * asynchronous one waits a round trip through libuv's thread pool (a job update is ten calls: ~2.5 ms against
- * ~0.3 ms, on the way from simc's end to the answer). The functions stay async for their callers and the lock waits.
+ *   new file, never half of one; a write that fails removes its temp file;
+ * - a lock is a small file made exclusively (a temp file linked into place: link fails when the lock is held, and
+ *   the lock is never seen empty) naming its process: pid, that process's start time and a nonce. It is stale
+ *   exactly when that process is gone, and is then taken over through a second "steal" lock, so two processes
+ *   never both remove the same stale lock and one of them a fresh one;
+ * - what the file system refuses (a full disk, no permission, a file where a folder belongs) becomes one
+ *   LocalError naming the path and what is wrong with it (storeError).
+ * The calls are synchronous (the files are a few kB); the functions stay async for their callers and the lock waits.
  */
 import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { dirname } from 'node:path';
 import { LocalError } from '../errors.js';
 import { sleep } from '../util/sleep.js';
 import { randomHex } from '../util/random.js';
 import { errnoCode } from '../util/errno.js';
-import { isAlive } from './pids.js';
-import { newOwner, ownerFileIn, type LockOwner } from './lock-owners.js';
+import { isAlive, processStart } from './pids.js';
 
-function tempName(path: string): string {
-  return `${path}.${process.pid}.${randomHex(8)}.tmp`;
+const tempName = (path: string) => `${path}.${process.pid}.${randomHex(8)}.tmp`;
+
+/** What is wrong with a path, by the error the file system gave for it, or undefined for other errors. */
+function whatIsWrong(code: string | undefined): { what: string; fix: string } | undefined {
+  switch (code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return { what: "no space left on the data dir's disk", fix: 'Free some space, or set SIMJOB_DATA_DIR to a folder on another disk.' };
+    case 'EACCES':
+    case 'EPERM':
+      return { what: 'permission denied', fix: 'Give your user write access to it (chmod u+rwx), or set SIMJOB_DATA_DIR to a folder of yours.' };
+    case 'EROFS':
+      return { what: 'the file system is read-only', fix: 'Set SIMJOB_DATA_DIR to a folder on a writable disk.' };
+    case 'EISDIR':
+      return { what: 'a folder is where simjob keeps a file', fix: 'Remove or rename that folder.' };
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return { what: 'a file is where simjob keeps a folder', fix: 'Remove or rename that file.' };
+    default:
+      return undefined;
+  }
 }
+
+/**
+ * The LocalError for a file system error of the store, naming the path and what is wrong with it (exit 1); other
+ * errors come back as they are.
+ */
+export function storeError(error: unknown, path?: string): unknown {
+  if (error instanceof LocalError) return error;
+  const wrong = whatIsWrong(errnoCode(error));
+  if (!wrong) return error;
+  const where = path ?? (error as { path?: string }).path;
+  return new LocalError(`${where ? `${where}: ` : ''}${wrong.what}.`, wrong.fix);
+}
+
+/** Whether an error is a full disk (a run's end then fails the job rather than leaving it running). */
+export const isDiskFull = (error: unknown) => {
+  const code = errnoCode(error) ?? errnoCode((error as { cause?: unknown })?.cause);
+  return code === 'ENOSPC' || code === 'EDQUOT' || (error instanceof LocalError && error.message.includes('no space left'));
+};
 
 /** Windows refuses to replace a file another process has open for a moment; retry briefly there. */
 async function renameWithRetry(from: string, to: string): Promise<void> {
@@ -41,10 +72,7 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
   }
 }
 
-/**
- * Remove a file if it is there. unlink, not rm: fs.rm loads Node's rimraf module on its first call, ~3 ms on the
- * way from simc's end to the job's.
- */
+/** Remove a file if it is there. */
 export async function removeFile(path: string): Promise<void> {
   removeFileSync(path);
 }
@@ -53,7 +81,7 @@ function removeFileSync(path: string): void {
   try {
     unlinkSync(path);
   } catch (error) {
-    if (errnoCode(error) !== 'ENOENT') throw error;
+    if (errnoCode(error) !== 'ENOENT') throw storeError(error, path);
   }
 }
 
@@ -63,64 +91,23 @@ export function moveIfPresent(from: string, to: string): boolean {
     renameSync(from, to);
     return true;
   } catch (error) {
-    if (errnoCode(error) !== 'ENOENT') throw error;
+    if (errnoCode(error) !== 'ENOENT') throw storeError(error, from);
     return false;
   }
 }
 
-/** Temp files made ahead of their writes (prepareTemp): target path → temp file. */
-const preparedTemps = new Map<string, string>();
-let dropAtExit = false;
-
-/**
- * Make the temp file of a later atomic write of `path` now, while this process waits anyway (for simc): the write
- * then creates no file, only truncates this one. Creating a file is the slow step where a disk is slow to make
- * them (ext4 without a journal, docs/design.md: "Local store"), and the last writes of a job are on the way from
- * simc's end to the answer. Never throws: a temp not made here is made by the write, as always. A temp no write
- * took is removed at exit.
- */
-export function prepareTemp(path: string): void {
-  if (preparedTemps.has(path)) return;
-  const tmp = tempName(path);
-  try {
-    writeFileSync(tmp, '');
-  } catch {
-    return;
-  }
-  preparedTemps.set(path, tmp);
-  if (!dropAtExit) process.once('exit', () => dropPreparedTemps());
-  dropAtExit = true;
-}
-
-/** Remove the prepared temps no write took: all of them (at exit), or those of the files in `dir`. */
-export function dropPreparedTemps(dir?: string): void {
-  for (const [path, tmp] of preparedTemps) {
-    if (dir !== undefined && dirname(path) !== dir) continue;
-    preparedTemps.delete(path);
-    try {
-      removeFileSync(tmp);
-    } catch {
-      // a temp file is litter at worst
-    }
-  }
-}
-
-/** The prepared temp of `path`, taken (a second write of the same path makes its own). */
-function takePreparedTemp(path: string): string | undefined {
-  const tmp = preparedTemps.get(path);
-  preparedTemps.delete(path);
-  return tmp;
-}
-
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
-  // A prepared temp has the default mode: a write that asks for another makes its own.
-  const tmp = (mode === undefined ? takePreparedTemp(path) : undefined) ?? tempName(path);
+  const tmp = tempName(path);
   try {
     writeFileSync(tmp, data, mode === undefined ? undefined : { mode });
     await renameWithRetry(tmp, path);
   } catch (error) {
-    await removeFile(tmp);
-    throw error;
+    try {
+      removeFileSync(tmp); // never left behind, also when the disk is full
+    } catch {
+      // the folder refuses even that: the error below says why
+    }
+    throw storeError(error, path);
   }
 }
 
@@ -134,13 +121,13 @@ export async function readJson<T>(path: string): Promise<T | undefined> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return undefined;
-    throw error;
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw storeError(error, path);
   }
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new LocalError(`The local job store file ${path} is damaged (not JSON).`, 'Delete that job folder, or set SIMJOB_DATA_DIR to a fresh folder.');
+    throw new LocalError(`${path}: damaged (not JSON).`, 'Delete that job folder, or set SIMJOB_DATA_DIR to a fresh folder.');
   }
 }
 
@@ -159,16 +146,27 @@ export async function createExclusive(path: string, content: string): Promise<bo
 
 function createExclusiveSync(path: string, content: string): boolean {
   const tmp = tempName(path);
-  writeFileSync(tmp, content);
   try {
+    writeFileSync(tmp, content);
     linkSync(tmp, path);
     return true;
   } catch (error) {
     if (errnoCode(error) === 'EEXIST') return false;
-    throw error;
+    throw storeError(error, path);
   } finally {
-    removeFileSync(tmp);
+    try {
+      removeFileSync(tmp);
+    } catch {
+      // the folder refuses even that: the error above says why
+    }
   }
+}
+
+/** Who holds a lock: a process, told from a later one given the same pid by its start time. */
+export interface LockOwner {
+  pid: number;
+  start: string | null;
+  nonce: string;
 }
 
 export interface HeldLock {
@@ -177,107 +175,77 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
-export interface LockOptions {
-  /** A lock older than this (by its file's mtime) is stale even if its pid lives (the pid may have been reused). */
-  staleMs: number;
-  /**
-   * A folder on the lock's file system for this process's owner file: the lock is then a hard link to it, made
-   * without a temp file. Its owner (and nonce) is this process's, and its mtime is that of the process's latest
-   * lock taken there: each take refreshes it.
-   */
-  ownersDir?: string;
-}
+const newOwner = (): LockOwner => ({ pid: process.pid, start: processStart(process.pid) ?? null, nonce: randomHex(16) });
 
-export async function readLockOwner(path: string): Promise<(LockOwner & { mtimeMs: number }) | undefined> {
+/** A lock's owner, or undefined when nobody holds it. A folder in its place is an error naming it. */
+export async function readLockOwner(path: string): Promise<LockOwner | undefined> {
+  let text: string;
   try {
-    const text = readFileSync(path, 'utf8');
-    const info = statSync(path);
-    const owner = JSON.parse(text) as LockOwner;
-    return { ...owner, mtimeMs: info.mtimeMs };
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return undefined;
-    // Unreadable content cannot happen with createExclusive; treat it as a dead owner.
-    return { pid: -1, nonce: '', host: '', at: 0, mtimeMs: 0 };
+    throw storeError(error, path);
   }
+  try {
+    const owner = JSON.parse(text) as Partial<LockOwner>;
+    if (typeof owner.pid === 'number' && typeof owner.nonce === 'string') return { pid: owner.pid, start: owner.start ?? null, nonce: owner.nonce };
+  } catch {
+    // not a lock simjob wrote (every lock is written whole): nobody's
+  }
+  return { pid: -1, start: null, nonce: '' };
 }
 
-/** The owner is gone: its pid is dead (same host), or the lock has not been refreshed for staleMs. */
-export function isStale(owner: LockOwner & { mtimeMs: number }, staleMs: number): boolean {
-  if (Date.now() - owner.mtimeMs > staleMs) return true;
-  if (owner.host && owner.host !== hostname()) return false;
-  return !isAlive(owner.pid);
+/** The owner is gone: its pid is dead, or now another process's (another start time). */
+export function isStale(owner: LockOwner): boolean {
+  if (!isAlive(owner.pid)) return true;
+  return owner.start !== null && processStart(owner.pid) !== undefined && processStart(owner.pid) !== owner.start;
 }
 
-/**
- * Remove a stale lock, holding `<lock>.steal` while checking that it is still the same stale lock (same owner, same
- * mtime).
- * Without this, two processes could both see the stale lock, the first remove it and take a fresh one, and the
- * second then remove that fresh lock.
- */
-async function stealStale(path: string, stale: LockOwner & { mtimeMs: number }, options: LockOptions): Promise<void> {
+/** Remove a stale lock, holding `<lock>.steal` while checking that it is still the same stale lock (same nonce). */
+async function stealStale(path: string, stale: LockOwner): Promise<void> {
   const stealPath = `${path}.steal`;
-  if (!createLock(stealPath, options)) {
-    // Someone else is stealing; a steal lock left by a process that died mid-steal is cleared after 5 s.
-    const stealer = await readLockOwner(stealPath);
-    if (stealer && Date.now() - stealer.mtimeMs > 5_000) await removeFile(stealPath);
+  const stealer = newOwner();
+  if (!createExclusiveSync(stealPath, JSON.stringify(stealer))) {
+    const other = await readLockOwner(stealPath);
+    if (other && isStale(other)) await removeFile(stealPath); // a stealer that died mid-steal
     return;
   }
   try {
-    // The same owner and the same mtime: a lock linked to an owner file has its process's nonce each time it takes
-    // it, and a take (or a heartbeat) refreshes the mtime.
     const current = await readLockOwner(path);
-    if (current && current.nonce === stale.nonce && current.mtimeMs === stale.mtimeMs) await removeFile(path);
+    if (current && current.nonce === stale.nonce) await removeFile(path);
   } finally {
     await removeFile(stealPath);
   }
 }
 
-/** Make the lock file, or false when it exists: a link to this process's owner file, or a file of its own. */
-function createLock(path: string, options: LockOptions): { owner: LockOwner } | false {
-  if (options.ownersDir) {
-    const { path: ownerFile, owner } = ownerFileIn(options.ownersDir);
-    try {
-      linkSync(ownerFile, path);
-      return { owner };
-    } catch (error) {
-      if (errnoCode(error) === 'EEXIST') return false;
-      throw error;
-    }
-  }
-  const owner = newOwner();
-  return createExclusiveSync(path, JSON.stringify(owner)) && { owner };
-}
-
 /** Take the lock if it is free (or stale). Undefined when a live owner holds it. */
-export async function tryLock(path: string, options: LockOptions): Promise<HeldLock | undefined> {
+export async function tryLock(path: string): Promise<HeldLock | undefined> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const created = createLock(path, options);
-    if (created) {
-      const { owner } = created;
+    const owner = newOwner();
+    if (createExclusiveSync(path, JSON.stringify(owner))) {
       return {
         path,
         owner,
         release: async () => {
-          // Only remove it if it is still ours (it may have been stolen after we stalled).
-          const current = await readLockOwner(path);
-          if (current?.nonce === owner.nonce) await removeFile(path);
+          // Only remove it if it is still ours (it may have been taken over after we stalled).
+          if ((await readLockOwner(path))?.nonce === owner.nonce) await removeFile(path);
         },
       };
     }
     const current = await readLockOwner(path);
     if (!current) continue; // released meanwhile: try again
-    if (!isStale(current, options.staleMs)) return undefined;
-    await stealStale(path, current, options);
+    if (!isStale(current)) return undefined;
+    await stealStale(path, current);
   }
   return undefined;
 }
 
 /** Wait for the lock (short critical sections only), then run fn and release. */
-export async function withLock<T>(path: string, fn: () => Promise<T>, options: LockOptions & { timeoutMs?: number } = { staleMs: 30_000 }): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+export async function withLock<T>(path: string, fn: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
   let lock: HeldLock | undefined;
   for (let wait = 2; ; wait = Math.min(50, wait * 2)) {
-    lock = await tryLock(path, options);
+    lock = await tryLock(path);
     if (lock) break;
     if (Date.now() > deadline) {
       const owner = await readLockOwner(path);

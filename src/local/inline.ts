@@ -1,14 +1,11 @@
 /**
  * A waiting `submit --local --wait` runs its own job, when the queue is free (local.concurrency) and the job is
- * next: no background worker to start or wake, so what local mode adds to simc is about one Node start-up (see
- * docs/design.md). simc runs detached (detached.ts), so the job outlives this process: when the CLI leaves first
- * (Ctrl-C, --timeout), it hands the job over to the worker, which adopts the run (adopt.ts); if the CLI dies, the
- * next simjob call sees its pid gone and does the same.
+ * next: no background worker to start or wake on the way to simc. simc runs detached (detached.ts), so the job
+ * outlives this process: when the CLI leaves first (Ctrl-C, --timeout), it hands the job over to the worker, which
+ * adopts the run (adopt.ts); if the CLI dies, the next simjob call sees its pid gone and does the same.
  */
 import { claimJob, inlineOwner, watchStops } from './claim.js';
-import { runSimcDetached } from './detached.js';
-import { finishJob } from './lifecycle.js';
-import type { RunDeps } from './pass.js';
+import { runToEnd } from './lifecycle.js';
 import { runJob } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { ensureWorker } from './worker-process.js';
@@ -20,25 +17,22 @@ export interface InlineOptions {
   /** What a worker started for the hand-over gets. */
   workerEnv: NodeJS.ProcessEnv;
   concurrency: number;
+  /** The job's end could not be recorded (a disk that stays full): the waiting command reports this error. */
+  onUnrecordable: (error: unknown) => void;
 }
 
 /**
  * Claim job `id` and start running it in this process; false when it is not this process's to run (the queue is
- * busy, or it is a staged job), and the worker runs it. Nothing of the run keeps the process alive: the waiting
- * does.
+ * busy), and the worker runs it. Nothing of the run keeps the process alive: the waiting does.
  */
 export async function runInline(store: LocalStore, id: string, opts: InlineOptions): Promise<boolean> {
   const job = await claimJob(store, id, inlineOwner(), opts.concurrency, { onlyIfFirst: true, detached: true });
   if (!job) return false;
-  runClaimed(store, job, opts, runSimcDetached);
+  runClaimed(store, job, opts);
   return true;
 }
 
-/**
- * Run a job this process has claimed (`job.owner` is this process), with `runSimc`: a new detached run, or one
- * already going (a head start's).
- */
-export function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions, runSimc: NonNullable<RunDeps['runSimc']>): void {
+function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions): void {
   const { id } = job;
   const nonce = job.owner?.nonce;
   const ownedByMe = (current: LocalJob) => current.owner?.nonce === nonce;
@@ -59,38 +53,25 @@ export function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions
   const onBeforeExit = () => void handOver();
   process.once('beforeExit', onBeforeExit);
 
-  const started = Date.parse(job.startedAt ?? '') || Date.now();
-  void (async () => {
-    try {
-      const ending = await runJob(
-        {
-          store,
-          env: opts.env,
-          stop: stops.controller.signal,
-          killGraceMs: KILL_GRACE_MS,
-          runSimc,
-          onSimcPid: async (pid) => {
-            if (pid === job.simcPid) return; // a head start's run: its job was made with it
-            pidWritten = store.updateJob(id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined)).catch(() => undefined);
-            await pidWritten;
-          },
-        },
-        job,
-      );
-      if (ending && !handedOver) await finishJob(store, id, { ...ending, totalDurationMs: Date.now() - started }, ownedByMe);
-    } catch (error) {
-      if (!handedOver) {
-        await finishJob(
-          store,
-          id,
-          { status: 'failed', errorCode: 'internal', statusReason: `simjob failed running the job: ${(error as Error).message}`, hasResult: true, totalDurationMs: Date.now() - started },
-          ownedByMe,
-        ).catch(() => undefined);
-      }
-    } finally {
+  const deps = {
+    store,
+    env: opts.env,
+    stop: stops.controller.signal,
+    killGraceMs: KILL_GRACE_MS,
+    onSimcPid: async (pid: number) => {
+      pidWritten = store.updateJob(id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined)).catch(() => undefined);
+      await pidWritten;
+    },
+  };
+  // A hand-over leaves the run's end to the worker: runToEnd then records nothing (the job is no longer ours).
+  const owned = (current: LocalJob) => !handedOver && ownedByMe(current);
+  runToEnd(store, job, () => runJob(deps, job), owned)
+    .catch((error: unknown) => {
+      if (!handedOver) opts.onUnrecordable(error);
+    })
+    .finally(() => {
       running = false;
       stops.dispose();
       process.off('beforeExit', onBeforeExit);
-    }
-  })();
+    });
 }

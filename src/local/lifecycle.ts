@@ -4,9 +4,9 @@
  */
 import type { TerminalState } from '../api/schemas.js';
 import { canMove, isTerminal, isWaiting } from '../jobs/states.js';
-import { onTerminal } from './hooks.js';
 import { RUN_OUTPUT_FILES, type LocalJob, type LocalStore } from './store.js';
-import { removeFile } from './fsutil.js';
+import { isDiskFull, removeFile, storeError } from './fsutil.js';
+import { queueTerminalEvent } from '../webhook/local.js';
 
 export interface Ending {
   status: TerminalState;
@@ -48,13 +48,58 @@ export async function finishJob(store: LocalStore, id: string, ending: Ending, w
       detached: false,
     };
   });
-  store.dropPreparedWrites(id); // a failed run wrote no result: its prepared temps go now, not at this process's exit
   if (!job || !moved) return undefined;
-  // A job that ran left the queue when it was claimed (its marker moved to running/; a head start's never queued):
-  // only a waiting one has a queue marker to remove (a stray one left behind is the worker's to drop).
+  // A job that ran left the queue when it was claimed (its marker moved to running/): only a waiting one has a
+  // queue marker to remove.
   await Promise.all([wasWaiting ? store.dequeue(job) : undefined, store.unmarkRunning(id)]);
   await onTerminal(job, store);
   return job;
+}
+
+/**
+ * A job that asked for a `job.terminal` webhook event gets it queued for the worker, which delivers it with
+ * retries (src/webhook/local.ts), and is started if none runs (the caller may be `cancel`).
+ */
+async function onTerminal(job: LocalJob, store: LocalStore): Promise<void> {
+  if (!job.webhook) return;
+  await queueTerminalEvent(job, store);
+  const { ensureWorker } = await import('./worker-process.js');
+  await ensureWorker(store, process.env);
+}
+
+const DISK_FULL: Ending = { status: 'failed', errorCode: 'execution_failed', statusReason: "no space left on the data dir's disk", hasResult: true };
+/** simc's own words for a full disk, in a failed run's reason. */
+const DISK_FULL_WORDS = /ENOSPC|no space left on device/i;
+
+/**
+ * Run a claimed job and record how it ended: the one end of every run, for the worker and a waiting CLI alike.
+ * `run` returns the ending, or undefined when the runner is stopping (the job is left for recovery, which retries
+ * it). A full disk ends the job failed as such, with the run's reports removed to make room for the record;
+ * throws only when even that record cannot be written (the error says why), so the caller never waits on a job
+ * that can no longer end.
+ */
+export async function runToEnd(store: LocalStore, job: LocalJob, run: () => Promise<Ending | undefined>, owned: (job: LocalJob) => boolean): Promise<Ending | undefined> {
+  const started = Date.parse(job.startedAt ?? '') || Date.now();
+  let ending: Ending | undefined;
+  try {
+    ending = await run();
+    if (!ending) return undefined;
+  } catch (error) {
+    ending = isDiskFull(error)
+      ? DISK_FULL
+      : { status: 'failed', errorCode: 'internal', statusReason: `simjob failed running the job: ${(error as Error).message}`, hasResult: true };
+  }
+  if (ending.status === 'failed' && DISK_FULL_WORDS.test(ending.statusReason ?? '')) ending = { ...ending, ...DISK_FULL };
+  ending = { ...ending, totalDurationMs: Date.now() - started };
+  try {
+    await finishJob(store, job.id, ending, owned);
+  } catch (error) {
+    if (!isDiskFull(error)) throw storeError(error);
+    await clearRunOutputs(store, job.id); // room for the record: what the run left is cut short anyway
+    ending = { ...ending, ...DISK_FULL, hasResult: false };
+    await finishJob(store, job.id, ending, owned);
+  }
+  return ending;
 }
 
 /** The moment a queued job's maxQueueSeconds runs out, or null when it has none. */
@@ -114,7 +159,8 @@ export async function requeueForRetry(store: LocalStore, id: string, when: (job:
  * folder, then only the files there: a first attempt (nearly every job) finds none, where a removal per name was
  * ten failing calls on the worker's way from one job to the next.
  */
-export async function clearRunOutputs(store: LocalStore, id: string): Promise<void> {
+export async function clearRunOutputs(store: LocalStore, id: string, keep: readonly string[] = []): Promise<void> {
   const present = await store.fileNames(id);
-  await Promise.all(present.filter((name) => RUN_OUTPUT_FILES.includes(name)).map((name) => removeFile(store.file(id, name))));
+  const stale = present.filter((name) => RUN_OUTPUT_FILES.includes(name) && !keep.includes(name));
+  await Promise.all(stale.map((name) => removeFile(store.file(id, name))));
 }

@@ -5,15 +5,39 @@
  */
 import { promises as fs, readFileSync } from 'node:fs';
 import type { Ending } from './lifecycle.js';
-import { ReportError, parseReport } from './report.js';
-import { readStageReport, type StageReport } from './report-rows.js';
+import { ReportError, parseReport } from '../simc/report.js';
+import { readStageReport, type StageReport } from '../simc/report-rows.js';
 import { runSimcDetached } from './detached.js';
-import { findCrashLine, findErrorLine, localBuildId, parseVersionLine, type SimcExit, type SimcRunSpec } from './simc.js';
+import { findCrashLine, findErrorLine, localBuildId, parseVersionLine, simcEnv, type SimcExit } from './simc.js';
 import type { LocalBuildInfo, LocalJob, LocalStore } from './store.js';
-import { simcArgs, type PassFiles } from './pass-files.js';
-import { PROFILESET_LIST_FILE } from '../output/profileset-list.js';
 
-export { SINGLE_PASS_FILES, simcArgs, type PassFiles } from './pass-files.js';
+export interface PassFiles {
+  /** Profile to run, relative to the job folder (simc's cwd). */
+  input: string;
+  jsonVersion: '2' | '3';
+  json: string;
+  html: string | null;
+  text: string;
+  stdout: string;
+  stderr: string;
+}
+
+/** The files of a job run in one pass; a staged job (src/multistage/local.ts) names its own for each stage. */
+export const SINGLE_PASS_FILES = (job: Pick<LocalJob, 'outputs'>): PassFiles => ({
+  input: 'input.simc',
+  jsonVersion: job.outputs.jsonVersion,
+  json: 'report.json',
+  html: job.outputs.html ? 'report.html' : null,
+  text: 'simc-output.txt',
+  stdout: 'stdout.log',
+  stderr: 'stderr.log',
+});
+
+/** simc's argv for one pass: the profile, then the report options (sim options, so their place after it is fine). */
+export function simcArgs(files: PassFiles): string[] {
+  const json = files.jsonVersion === '3' ? `json=${files.json},version=3.0.0-alpha1` : `json2=${files.json}`;
+  return [files.input, json, ...(files.html ? [`html=${files.html}`] : []), `output=${files.text}`, 'progressbar_type=1'];
+}
 
 export type StopReason = 'cancel' | 'timeout' | 'shutdown';
 
@@ -25,13 +49,8 @@ export interface RunDeps {
   killGraceMs: number;
   /** Record simc's pid on the job, so a dead worker's simc can be found and stopped. */
   onSimcPid: (pid: number) => Promise<void>;
-  /** How simc is run: a new detached run (detached.ts, the default), or one already going (a head start's). */
-  runSimc?: (spec: SimcRunSpec) => Promise<SimcExit>;
-  /**
-   * A single-pass job's simc has ended and its files are about to be read: the worker starts its next job first
-   * (simc's room is free; the reading and writing that remain run beside the next simc).
-   */
-  onSimcEnded?: () => Promise<void>;
+  /** A single pass's simc has ended: the worker gives its room to the next job while this one's result is written. */
+  onSimcEnded?: () => void;
 }
 
 export interface PassOutcome extends SimcExit {
@@ -41,9 +60,6 @@ export interface PassOutcome extends SimcExit {
 /** simc's machine-readable progress lines (progressbar_type=1, contract §3.4) are the tab-separated ones. */
 const isProgressLine = (line: string) => line.includes('\t');
 
-/** The files a job writes last, once simc has ended: its result, its profileset list and its record. */
-const FINISH_WRITES = ['result.json', PROFILESET_LIST_FILE, 'job.json'];
-
 /**
  * One simc run in the job folder. `onProgress` gets the newest progress line of each read of simc's stdout: a
  * short sim prints hundreds between two reads, and only the newest says how far it is.
@@ -52,32 +68,19 @@ export async function runPass(deps: RunDeps, job: LocalJob, files: PassFiles, on
   const dir = deps.store.jobDir(job.id);
   let versionLine: string | null = null;
   if (deps.stop.aborted) return { exitCode: null, signal: null, spawnError: null, durationMs: 0, versionLine };
-  const exit = await (deps.runSimc ?? runSimcDetached)({
+  const exit = await runSimcDetached({
     simcPath: job.simc.path,
     args: simcArgs(files),
     cwd: dir,
-    env: deps.env,
+    env: simcEnv(deps.env),
     stdoutFile: deps.store.file(job.id, files.stdout),
     stderrFile: deps.store.file(job.id, files.stderr),
     onStdoutLines: (lines) => {
-      if (versionLine === null) {
-        versionLine = lines.find((line) => line.startsWith('SimulationCraft '))?.trim() ?? null;
-        if (versionLine !== null) {
-          // made now, while simc runs (both are kept for the end)
-          localBuildId(job.simc.path, versionLine);
-          parseVersionLine(versionLine);
-        }
-      }
+      versionLine ??= lines.find((line) => line.startsWith('SimulationCraft '))?.trim() ?? null;
       const progress = onProgress && lines.findLast(isProgressLine);
       if (progress) onProgress(progress);
     },
-    // Once simc runs (and its pid is written), the files of the job's end are made ready: the result, the
-    // profileset list and the record are then written on the way to the answer without creating a file.
-    onSpawn: (pid) =>
-      void deps
-        .onSimcPid(pid)
-        .catch(() => undefined)
-        .then(() => deps.store.prepareWrites(job.id, FINISH_WRITES)),
+    onSpawn: (pid) => void deps.onSimcPid(pid).catch(() => undefined),
     stop: deps.stop,
     killGraceMs: deps.killGraceMs,
   });

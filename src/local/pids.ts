@@ -1,7 +1,4 @@
-/**
- * Processes by pid: alive or not, and when one started. Only node:fs, so the head start (head-start.ts), which runs
- * before the CLI has loaded, can use them too.
- */
+/** Processes by pid: alive or not, and when one started. */
 import { readFileSync } from 'node:fs';
 import { errnoCode } from '../util/errno.js';
 

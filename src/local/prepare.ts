@@ -10,7 +10,7 @@ import type { Context } from '../context.js';
 import type { ProfileAnalysis } from '../profile/types.js';
 import { requireWebhookTarget } from '../webhook/target.js';
 import type { WebhookTarget } from '../webhook/deliver.js';
-import { SINGLE_PASS_FILES, simcArgs } from './pass-files.js';
+import { SINGLE_PASS_FILES, simcArgs } from './pass.js';
 import { inspectProfile, type LocalProfileFacts } from './profile-checks.js';
 import { findSimc, type SimcChoice } from './simc.js';
 import type { LocalJob } from './store.js';

@@ -4,7 +4,7 @@
  * runs the profile as written, but says so), and whether multistage could have run.
  */
 import type { MultiStageSummary } from '../api/schemas.js';
-import type { MainActorChoice } from './report-rows.js';
+import type { MainActorChoice } from '../simc/report-rows.js';
 import { analyzeProfile, looksLikeProfile, mainActorChoice, multistageEligibility, NOT_A_PROFILE, type ProfileAnalysis } from '../profile/index.js';
 
 const MAX_LISTED = 5;

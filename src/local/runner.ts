@@ -2,10 +2,11 @@
  * Running one local job: a single simc pass (pass.ts), then the summary and the CSV. --multistage jobs go to the
  * staged runner (src/multistage/local.ts), which makes one pass per stage.
  */
-import { ProgressTracker, ProgressWriter } from './progress.js';
+import { ProgressTracker } from '../simc/progress-line.js';
+import { ProgressWriter } from './progress.js';
 import type { Ending } from './lifecycle.js';
 import { readPass, runPass, SINGLE_PASS_FILES, type PassResult, type RunDeps } from './pass.js';
-import { csvOf, notificationsOf, singlePassRows, SUMMARY_PROFILESET_LIMIT, summaryOf } from './report.js';
+import { csvOf, notificationsOf, singlePassRows, SUMMARY_PROFILESET_LIMIT, summaryOf } from '../simc/report.js';
 import type { LocalJob } from './store.js';
 import { PROFILESET_LIST_FILE, ProfilesetMerger, profilesetListText, profilesetsFromReport } from '../output/profileset-list.js';
 
@@ -19,7 +20,7 @@ export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | und
   const writer = new ProgressWriter(deps.store, job.id);
   const tracker = new ProgressTracker();
   const pass = await runPass(deps, job, files, (line) => writer.setLazy(() => tracker.update(line)));
-  await deps.onSimcEnded?.();
+  deps.onSimcEnded?.();
   const read = await readPass(deps, job, files, pass);
   // The last progress is what a failed job shows; a completed one shows 100 %, so its last write is not waited for.
   if (read.ok) writer.discard();

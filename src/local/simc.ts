@@ -1,15 +1,17 @@
 /**
- * Finding the user's simc, reading its version line, and running it once.
+ * Finding the user's simc, reading its version line, and what it is given to run.
  *
- * Where simc comes from is simc-path.ts's order. A binary that is named but missing is an error naming where it
- * was named, never a silent fall-through to the next source.
+ * Where simc comes from, first match wins: `--simc PATH`, SIMJOB_SIMC, the setting for the job's channel
+ * (`simc.nightly` / `simc.weekly` / `simc.latest`), the setting `simc.path`, then `simc` on PATH. A binary that is
+ * named but missing is an error naming where it was named, never a silent fall-through to the next source.
  */
 import { promises as fs } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Channel } from '../api/schemas.js';
 import type { Config } from '../config/resolve.js';
 import { ExitCode, LocalError } from '../errors.js';
 import { sha256Hex } from '../util/sha256.js';
-import { isExecutableFile, namedSimc, simcOnPath, simcPath, type NamedSimc } from './simc-path.js';
+import { commandOnPath, isExecutableFile } from '../util/on-path.js';
 
 export interface SimcChoice {
   path: string;
@@ -20,6 +22,33 @@ export interface SimcChoice {
 export const NO_SIMC_HINT =
   'Pass --simc /path/to/simc, set SIMJOB_SIMC, or run `simjob config set simc.path /path/to/simc`. No simc yet? To try ' +
   'simjob, a checkout of it has a stand-in: --simc test/fake-simc/simc (its numbers are made up).';
+
+/** A simc path as named by a flag, variable or setting: `~` is the home folder, relative paths from the cwd. */
+export function simcPath(raw: string, env: NodeJS.ProcessEnv): string {
+  return resolve(raw.replace(/^~(?=$|[\\/])/, env.HOME ?? '~'));
+}
+
+/** A simc a flag, variable or setting names: the path as given, where it was named, and the setting's key if one. */
+interface NamedSimc {
+  raw: string;
+  /** `--simc`, `SIMJOB_SIMC`, `the setting simc.nightly` */
+  source: string;
+  setting?: string;
+}
+
+/**
+ * What simc's environment keeps of simjob's: the system's basics and the names SIMJOB_SIMC_ENV lists
+ * (comma-separated; `NAME_*` matches a prefix), never simjob's own variables: simc needs none of its secrets.
+ */
+export function simcEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const listed = (env.SIMJOB_SIMC_ENV ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const named = (name: string) => listed.some((l) => (l.endsWith('*') ? name.startsWith(l.slice(0, -1)) : name === l));
+  const passes = (name: string) => !/^SIMJOB_/i.test(name) && (SYSTEM_ENV.test(name) || named(name));
+  return Object.fromEntries(Object.entries(env).filter(([name]) => passes(name)));
+}
+
+const SYSTEM_ENV =
+  /^(PATH|PATHEXT|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|TMP|TEMP|SYSTEMROOT|WINDIR|COMSPEC|USERPROFILE|APPDATA|LOCALAPPDATA)$/i;
 
 async function checkNamed(named: NamedSimc, env: NodeJS.ProcessEnv): Promise<SimcChoice> {
   const { source } = named;
@@ -46,9 +75,13 @@ function fixOfNamed(named: NamedSimc, path: string, why: string): string {
 }
 
 export async function findSimc(opts: { flag?: string; env: NodeJS.ProcessEnv; config: Config; channel: Channel }): Promise<SimcChoice> {
-  const named = namedSimc({ flag: opts.flag, env: opts.env, setting: (key) => opts.config.stringSetting(key), channel: opts.channel });
-  if (named) return checkNamed(named, opts.env);
-  const onPath = simcOnPath(opts.env);
+  if (opts.flag) return checkNamed({ raw: opts.flag, source: '--simc' }, opts.env);
+  if (opts.env.SIMJOB_SIMC) return checkNamed({ raw: opts.env.SIMJOB_SIMC, source: 'SIMJOB_SIMC' }, opts.env);
+  for (const setting of [`simc.${opts.channel}`, 'simc.path']) {
+    const raw = opts.config.stringSetting(setting);
+    if (raw) return checkNamed({ raw, source: `the setting ${setting}`, setting }, opts.env);
+  }
+  const onPath = commandOnPath('simc', opts.env);
   if (onPath) return { path: onPath, source: 'PATH' };
   throw new LocalError('No simc found for local mode.', NO_SIMC_HINT, ExitCode.USAGE);
 }
@@ -63,7 +96,7 @@ export async function configuredSimcs(env: NodeJS.ProcessEnv, config: Config): P
   }
   const any = config.stringSetting('simc.path');
   if (any) found.push({ channel: null, source: 'simc.path', path: simcPath(any, env) });
-  const onPath = simcOnPath(env);
+  const onPath = commandOnPath('simc', env);
   if (onPath) found.push({ channel: null, source: 'PATH', path: onPath });
   return found;
 }
@@ -78,34 +111,18 @@ export interface SimcVersion {
   commit: string | null;
 }
 
-/** The last line parseVersionLine read: a run parses its version line as it comes, and again at its end. */
-let lastParsed: { line: string; version: SimcVersion | undefined } | undefined;
-
 /** `SimulationCraft 1201-01 for World of Warcraft 12.0.1.66263 Live (wow build 66263, git build midnight 066febf)` */
 export function parseVersionLine(line: string): SimcVersion | undefined {
-  if (lastParsed?.line === line) return lastParsed.version;
   const m = /^SimulationCraft (\S+) for World of Warcraft (\S+)/.exec(line.trim());
   const git = m ? /git build (\S+) ([0-9a-fA-F]+)\)?/.exec(line) : null;
-  const version = m ? { line: line.trim(), simcVersion: m[1] ?? null, wowVersion: m[2] ?? null, gitBranch: git?.[1] ?? null, commit: git?.[2] ?? null } : undefined;
-  lastParsed = { line, version };
-  return version;
+  if (!m) return undefined;
+  return { line: line.trim(), simcVersion: m[1] ?? null, wowVersion: m[2] ?? null, gitBranch: git?.[1] ?? null, commit: git?.[2] ?? null };
 }
 
-const buildIds = new Map<string, string>();
-
-/**
- * A stable build id (UUID-shaped, like the service's) for one binary at one version. Kept once made: a run makes it
- * as soon as simc prints its version line (pass.ts), so that its end does not wait for the hash.
- */
+/** A stable build id (UUID-shaped, like the service's) for one binary at one version. */
 export function localBuildId(path: string, versionLine: string | null): string {
-  const key = `${path}\0${versionLine ?? ''}`;
-  let id = buildIds.get(key);
-  if (id === undefined) {
-    const h = sha256Hex(key);
-    id = `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-    buildIds.set(key, id);
-  }
-  return id;
+  const h = sha256Hex(`${path}\0${versionLine ?? ''}`);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** Run simc with no arguments (it prints its version line and usage) and read the version line. */

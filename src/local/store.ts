@@ -4,27 +4,23 @@
  *
  *   <data dir>/jobs/<id>/job.json        the job's record (LocalJob), changed only under <id>/lock
  *                       /input.simc      the profile as submitted (the `input` artifact)
- *                       /progress.json   live progress, written only by the worker running the job
+ *                       /progress.json   live progress, written only by the process running the job
  *                       /result.json     the summary, written once when the run ends
  *                       /stdout.log, stderr.log, report.json, report.html, result.csv, simc-output.txt
  *              /queue/<rank>-<id>        one empty marker per queued job; sorted names = run order
- *              /running/<id>             one marker per job a runner has claimed (the queue marker, moved, or a
- *                                        hard link to the claiming process's owner file)
+ *              /running/<id>             one empty marker per job a runner has claimed (the queue marker, moved)
  *              /keys/<sha256 of key>     idempotency keys (--idempotency-key) → job id
- *              /early/<id>               a head start no job has taken yet (head-start.ts): its CLI and simc
- *              /spare/<name>/            a job folder made ahead for the next head start (spare-folder.ts)
  *              /worker.lock, worker.log  the single worker (worker.ts)
  *              /claim.lock               held while a runner claims a job (claim.ts)
- *              /owners/<pid>.<nonce>     a process's owner file: its claim and job locks are hard links to it
  */
-import type { MainActorChoice } from './report-rows.js';
-import { promises as fs, linkSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import type { MainActorChoice } from '../simc/report-rows.js';
+import { promises as fs, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
 import { LocalError } from '../errors.js';
-import { dropPreparedTemps, exists, moveIfPresent, prepareTemp, readJson, withLock, writeFileAtomic, writeJsonAtomic, removeFile, type LockOptions } from './fsutil.js';
+import { exists, moveIfPresent, readJson, removeFile, storeError, withLock, writeFileAtomic, writeJsonAtomic } from './fsutil.js';
 import { isWellFormedLocalId } from './ids.js';
-import { ownerFileIn } from './lock-owners.js';
+import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { errnoCode } from '../util/errno.js';
 
 /** What a job's `build` says: the simc binary that ran (or will run) it, as read from its version line. */
@@ -127,10 +123,6 @@ export class LocalStore {
   readonly workerLogPath: string;
   /** Held while a runner checks for room (local.concurrency) and claims a job, so two never both take the last slot. */
   readonly claimLockPath: string;
-  /** Each process's owner file (lock-owners.ts), which locks and running markers are hard links to. */
-  readonly ownersDir: string;
-  /** The claim lock's and the job locks' options: links to each process's owner file in <data dir>/owners. */
-  readonly lockOptions: LockOptions;
 
   /**
    * Listeners for the records this process writes (job.json, progress.json), by job id: the waiter of a job this
@@ -147,18 +139,16 @@ export class LocalStore {
     this.workerSpawnPath = join(root, 'worker.spawn');
     this.workerLogPath = join(root, 'worker.log');
     this.claimLockPath = join(root, 'claim.lock');
-    this.ownersDir = join(root, 'owners');
-    this.lockOptions = { staleMs: 30_000, ownersDir: this.ownersDir };
   }
 
   async init(): Promise<void> {
-    try {
-      for (const dir of [this.jobsDir, this.queueDir, this.runningDir, this.keysDir]) mkdirSync(dir, { recursive: true });
-    } catch (error) {
-      throw new LocalError(
-        `Cannot create the local job store in ${this.root}: ${(error as Error).message}.`,
-        'Set SIMJOB_DATA_DIR to a writable folder.',
-      );
+    for (const dir of [this.jobsDir, this.queueDir, this.runningDir, this.keysDir]) {
+      try {
+        if (statSync(dir, { throwIfNoEntry: false })?.isDirectory()) continue;
+        mkdirSync(dir, { recursive: true });
+      } catch (error) {
+        throw storeError(error, dir);
+      }
     }
   }
 
@@ -177,30 +167,28 @@ export class LocalStore {
    */
   async createJob(job: LocalJob, files: Record<string, { data: string; mode?: number }>): Promise<void> {
     const staging = join(this.jobsDir, `.staging-${job.id}`);
-    mkdirSync(staging, { recursive: true });
     try {
+      mkdirSync(staging); // not recursive: that reports a read-only disk as ENOENT
       await writeJobFiles(staging, job, files);
       renameSync(staging, this.jobDir(job.id));
     } catch (error) {
-      await fs.rm(staging, { recursive: true, force: true });
-      throw error;
+      await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
+      throw storeError(error, staging);
     }
-  }
-
-  /**
-   * Make a job of a folder that exists without a record (a head start's, where simc already runs: see
-   * local/head-start.ts): its files, then its record, written in place (the folder is not moved under simc).
-   */
-  async createJobInPlace(job: LocalJob, files: Record<string, { data: string; mode?: number }>): Promise<void> {
-    await writeJobFiles(this.jobDir(job.id), job, files);
   }
 
   async removeJobFolder(id: string): Promise<void> {
     await fs.rm(this.jobDir(id), { recursive: true, force: true });
   }
 
+  /** A job's record, checked for shape: a damaged or reshaped one is an error naming its file. */
   async readJob(id: string): Promise<LocalJob | undefined> {
-    return readJson<LocalJob>(this.file(id, 'job.json'));
+    const path = this.file(id, 'job.json');
+    const record = await readJson<unknown>(path);
+    if (record === undefined) return undefined;
+    const wrong = shapeProblem(record, id);
+    if (wrong) throw new LocalError(`${path}: not a job record of simjob (${wrong}).`, 'Delete that job folder.');
+    return record as LocalJob;
   }
 
   /**
@@ -219,7 +207,7 @@ export class LocalStore {
       await writeJsonAtomic(this.file(id, 'job.json'), next);
       this.tellOwnWrite(id);
       return next;
-    }, this.lockOptions);
+    });
   }
 
   // -- queue and running markers ------------------------------------------------------------------------------------
@@ -229,7 +217,7 @@ export class LocalStore {
   }
 
   async enqueue(job: Pick<LocalJob, 'id' | 'priority'>): Promise<void> {
-    writeFileSync(join(this.queueDir, this.markerName(job)), '');
+    writeMarker(join(this.queueDir, this.markerName(job)));
   }
 
   async isEnqueued(job: Pick<LocalJob, 'id' | 'priority'>): Promise<boolean> {
@@ -243,21 +231,17 @@ export class LocalStore {
 
   /** Queued job ids in run order: priority, then submission order (ids sort by time). */
   async queuedIds(): Promise<string[]> {
-    const names = await readdirOrEmpty(this.queueDir);
-    // A stray file in the queue folder must not make jobDir throw on every worker tick.
-    return names
-      .filter((n) => /^\d-/.test(n) && isWellFormedLocalId(n.slice(2)))
-      .sort()
-      .map((n) => n.slice(2));
+    return (await readdirOrEmpty(this.queueDir)).filter(isQueueMarker).sort().map((n) => n.slice(2));
   }
 
-  /** Mark a job running: a hard link to this process's owner file, as a lock is, so no file is made or freed. */
+  /** Files in the queue folder that are no queue marker (a stray file, an unknown rank): the worker removes them. */
+  async strayQueueFiles(): Promise<string[]> {
+    return (await readdirOrEmpty(this.queueDir)).filter((n) => !isQueueMarker(n)).map((n) => join(this.queueDir, n));
+  }
+
+  /** Mark a job running (when it has no queue marker to move). */
   async markRunning(id: string): Promise<void> {
-    try {
-      linkSync(ownerFileIn(this.ownersDir).path, join(this.runningDir, id));
-    } catch (error) {
-      if (errnoCode(error) !== 'EEXIST') throw error; // marked already
-    }
+    writeMarker(join(this.runningDir, id));
   }
 
   /**
@@ -309,7 +293,7 @@ export class LocalStore {
     return () => listeners.delete(listener);
   }
 
-  private tellOwnWrite(id: string): void {
+  tellOwnWrite(id: string): void {
     for (const listener of this.ownWriteListeners.get(id) ?? []) listener();
   }
 
@@ -323,16 +307,6 @@ export class LocalStore {
 
   async writeText(id: string, name: string, text: string): Promise<void> {
     await writeFileAtomic(this.file(id, name), text);
-  }
-
-  /** Make the temp files of these later writes of job `id` now (fsutil.prepareTemp): called while simc runs. */
-  prepareWrites(id: string, names: readonly string[]): void {
-    for (const name of names) prepareTemp(this.file(id, name));
-  }
-
-  /** Remove the prepared temps of job `id` that no write took (its end is written). */
-  dropPreparedWrites(id: string): void {
-    dropPreparedTemps(this.jobDir(id));
   }
 
   /** The names of the files in a job's folder (none when it has no folder). */
@@ -358,6 +332,31 @@ async function readdirOrEmpty(dir: string): Promise<string[]> {
     return readdirSync(dir);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return [];
-    throw error;
+    throw storeError(error, dir);
   }
+}
+
+const RANKS = Object.values(PRIORITY_RANK).join('');
+const isQueueMarker = (name: string) => RANKS.includes(name[0] ?? '-') && name[1] === '-' && isWellFormedLocalId(name.slice(2));
+
+function writeMarker(path: string): void {
+  try {
+    writeFileSync(path, '');
+  } catch (error) {
+    throw storeError(error, path);
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What is wrong with a job record's shape (the fields simjob reads to list and run it), or undefined. */
+function shapeProblem(record: unknown, id: string): string | undefined {
+  if (!isObject(record)) return 'not an object';
+  if (record.id !== id) return `its id is ${JSON.stringify(record.id)}, not the folder's`;
+  const status = record.status;
+  if (typeof status !== 'string' || !(isWaiting(status) || isActive(status) || isTerminal(status))) return 'no known status';
+  for (const key of ['createdAt', 'queuedAt', 'priority']) if (typeof record[key] !== 'string') return `no ${key}`;
+  if (typeof record.attempt !== 'number') return 'no attempt';
+  for (const key of ['simc', 'outputs']) if (!isObject(record[key])) return `no ${key}`;
+  return undefined;
 }

@@ -1,13 +1,13 @@
 /**
- * Entry of dist/worker.js: the background worker of local jobs, started by control.ts (never by users). A build
- * entry of its own rather than a hidden CLI command, because it sits on the path of every cold
- * `submit --local --wait`: it loads only the worker's modules (no commander, no output module), and starts
- * importing execa while it takes the lock and reads the queue. It prints nothing but log lines (worker.log).
+ * Entry of dist/worker.js: the background worker of local jobs, started by worker-process.ts (never by users). A
+ * build entry of its own rather than a hidden CLI command: it loads only the worker's modules (no commander, no
+ * output module). It prints nothing but log lines (worker.log).
  */
 import { promises as fs } from 'node:fs';
 import module from 'node:module';
 import { dataDir } from '../config/paths.js';
 import { Config } from '../config/resolve.js';
+import { localConcurrency } from './claim.js';
 import { LocalStore } from './store.js';
 import { Worker } from './worker.js';
 
@@ -19,18 +19,6 @@ const IDLE_MS = 2_000;
 const KILL_GRACE_MS = 3_000;
 
 (module as { enableCompileCache?: () => void }).enableCompileCache?.();
-void import('execa').catch(() => undefined); // warm it up; the first run awaits the same import
-
-function concurrency(env: NodeJS.ProcessEnv): number {
-  let value: unknown = 1;
-  try {
-    value = new Config(env, {}).setting('local.concurrency') ?? 1;
-  } catch {
-    // a broken config.json: run one at a time rather than not at all
-  }
-  const n = Number(value);
-  return Number.isSafeInteger(n) && n >= 1 ? n : 1;
-}
 
 async function main(): Promise<void> {
   const env = process.env;
@@ -42,10 +30,16 @@ async function main(): Promise<void> {
   }
   const shutdown = new AbortController();
   for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(signal, () => shutdown.abort());
+  let concurrency = 1; // a broken config.json: one at a time rather than not at all
+  try {
+    concurrency = localConcurrency(new Config(env, {}));
+  } catch {
+    // as above
+  }
   const worker = new Worker({
     store,
     env,
-    concurrency: concurrency(env),
+    concurrency,
     idleMs: IDLE_MS,
     killGraceMs: KILL_GRACE_MS,
     log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),

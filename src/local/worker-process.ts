@@ -1,10 +1,10 @@
 /**
  * The background worker as a process: is one alive, is a job's worker gone, start one.
  *
- * The worker is single per data dir: it holds `worker.lock` (pid + nonce, refreshed every few seconds). A job
- * being run names its worker's nonce, so a job is orphaned exactly when its nonce is not the live lock's.
+ * The worker is single per data dir: it holds `worker.lock` (fsutil.ts). A job being run names its worker's
+ * nonce, so a job is orphaned exactly when its nonce is not the live lock's.
  */
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalError } from '../errors.js';
@@ -14,9 +14,6 @@ import { isAlive, processStart } from './pids.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { childProcess } from '../util/child-process.js';
 
-/** The worker refreshes its lock every HEARTBEAT_MS; a lock not refreshed for WORKER_STALE_MS is dead. */
-export const HEARTBEAT_MS = 5_000;
-export const WORKER_STALE_MS = 60_000;
 /** A worker being started by another process is given this long to take the lock before we start another. */
 const SPAWN_GRACE_MS = 5_000;
 
@@ -27,7 +24,7 @@ export interface LiveWorker {
 
 export async function liveWorker(store: LocalStore): Promise<LiveWorker | undefined> {
   const owner = await readLockOwner(store.workerLockPath);
-  if (!owner || isStale(owner, WORKER_STALE_MS)) return undefined;
+  if (!owner || isStale(owner)) return undefined;
   return { pid: owner.pid, nonce: owner.nonce };
 }
 
@@ -57,10 +54,10 @@ export function workerEntry(): string {
  */
 export async function ensureWorker(store: LocalStore, env: NodeJS.ProcessEnv): Promise<void> {
   if (await liveWorker(store)) return;
-  const marker = JSON.stringify({ pid: process.pid, nonce: '', host: '', at: Date.now() });
+  const marker = JSON.stringify({ pid: process.pid, nonce: '' });
   if (!(await createExclusive(store.workerSpawnPath, marker))) {
-    const other = await readLockOwner(store.workerSpawnPath);
-    if (other && Date.now() - other.mtimeMs < SPAWN_GRACE_MS) return; // another process is starting one right now
+    const since = statSync(store.workerSpawnPath, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    if (Date.now() - since < SPAWN_GRACE_MS) return; // another process is starting one right now
     await removeFile(store.workerSpawnPath);
     if (!(await createExclusive(store.workerSpawnPath, marker))) return;
   }

@@ -1,22 +1,21 @@
 /**
- * The local worker: a detached background process (`simjob __worker`, started on demand by control.ts), single
- * per data dir, that runs queued jobs by priority then submission order, at most `local.concurrency` at a time,
- * and exits once the queue has been empty for a short grace period.
+ * The local worker: a detached background process (dist/worker.js, started on demand by worker-process.ts),
+ * single per data dir, that runs queued jobs by priority then submission order, at most `local.concurrency` at a
+ * time, adopts the runs of waiting CLIs that went away, and exits once the queue has been empty for a short while.
  *
- * Single instance: it runs only while it holds worker.lock (refreshed every few seconds; a lock whose pid died
- * or that stopped being refreshed is taken over). Two processes that start a worker at the same moment both try
+ * Single instance: it runs only while it holds worker.lock (a lock whose process is gone is taken over). Two processes that start a worker at the same moment both try
  * the lock; one wins, the other exits at once. Leaving is race-free too: the worker first releases the lock,
  * then looks at the queue once more and takes the lock back if a job arrived meanwhile; a submitter writes its
  * job first and looks for a live worker after, so one of the two always sees the other.
  */
-import { promises as fs, watch, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { isWaiting } from '../jobs/states.js';
 import { exists, readLockOwner, tryLock, type HeldLock, removeFile } from './fsutil.js';
 import { claimJob, watchStops } from './claim.js';
 import { canAdopt, finishAdopted } from './adopt.js';
 import { recoverInterrupted, recoverJob } from './control.js';
-import { HEARTBEAT_MS, isOrphan, WORKER_STALE_MS } from './worker-process.js';
-import { clearRunOutputs, expireIfDue, finishJob, isDue, queueDeadline, type Ending } from './lifecycle.js';
+import { isOrphan } from './worker-process.js';
+import { clearRunOutputs, expireIfDue, isDue, queueDeadline, runToEnd, type Ending } from './lifecycle.js';
 import type { RunDeps } from './pass.js';
 import { runJob, type StopReason } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
@@ -44,16 +43,9 @@ const TICK_MS = 250;
 
 export class Worker {
   private lock: HeldLock | undefined;
-  private heartbeat: NodeJS.Timeout | undefined;
   private readonly running = new Map<string, RunningJob>();
-  /**
-   * Running jobs whose simc has ended, while their result and record are written: their room is free, so the next
-   * job's simc starts first and that writing runs beside it. Their running markers stay until they end, so a claim
-   * by this worker allows one extra marker for each.
-   */
+  /** Jobs whose simc has ended while their result is written: their room goes to the next job's simc already. */
   private readonly simcEnded = new Set<string>();
-  /** Runs waiting for the loop to have filled the free room once (onSimcEnded). */
-  private readonly filledWaiters: (() => void)[] = [];
   /** Queue deadlines (maxQueueSeconds) of the queued jobs seen, null for none. */
   private readonly deadlines = new Map<string, number | null>();
   private wakeUp: (() => void) | undefined;
@@ -72,18 +64,16 @@ export class Worker {
   async run(): Promise<void> {
     const { store } = this.o;
     await store.init();
-    this.lock = await tryLock(store.workerLockPath, { staleMs: WORKER_STALE_MS });
+    this.lock = await tryLock(store.workerLockPath);
     await removeFile(store.workerSpawnPath);
     if (!this.lock) return; // another worker runs
     this.o.log(`worker ${process.pid} holds the lock (concurrency ${this.o.concurrency})`);
-    this.startHeartbeat();
     this.watchQueue();
     this.o.shutdown.addEventListener('abort', () => this.wake(), { once: true });
     try {
       await recoverInterrupted(store);
       await this.loop();
     } finally {
-      this.tellFilled(); // no more filling: nobody waits for it
       await this.stopAll('shutdown');
       await this.deliveries.stop();
       this.watcher?.close();
@@ -96,17 +86,7 @@ export class Worker {
     return this.lock?.owner.nonce ?? '';
   }
 
-  private startHeartbeat(): void {
-    clearInterval(this.heartbeat);
-    this.heartbeat = setInterval(() => {
-      const now = new Date();
-      if (this.lock) fs.utimes(this.lock.path, now, now).catch(() => undefined);
-    }, HEARTBEAT_MS);
-  }
-
   private async releaseLock(): Promise<void> {
-    clearInterval(this.heartbeat);
-    this.heartbeat = undefined;
     const lock = this.lock;
     this.lock = undefined;
     if (!lock) return;
@@ -165,9 +145,10 @@ export class Worker {
           return;
         }
         const queued = await this.o.store.queuedIds();
+        // Files no submitter makes (an unknown rank, a stray name) would otherwise be looked at for ever.
+        for (const stray of await this.o.store.strayQueueFiles()) await removeFile(stray);
         await this.adoptDetached();
         await this.fill(queued);
-        this.tellFilled();
         await this.deliveries.tick();
         if (this.running.size > 0 || queued.length > 0 || this.deliveries.active) idleSince = Date.now();
         else if (Date.now() - idleSince >= this.o.idleMs) {
@@ -189,24 +170,10 @@ export class Worker {
   private async leave(): Promise<boolean> {
     await this.releaseLock();
     if ((await this.o.store.queuedIds()).length === 0 && (await pendingDeliveries(this.o.store)).length === 0) return true;
-    this.lock = await tryLock(this.o.store.workerLockPath, { staleMs: WORKER_STALE_MS });
+    this.lock = await tryLock(this.o.store.workerLockPath);
     if (!this.lock) return true; // another worker took over
     this.o.log(`worker ${process.pid} holds the lock again (a job arrived)`);
-    this.startHeartbeat();
     return false;
-  }
-
-  private tellFilled(): void {
-    for (const filled of this.filledWaiters.splice(0)) filled();
-  }
-
-  /** A job's simc has ended: start the next job in its room now, before its result is written (RunDeps.onSimcEnded). */
-  private async simcHasEnded(id: string): Promise<void> {
-    this.simcEnded.add(id);
-    if (this.o.shutdown.aborted) return;
-    const filled = new Promise<void>((done) => this.filledWaiters.push(done));
-    this.wake();
-    await Promise.race([filled, new Promise((done) => setTimeout(done, TICK_MS).unref())]);
   }
 
   /** Expire queued jobs past maxQueueSeconds, and start the next ones while there is room. */
@@ -279,47 +246,37 @@ export class Worker {
 
   private start(job: LocalJob, run: (deps: RunDeps, job: LocalJob) => Promise<Ending | undefined>): void {
     const { store } = this.o;
-    const started = job.startedAt ? Date.parse(job.startedAt) : Date.now();
     // `simjob cancel` only records the request on the job; the worker owns simc and stops it.
     const stops = watchStops(store, job, { unref: false });
     const ownedByMe = (current: LocalJob) => current.owner?.nonce === job.owner?.nonce;
-
-    const done = (async () => {
-      try {
-        if (run === runJob) await clearRunOutputs(store, job.id);
-        const ending = await run(
-          {
-            store,
-            env: this.o.env,
-            stop: stops.controller.signal,
-            killGraceMs: this.o.killGraceMs,
-            onSimcPid: async (pid) => {
-              await store.updateJob(job.id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined));
-            },
-            onSimcEnded: () => this.simcHasEnded(job.id),
-          },
-          job,
-        ).finally(() => {
-          // Its running marker goes as it ends: from now on the marker counts it again, never the allowance too.
-          this.simcEnded.delete(job.id);
-        });
-        if (!ending) return; // the worker is stopping: the job is left for recovery, which retries it
-        await finishJob(store, job.id, { ...ending, totalDurationMs: Date.now() - started }, ownedByMe);
-        this.o.log(`${job.id} ${ending.status}${ending.errorCode ? ` (${ending.errorCode})` : ''}`);
-      } catch (error) {
-        this.o.log(`${job.id} failed in the worker: ${(error as Error).stack ?? String(error)}`);
-        await finishJob(
-          store,
-          job.id,
-          { status: 'failed', errorCode: 'internal', statusReason: `simjob's local worker failed: ${(error as Error).message}`, hasResult: true, totalDurationMs: Date.now() - started },
-          ownedByMe,
-        ).catch(() => undefined);
-      } finally {
+    const deps: RunDeps = {
+      store,
+      env: this.o.env,
+      stop: stops.controller.signal,
+      killGraceMs: this.o.killGraceMs,
+      onSimcPid: async (pid) => {
+        await store.updateJob(job.id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined));
+      },
+      onSimcEnded: () => {
+        this.simcEnded.add(job.id);
+        this.wake();
+      },
+    };
+    const runIt = async () => {
+      if (run === runJob) await clearRunOutputs(store, job.id);
+      return run(deps, job);
+    };
+    const done = runToEnd(store, job, runIt, ownedByMe)
+      .then((ending) => {
+        if (ending) this.o.log(`${job.id} ${ending.status}${ending.errorCode ? ` (${ending.errorCode})` : ''}`);
+      })
+      .catch((error: unknown) => this.o.log(`${job.id}: its end could not be recorded: ${(error as Error).message}`))
+      .finally(() => {
         stops.dispose();
+        this.simcEnded.delete(job.id);
         this.running.delete(job.id);
         this.wake();
-      }
-    })();
+      });
     this.running.set(job.id, { stop: stops.controller, done });
   }
 

@@ -10,7 +10,8 @@
  */
 import { promises as fs } from 'node:fs';
 import type { Ending } from '../local/lifecycle.js';
-import { ProgressTracker, ProgressWriter } from '../local/progress.js';
+import { ProgressTracker } from '../simc/progress-line.js';
+import { ProgressWriter } from '../local/progress.js';
 import { runAndRead, type PassFiles, type RunDeps } from '../local/pass.js';
 import { PROFILESET_LIST_FILE, ProfilesetMerger, profilesetListText, profilesetsFromReport } from '../output/profileset-list.js';
 import type { LocalBuildInfo, LocalJob } from '../local/store.js';

@@ -14,7 +14,7 @@
 import type { MultiStageReason, StageLabel } from '../profile/types.js';
 import { analyzeProfile, mainActorChoice, multistageEligibility, planStages, rewriteForStage } from '../profile/index.js';
 import { cullCandidates, type CullResult } from './cull.js';
-import { rankRows, readStageReport, type MainActorChoice, type RankedRow, type StageReport, type StageRow } from '../local/report-rows.js';
+import { rankRows, readStageReport, type MainActorChoice, type RankedRow, type StageReport, type StageRow } from '../simc/report-rows.js';
 
 export type { RankedRow };
 

@@ -3,7 +3,7 @@
  * (`artifacts.csv`: one row per profileset across all stages plus the baseline), built as a single pass's are.
  */
 import type { Summary } from '../api/schemas.js';
-import { csvOf, SUMMARY_PROFILESET_LIMIT, summaryOf, type SummaryMetric } from '../local/report.js';
+import { csvOf, SUMMARY_PROFILESET_LIMIT, summaryOf, type SummaryMetric } from '../simc/report.js';
 import type { StagedRunResult } from './run.js';
 
 /** The summary lists the top 200 profilesets; the count says how many there were (the JSON artifacts have all). */

@@ -1,6 +1,5 @@
 /**
- * Finding a program: an executable file, and a command on PATH (with PATHEXT on Windows). Only node:fs and
- * node:path, synchronous (a few stats): also used before the CLI has loaded (local/head-start.ts).
+ * Finding a program: an executable file, and a command on PATH (with PATHEXT on Windows).
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';

@@ -17,7 +17,8 @@ export interface LocalEnv extends Record<string, string> {
 }
 
 export function localEnv(extra: Record<string, string> = {}): LocalEnv {
-  return { ...isolatedDirs(), SIMJOB_SIMC: FAKE_SIMC, NO_COLOR: '1', ...extra };
+  // the stand-in simc's knobs reach it only when named: simc gets a minimal environment
+  return { ...isolatedDirs(), SIMJOB_SIMC: FAKE_SIMC, SIMJOB_SIMC_ENV: 'FAKE_SIMC_*', NO_COLOR: '1', ...extra };
 }
 
 /** A profile file in a folder beside the env's data dir. */
@@ -131,9 +132,15 @@ export async function cleanUp(env: LocalEnv): Promise<void> {
     // no jobs
   }
   for (const id of ids) {
-    if (!existsSync(join(env.SIMJOB_DATA_DIR, 'jobs', id, 'job.json'))) continue; // a head start's folder: its CLI stops it
-    const { simcPid, detached } = jobFile(env, id) as { simcPid: number | null; detached?: boolean };
-    // a detached run (a waiting submit's) is a process group: its shell and simc
+    if (!existsSync(join(env.SIMJOB_DATA_DIR, 'jobs', id, 'job.json'))) continue;
+    let record: { simcPid: number | null; detached?: boolean };
+    try {
+      record = jobFile(env, id) as typeof record;
+    } catch {
+      continue; // a record a test reshaped
+    }
+    const { simcPid, detached } = record;
+    // a detached run is a process group: simc and anything it started
     if (alive(simcPid) && runsIn(simcPid as number, join(env.SIMJOB_DATA_DIR, 'jobs', id))) process.kill(detached ? -(simcPid as number) : (simcPid as number), 'SIGKILL');
   }
   rmSync(dirname(env.SIMJOB_DATA_DIR), { recursive: true, force: true, maxRetries: 3 });

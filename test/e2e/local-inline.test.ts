@@ -105,6 +105,24 @@ describe('submit --local --wait running its own job', () => {
     expect(result.result.summary.mainActor.name).toBe('Slow');
   });
 
+  it("reports simc's own time when the worker adopts the run long after it ended", async () => {
+    const env = freshEnv();
+    const waiting = startWaiting(env, profileFile(env, 'slow.simc', quickProfile('Slow', SLOW)));
+    const { id, simcPid } = await runningJob(env);
+    waiting.child.kill('SIGKILL');
+    await waiting.exited;
+    await waitFor('simc to end', async () => (alive(simcPid) ? undefined : true));
+    await new Promise((done) => setTimeout(done, 3_000)); // nobody looks at the job meanwhile
+
+    const adoptedAt = Date.now();
+    expect((await run(env, ['jobs', '--local'])).exitCode).toBe(0);
+    await waitFor('the job to end', async () => (jobFile(env, id).status === 'completed' ? true : undefined));
+    const { simDurationMs, startedAt } = jobFile(env, id) as { simDurationMs: number; startedAt: string };
+    // simc ended at least 3 s before the adoption: its time is not the time until then
+    expect(simDurationMs).toBeGreaterThan(0);
+    expect(simDurationMs).toBeLessThan(adoptedAt - Date.parse(startedAt) - 2_500);
+  });
+
   it('is stopped by cancel: the waiting CLI exits 3 with the job cancelled and simc gone', async () => {
     const env = freshEnv();
     const waiting = startWaiting(env, profileFile(env, 'hang.simc', quickProfile('Hang', ['# fake.hang_after=1'])));

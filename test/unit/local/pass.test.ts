@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runPass, SINGLE_PASS_FILES, tracedFailure } from '../../../src/local/pass.js';
-import { parseProgressLine } from '../../../src/local/progress.js';
+import { parseProgressLine } from '../../../src/simc/progress-line.js';
 import { LocalStore, type LocalJob } from '../../../src/local/store.js';
 
 const standIn = resolve(import.meta.dirname, '../../fake-simc/simc');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseProgressLine, ProgressTracker, ProgressWriter } from '../../../src/local/progress.js';
+import { ProgressWriter } from '../../../src/local/progress.js';
+import { parseProgressLine, ProgressTracker } from '../../../src/simc/progress-line.js';
 import type { LocalProgress, LocalStore } from '../../../src/local/store.js';
 
 describe('progressbar_type=1 lines', () => {

@@ -1,23 +1,52 @@
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalStore } from '../../../src/local/store.js';
 import { tempDir } from '../../helpers/temp.js';
 
-describe('a running marker', () => {
-  it('is a hard link to the process\'s owner file, as a lock is: marking and unmarking make and free no file', async () => {
+const id = 'local-01m890000000000000';
+
+describe('the queue and running markers', () => {
+  it('are plain empty files: a running marker moves back to the queue and out again', async () => {
     const store = new LocalStore(join(tempDir('simjob-markers-'), 'data'));
     await store.init();
-    const id = 'local-01m890000000000000';
     await store.markRunning(id);
     await store.markRunning(id); // marked already: no error
-    const [owner] = readdirSync(store.ownersDir);
-    expect(owner).toMatch(new RegExp(`^${process.pid}\\.[0-9a-f]+$`));
-    const ownerFile = join(store.ownersDir, owner!);
-    expect(statSync(join(store.runningDir, id)).ino).toBe(statSync(ownerFile).ino);
     expect(await store.runningIds()).toEqual([id]);
+    expect(await store.moveRunningToQueue({ id, priority: 'high' })).toBe(true);
+    expect(await store.queuedIds()).toEqual([id]);
+    expect(await store.moveQueuedToRunning(id)).toBe(true);
     await store.unmarkRunning(id);
     expect(await store.runningIds()).toEqual([]);
-    expect(statSync(ownerFile).nlink).toBe(1);
+  });
+
+  it('tell a queue entry of an unknown rank or name apart, for the worker to remove', async () => {
+    const store = new LocalStore(join(tempDir('simjob-markers-'), 'data'));
+    await store.init();
+    writeFileSync(join(store.queueDir, `5-${id}`), '');
+    writeFileSync(join(store.queueDir, 'notes.txt'), '');
+    await store.enqueue({ id, priority: 'standard' });
+    expect(await store.queuedIds()).toEqual([id]);
+    expect((await store.strayQueueFiles()).sort()).toEqual([join(store.queueDir, `5-${id}`), join(store.queueDir, 'notes.txt')]);
+  });
+});
+
+describe('a job record', () => {
+  it.each([['{}', 'its id is undefined'], ['[1,2]', 'not an object'], [`{"id":"local-01m89000000000000x"}`, 'its id is "local-01m89000000000000x"']])(
+    'of another shape (%s) is an error naming its file',
+    async (text, why) => {
+      const store = new LocalStore(join(tempDir('simjob-records-'), 'data'));
+      await store.init();
+      mkdirSync(store.jobDir(id));
+      writeFileSync(store.file(id, 'job.json'), text);
+      await expect(store.readJob(id)).rejects.toThrow(`${store.file(id, 'job.json')}: not a job record of simjob (${why}`);
+    },
+  );
+
+  it('is an error naming the folder when a file is where the store keeps a folder', async () => {
+    const root = join(tempDir('simjob-records-'), 'data');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, 'queue'), '');
+    await expect(new LocalStore(root).init()).rejects.toThrow(`${join(root, 'queue')}: a file is where simjob keeps a folder.`);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeProfile } from '../../../src/profile/index.js';
 import { runStaged, type StagePass, type StagedProgress } from '../../../src/multistage/run.js';
 import { stagedCsv, stagedSummary } from '../../../src/multistage/summary.js';
-import { readStageReport } from '../../../src/local/report-rows.js';
+import { readStageReport } from '../../../src/simc/report-rows.js';
 
 const CE = 1.9599639854088815;
 
