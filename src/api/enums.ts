@@ -7,7 +7,7 @@ export const GIT_BRANCHES = ['midnight'] as const;
 export const PRIORITIES = ['background', 'standard', 'high'] as const;
 export const JSON_VERSIONS = ['2', '3'] as const;
 export const WEBHOOK_EVENTS = ['job.terminal'] as const;
-const JOB_STATES = ['pending', 'queued', 'starting', 'running', 'completed', 'failed', 'cancelled', 'timed_out'] as const;
+export const JOB_STATES = ['pending', 'queued', 'starting', 'running', 'completed', 'failed', 'cancelled', 'timed_out'] as const;
 export const TERMINAL_STATES = ['completed', 'failed', 'cancelled', 'timed_out'] as const;
 export const ERROR_CODES = [
   'execution_interrupted', 'execution_timeout', 'execution_failed', 'build_unavailable', 'simulation_error',

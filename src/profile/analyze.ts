@@ -313,7 +313,7 @@ export function analyzeTokens(tok: TokenizedProfile): ProfileAnalysis {
         const newName = comma === -1 ? value : value.slice(0, comma);
         const sourceName = comma === -1 ? null : value.slice(comma + 1);
         checkActorName(newName, line);
-        let source: ActorInfo | null = null;
+        let source: ActorInfo | null;
         if (sourceName !== null) {
           source = findPlayerByName(sourceName);
           if (source === null) {

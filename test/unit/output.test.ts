@@ -51,7 +51,6 @@ describe('output module', () => {
       { header: 'A', value: (r) => r.a },
       { header: 'B', value: (r) => r.b, shrinkable: true },
     ]);
-    // eslint-disable-next-line no-control-regex
     const lines = stdout.text().replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n');
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(40);
     // wrapped, never cut: every character of the long cell is still there

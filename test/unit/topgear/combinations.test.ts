@@ -34,7 +34,7 @@ function bruteForce(exp: AddonExport, groups: readonly Group[] = GROUP_NAMES): n
     if (!groups.includes(GROUP_OF[slot] as Group)) return [worn];
     if (slot === 'off_hand' && !worn) return [null]; // nothing in the off hand: main hand alone
     const offered = [...exp.bags, ...exp.vault].filter((i) => (FITS[i.slot] ?? [i.slot]).includes(slot));
-    const all = [worn, ...offered].filter((i, k, list) => i !== null || k === 0);
+    const all = [worn, ...offered].filter((i, k) => i !== null || k === 0);
     return all.filter((i, k) => i === null || all.findIndex((j) => j?.options === i.options) === k); // same line = same item
   });
   const seen = new Set<string>();
