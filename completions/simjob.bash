@@ -5,7 +5,7 @@
 # Sets _sj_cmds (subcommands), _sj_opts (options) and _sj_valued (options that take a value) for a command path.
 _simjob_node() {
   case "$1" in
-    'simjob') _sj_cmds='login logout config submit topgear statweights status result compare report cancel jobs artifacts usage builds webhook completion doctor help'; _sj_opts='-v --version --json --no-color -q --quiet -d --debug -p --profile --base-url -h --help'; _sj_valued=' -p --profile --base-url ' ;;
+    'simjob') _sj_cmds='login logout config submit topgear droptimizer statweights status result compare report cancel jobs artifacts usage builds webhook completion doctor help'; _sj_opts='-v --version --json --no-color -q --quiet -d --debug -p --profile --base-url -h --help'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob login') _sj_cmds=''; _sj_opts='--no-verify -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob logout') _sj_cmds=''; _sj_opts='-h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob config') _sj_cmds='get set unset list help'; _sj_opts='-h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
@@ -15,7 +15,8 @@ _simjob_node() {
     'simjob config list') _sj_cmds=''; _sj_opts='-h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob config help') _sj_cmds=''; _sj_opts='--json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -p --profile --base-url ' ;;
     'simjob submit') _sj_cmds=''; _sj_opts='-c --channel --branch --multistage --max-runtime --max-queue --max-credits --priority --meta --webhook --html --csv --json-version --plain --idempotency-key --dry-run -w --wait --timeout --cancel-on-interrupt --top --local --simc --concurrency --scenario --scenarios --report -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --json-version --idempotency-key --timeout --top --simc --concurrency --scenario --scenarios --report -p --profile --base-url ' ;;
-    'simjob topgear') _sj_cmds=''; _sj_opts='--slots --talents --max-combos -o --output --no-multistage --dry-run -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --webhook --html --csv --json-version --plain --idempotency-key -w --wait --timeout --cancel-on-interrupt --top --local --simc --scenario --scenarios --report -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --slots --talents --max-combos -o --output -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --json-version --idempotency-key --timeout --top --simc --scenario --scenarios --report -p --profile --base-url ' ;;
+    'simjob topgear') _sj_cmds=''; _sj_opts='--slots --talents --max-combos --target-error -o --output --no-multistage --dry-run -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --webhook --html --csv --json-version --plain --idempotency-key -w --wait --timeout --cancel-on-interrupt --top --local --simc --scenario --scenarios --report -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --slots --talents --max-combos --target-error -o --output -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --json-version --idempotency-key --timeout --top --simc --scenario --scenarios --report -p --profile --base-url ' ;;
+    'simjob droptimizer') _sj_cmds=''; _sj_opts='--instance --source --difficulty --keystone --upgraded --catalog -o --output --report --no-multistage --dry-run -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --webhook --html --csv --json-version --plain --idempotency-key -w --wait --timeout --cancel-on-interrupt --top --local --simc --concurrency --scenario --scenarios -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --instance --source --difficulty --keystone --catalog -o --output --report -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --json-version --idempotency-key --timeout --top --simc --concurrency --scenario --scenarios -p --profile --base-url ' ;;
     'simjob statweights') _sj_cmds=''; _sj_opts='--stats --method --amount --target-error -o --output -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --webhook --html --csv --json-version --idempotency-key --dry-run -w --wait --timeout --cancel-on-interrupt --top --local --simc --concurrency --scenario --scenarios --report -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --stats --method --amount --target-error -o --output -c --channel --branch --max-runtime --max-queue --max-credits --priority --meta --json-version --idempotency-key --timeout --top --simc --concurrency --scenario --scenarios --report -p --profile --base-url ' ;;
     'simjob status') _sj_cmds=''; _sj_opts='-w --wait --timeout --cancel-on-interrupt --top -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --timeout --top -p --profile --base-url ' ;;
     'simjob result') _sj_cmds=''; _sj_opts='--top --all -h --help --json --no-color -q --quiet -d --debug -p --profile --base-url'; _sj_valued=' --top -p --profile --base-url ' ;;
@@ -58,6 +59,16 @@ _simjob_value() {
     'simjob topgear --json-version') _simjob_words '2 3' ;;
     'simjob topgear --simc') _simjob_paths file ;;
     'simjob topgear --scenarios') _simjob_words 'raid targets movement length dungeon' ;;
+    'simjob droptimizer --source') _simjob_words 'raid dungeons vault' ;;
+    'simjob droptimizer --difficulty') _simjob_words 'lfr normal heroic mythic' ;;
+    'simjob droptimizer --catalog') _simjob_paths file ;;
+    'simjob droptimizer -o'|'simjob droptimizer --output') _simjob_paths file ;;
+    'simjob droptimizer -c'|'simjob droptimizer --channel') _simjob_words 'nightly weekly latest' ;;
+    'simjob droptimizer --branch') _simjob_words 'midnight' ;;
+    'simjob droptimizer --priority') _simjob_words 'background standard high' ;;
+    'simjob droptimizer --json-version') _simjob_words '2 3' ;;
+    'simjob droptimizer --simc') _simjob_paths file ;;
+    'simjob droptimizer --scenarios') _simjob_words 'raid targets movement length dungeon' ;;
     'simjob statweights --method') _simjob_words 'profilesets scale' ;;
     'simjob statweights -o'|'simjob statweights --output') _simjob_paths file ;;
     'simjob statweights -c'|'simjob statweights --channel') _simjob_words 'nightly weekly latest' ;;
@@ -115,7 +126,7 @@ _simjob_arg() {
       esac ;;
     'simjob help')
       case "$2" in
-        0) _simjob_words 'login logout config submit topgear statweights status result compare report cancel jobs artifacts usage builds webhook completion doctor environment exit-codes' ;;
+        0) _simjob_words 'login logout config submit topgear droptimizer statweights status result compare report cancel jobs artifacts usage builds webhook completion doctor environment exit-codes' ;;
       esac ;;
   esac
 }

@@ -129,7 +129,8 @@ async function chunk(entries) {
     input: Object.fromEntries(entries.map((name) => [name, join(bundled, `${name}.js`)])),
     // An entry file may export more than its module does, so the code it shares lives in it, not behind a facade.
     preserveEntrySignatures: 'allow-extension',
-    external: (id) => builtins.has(id),
+    // kerberos: https-proxy-agent's optional Negotiate support, loaded only for a proxy that asks for it.
+    external: (id) => builtins.has(id) || id === 'kerberos',
     // esbuild's maps (into src/) read in, so rollup's maps point to src/ too.
     plugins: [{ name: 'esbuild-maps', load: (id) => ({ code: readFileSync(id, 'utf8'), map: readFileSync(`${id}.map`, 'utf8') }) }],
     // A built-in one of esbuild's chunks imports but does not use: rollup keeps a bare `require` of it (blanked below).
@@ -145,11 +146,6 @@ async function chunk(entries) {
     // import() becomes require() too: the chunks are CommonJS, and a require skips Node's ES module loader.
     dynamicImportInCjs: false,
     manualChunks: groups(join(bundled, 'cli.js')),
-    // Chunks under 10 kB that only define things are merged into one loaded under the same conditions: a plain
-    // `submit --local --wait` loaded 32 files, now 18. Each file is a module resolution (realpath and path work in
-    // node:path), and with 32 of them V8 started optimising node:path's normalizeString, a compile that Node's
-    // exit then waited for (bench/local-overhead.ts).
-    experimentalMinChunkSize: 10_000,
   });
   await bundle.close();
   for (const { fileName } of output.filter((file) => file.fileName.endsWith('.js'))) {

@@ -9,6 +9,7 @@ export const ENVIRONMENT_HELP: ReadonlyArray<[string, string]> = [
   ['SIMJOB_DATA_DIR', 'Where local jobs live (default: $XDG_DATA_HOME/simjob or ~/.local/share/simjob; ~/Library/Application Support/simjob on macOS; %LOCALAPPDATA%\\simjob on Windows).'],
   ['SIMJOB_CACHE_DIR', 'Where a --catalog URL is kept once fetched; safe to delete (default: $XDG_CACHE_HOME/simjob or ~/.cache/simjob; ~/Library/Caches/simjob on macOS; %LOCALAPPDATA%\\simjob\\Cache on Windows).'],
   ['SIMJOB_SIMC', 'Path of the local simc binary (after --simc, before config and PATH).'],
+  ['SIMJOB_SIMC_ENV', 'More variables to pass to a local simc, comma-separated; NAME_* passes every name starting with NAME_ (simc otherwise gets only PATH, HOME, the locale, TZ and the temp folder: never simjob\'s keys or secrets).'],
   ['SIMJOB_PROVIDER_CLIENT_ID', 'Data-provider client id for armory= imports; sent with the job only, never stored.'],
   ['SIMJOB_PROVIDER_CLIENT_SECRET', 'Its secret; must be set together with SIMJOB_PROVIDER_CLIENT_ID.'],
   ['SIMJOB_WEBHOOK_SECRET', 'Webhook signing secret for `webhook verify`, `webhook listen` and local deliveries.'],

@@ -108,7 +108,7 @@ describe('compare', () => {
     expect(gate.stderr).toContain('1 result with no DPS to compare, so --fail-on-regression cannot pass');
     expect(gate.stderr).toContain('(--allow-failed lets them through):\n');
     expect(gate.stderr).toContain(`  job ${failed}: no DPS: it ended failed (execution_failed)\n`);
-    expect(validateJunit(junit)).toMatchObject({ tests: 1, failures: 1, skipped: 0 });
+    expect(await validateJunit(junit)).toMatchObject({ tests: 1, failures: 1, skipped: 0 });
     const json = await simjob(['compare', ok, saved, '--fail-on-regression', '1', '--json'], { env: offline });
     expect(json.exitCode).toBe(3);
     const { notJudged } = JSON.parse(json.stdout) as { notJudged: Array<{ id: string }> };
@@ -120,7 +120,7 @@ describe('compare', () => {
     );
     expect(allowed.exitCode, allowed.stderr).toBe(0);
     expect(allowed.stderr).toContain(`(job ${failed}): no DPS: it ended failed (execution_failed).`);
-    expect(validateJunit(junit)).toMatchObject({ tests: 1, failures: 0, skipped: 1 });
+    expect(await validateJunit(junit)).toMatchObject({ tests: 1, failures: 0, skipped: 1 });
 
     const alone = await simjob(['compare', ok, saved, '--allow-failed'], { env: offline });
     expect(alone.exitCode).toBe(2);
