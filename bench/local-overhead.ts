@@ -24,10 +24,17 @@ const TARGET = { cold: 2.5, warm: 2 };
 const base = readFileSync(join(root, 'test', 'fixtures', 'simc', 'profiles', 'MID1_Warrior_Fury.simc'), 'utf8');
 const work = mkdtempSync(join(tmpdir(), 'simjob-bench-local-'));
 const profile = join(work, 'bench.simc');
-writeFileSync(profile, `${base.trimEnd()}\niterations=1000\nprofileset."a"=potion=disabled\nprofileset."b"=flask=disabled\n`);
+writeFileSync(
+  profile,
+  `${base.trimEnd()}\niterations=1000\nprofileset."a"=potion=disabled\nprofileset."b"=flask=disabled\n`,
+);
 
 const samples: Record<'node' | 'direct' | 'cold' | 'warm', Sample[]> = { node: [], direct: [], cold: [], warm: [] };
-const warmEnv = { ...process.env, SIMJOB_DATA_DIR: join(work, 'warm', 'data'), SIMJOB_CONFIG_DIR: join(work, 'warm', 'config') };
+const warmEnv = {
+  ...process.env,
+  SIMJOB_DATA_DIR: join(work, 'warm', 'data'),
+  SIMJOB_CONFIG_DIR: join(work, 'warm', 'config'),
+};
 const submit = ['submit', profile, '--local', '--wait', '--json', '--simc', simc];
 
 try {
@@ -36,7 +43,11 @@ try {
     const dir = join(work, `direct-${round}`);
     mkdirSync(dir);
     const d = timed(simc, [profile, 'json2=report.json', 'output=simc-output.txt', 'progressbar_type=1'], { cwd: dir });
-    const coldEnv = { ...process.env, SIMJOB_DATA_DIR: join(work, `cold-${round}`, 'data'), SIMJOB_CONFIG_DIR: join(work, `cold-${round}`, 'config') };
+    const coldEnv = {
+      ...process.env,
+      SIMJOB_DATA_DIR: join(work, `cold-${round}`, 'data'),
+      SIMJOB_CONFIG_DIR: join(work, `cold-${round}`, 'config'),
+    };
     const c = timed(process.execPath, [bin, ...submit], { env: coldEnv });
     const w = timed(process.execPath, [bin, ...submit], { env: warmEnv });
     const n = timed(process.execPath, ['-e', '0']);
@@ -46,21 +57,56 @@ try {
     samples.cold.push(c);
     samples.warm.push(w);
   }
-  const wall = { node: medianWall(samples.node), direct: medianWall(samples.direct), cold: medianWall(samples.cold), warm: medianWall(samples.warm) };
-  const cpu = { node: medianCpu(samples.node), direct: medianCpu(samples.direct), cold: medianCpu(samples.cold), warm: medianCpu(samples.warm) };
+  const wall = {
+    node: medianWall(samples.node),
+    direct: medianWall(samples.direct),
+    cold: medianWall(samples.cold),
+    warm: medianWall(samples.warm),
+  };
+  const cpu = {
+    node: medianCpu(samples.node),
+    direct: medianCpu(samples.direct),
+    cold: medianCpu(samples.cold),
+    warm: medianCpu(samples.warm),
+  };
   const startups = { cold: (wall.cold - wall.direct) / wall.node, warm: (wall.warm - wall.direct) / wall.node };
   const cpuStartups = { cold: (cpu.cold - cpu.direct) / cpu.node, warm: (cpu.warm - cpu.direct) / cpu.node };
-  const row = (name: string, w: number, c: number, extra = '') => console.log(`  ${name.padEnd(38)} ${w.toFixed(1).padStart(7)} ms  cpu ${c.toFixed(0).padStart(4)} ms${extra}`);
-  console.log(`Local-mode overhead, median of ${rounds} interleaved rounds (Node ${process.versions.node}, stand-in simc):`);
+  const row = (name: string, w: number, c: number, extra = '') =>
+    console.log(`  ${name.padEnd(38)} ${w.toFixed(1).padStart(7)} ms  cpu ${c.toFixed(0).padStart(4)} ms${extra}`);
+  console.log(
+    `Local-mode overhead, median of ${rounds} interleaved rounds (Node ${process.versions.node}, stand-in simc):`,
+  );
   row('node -e 0 (one Node start-up)', wall.node, cpu.node);
   row('simc directly', wall.direct, cpu.direct);
-  row('submit --local --wait (cold data dir)', wall.cold, cpu.cold, `  +${(wall.cold - wall.direct).toFixed(1)} ms = ${startups.cold.toFixed(2)} start-ups (cpu ${cpuStartups.cold.toFixed(2)})`);
-  row('submit --local --wait (warm data dir)', wall.warm, cpu.warm, `  +${(wall.warm - wall.direct).toFixed(1)} ms = ${startups.warm.toFixed(2)} start-ups (cpu ${cpuStartups.warm.toFixed(2)})`);
+  row(
+    'submit --local --wait (cold data dir)',
+    wall.cold,
+    cpu.cold,
+    `  +${(wall.cold - wall.direct).toFixed(1)} ms = ${startups.cold.toFixed(2)} start-ups (cpu ${cpuStartups.cold.toFixed(2)})`,
+  );
+  row(
+    'submit --local --wait (warm data dir)',
+    wall.warm,
+    cpu.warm,
+    `  +${(wall.warm - wall.direct).toFixed(1)} ms = ${startups.warm.toFixed(2)} start-ups (cpu ${cpuStartups.warm.toFixed(2)})`,
+  );
   const met = { cold: startups.cold <= TARGET.cold, warm: startups.warm <= TARGET.warm };
-  console.log(`Targets: cold ≤ ${TARGET.cold} start-ups (${met.cold ? 'met' : 'MISSED'}), warm ≤ ${TARGET.warm} (${met.warm ? 'met' : 'MISSED'})`);
+  console.log(
+    `Targets: cold ≤ ${TARGET.cold} start-ups (${met.cold ? 'met' : 'MISSED'}), warm ≤ ${TARGET.warm} (${met.warm ? 'met' : 'MISSED'})`,
+  );
   printFigures([
-    { name: 'submit --local --wait over simc, cold, in Node start-ups', value: startups.cold, unit: '×', max: TARGET.cold },
-    { name: 'submit --local --wait over simc, warm, in Node start-ups', value: startups.warm, unit: '×', max: TARGET.warm },
+    {
+      name: 'submit --local --wait over simc, cold, in Node start-ups',
+      value: startups.cold,
+      unit: '×',
+      max: TARGET.cold,
+    },
+    {
+      name: 'submit --local --wait over simc, warm, in Node start-ups',
+      value: startups.warm,
+      unit: '×',
+      max: TARGET.warm,
+    },
   ]);
 } finally {
   // Let any worker this bench started leave on its own (2 s idle grace) before its data dir goes.

@@ -35,7 +35,11 @@ writeFileSync(profile, 'warrior="Bench"\nspec=fury\nlevel=90\niterations=200\n')
  */
 function machineBusyMs(): number | undefined {
   try {
-    const fields = (readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '')
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fields;
     return (user + nice + system + irq + softirq) * 10;
   } catch {
@@ -47,7 +51,11 @@ function machineBusyMs(): number | undefined {
  * Run `count` commands, `inFlight` at a time: total wall ms, the commands' summed CPU ms (with /usr/bin/time), and
  * the machine's busy CPU ms meanwhile.
  */
-async function pool(count: number, inFlight: number, command: (i: number) => { cmd: string; args: string[]; env?: NodeJS.ProcessEnv; cwd?: string }): Promise<{ wallMs: number; cpuMs: number; machineMs: number }> {
+async function pool(
+  count: number,
+  inFlight: number,
+  command: (i: number) => { cmd: string; args: string[]; env?: NodeJS.ProcessEnv; cwd?: string },
+): Promise<{ wallMs: number; cpuMs: number; machineMs: number }> {
   let next = 0;
   let cpuMs = 0;
   const busyBefore = machineBusyMs();
@@ -62,9 +70,21 @@ async function pool(count: number, inFlight: number, command: (i: number) => { c
         const { cmd, args, env, cwd } = command(i);
         const timeFile = join(work, `time-${i}.txt`);
         const [file, argv] = TIME ? [TIME, ['-f', '%U %S', '-o', timeFile, cmd, ...args]] : [cmd, args];
-        const code = await new Promise<number | null>((done) => spawn(file, argv, { env, cwd, stdio: ['ignore', 'ignore', stderr] }).on('exit', done));
-        if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${code}; its lane's stderr ends:\n${readFileSync(errFile, 'utf8').split('\n').slice(-15).join('\n')}`);
-        if (TIME) cpuMs += readFileSync(timeFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number).reduce((a, b) => a + b, 0) * 1000;
+        const code = await new Promise<number | null>((done) =>
+          spawn(file, argv, { env, cwd, stdio: ['ignore', 'ignore', stderr] }).on('exit', done),
+        );
+        if (code !== 0)
+          throw new Error(
+            `${cmd} ${args.join(' ')} exited ${code}; its lane's stderr ends:\n${readFileSync(errFile, 'utf8').split('\n').slice(-15).join('\n')}`,
+          );
+        if (TIME)
+          cpuMs +=
+            readFileSync(timeFile, 'utf8')
+              .trim()
+              .split(/\s+/)
+              .slice(-2)
+              .map(Number)
+              .reduce((a, b) => a + b, 0) * 1000;
       }
     } finally {
       closeSync(stderr);
@@ -73,11 +93,19 @@ async function pool(count: number, inFlight: number, command: (i: number) => { c
   await Promise.all(Array.from({ length: inFlight }, (_, laneNo) => lane(laneNo)));
   const wallMs = performance.now() - started;
   const busyAfter = machineBusyMs();
-  return { wallMs, cpuMs, machineMs: busyBefore === undefined || busyAfter === undefined ? NaN : busyAfter - busyBefore };
+  return {
+    wallMs,
+    cpuMs,
+    machineMs: busyBefore === undefined || busyAfter === undefined ? NaN : busyAfter - busyBefore,
+  };
 }
 
 function simjobEnv(name: string, concurrency: number): NodeJS.ProcessEnv {
-  const env = { ...process.env, SIMJOB_DATA_DIR: join(work, name, 'data'), SIMJOB_CONFIG_DIR: join(work, name, 'config') };
+  const env = {
+    ...process.env,
+    SIMJOB_DATA_DIR: join(work, name, 'data'),
+    SIMJOB_CONFIG_DIR: join(work, name, 'config'),
+  };
   timed(process.execPath, [bin, 'config', 'set', 'local.concurrency', String(concurrency)], { env });
   return env;
 }
@@ -93,7 +121,11 @@ try {
       mkdirSync(dir);
       const direct = await pool(jobs, concurrency, (i) => {
         mkdirSync(join(dir, String(i)));
-        return { cmd: simc, args: [profile, 'json2=report.json', 'output=simc-output.txt', 'progressbar_type=1'], cwd: join(dir, String(i)) };
+        return {
+          cmd: simc,
+          args: [profile, 'json2=report.json', 'output=simc-output.txt', 'progressbar_type=1'],
+          cwd: join(dir, String(i)),
+        };
       });
       const env = simjobEnv(`c${concurrency}-${round}`, concurrency);
       const viaSimjob = await pool(jobs, IN_FLIGHT, () => ({ cmd: process.execPath, args: [bin, ...submit], env }));
@@ -103,26 +135,54 @@ try {
       add(`cpuSimjob${concurrency}`, viaSimjob.cpuMs);
       add(`machineDirect${concurrency}`, direct.machineMs);
       add(`machineSimjob${concurrency}`, viaSimjob.machineMs);
-      line.push(`concurrency ${concurrency}: direct ${(direct.wallMs / 1000).toFixed(2)} s, simjob ${(viaSimjob.wallMs / 1000).toFixed(2)} s`);
+      line.push(
+        `concurrency ${concurrency}: direct ${(direct.wallMs / 1000).toFixed(2)} s, simjob ${(viaSimjob.wallMs / 1000).toFixed(2)} s`,
+      );
     }
     console.log(`  round ${round + 1}: ${line.join('; ')}`);
   }
   const m = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, median(v)])) as Record<string, number>;
   const s = (ms: number | undefined) => `${((ms ?? 0) / 1000).toFixed(2)} s`;
-  const ratio = { c1: (m.simjob1 ?? 0) / (m.direct1 ?? 1), c2: (m.simjob2 ?? 0) / (m.direct1 ?? 1), c2Paired: (m.simjob2 ?? 0) / (m.direct2 ?? 1) };
-  console.log(`${jobs} small local jobs, ${IN_FLIGHT} submitted at a time, median of ${rounds} rounds (Node ${process.versions.node}, stand-in simc):`);
+  const ratio = {
+    c1: (m.simjob1 ?? 0) / (m.direct1 ?? 1),
+    c2: (m.simjob2 ?? 0) / (m.direct1 ?? 1),
+    c2Paired: (m.simjob2 ?? 0) / (m.direct2 ?? 1),
+  };
+  console.log(
+    `${jobs} small local jobs, ${IN_FLIGHT} submitted at a time, median of ${rounds} rounds (Node ${process.versions.node}, stand-in simc):`,
+  );
   const perJob = (ms: number | undefined) => `${((ms ?? NaN) / jobs).toFixed(0)} ms`;
-  console.log(`  the stand-in directly, one after another: ${s(m.direct1)} (cpu ${s(m.cpuDirect1)}; machine ${perJob(m.machineDirect1)} a job); 2 at a time: ${s(m.direct2)} (cpu ${s(m.cpuDirect2)}; machine ${perJob(m.machineDirect2)} a job)`);
+  console.log(
+    `  the stand-in directly, one after another: ${s(m.direct1)} (cpu ${s(m.cpuDirect1)}; machine ${perJob(m.machineDirect1)} a job); 2 at a time: ${s(m.direct2)} (cpu ${s(m.cpuDirect2)}; machine ${perJob(m.machineDirect2)} a job)`,
+  );
   for (const c of [1, 2] as const) {
-    console.log(`  local.concurrency ${c}: submit --local --wait ${s(m[`simjob${c}`])} (cpu ${s(m[`cpuSimjob${c}`])}; machine ${perJob(m[`machineSimjob${c}`])} a job, worker included) = ${ratio[`c${c}`].toFixed(2)}× the stand-in one after another`);
+    console.log(
+      `  local.concurrency ${c}: submit --local --wait ${s(m[`simjob${c}`])} (cpu ${s(m[`cpuSimjob${c}`])}; machine ${perJob(m[`machineSimjob${c}`])} a job, worker included) = ${ratio[`c${c}`].toFixed(2)}× the stand-in one after another`,
+    );
   }
   console.log(`  local.concurrency 2 against the stand-in 2 at a time (no target): ${ratio.c2Paired.toFixed(2)}×`);
   const met = { c1: ratio.c1 <= TARGET, c2: ratio.c2 <= TARGET };
-  console.log(`Target: ≤ ${TARGET}× the stand-in run ${jobs} times: concurrency 1 ${met.c1 ? 'met' : 'MISSED'}, concurrency 2 ${met.c2 ? 'met' : 'MISSED'}`);
+  console.log(
+    `Target: ≤ ${TARGET}× the stand-in run ${jobs} times: concurrency 1 ${met.c1 ? 'met' : 'MISSED'}, concurrency 2 ${met.c2 ? 'met' : 'MISSED'}`,
+  );
   printFigures([
-    { name: `${jobs} jobs ${IN_FLIGHT} at a time / stand-in direct one after another, local.concurrency 1`, value: ratio.c1, unit: '×', max: TARGET },
-    { name: `${jobs} jobs ${IN_FLIGHT} at a time / stand-in direct one after another, local.concurrency 2`, value: ratio.c2, unit: '×', max: TARGET },
-    { name: `${jobs} jobs ${IN_FLIGHT} at a time / stand-in direct 2 at a time, local.concurrency 2`, value: ratio.c2Paired, unit: '×' },
+    {
+      name: `${jobs} jobs ${IN_FLIGHT} at a time / stand-in direct one after another, local.concurrency 1`,
+      value: ratio.c1,
+      unit: '×',
+      max: TARGET,
+    },
+    {
+      name: `${jobs} jobs ${IN_FLIGHT} at a time / stand-in direct one after another, local.concurrency 2`,
+      value: ratio.c2,
+      unit: '×',
+      max: TARGET,
+    },
+    {
+      name: `${jobs} jobs ${IN_FLIGHT} at a time / stand-in direct 2 at a time, local.concurrency 2`,
+      value: ratio.c2Paired,
+      unit: '×',
+    },
   ]);
 } finally {
   await new Promise((r) => setTimeout(r, 3_000)); // workers leave on their own (2 s idle grace) before their data dirs go

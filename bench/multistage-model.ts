@@ -69,7 +69,12 @@ export function modelPhase(truth: number, s: PhaseSettings, rng: Rng): PhaseOutc
   const collected = Math.max(1, total - warmup);
   const stddev = sd(collected);
   const trueSe = (s.noise * truth) / Math.sqrt(collected);
-  return { iterations: total, mean: truth + trueSe * zMean, stddev, meanStdDev: collected > 1 ? stddev / Math.sqrt(collected) : 0 };
+  return {
+    iterations: total,
+    mean: truth + trueSe * zMean,
+    stddev,
+    meanStdDev: collected > 1 ? stddev / Math.sqrt(collected) : 0,
+  };
 }
 
 export interface ModelRunPassOptions {
@@ -91,7 +96,10 @@ export function modelRunPass(o: ModelRunPassOptions): RunPass {
     const te = a.simOptions.target_error?.numeric ?? 0;
     const it = a.simOptions.iterations?.numeric ?? 0;
     // simc: neither given → 0.2 and a 1,000,000 cap; only iterations → exactly that many.
-    const settings: PhaseSettings = it > 0 ? { noise, threads, targetError: te, iterations: it } : { noise, threads, targetError: te > 0 ? te : 0.2, iterations: 1_000_000 };
+    const settings: PhaseSettings =
+      it > 0
+        ? { noise, threads, targetError: te, iterations: it }
+        : { noise, threads, targetError: te > 0 ? te : 0.2, iterations: 1_000_000 };
     const base = modelPhase(o.baseline.dps, settings, o.rng);
     const results = a.profilesets.map((ps) => {
       const truth = o.profilesets.get(ps.name);
@@ -110,8 +118,17 @@ export function modelRunPass(o: ModelRunPassOptions): RunPass {
     return {
       report: {
         sim: {
-          options: { iterations: base.iterations, confidence_estimator: STAND_IN_CONFIDENCE_ESTIMATOR, target_error: settings.targetError },
-          players: [{ name: o.baseline.name, collected_data: { dps: { mean: base.mean, std_dev: base.stddev, mean_std_dev: base.meanStdDev } } }],
+          options: {
+            iterations: base.iterations,
+            confidence_estimator: STAND_IN_CONFIDENCE_ESTIMATOR,
+            target_error: settings.targetError,
+          },
+          players: [
+            {
+              name: o.baseline.name,
+              collected_data: { dps: { mean: base.mean, std_dev: base.stddev, mean_std_dev: base.meanStdDev } },
+            },
+          ],
           profilesets: { metric: 'Damage per Second', results },
         },
       },

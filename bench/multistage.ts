@@ -73,7 +73,9 @@ function spreadFrom(gaps: number[], rng: Rng): Spread {
   // Shuffle so the best is not always first in the input.
   const order = gaps.map((g) => ({ g, k: rng.real() })).sort((a, b) => a.k - b.k);
   const truths = new Map<string, number>();
-  order.forEach(({ g }, i) => truths.set(`c${String(i + 1).padStart(4, '0')}`, Math.round(BEST * (1 - g / 100) * 10) / 10));
+  order.forEach(({ g }, i) =>
+    truths.set(`c${String(i + 1).padStart(4, '0')}`, Math.round(BEST * (1 - g / 100) * 10) / 10),
+  );
   return { baseline: Math.round(BEST * 0.98 * 10) / 10, truths };
 }
 
@@ -108,14 +110,23 @@ function spawnRunPass(dir: string, passSeed: () => number): RunPass {
     const profile = join(dir, `pass-${k}.simc`);
     const json = join(dir, `pass-${k}.json`);
     writeFileSync(profile, pass.profile);
-    const args = [profile, `json2=${json}`, 'output=/dev/null', 'progressbar_type=1', `fake_iter_us=${iterUs}`, `seed=${passSeed()}`];
+    const args = [
+      profile,
+      `json2=${json}`,
+      'output=/dev/null',
+      'progressbar_type=1',
+      `fake_iter_us=${iterUs}`,
+      `seed=${passSeed()}`,
+    ];
     await new Promise<void>((done, fail) => {
       const child = spawn(SIMC, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       child.stdout.resume();
       child.on('error', fail);
-      child.on('close', (code) => (code === 0 ? done() : fail(new Error(`stand-in simc exited ${code}: ${stderr.trim()}`))));
+      child.on('close', (code) =>
+        code === 0 ? done() : fail(new Error(`stand-in simc exited ${code}: ${stderr.trim()}`)),
+      );
     });
     return { report: JSON.parse(readFileSync(json, 'utf8')), artifacts: [{ kind: 'json_report', path: json }] };
   };
@@ -138,8 +149,21 @@ const fmt = (n: number): string => n.toLocaleString('en-US');
 const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 async function costTable(): Promise<void> {
-  console.log(`Part 1 — cost: stand-in simc (fake_iter_us=${iterUs}, threads=2), single pass at target_error ${FINAL_TARGET_ERROR} vs staged 1.0 → 0.2 → ${FINAL_TARGET_ERROR}`);
-  const header = ['candidates', 'single iters', 'single wall', 'staged iters', 'staged wall', 'iters ×', 'wall ×', 'funnel', 'model: iters ×, funnel', 'top ok'];
+  console.log(
+    `Part 1 — cost: stand-in simc (fake_iter_us=${iterUs}, threads=2), single pass at target_error ${FINAL_TARGET_ERROR} vs staged 1.0 → 0.2 → ${FINAL_TARGET_ERROR}`,
+  );
+  const header = [
+    'candidates',
+    'single iters',
+    'single wall',
+    'staged iters',
+    'staged wall',
+    'iters ×',
+    'wall ×',
+    'funnel',
+    'model: iters ×, funnel',
+    'top ok',
+  ];
   const rows: string[][] = [];
   for (const n of sizes) {
     const rng = new Rng(seed + n);
@@ -148,10 +172,18 @@ async function costTable(): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'simjob-bench-ms-'));
     let s = seed * 10 + n;
     try {
-      const single = await timed(() => runStaged({ profile, multiStage: false, runPass: spawnRunPass(dir, () => (s += 1)) }));
-      const staged = await timed(() => runStaged({ profile, multiStage: true, runPass: spawnRunPass(dir, () => (s += 1)) }));
+      const single = await timed(() =>
+        runStaged({ profile, multiStage: false, runPass: spawnRunPass(dir, () => (s += 1)) }),
+      );
+      const staged = await timed(() =>
+        runStaged({ profile, multiStage: true, runPass: spawnRunPass(dir, () => (s += 1)) }),
+      );
       const modelRng = new Rng(seed + 7 * n);
-      const mp = modelRunPass({ baseline: { name: 'Bench', dps: spread.baseline }, profilesets: spread.truths, rng: modelRng });
+      const mp = modelRunPass({
+        baseline: { name: 'Bench', dps: spread.baseline },
+        profilesets: spread.truths,
+        rng: modelRng,
+      });
       const mSingle = await runStaged({ profile, multiStage: false, runPass: mp });
       const mStaged = await runStaged({ profile, multiStage: true, runPass: mp });
       const best = trueBest(spread);
@@ -174,13 +206,17 @@ async function costTable(): Promise<void> {
   }
   printTable(header, rows);
   const at200 = rows.find((r) => r[0] === '200');
-  if (at200) console.log(`Target: ≥ 5× fewer iterations at 200 candidates — ${parseFloat(at200[5] ?? '0') >= 5 ? 'met' : 'MISSED'} (${at200[5]})`);
+  if (at200)
+    console.log(
+      `Target: ≥ 5× fewer iterations at 200 candidates — ${parseFloat(at200[5] ?? '0') >= 5 ? 'met' : 'MISSED'} (${at200[5]})`,
+    );
   console.log('');
 }
 
 function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 || i === 7 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 || i === 7 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   console.log(line(header));
   for (const r of rows) console.log(line(r));
 }
@@ -197,13 +233,30 @@ interface TrialStats {
   singleIters: number;
 }
 
-async function trialsOf(name: string, n: number, gapsOf: (rng: Rng) => number[], trialCount: number): Promise<TrialStats> {
-  const st: TrialStats = { topMatchesSingle: 0, topMatchesTruth: 0, topIsContender: 0, noContenderCulled: 0, contenders: 0, stagedIters: 0, singleIters: 0 };
+async function trialsOf(
+  name: string,
+  n: number,
+  gapsOf: (rng: Rng) => number[],
+  trialCount: number,
+): Promise<TrialStats> {
+  const st: TrialStats = {
+    topMatchesSingle: 0,
+    topMatchesTruth: 0,
+    topIsContender: 0,
+    noContenderCulled: 0,
+    contenders: 0,
+    stagedIters: 0,
+    singleIters: 0,
+  };
   for (let t = 0; t < trialCount; t++) {
     const rng = new Rng(seed + 1000 * t + name.length);
     const spread = spreadFrom(gapsOf(rng), rng);
     const profile = profileFor(spread);
-    const runPass = modelRunPass({ baseline: { name: 'Bench', dps: spread.baseline }, profilesets: spread.truths, rng: new Rng(seed ^ (t * 7919 + 17)) });
+    const runPass = modelRunPass({
+      baseline: { name: 'Bench', dps: spread.baseline },
+      profilesets: spread.truths,
+      rng: new Rng(seed ^ (t * 7919 + 17)),
+    });
     const staged = await runStaged({ profile, multiStage: true, runPass });
     const single = await runStaged({ profile, multiStage: false, runPass });
     const best = trueBest(spread);
@@ -226,14 +279,24 @@ async function trialsOf(name: string, n: number, gapsOf: (rng: Rng) => number[],
 
 async function correctness(): Promise<void> {
   const n = 200;
-  console.log(`Part 2 — correctness: ${trials} seeded trials per row at ${n} candidates, statistical model of the stand-in, culling α = ${DEFAULT_CULL_ALPHA} per round`);
+  console.log(
+    `Part 2 — correctness: ${trials} seeded trials per row at ${n} candidates, statistical model of the stand-in, culling α = ${DEFAULT_CULL_ALPHA} per round`,
+  );
   const pct = (k: number): string => `${((100 * k) / trials).toFixed(1)} %`;
   const families: Array<[string, (rng: Rng) => number[]]> = [
     ['A realistic', (rng) => realisticGaps(n, rng)],
     ['B 8 within 0.05 %', (rng) => stressGaps(n, rng)],
     ['C all tied', () => Array.from({ length: n }, () => 0)],
   ];
-  const header = ['spread', 'top = single = true best', 'top = single top', 'top is a contender', 'no contender culled', 'contenders/trial', 'iters ×'];
+  const header = [
+    'spread',
+    'top = single = true best',
+    'top = single top',
+    'top is a contender',
+    'no contender culled',
+    'contenders/trial',
+    'iters ×',
+  ];
   const rows: string[][] = [];
   let verdictA = '';
   for (const [name, gaps] of families) {
@@ -253,12 +316,17 @@ async function correctness(): Promise<void> {
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   console.log(line(header));
   for (const r of rows) console.log(line(r));
   console.log(verdictA);
-  console.log('A contender: true DPS within the final stage\'s error (0.05 %) of the true best. In B and C several candidates are');
-  console.log('statistically tied at the final precision, so which of them comes out on top is a coin toss for the single pass too.');
+  console.log(
+    "A contender: true DPS within the final stage's error (0.05 %) of the true best. In B and C several candidates are",
+  );
+  console.log(
+    'statistically tied at the final precision, so which of them comes out on top is a coin toss for the single pass too.',
+  );
 }
 
 if (spawnRuns) await costTable();

@@ -9,7 +9,17 @@ import { delimiter, dirname, resolve } from 'node:path';
 import { nodeBinDir } from '../scripts/node24.mjs';
 
 /** The benches, in the order they run: adding one is adding its name here (bench/<name>.ts). */
-const BENCHES = ['startup', 'polling', 'local-overhead', 'local-throughput', 'result-all', 'multistage', 'download', 'topgear', 'report'];
+const BENCHES = [
+  'startup',
+  'polling',
+  'local-overhead',
+  'local-throughput',
+  'result-all',
+  'multistage',
+  'download',
+  'topgear',
+  'report',
+];
 const FIGURES_PREFIX = 'BENCH-FIGURES ';
 
 const root = resolve(import.meta.dirname, '..');
@@ -35,12 +45,16 @@ for (const name of BENCHES.filter((b) => only.length === 0 || only.includes(b)))
     console.log(`\n== bench/${name}.ts on Node ${node.version}`);
     // PATH first: everything the bench starts by name (npm, the stand-in simc's `#!/usr/bin/env node`) runs on it.
     const env = { ...process.env, PATH: `${node.bin}${delimiter}${process.env.PATH ?? ''}` };
-    const run = spawnSync(resolve(node.bin, 'node'), [resolve(root, 'scripts', 'tsrun.mjs'), resolve(root, 'bench', `${name}.ts`)], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'inherit'],
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const run = spawnSync(
+      resolve(node.bin, 'node'),
+      [resolve(root, 'scripts', 'tsrun.mjs'), resolve(root, 'bench', `${name}.ts`)],
+      {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     const lines = run.stdout.toString().split('\n');
     process.stdout.write(lines.filter((line) => !line.startsWith(FIGURES_PREFIX)).join('\n'));
     if (run.status !== 0) failed += 1;

@@ -30,14 +30,19 @@ interface Timed {
 /** CPU ms used by this process's waited-for children so far (Linux), or undefined. */
 function childrenCpuMs(): number | undefined {
   if (!existsSync('/proc/self/stat')) return undefined;
-  const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync('/proc/self/stat', 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[13]) + Number(fields[14])) * 10; // cutime + cstime, in ticks of 10 ms (USER_HZ 100)
 }
 
 function runOnce(command: Timed, env: NodeJS.ProcessEnv): number {
   const cpuBefore = childrenCpuMs();
   const started = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, command.args, { env: { ...env, ...command.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnSync(process.execPath, command.args, {
+    env: { ...env, ...command.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (child.status !== 0) throw new Error(`${command.args.join(' ')} failed: ${child.stderr.toString()}`);
   const cpuAfter = childrenCpuMs();
@@ -57,18 +62,33 @@ try {
   };
   delete env.NODE_DISABLE_COMPILE_CACHE;
   const submitted = JSON.parse(
-    execFileSync(process.execPath, [bin, 'submit', '-', '--channel', 'nightly', '--json'], { env, input: 'warrior="Bench"\n' }).toString(),
+    execFileSync(process.execPath, [bin, 'submit', '-', '--channel', 'nightly', '--json'], {
+      env,
+      input: 'warrior="Bench"\n',
+    }).toString(),
   ) as { id: string };
 
   const node: Timed = { name: 'node -e 0', args: ['-e', '0'], samples: [], cpuMs: 0 };
   const version: Timed = { name: 'simjob --version', args: [bin, '--version'], samples: [], cpuMs: 0 };
-  const status: Timed = { name: 'simjob status <id> --json', args: [bin, 'status', submitted.id, '--json'], samples: [], cpuMs: 0 };
-  const uncached: Timed = { ...status, name: 'the same, compile cache off', env: { NODE_DISABLE_COMPILE_CACHE: '1' }, samples: [], cpuMs: 0 };
+  const status: Timed = {
+    name: 'simjob status <id> --json',
+    args: [bin, 'status', submitted.id, '--json'],
+    samples: [],
+    cpuMs: 0,
+  };
+  const uncached: Timed = {
+    ...status,
+    name: 'the same, compile cache off',
+    env: { NODE_DISABLE_COMPILE_CACHE: '1' },
+    samples: [],
+    cpuMs: 0,
+  };
   const commands = [node, version, status, uncached];
   for (let round = -3; round < rounds; round++) {
     for (const command of commands) {
       const ms = runOnce(command, env);
-      if (round >= 0) command.samples.push(ms); // the first rounds warm the disk and compile caches
+      if (round >= 0)
+        command.samples.push(ms); // the first rounds warm the disk and compile caches
       else command.cpuMs = 0;
     }
   }
@@ -79,8 +99,12 @@ try {
   const measuredCpu = childrenCpuMs() !== undefined;
   for (const command of commands) {
     const ms = median(command.samples);
-    const cpuText = measuredCpu ? `   CPU ${cpu(command).toFixed(1).padStart(6)} ms  ${(cpu(command) / cpu(node)).toFixed(2)}× node` : '';
-    console.log(`  ${command.name.padEnd(28)} ${ms.toFixed(1).padStart(7)} ms  ${(ms / bare).toFixed(2)}× node${cpuText}`);
+    const cpuText = measuredCpu
+      ? `   CPU ${cpu(command).toFixed(1).padStart(6)} ms  ${(cpu(command) / cpu(node)).toFixed(2)}× node`
+      : '';
+    console.log(
+      `  ${command.name.padEnd(28)} ${ms.toFixed(1).padStart(7)} ms  ${(ms / bare).toFixed(2)}× node${cpuText}`,
+    );
   }
   const figures = [
     { name: 'simjob --version / node -e 0', value: median(version.samples) / bare, unit: '×', max: 1.15 },
@@ -94,7 +118,8 @@ try {
         ]
       : []),
   ];
-  for (const f of figures.filter((f) => f.max !== undefined)) console.log(`Target: ${f.name} ≤ ${f.max}×: ${f.value <= f.max! ? 'met' : 'MISSED'}`);
+  for (const f of figures.filter((f) => f.max !== undefined))
+    console.log(`Target: ${f.name} ≤ ${f.max}×: ${f.value <= f.max! ? 'met' : 'MISSED'}`);
   printFigures(figures);
 } finally {
   server.stop();

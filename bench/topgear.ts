@@ -13,14 +13,18 @@ import { topGearProfile } from '../src/topgear/profile.js';
 import { analyzeProfile } from '../src/profile/index.js';
 import { printFigures } from './lib/figures.js';
 
-const base = readFileSync(resolve(import.meta.dirname, '..', 'test', 'fixtures', 'addon', 'fury-bags-vault.txt'), 'utf8');
+const base = readFileSync(
+  resolve(import.meta.dirname, '..', 'test', 'fixtures', 'addon', 'fury-bags-vault.txt'),
+  'utf8',
+);
 
 /** The fixture with `n` more bag items per listed slot, inserted at the top of its bags. */
 function biggerExport(extra: Record<string, number>): string {
   const lines: string[] = [];
   let id = 300_000;
   for (const [slot, n] of Object.entries(extra)) {
-    for (let i = 0; i < n; i++) lines.push('#', `# Bench ${slot} ${i + 1} (${280 + i})`, `# ${slot}=,id=${id++},bonus_id=12806/13577`);
+    for (let i = 0; i < n; i++)
+      lines.push('#', `# Bench ${slot} ${i + 1} (${280 + i})`, `# ${slot}=,id=${id++},bonus_id=12806/13577`);
   }
   return base.replace('### Gear from Bags\n', `### Gear from Bags\n${lines.join('\n')}\n`);
 }
@@ -42,11 +46,22 @@ analyzeProfile(profileText);
 const analysis = performance.now() - t1;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-console.log(`combinations                      ${result?.count.toLocaleString('en-US')} (${result?.sets.toLocaleString('en-US')} profilesets)`);
-console.log(`parse + build + write profile     median ${median(runs).toFixed(0)} ms of ${runs.length} runs (first ${runs[0]?.toFixed(0)} ms); target < 1000 ms`);
-console.log(`profile size                      ${((result?.bytes ?? 0) / 1024 / 1024).toFixed(2)} MB (${Math.round((result?.bytes ?? 0) / (result?.sets ?? 1))} bytes a profileset; the service takes 2 MB)`);
+console.log(
+  `combinations                      ${result?.count.toLocaleString('en-US')} (${result?.sets.toLocaleString('en-US')} profilesets)`,
+);
+console.log(
+  `parse + build + write profile     median ${median(runs).toFixed(0)} ms of ${runs.length} runs (first ${runs[0]?.toFixed(0)} ms); target < 1000 ms`,
+);
+console.log(
+  `profile size                      ${((result?.bytes ?? 0) / 1024 / 1024).toFixed(2)} MB (${Math.round((result?.bytes ?? 0) / (result?.sets ?? 1))} bytes a profileset; the service takes 2 MB)`,
+);
 console.log(`preflight analysis of the profile ${analysis.toFixed(0)} ms (what submit runs before sending)`);
 printFigures([
-  { name: `topgear: parse and build ${result?.count.toLocaleString('en-US')} combinations`, value: median(runs), unit: 'ms', max: 1000 },
+  {
+    name: `topgear: parse and build ${result?.count.toLocaleString('en-US')} combinations`,
+    value: median(runs),
+    unit: 'ms',
+    max: 1000,
+  },
   { name: 'topgear: profile size', value: (result?.bytes ?? 0) / 1024 / 1024, unit: 'MB' },
 ]);

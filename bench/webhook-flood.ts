@@ -17,9 +17,15 @@ const MB = 1024 * 1024;
 
 const dir = mkdtempSync(join(tmpdir(), 'simjob-bench-flood-'));
 const env = {
-  PATH: process.env.PATH, SIMJOB_CONFIG_DIR: join(dir, 'config'), SIMJOB_DATA_DIR: join(dir, 'data'), SIMJOB_WEBHOOK_SECRET: 'x'.repeat(32),
+  PATH: process.env.PATH,
+  SIMJOB_CONFIG_DIR: join(dir, 'config'),
+  SIMJOB_DATA_DIR: join(dir, 'data'),
+  SIMJOB_WEBHOOK_SECRET: 'x'.repeat(32),
 };
-const listener = spawn(process.execPath, [BIN, 'webhook', 'listen', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+const listener = spawn(process.execPath, [BIN, 'webhook', 'listen', '--port', '0'], {
+  env,
+  stdio: ['ignore', 'ignore', 'pipe'],
+});
 let stderr = '';
 try {
   const port = await new Promise<number>((resolve, reject) => {
@@ -30,18 +36,25 @@ try {
     });
     listener.once('exit', () => reject(new Error(`webhook listen exited: ${stderr}`)));
   });
-  const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${listener.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  const rssMb = () =>
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${listener.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
   const body = Buffer.alloc(MB - 1, 0x20);
   const head = `POST /webhooks HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: ${MB}\r\nx-service-delivery-id: flood\r\n\r\n`;
-  const sockets = await Promise.all(Array.from({ length: CONNECTIONS }, () => new Promise<Socket>((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port }, () => {
-      socket.write(head);
-      socket.write(body, () => resolve(socket));
-    });
-    socket.on('error', () => resolve(socket));
-    socket.on('close', () => resolve(socket));
-  })));
+  const sockets = await Promise.all(
+    Array.from(
+      { length: CONNECTIONS },
+      () =>
+        new Promise<Socket>((resolve) => {
+          const socket = createConnection({ host: '127.0.0.1', port }, () => {
+            socket.write(head);
+            socket.write(body, () => resolve(socket));
+          });
+          socket.on('error', () => resolve(socket));
+          socket.on('close', () => resolve(socket));
+        }),
+    ),
+  );
   await new Promise((r) => setTimeout(r, 2_000));
   const held = rssMb();
   for (const socket of sockets) socket.destroy();
@@ -50,7 +63,9 @@ try {
 
   const lines = stderr.split('\n');
   const count = (pattern: RegExp) => lines.filter((l) => pattern.test(l)).length;
-  console.log(`${CONNECTIONS} connections × 1 MB declared: RSS ${held.toFixed(0)} MB while held, ${after.toFixed(0)} MB 3 s after`);
+  console.log(
+    `${CONNECTIONS} connections × 1 MB declared: RSS ${held.toFixed(0)} MB while held, ${after.toFixed(0)} MB 3 s after`,
+  );
   const [hungUp, busy, internal] = [/before the body was complete/, /busy/, /internal error/].map(count);
   console.log(`stderr: ${hungUp} hang-ups, ${busy} answered 503 busy, ${internal} internal errors`);
   for (const line of lines.filter((l) => /unanswered/.test(l))) console.log(`stderr: ${line}`);

@@ -30,7 +30,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
     cli = require('../dist/cli.js');
   } catch (error) {
     if (error.code !== 'MODULE_NOT_FOUND' || !String(error.message).includes('dist/cli.js')) throw error;
-    process.stderr.write(`simjob is not built: run \`npm run build\` in ${require('node:path').resolve(__dirname, '..')}\n`);
+    process.stderr.write(
+      `simjob is not built: run \`npm run build\` in ${require('node:path').resolve(__dirname, '..')}\n`,
+    );
     process.exit(1);
   }
   cli

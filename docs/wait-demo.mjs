@@ -19,9 +19,19 @@ const PALETTE = ['#3b4252', '#ef6b73', '#8ccf7e', '#e5c76b', '#67b0e8', '#c47fd5
 const BRIGHT = ['#6b7089', '#ff8089', '#a8e59a', '#f0d98a', '#8cc8f5', '#d9a0e6', '#8fe5df', '#ffffff'];
 const FG = '#d8dee9';
 
-
 // 1. the test server, with a queue and a run long enough to watch
-const server = spawn(process.execPath, [join(root, 'scripts', 'tsrun.mjs'), join(root, 'test', 'server', 'main.ts'), '--queue-ms', '5000', '--run-ms', '12000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(
+  process.execPath,
+  [
+    join(root, 'scripts', 'tsrun.mjs'),
+    join(root, 'test', 'server', 'main.ts'),
+    '--queue-ms',
+    '5000',
+    '--run-ms',
+    '12000',
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 const { url } = JSON.parse(await new Promise((done) => createInterface({ input: server.stdout }).once('line', done)));
 
 // 2. a user's folder: a profile with profilesets, and `simjob` on the PATH
@@ -30,7 +40,20 @@ mkdirSync(join(home, 'bin'));
 mkdirSync(join(home, 'profiles'));
 writeFileSync(join(home, 'bin', 'simjob'), `#!/bin/sh\nexec "${process.execPath}" "${bin}" "$@"\n`);
 chmodSync(join(home, 'bin', 'simjob'), 0o755);
-const trinkets = ['Signet of the Priory', 'Treacherous Transmitter', 'Mad Queen\'s Mandate', 'Spymaster\'s Web', 'Skarmorak Shard', 'Ovinax\'s Mercurial Egg', 'Ara-Kara Sacbrood', 'Unbound Changeling', 'Carved Blazikon Wax', 'Bursting Lightshard', 'Empowering Crystal', 'High Speaker\'s Accretion'];
+const trinkets = [
+  'Signet of the Priory',
+  'Treacherous Transmitter',
+  "Mad Queen's Mandate",
+  "Spymaster's Web",
+  'Skarmorak Shard',
+  "Ovinax's Mercurial Egg",
+  'Ara-Kara Sacbrood',
+  'Unbound Changeling',
+  'Carved Blazikon Wax',
+  'Bursting Lightshard',
+  'Empowering Crystal',
+  "High Speaker's Accretion",
+];
 const lines = ['warrior="Bloodfang"', 'level=80', 'spec=fury', 'race=orc', 'iterations=10000', ''];
 trinkets.forEach((t, i) => lines.push(`profileset."${t.replace(/'/g, '')}"+=trinket1=,id=${219300 + i}`));
 writeFileSync(join(home, 'profiles', 'fury-trinkets.simc'), `${lines.join('\n')}\n`);
@@ -42,24 +65,46 @@ try {
   tmux('new-session', '-d', '-s', session, '-x', String(COLS), '-y', String(ROWS), 'bash --norc --noprofile');
   tmux('send-keys', '-t', session, `${env} && clear`, 'Enter');
   await sleep(500);
-  tmux('send-keys', '-t', session, 'simjob submit profiles/fury-trinkets.simc --channel nightly --multistage --wait', 'Enter');
+  tmux(
+    'send-keys',
+    '-t',
+    session,
+    'simjob submit profiles/fury-trinkets.simc --channel nightly --multistage --wait',
+    'Enter',
+  );
   await sleep(3000);
   const queued = tmux('capture-pane', '-e', '-p', '-t', session);
   await sleep(9000);
   const waiting = tmux('capture-pane', '-e', '-p', '-t', session);
-  for (let i = 0; i < 60 && !tmux('capture-pane', '-p', '-t', session).includes('Download them with'); i++) await sleep(500);
+  for (let i = 0; i < 60 && !tmux('capture-pane', '-p', '-t', session).includes('Download them with'); i++)
+    await sleep(500);
   await sleep(300);
   const done = tmux('capture-pane', '-e', '-p', '-t', session);
-  const frames = [['While it waits (queued)', queued], ['While it waits (running)', waiting], ['When it ends', done]];
+  const frames = [
+    ['While it waits (queued)', queued],
+    ['While it waits (running)', waiting],
+    ['When it ends', done],
+  ];
   writeFileSync(join(root, 'docs', 'wait.txt'), frames.map(([t, f]) => `=== ${t} ===\n${trim(f)}\n`).join('\n'));
   // The waiting frames differ from the final screen only in their last line: the spinner.
   const spinnerLine = (f) => trim(f).split('\n').at(-1);
-  const svg = render([[frames[0][0], spinnerLine(queued)], [frames[1][0], spinnerLine(waiting)], [frames[2][0], trim(done)]], 'simjob submit --wait — demo against the local test server (test/server); job, numbers and timings are the test server\'s');
+  const svg = render(
+    [
+      [frames[0][0], spinnerLine(queued)],
+      [frames[1][0], spinnerLine(waiting)],
+      [frames[2][0], trim(done)],
+    ],
+    "simjob submit --wait — demo against the local test server (test/server); job, numbers and timings are the test server's",
+  );
   writeFileSync(join(home, 'wait.svg'), svg);
   execFileSync('rsvg-convert', ['-z', '1.5', '-o', join(root, 'docs', 'wait.png'), join(home, 'wait.svg')]);
   console.log('wrote docs/wait.png and docs/wait.txt');
 } finally {
-  try { tmux('kill-session', '-t', session); } catch { /* already gone */ }
+  try {
+    tmux('kill-session', '-t', session);
+  } catch {
+    /* already gone */
+  }
   server.kill('SIGTERM');
 }
 
@@ -123,9 +168,15 @@ function render(frames, caption) {
     const h = bar + pad + rows.length * lh + pad;
     parts.push(`<g transform="translate(0 ${y})">`);
     parts.push(`<rect x="0" y="0" width="${width}" height="${h}" rx="8" fill="#1f2430"/>`);
-    parts.push(`<rect x="0" y="0" width="${width}" height="${bar}" rx="8" fill="#2b3140"/><rect x="0" y="${bar - 8}" width="${width}" height="8" fill="#2b3140"/>`);
-    ['#ff5f57', '#febc2e', '#28c840'].forEach((c, i) => parts.push(`<circle cx="${18 + i * 18}" cy="${bar / 2}" r="5.5" fill="${c}"/>`));
-    parts.push(`<text x="${width / 2}" y="${bar / 2 + 4.5}" text-anchor="middle" font-family="DejaVu Sans" font-size="12" fill="#aab2c0">${esc(title)}</text>`);
+    parts.push(
+      `<rect x="0" y="0" width="${width}" height="${bar}" rx="8" fill="#2b3140"/><rect x="0" y="${bar - 8}" width="${width}" height="8" fill="#2b3140"/>`,
+    );
+    ['#ff5f57', '#febc2e', '#28c840'].forEach((c, i) =>
+      parts.push(`<circle cx="${18 + i * 18}" cy="${bar / 2}" r="5.5" fill="${c}"/>`),
+    );
+    parts.push(
+      `<text x="${width / 2}" y="${bar / 2 + 4.5}" text-anchor="middle" font-family="DejaVu Sans" font-size="12" fill="#aab2c0">${esc(title)}</text>`,
+    );
     rows.forEach((row, r) => {
       const base = bar + pad + (r + 1) * lh - 5;
       let col = 0;
@@ -136,7 +187,9 @@ function render(frames, caption) {
         const xs = run.map((_, i) => (pad + (col - run.length + i) * cw).toFixed(1)).join(' ');
         const text = run.map((c) => c.ch).join('');
         if (text.trim()) {
-          parts.push(`<text xml:space="preserve" x="${xs}" y="${base}" fill="${s.fg}"${s.bold ? ' font-weight="bold"' : ''}${s.dim ? ' opacity="0.55"' : ''}>${esc(text)}</text>`);
+          parts.push(
+            `<text xml:space="preserve" x="${xs}" y="${base}" fill="${s.fg}"${s.bold ? ' font-weight="bold"' : ''}${s.dim ? ' opacity="0.55"' : ''}>${esc(text)}</text>`,
+          );
         }
         run = [];
       };

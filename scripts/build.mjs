@@ -5,7 +5,16 @@
 // writes them as CommonJS, which Node loads faster than ES modules. Without the regrouping `status` loads ~25 files
 // instead of 4, which Node 20 (no compile cache) pays for at every start (docs/performance.md, "Build").
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -29,17 +38,22 @@ const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]
  * each is blanked with spaces of its length: lines and columns, and so the source maps, stay right.
  */
 const withoutBareBuiltins = (code) =>
-  code.replace(/^require\('((?:node:)?[\w/]+)'\);$/gm, (statement, id) => (builtins.has(id) ? ' '.repeat(statement.length) : statement));
+  code.replace(/^require\('((?:node:)?[\w/]+)'\);$/gm, (statement, id) =>
+    builtins.has(id) ? ' '.repeat(statement.length) : statement,
+  );
 
 // commander loads node:child_process on every start for the executable subcommands simjob never has; give it a stand-in that loads it only if spawn is ever called.
 const lazyChildProcessForCommander = {
   name: 'lazy-child-process-for-commander',
   setup(b) {
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      /[\\/]commander[\\/]/.test(args.importer) && args.kind === 'require-call' ? { path: 'child_process', namespace: 'lazy' } : undefined,
+      /[\\/]commander[\\/]/.test(args.importer) && args.kind === 'require-call'
+        ? { path: 'child_process', namespace: 'lazy' }
+        : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
-      contents: 'module.exports = { spawn: (...args) => process.getBuiltinModule("node:child_process").spawn(...args) };',
+      contents:
+        'module.exports = { spawn: (...args) => process.getBuiltinModule("node:child_process").spawn(...args) };',
       loader: 'js',
     }));
   },
@@ -54,7 +68,11 @@ const lazyChildProcessForCommander = {
  *   when all its modules are among these, so nothing else rides along.
  * rollup moves a grouped module's static imports into its group unless they have one: the api group's are core's.
  */
-const API_CLIENT = new Set(['remote', 'status-shape', 'http', 'explain', 'redact', 'retry', 'transport', 'connections', 'proxy-env'].map((name) => `src/api/${name}.ts`));
+const API_CLIENT = new Set(
+  ['remote', 'status-shape', 'http', 'explain', 'redact', 'retry', 'transport', 'connections', 'proxy-env'].map(
+    (name) => `src/api/${name}.ts`,
+  ),
+);
 /**
  * Small helpers the API client shares with local code: in core, which everything has loaded anyway. Left to rollup,
  * they would be drawn into the api group (it takes a grouped module's imports along), and a local wait that sleeps
@@ -132,7 +150,12 @@ async function chunk(entries) {
     // kerberos: https-proxy-agent's optional Negotiate support, loaded only for a proxy that asks for it.
     external: (id) => builtins.has(id) || id === 'kerberos',
     // esbuild's maps (into src/) read in, so rollup's maps point to src/ too.
-    plugins: [{ name: 'esbuild-maps', load: (id) => ({ code: readFileSync(id, 'utf8'), map: readFileSync(`${id}.map`, 'utf8') }) }],
+    plugins: [
+      {
+        name: 'esbuild-maps',
+        load: (id) => ({ code: readFileSync(id, 'utf8'), map: readFileSync(`${id}.map`, 'utf8') }),
+      },
+    ],
     // A built-in one of esbuild's chunks imports but does not use: rollup keeps a bare `require` of it (blanked below).
     onwarn: (warning, warn) => (warning.code === 'UNUSED_EXTERNAL_IMPORT' ? undefined : warn(warning)),
   });
@@ -174,4 +197,3 @@ if (existsSync(dist)) {
 } else {
   renameSync(out, dist);
 }
-

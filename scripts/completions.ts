@@ -21,7 +21,10 @@ const read = (file: string): string | undefined => {
 };
 
 if (args.includes('--check')) {
-  const committed = Object.fromEntries(SHELLS.map((s) => [s, read(COMPLETION_FILES[s])])) as Record<Shell, string | undefined>;
+  const committed = Object.fromEntries(SHELLS.map((s) => [s, read(COMPLETION_FILES[s])])) as Record<
+    Shell,
+    string | undefined
+  >;
   const stale = staleScripts(simjobProgram(), committed, simjobCompletionOptions());
   if (stale.length) {
     console.error(`Stale: ${stale.map((s) => COMPLETION_FILES[s]).join(', ')}. Run \`npm run completions\`.`);

@@ -29,22 +29,29 @@ rmSync(home, { recursive: true, force: true });
 const env = { ...process.env, SIMJOB_DATA_DIR: join(home, 'data'), SIMJOB_CONFIG_DIR: join(home, 'config') };
 delete env.SIMJOB_SIMC;
 
-banner([
-  'DEMO: a local simjob run against the STAND-IN simc (test/fake-simc/simc).',
-  'Every number below is SYNTHETIC, made up by the stand-in. These are NOT simulation results.',
-  'Profile: examples/fury-profilesets.simc (a Fury Warrior with 4 profilesets).',
-  'Command: simjob submit examples/fury-profilesets.simc --local --wait --csv --simc test/fake-simc/simc',
-].join('\n'));
+banner(
+  [
+    'DEMO: a local simjob run against the STAND-IN simc (test/fake-simc/simc).',
+    'Every number below is SYNTHETIC, made up by the stand-in. These are NOT simulation results.',
+    'Profile: examples/fury-profilesets.simc (a Fury Warrior with 4 profilesets).',
+    'Command: simjob submit examples/fury-profilesets.simc --local --wait --csv --simc test/fake-simc/simc',
+  ].join('\n'),
+);
 
-const child = spawn(process.execPath, [bin, 'submit', profile, '--local', '--wait', '--csv', '--simc', fakeSimc], { env, stdio: 'inherit' });
+const child = spawn(process.execPath, [bin, 'submit', profile, '--local', '--wait', '--csv', '--simc', fakeSimc], {
+  env,
+  stdio: 'inherit',
+});
 const code = await new Promise((done) => child.on('exit', (c, signal) => done(c ?? (signal ? 1 : 0))));
 
 const here = relative(process.cwd(), home) || '.';
-banner([
-  'Again: the numbers above are SYNTHETIC (stand-in simc), not simulation results.',
-  `simjob exited ${code}. The demo's jobs are kept in ${here}/ (replaced by the next demo).`,
-  'To follow the hints above in this shell (simjob artifacts, result, report), first run:',
-  `  export SIMJOB_DATA_DIR=${env.SIMJOB_DATA_DIR} SIMJOB_CONFIG_DIR=${env.SIMJOB_CONFIG_DIR}`,
-  `  alias simjob="node ${bin}"   # unless simjob is installed`,
-].join('\n'));
+banner(
+  [
+    'Again: the numbers above are SYNTHETIC (stand-in simc), not simulation results.',
+    `simjob exited ${code}. The demo's jobs are kept in ${here}/ (replaced by the next demo).`,
+    'To follow the hints above in this shell (simjob artifacts, result, report), first run:',
+    `  export SIMJOB_DATA_DIR=${env.SIMJOB_DATA_DIR} SIMJOB_CONFIG_DIR=${env.SIMJOB_CONFIG_DIR}`,
+    `  alias simjob="node ${bin}"   # unless simjob is installed`,
+  ].join('\n'),
+);
 process.exit(code);

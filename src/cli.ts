@@ -36,13 +36,18 @@ export async function main(argv: string[], rt: Omit<Runtime, 'exitCode' | 'signa
     return runtime.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      ) {
         return ExitCode.OK;
       }
       return ExitCode.USAGE;
     }
     const out = runtimeContext.current?.out ?? fallbackOutput(rt, argv);
-    const debug = (runtimeContext.current?.debugLevel ?? debugLevelOf(rt.env, argv.includes('--debug') || argv.includes('-d'))) > 0;
+    const debug =
+      (runtimeContext.current?.debugLevel ?? debugLevelOf(rt.env, argv.includes('--debug') || argv.includes('-d'))) > 0;
     if (interrupts.signal.aborted && !(error instanceof UsageError)) {
       return renderError(out, error instanceof InterruptedError ? error : interrupts.signal.reason, debug);
     }

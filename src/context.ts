@@ -55,7 +55,7 @@ export class Context {
     this.openStdin = opts.stdin;
     this.signal = opts.signal;
     this.config = new Config(opts.env, { profile: opts.flags.profile, baseUrl: opts.flags.baseUrl });
-    const json = opts.flags.json || (this.safeSetting('output') === 'json');
+    const json = opts.flags.json || this.safeSetting('output') === 'json';
     this.out = new Output({
       stdout: opts.stdout,
       stderr: opts.stderr,
@@ -92,7 +92,9 @@ export class Context {
    * A new API client: the configured base URL, key and Ctrl-C signal unless overridden (login tries a key before
    * storing it; a cancel after Ctrl-C needs a signal that is not already aborted).
    */
-  async remoteClient(overrides: { baseUrl?: string; apiKey?: string; signal?: AbortSignal } = {}): Promise<RemoteBackend> {
+  async remoteClient(
+    overrides: { baseUrl?: string; apiKey?: string; signal?: AbortSignal } = {},
+  ): Promise<RemoteBackend> {
     const baseUrl = overrides.baseUrl ?? this.config.baseUrl().value;
     const apiKey = overrides.apiKey ?? this.config.apiKey().value;
     this.out.addSecret(apiKey);

@@ -24,10 +24,19 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** The documented exit codes, for `simjob help exit-codes` and the README. */
 export const EXIT_CODE_HELP: ReadonlyArray<[number, string]> = [
-  [ExitCode.OK, 'Success (with --wait: the job completed; `status` without --wait: the state was read, whatever it is).'],
+  [
+    ExitCode.OK,
+    'Success (with --wait: the job completed; `status` without --wait: the state was read, whatever it is).',
+  ],
   [ExitCode.ERROR, 'API or network error, an unexpected failure, or a failed `simjob doctor` check.'],
-  [ExitCode.USAGE, 'Usage or validation error: a bad flag, argument, profile file or config value; a missing setting (base URL, channel, simc).'],
-  [ExitCode.JOB_UNSUCCESSFUL, 'A job it reports on ended unsuccessfully: failed, cancelled or timed_out (`result`, `report`, a job id given to `compare`, any --wait; `status --wait` answers at once for an ended job).'],
+  [
+    ExitCode.USAGE,
+    'Usage or validation error: a bad flag, argument, profile file or config value; a missing setting (base URL, channel, simc).',
+  ],
+  [
+    ExitCode.JOB_UNSUCCESSFUL,
+    'A job it reports on ended unsuccessfully: failed, cancelled or timed_out (`result`, `report`, a job id given to `compare`, any --wait; `status --wait` answers at once for an ended job).',
+  ],
   [ExitCode.AUTH, 'API key missing or rejected.'],
   [ExitCode.WAIT_TIMEOUT, 'The job had not finished when the wait timed out (--timeout).'],
   [ExitCode.INTERRUPTED, 'Interrupted (Ctrl-C).'],
@@ -102,7 +111,11 @@ export class NetworkError extends SimjobError {
    * @param neverReached every connection so far was refused or its host unknown: no request can have reached the
    *   service (nothing was submitted), and the address is wrong or the service not up, which a wait does not ride out.
    */
-  constructor(message: string, hint?: string, readonly neverReached = false) {
+  constructor(
+    message: string,
+    hint?: string,
+    readonly neverReached = false,
+  ) {
     super(message, ExitCode.ERROR, hint);
   }
 }

@@ -26,7 +26,8 @@ export function timed(command: string, args: string[], options: SpawnSyncOptions
   const started = process.hrtime.bigint();
   const child = spawnSync(cmd, argv, { maxBuffer: 256 * 1024 * 1024, ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-  if (child.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${child.status}: ${child.stderr?.toString()}`);
+  if (child.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited ${child.status}: ${child.stderr?.toString()}`);
   let cpuMs: number | undefined;
   if (hasTime) {
     const [user, system] = readFileSync(out, 'utf8').trim().split(/\s+/).slice(-2).map(Number);

@@ -18,9 +18,13 @@ export interface ServerProcess {
  * not counted in the bench process.
  */
 export async function startServerProcess(args: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [resolve(REPO_ROOT, 'scripts', 'tsrun.mjs'), resolve(REPO_ROOT, 'test', 'server', 'main.ts'), ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [resolve(REPO_ROOT, 'scripts', 'tsrun.mjs'), resolve(REPO_ROOT, 'test', 'server', 'main.ts'), ...args],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const line = await new Promise<string>((done, fail) => {
     const lines = createInterface({ input: child.stdout });
     lines.once('line', done);

@@ -11,15 +11,44 @@ import { isSlot } from './items.js';
 
 /** The class names simc accepts as the line that starts an actor (`warrior="Name"`). */
 export const CLASSES = [
-  'deathknight', 'demonhunter', 'druid', 'evoker', 'hunter', 'mage', 'monk', 'paladin', 'priest', 'rogue', 'shaman',
-  'warlock', 'warrior',
+  'deathknight',
+  'demonhunter',
+  'druid',
+  'evoker',
+  'hunter',
+  'mage',
+  'monk',
+  'paladin',
+  'priest',
+  'rogue',
+  'shaman',
+  'warlock',
+  'warrior',
 ] as const;
 
 /** Actor options that say who the character is, what it has learned, and what it brings (consumables). */
 const CHARACTER_KEYS = new Set([
-  'level', 'race', 'region', 'server', 'role', 'professions', 'profession', 'spec', 'position', 'zandalari_loa',
-  'talents', 'class_talents', 'spec_talents', 'hero_talents',
-  'potion', 'flask', 'food', 'augmentation', 'temporary_enchant', 'set_bonus', 'timeofday',
+  'level',
+  'race',
+  'region',
+  'server',
+  'role',
+  'professions',
+  'profession',
+  'spec',
+  'position',
+  'zandalari_loa',
+  'talents',
+  'class_talents',
+  'spec_talents',
+  'hero_talents',
+  'potion',
+  'flask',
+  'food',
+  'augmentation',
+  'temporary_enchant',
+  'set_bonus',
+  'timeofday',
 ]);
 
 /** Expansion-specific actor options (`thewarwithin.<name>=`, `midnight.<name>=`): choices the character makes. */

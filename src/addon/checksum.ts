@@ -6,7 +6,7 @@ export function adler32(bytes: Uint8Array): number {
   let a = 1;
   let b = 0;
   // Sums stay exact in doubles for thousands of bytes; reduce every 3800 bytes (well under 2^53).
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const end = Math.min(bytes.length, i + 3800);
     for (; i < end; i++) {
       a += bytes[i] as number;

@@ -54,7 +54,10 @@ export interface AddonExport {
 }
 
 export class ExportError extends Error {
-  constructor(message: string, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message);
   }
 }
@@ -81,8 +84,19 @@ export function parseAddonExport(input: string): AddonExport {
   const text = stripBom(input);
   const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
   const result: AddonExport = {
-    className: '', characterName: '', spec: null, talents: null, loadouts: [], offspecLoadouts: [], equipped: {},
-    bags: [], vault: [], baseline: [], leftOut: [], checksum: checkChecksum(text), warnings: [],
+    className: '',
+    characterName: '',
+    spec: null,
+    talents: null,
+    loadouts: [],
+    offspecLoadouts: [],
+    equipped: {},
+    bags: [],
+    vault: [],
+    baseline: [],
+    leftOut: [],
+    checksum: checkChecksum(text),
+    warnings: [],
   };
   let section: Section = 'character';
   let offspec = '';
@@ -226,8 +240,10 @@ function checkWhole(result: AddonExport, text: string, lines: string[], ends: En
   const endsOnItem = ends.lastItemLine > 0 && ends.lastItemLine === ends.lastContentLine;
   if (missing && endsOnItem && (fromAddon || !text.endsWith('\n'))) {
     const line = quote(lines[ends.lastItemLine - 1]?.trim() ?? '');
-    throw fail(`Line ${ends.lastItemLine}: the paste ends in this item line, ${line}, with no "# Checksum:" line `
-      + 'after it: it was cut short, maybe inside the line.');
+    throw fail(
+      `Line ${ends.lastItemLine}: the paste ends in this item line, ${line}, with no "# Checksum:" line ` +
+        'after it: it was cut short, maybe inside the line.',
+    );
   }
   if (Object.keys(result.equipped).length === 0) {
     const why = missing ? 'the paste was cut short' : 'the paste is incomplete';
@@ -248,19 +264,26 @@ function checkWhole(result: AddonExport, text: string, lines: string[], ends: En
 function addWarnings(result: AddonExport): void {
   const { checksum } = result;
   if (checksum.state === 'mismatch') {
-    result.warnings.push(`The export's checksum (${checksum.written}) does not match its text (${checksum.computed}): `
-      + 'it was edited after the addon wrote it. Using it as it is.');
+    result.warnings.push(
+      `The export's checksum (${checksum.written}) does not match its text (${checksum.computed}): ` +
+        'it was edited after the addon wrote it. Using it as it is.',
+    );
   } else if (checksum.state === 'missing') {
     result.warnings.push(
-      'The export has no "# Checksum:" line, so it may be cut short; check that every item you own is in it.');
+      'The export has no "# Checksum:" line, so it may be cut short; check that every item you own is in it.',
+    );
   }
   if (result.leftOut.length) {
     const named = result.leftOut.map((l) => `line ${l.line} "${l.text}"`).join(', ');
-    result.warnings.push('Left out of the profile, as not part of the character (they would change the sim or '
-      + `write files): ${named}.`);
+    result.warnings.push(
+      'Left out of the profile, as not part of the character (they would change the sim or ' +
+        `write files): ${named}.`,
+    );
   }
   if (result.talents === null) {
-    result.warnings.push('The export has no talents= line (the client had no talent data yet); simc will use none. '
-      + 'Run /simc again in game to include them.');
+    result.warnings.push(
+      'The export has no talents= line (the client had no talent data yet); simc will use none. ' +
+        'Run /simc again in game to include them.',
+    );
   }
 }

@@ -2,8 +2,24 @@
 
 /** Gear slots in the order the addon writes them. */
 export const SLOTS = [
-  'head', 'neck', 'shoulder', 'back', 'chest', 'shirt', 'tabard', 'wrist', 'hands', 'waist', 'legs', 'feet',
-  'finger1', 'finger2', 'trinket1', 'trinket2', 'main_hand', 'off_hand',
+  'head',
+  'neck',
+  'shoulder',
+  'back',
+  'chest',
+  'shirt',
+  'tabard',
+  'wrist',
+  'hands',
+  'waist',
+  'legs',
+  'feet',
+  'finger1',
+  'finger2',
+  'trinket1',
+  'trinket2',
+  'main_hand',
+  'off_hand',
 ] as const;
 export type Slot = (typeof SLOTS)[number];
 
@@ -26,7 +42,18 @@ export interface AddonItem {
 }
 
 /** Item options whose values are numbers or `/`-separated lists of numbers. */
-const NUMERIC_KEYS = new Set(['id', 'enchant_id', 'gem_id', 'bonus_id', 'crafted_stats', 'drop_level', 'crafting_quality', 'ilevel', 'context', 'upgrade_level']);
+const NUMERIC_KEYS = new Set([
+  'id',
+  'enchant_id',
+  'gem_id',
+  'bonus_id',
+  'crafted_stats',
+  'drop_level',
+  'crafting_quality',
+  'ilevel',
+  'context',
+  'upgrade_level',
+]);
 
 /**
  * Check one item's options the way simc's item reader splits them: comma-separated `key=value` pairs, no spaces,

@@ -44,14 +44,22 @@ export function remoteUrlProblem(url: URL, baseUrl: string): string | undefined 
 /** The real path of a local artifact, or an UnsafeArtifactUrl when it is not a file inside the job folder. */
 export async function localArtifactPath(link: string | URL, jobDir: string, label: string): Promise<string> {
   const url = typeof link === 'string' ? parseArtifactUrl(link, label) : link;
-  if (url.protocol !== 'file:') throw new UnsafeArtifactUrl(label, `its URL is a ${url.protocol} URL, and a local job's artifacts are files in its job folder`);
+  if (url.protocol !== 'file:')
+    throw new UnsafeArtifactUrl(
+      label,
+      `its URL is a ${url.protocol} URL, and a local job's artifacts are files in its job folder`,
+    );
   let real: string;
   let folder: string;
   try {
     real = realpathSync.native(fileURLToPath(url));
     folder = realpathSync.native(jobDir);
   } catch (error) {
-    throw new SimjobError(`Cannot read ${label}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file is gone' : (error as Error).message}.`, ExitCode.ERROR, 'The job folder may have been cleaned up.');
+    throw new SimjobError(
+      `Cannot read ${label}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file is gone' : (error as Error).message}.`,
+      ExitCode.ERROR,
+      'The job folder may have been cleaned up.',
+    );
   }
   if (!real.startsWith(folder + sep)) throw new UnsafeArtifactUrl(label, 'its file lies outside the job folder');
   return real;
@@ -61,7 +69,11 @@ export async function localArtifactPath(link: string | URL, jobDir: string, labe
  * Check an artifact URL against the rules without fetching it, so a bad one is refused before anything is written.
  * A local artifact is checked by finding its real path: that is returned, as the file to read.
  */
-export async function checkArtifactUrl(url: string, source: ArtifactSource, label: string): Promise<string | undefined> {
+export async function checkArtifactUrl(
+  url: string,
+  source: ArtifactSource,
+  label: string,
+): Promise<string | undefined> {
   const parsed = parseArtifactUrl(url, label);
   if (source.kind === 'local') return localArtifactPath(parsed, source.jobDir, label);
   const problem = remoteUrlProblem(parsed, source.baseUrl);

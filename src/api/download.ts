@@ -23,7 +23,10 @@ export class DownloadRefused extends Error {
 /** An existing file in the download folder, with neither --clobber nor --skip-existing. Exit 2. */
 export class FileExists extends UsageError {
   constructor(readonly path: string) {
-    super(`${path} already exists.`, 'Use --clobber to overwrite it, --skip-existing to keep it, or -o to choose another folder.');
+    super(
+      `${path} already exists.`,
+      'Use --clobber to overwrite it, --skip-existing to keep it, or -o to choose another folder.',
+    );
   }
 }
 
@@ -53,9 +56,10 @@ export async function downloadTo(url: string, target: string, opts: DownloadOpti
   const localFile = await checkArtifactUrl(url, opts.source, opts.label);
   const partial = join(dirname(target), `.${basename(target)}.${nodeCrypto().randomBytes(4).toString('hex')}.partial`);
   try {
-    const body = opts.source.kind === 'local'
-      ? createReadStream(localFile!)
-      : await followRedirects(new URL(url), opts.source.baseUrl, opts);
+    const body =
+      opts.source.kind === 'local'
+        ? createReadStream(localFile!)
+        : await followRedirects(new URL(url), opts.source.baseUrl, opts);
     // The write stream's own small buffer: a larger one lets more socket reads wait for the garbage collector.
     await pipeline(body, createWriteStream(partial), { signal: opts.signal });
     place(partial, target, opts.overwrite);
@@ -70,7 +74,10 @@ export async function downloadTo(url: string, target: string, opts: DownloadOpti
 
 /** A failure once the body had started to arrive: the partial file is removed (downloadTo). */
 function failedMidway(label: string, error: unknown): NetworkError {
-  return new NetworkError(`Download of ${label} failed: ${(error as Error).message}.`, 'Nothing was kept; run the command again.');
+  return new NetworkError(
+    `Download of ${label} failed: ${(error as Error).message}.`,
+    'Nothing was kept; run the command again.',
+  );
 }
 
 /** The complete file into place: replacing what is there, or (no overwrite) never, even if it appeared meanwhile. */

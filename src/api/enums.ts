@@ -7,18 +7,49 @@ export const GIT_BRANCHES = ['midnight'] as const;
 export const PRIORITIES = ['background', 'standard', 'high'] as const;
 export const JSON_VERSIONS = ['2', '3'] as const;
 export const WEBHOOK_EVENTS = ['job.terminal'] as const;
-export const JOB_STATES = ['pending', 'queued', 'starting', 'running', 'completed', 'failed', 'cancelled', 'timed_out'] as const;
+export const JOB_STATES = [
+  'pending',
+  'queued',
+  'starting',
+  'running',
+  'completed',
+  'failed',
+  'cancelled',
+  'timed_out',
+] as const;
 export const TERMINAL_STATES = ['completed', 'failed', 'cancelled', 'timed_out'] as const;
 export const ERROR_CODES = [
-  'execution_interrupted', 'execution_timeout', 'execution_failed', 'build_unavailable', 'simulation_error',
-  'queue_timeout', 'input_invalid', 'insufficient_credits', 'user_cancelled', 'internal', 'max_credits_reached',
+  'execution_interrupted',
+  'execution_timeout',
+  'execution_failed',
+  'build_unavailable',
+  'simulation_error',
+  'queue_timeout',
+  'input_invalid',
+  'insufficient_credits',
+  'user_cancelled',
+  'internal',
+  'max_credits_reached',
 ] as const;
 export const MULTISTAGE_REASONS = [
-  'disabled_by_option', 'unsupported_stage_sensitive_directive', 'unsupported_copy_set_only',
-  'unsupported_mixed_profileset_copy_set', 'no_variants_in_input', 'unsupported_multi_actor',
-  'no_profileset_candidates', 'below_min_candidates', 'eligible_profileset_only',
+  'disabled_by_option',
+  'unsupported_stage_sensitive_directive',
+  'unsupported_copy_set_only',
+  'unsupported_mixed_profileset_copy_set',
+  'no_variants_in_input',
+  'unsupported_multi_actor',
+  'no_profileset_candidates',
+  'below_min_candidates',
+  'eligible_profileset_only',
 ] as const;
-export const ARTIFACT_KINDS = ['html_report', 'json_report', 'csv_report', 'input', 'stdout_log', 'stderr_log'] as const;
+export const ARTIFACT_KINDS = [
+  'html_report',
+  'json_report',
+  'csv_report',
+  'input',
+  'stdout_log',
+  'stderr_log',
+] as const;
 
 export type Channel = (typeof CHANNELS)[number];
 export type Priority = (typeof PRIORITIES)[number];

@@ -28,13 +28,16 @@ export function explainApiError(
       };
     case 'webhook_not_configured':
       return {
-        message: 'This job asks for a webhook, but the account has no webhook URL and signing secret (webhook_not_configured).',
+        message:
+          'This job asks for a webhook, but the account has no webhook URL and signing secret (webhook_not_configured).',
         hint: 'Set them up in the dashboard (Clients & Keys → Webhook), or submit without --webhook.',
       };
     case 'idempotency_key_reuse':
       return {
         message: `The idempotency key was already used for job ${String(meta.originalJobId ?? '(unknown)')} with a different payload (idempotency_key_reuse).`,
-        hint: meta.originalJobId ? `Run \`simjob status ${String(meta.originalJobId)}\` to follow that job, or use a new --idempotency-key.` : 'Use a new --idempotency-key (or the payload that key was first used with).',
+        hint: meta.originalJobId
+          ? `Run \`simjob status ${String(meta.originalJobId)}\` to follow that job, or use a new --idempotency-key.`
+          : 'Use a new --idempotency-key (or the payload that key was first used with).',
       };
     case 'result_not_ready':
       return {
@@ -53,25 +56,40 @@ export function explainApiError(
       };
     case 'insufficient_credits':
     case 'insufficient_credits_liability': {
-      const fee = meta.priorityFeeCredits !== undefined ? ` The high-priority fee is ${String(meta.priorityFeeCredits)} credits.` : '';
+      const fee =
+        meta.priorityFeeCredits !== undefined
+          ? ` The high-priority fee is ${String(meta.priorityFeeCredits)} credits.`
+          : '';
       // openapi 1.14+ says it in credits; older servers in seconds
-      const afford = meta.maxAffordableCredits !== undefined
-        ? ` Your balance covers --max-credits ${String(meta.maxAffordableCredits)}.`
-        : meta.maxAffordableRuntimeSeconds !== undefined ? ` Your balance covers --max-runtime ${String(meta.maxAffordableRuntimeSeconds)}.` : '';
+      const afford =
+        meta.maxAffordableCredits !== undefined
+          ? ` Your balance covers --max-credits ${String(meta.maxAffordableCredits)}.`
+          : meta.maxAffordableRuntimeSeconds !== undefined
+            ? ` Your balance covers --max-runtime ${String(meta.maxAffordableRuntimeSeconds)}.`
+            : '';
       return {
         message: `Not enough credits to reserve this job (${code}).${fee}${afford}`,
-        hint: code === 'insufficient_credits_liability' ? 'Top up, or submit with --priority standard.' : `Top up credits, or lower ${meta.maxAffordableCredits !== undefined ? '--max-credits' : '--max-runtime'}.`,
+        hint:
+          code === 'insufficient_credits_liability'
+            ? 'Top up, or submit with --priority standard.'
+            : `Top up credits, or lower ${meta.maxAffordableCredits !== undefined ? '--max-credits' : '--max-runtime'}.`,
       };
     }
     case 'inactive_entitlement':
       return { message: 'The account is not active (inactive_entitlement).', hint: 'Reactivate it in the dashboard.' };
     case 'profile_too_large':
-      return { message: 'The profile is over the 2 MB limit (profile_too_large).', hint: 'Shorten the profile or split its profilesets across jobs.' };
+      return {
+        message: 'The profile is over the 2 MB limit (profile_too_large).',
+        hint: 'Shorten the profile or split its profilesets across jobs.',
+      };
     case 'input_sanitized_rejected': {
       const blocked = Array.isArray(meta.blocked) ? (meta.blocked as Array<{ line?: number; text?: string }>) : [];
       const first = blocked[0];
       const where = first ? ` Line ${String(first.line)}: ${String(first.text)}` : '';
-      const more = Number(meta.blockedCount ?? blocked.length) > 1 ? ` (and ${Number(meta.blockedCount ?? blocked.length) - 1} more)` : '';
+      const more =
+        Number(meta.blockedCount ?? blocked.length) > 1
+          ? ` (and ${Number(meta.blockedCount ?? blocked.length) - 1} more)`
+          : '';
       return {
         message: `The profile uses a directive the service does not allow (input_sanitized_rejected).${where}${more}${where ? '.' : ''}`,
         hint: 'Remove output, file, network and thread directives (output=, html=, json2=, threads=, …); the service sets them itself.',
@@ -83,7 +101,10 @@ export function explainApiError(
         hint: 'Split the profilesets across several jobs.',
       };
     case 'rate_limit_exceeded':
-      return { message: `Too many submissions this minute (rate_limit_exceeded).${wait}`, hint: 'Wait, then run the command again with the same --idempotency-key.' };
+      return {
+        message: `Too many submissions this minute (rate_limit_exceeded).${wait}`,
+        hint: 'Wait, then run the command again with the same --idempotency-key.',
+      };
     case 'max_active_jobs_exceeded':
       return {
         message: `The account already has ${String(meta.activeJobs ?? 'the maximum')} of ${String(meta.maxActiveJobs ?? '?')} jobs in flight (max_active_jobs_exceeded).${wait}`,
@@ -93,10 +114,14 @@ export function explainApiError(
     case 'queue_health_unknown':
     case 'secret_store_unavailable':
     case 'api_maintenance':
-      return { message: `The service cannot take jobs right now (${code}).${wait}`, hint: 'Try again in a few minutes.' };
+      return {
+        message: `The service cannot take jobs right now (${code}).${wait}`,
+        hint: 'Try again in a few minutes.',
+      };
     case 'artifact_expired':
       return {
-        message: 'The artifact has expired: artifacts are kept for the job\'s retentionDays after it completed (artifact_expired).',
+        message:
+          "The artifact has expired: artifacts are kept for the job's retentionDays after it completed (artifact_expired).",
         hint: 'Re-run the sim to produce it again.',
       };
     default:
@@ -105,11 +130,20 @@ export function explainApiError(
 
   switch (status) {
     case 400:
-      return { message: `The service rejected the request as invalid (${tag})${said}.`, hint: 'Check the flags; run with --debug to see the request.' };
+      return {
+        message: `The service rejected the request as invalid (${tag})${said}.`,
+        hint: 'Check the flags; run with --debug to see the request.',
+      };
     case 401:
-      return { message: `The service rejected the API key (${tag}).`, hint: 'Run `simjob login` with a valid key, or set SIMJOB_API_KEY.' };
+      return {
+        message: `The service rejected the API key (${tag}).`,
+        hint: 'Run `simjob login` with a valid key, or set SIMJOB_API_KEY.',
+      };
     case 402:
-      return { message: `The account cannot pay for this job (${tag})${said}.`, hint: 'Top up credits in the dashboard.' };
+      return {
+        message: `The account cannot pay for this job (${tag})${said}.`,
+        hint: 'Top up credits in the dashboard.',
+      };
     case 404:
       if (!namesAnId(details.path)) {
         // usage, the lists, submit: these always exist, so the requests went somewhere else than the service's API.
@@ -118,9 +152,15 @@ export function explainApiError(
           hint: 'Set the API root, the part before /v1/ (e.g. https://api.example.com): `simjob config set base_url URL`, SIMJOB_BASE_URL or --base-url.',
         };
       }
-      return { message: `Not found: ${details.method} ${details.path} (${tag})${said}.`, hint: 'Check the id; jobs past their retention are no longer listed.' };
+      return {
+        message: `Not found: ${details.method} ${details.path} (${tag})${said}.`,
+        hint: 'Check the id; jobs past their retention are no longer listed.',
+      };
     case 410:
-      return { message: `Gone: ${details.path} has expired (${tag})${said}.`, hint: 'Artifacts are kept for the job\'s retentionDays.' };
+      return {
+        message: `Gone: ${details.path} has expired (${tag})${said}.`,
+        hint: "Artifacts are kept for the job's retentionDays.",
+      };
     case 413:
       return { message: `The request is too large (${tag})${said}.`, hint: 'Profiles may be up to 2 MB.' };
     case 422:
@@ -128,7 +168,11 @@ export function explainApiError(
     case 429:
       return { message: `Rate limited by the service (${tag}).${wait}`, hint: 'Wait and try again.' };
     default:
-      if (status >= 500) return { message: `The service failed (${tag})${said}.`, hint: 'Try again; if it persists, quote the request ID to support.' };
+      if (status >= 500)
+        return {
+          message: `The service failed (${tag})${said}.`,
+          hint: 'Try again; if it persists, quote the request ID to support.',
+        };
       return { message: `The service answered ${tag}${said}.`, hint: undefined };
   }
 }

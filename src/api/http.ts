@@ -4,7 +4,14 @@ import type { ErrorEnvelope } from './schemas.js';
 import { explainApiError } from './explain.js';
 import { redactBody, redactHeaders } from './redact.js';
 import { isRetryableStatus } from './enums.js';
-import { DEFAULT_RETRY_BUDGET_MS, FIRST_CONTACT_TRIES, isConnectRefusal, isNotThere, parseRetryAfter, planRetry } from './retry.js';
+import {
+  DEFAULT_RETRY_BUDGET_MS,
+  FIRST_CONTACT_TRIES,
+  isConnectRefusal,
+  isNotThere,
+  parseRetryAfter,
+  planRetry,
+} from './retry.js';
 import { sleep } from '../util/sleep.js';
 import { proxyFor, type ProxyInUse } from './proxy-env.js';
 import { describeMs, exchange, type TextAnswer, type TransportError } from './transport.js';
@@ -146,7 +153,12 @@ export class HttpClient {
       this.debugResponse(response.statusCode, Date.now() - started, requestId, response.headers, response.text);
 
       if (response.statusCode >= 200 && response.statusCode < 300) {
-        return { ...(await this.parse(method, url, options, response.text, response.statusCode)), status: response.statusCode, headers: response.headers, requestId };
+        return {
+          ...(await this.parse(method, url, options, response.text, response.statusCode)),
+          status: response.statusCode,
+          headers: response.headers,
+          requestId,
+        };
       }
 
       const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
@@ -172,7 +184,11 @@ export class HttpClient {
    * A request got no answer: how long to wait before trying again (after a notice saying so), or the error to stop
    * with. A connection the proxy would not take names the proxy, never its credentials.
    */
-  private afterNoAnswer(error: unknown, url: URL, at: { attempt: number; first: number; started: number; budgetEnds: number; retry: RetryMode }): number {
+  private afterNoAnswer(
+    error: unknown,
+    url: URL,
+    at: { attempt: number; first: number; started: number; budgetEnds: number; retry: RetryMode },
+  ): number {
     const code = networkErrorCode(error) ?? '';
     const proxy = this.proxy && CONNECT_FAILURES.has(code) ? this.proxy : undefined;
     const failure = describeNetworkError(error, url, proxy?.hostname);
@@ -195,8 +211,21 @@ export class HttpClient {
   }
 
   /** One request and its whole answer (bodyLimit). */
-  private async exchange(method: string, url: URL, headers: Record<string, string>, body: string | undefined, deadlineMs: number) {
-    const options = { method, headers, body, timeoutMs: this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, deadlineMs, signal: this.opts.signal };
+  private async exchange(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+    deadlineMs: number,
+  ) {
+    const options = {
+      method,
+      headers,
+      body,
+      timeoutMs: this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      deadlineMs,
+      signal: this.opts.signal,
+    };
     try {
       return await exchange(url, options, bodyLimit, this.opts.env);
     } catch (error) {
@@ -208,7 +237,13 @@ export class HttpClient {
     }
   }
 
-  private async parse<T>(method: string, url: URL, options: CallOptions<T>, text: string, status: number): Promise<{ data: T; raw: unknown }> {
+  private async parse<T>(
+    method: string,
+    url: URL,
+    options: CallOptions<T>,
+    text: string,
+    status: number,
+  ): Promise<{ data: T; raw: unknown }> {
     let raw: unknown;
     try {
       raw = text === '' ? {} : JSON.parse(text);
@@ -256,7 +291,10 @@ export class HttpClient {
       method,
       path: url.pathname,
     };
-    const { message, hint } = explainApiError({ ...details, url: `${url.origin}${url.pathname}` }, envelope.error ?? undefined);
+    const { message, hint } = explainApiError(
+      { ...details, url: `${url.origin}${url.pathname}` },
+      envelope.error ?? undefined,
+    );
     return new ApiError(message, details, hint);
   }
 
@@ -265,7 +303,10 @@ export class HttpClient {
   }
 
   private debugRequest(method: string, url: URL, headers: Record<string, string>, json: unknown): void {
-    this.debug(1, `→ ${method} ${url.href}${this.proxy ? ` via the proxy ${this.proxy.host} (${this.proxy.variable})` : ''}`);
+    this.debug(
+      1,
+      `→ ${method} ${url.href}${this.proxy ? ` via the proxy ${this.proxy.host} (${this.proxy.variable})` : ''}`,
+    );
     if ((this.opts.debug ?? 0) >= 2) {
       this.debug(2, `  headers ${JSON.stringify(redactHeaders(headers))}`);
       if (json !== undefined) this.debug(2, `  body ${JSON.stringify(redactBody(json))}`);
@@ -303,7 +344,11 @@ function unreachable(url: URL, why: string, proxy: ProxyInUse | undefined, notTh
     );
   }
   const check = notThere ? 'that the service is up' : 'your connection';
-  return new NetworkError(`Cannot reach ${url.origin}: ${why}.`, `Check the base URL (\`simjob config get base_url\`) and ${check}, then try again.`, notThere);
+  return new NetworkError(
+    `Cannot reach ${url.origin}: ${why}.`,
+    `Check the base URL (\`simjob config get base_url\`) and ${check}, then try again.`,
+    notThere,
+  );
 }
 
 /** How much of an answer is read: a success body whole up to MAX_ANSWER_BYTES (else an error), an error body cut. */
@@ -354,4 +399,3 @@ export function describeNetworkError(error: unknown, url: URL, connectHost = url
       return err.message || String(error);
   }
 }
-

@@ -2,7 +2,15 @@ import type { ArtifactSource } from './download.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
 import { HttpClient, header, schemaOf, type HttpOptions } from './http.js';
 import type {
-  Build, BuildList, CancelResponse, JobList, JobRecord, ResultRecord, StatusRecord, SubmitRequest, Usage,
+  Build,
+  BuildList,
+  CancelResponse,
+  JobList,
+  JobRecord,
+  ResultRecord,
+  StatusRecord,
+  SubmitRequest,
+  Usage,
 } from './schemas.js';
 import { isStatusRecord } from './status-shape.js';
 
@@ -35,7 +43,11 @@ export class RemoteBackend implements JobBackend {
           headers,
           retry: 'idempotent',
         });
-    return { data: response.data, raw: response.raw, replay: header(response.headers, 'x-idempotent-replay') === 'true' };
+    return {
+      data: response.data,
+      raw: response.raw,
+      replay: header(response.headers, 'x-idempotent-replay') === 'true',
+    };
   }
 
   job(id: string): Promise<Fetched<JobRecord>> {
@@ -44,7 +56,11 @@ export class RemoteBackend implements JobBackend {
 
   status(id: string, options: { once?: boolean } = {}): Promise<Fetched<StatusRecord>> {
     const retry = options.once ? 'never' : 'read';
-    return this.http.call('GET', `/v1/sim/jobs/${enc(id)}/status`, { schema: schemaOf('StatusRecord'), accept: isStatusRecord, retry });
+    return this.http.call('GET', `/v1/sim/jobs/${enc(id)}/status`, {
+      schema: schemaOf('StatusRecord'),
+      accept: isStatusRecord,
+      retry,
+    });
   }
 
   result(id: string): Promise<Fetched<ResultRecord>> {
@@ -53,7 +69,10 @@ export class RemoteBackend implements JobBackend {
 
   /** Cancelling twice answers the same, so a lost answer is safe to ask again. */
   cancel(id: string): Promise<Fetched<CancelResponse>> {
-    return this.http.call('POST', `/v1/sim/jobs/${enc(id)}/cancel`, { schema: schemaOf('CancelResponse'), retry: 'read' });
+    return this.http.call('POST', `/v1/sim/jobs/${enc(id)}/cancel`, {
+      schema: schemaOf('CancelResponse'),
+      retry: 'read',
+    });
   }
 
   list(params: ListParams): Promise<Fetched<JobList>> {
@@ -65,7 +84,10 @@ export class RemoteBackend implements JobBackend {
   }
 
   async artifactUrl(artifactId: string): Promise<string> {
-    const response = await this.http.call('GET', `/v1/sim/artifacts/${enc(artifactId)}/url`, { schema: schemaOf('ArtifactUrl'), retry: 'read' });
+    const response = await this.http.call('GET', `/v1/sim/artifacts/${enc(artifactId)}/url`, {
+      schema: schemaOf('ArtifactUrl'),
+      retry: 'read',
+    });
     return response.data.url;
   }
 

@@ -36,9 +36,15 @@ export type RetryPlan =
  * After a transient failure of `attempt`, with `remainingMs` of the budget left: wait (the backoff, or the
  * server's Retry-After), or stop. A backoff longer than what is left is shortened to it, for one last try.
  */
-export function planRetry(attempt: number, retryAfterMs: number | undefined, remainingMs: number, random = Math.random): RetryPlan {
+export function planRetry(
+  attempt: number,
+  retryAfterMs: number | undefined,
+  remainingMs: number,
+  random = Math.random,
+): RetryPlan {
   if (remainingMs <= 0) return { kind: 'budget_spent' };
-  if (retryAfterMs !== undefined && retryAfterMs > remainingMs) return { kind: 'retry_after_beyond_budget', ms: retryAfterMs };
+  if (retryAfterMs !== undefined && retryAfterMs > remainingMs)
+    return { kind: 'retry_after_beyond_budget', ms: retryAfterMs };
   return { kind: 'wait', ms: Math.min(retryDelayMs(attempt, retryAfterMs, random), remainingMs) };
 }
 

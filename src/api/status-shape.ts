@@ -12,13 +12,22 @@ type Check = (value: unknown) => boolean;
 const isString: Check = (value) => typeof value === 'string';
 const isNumber: Check = (value) => typeof value === 'number' && Number.isFinite(value); // as z.number(): no Infinity
 const isBoolean: Check = (value) => typeof value === 'boolean';
-const nullish = (check: Check): Check => (value) => value === undefined || value === null || check(value);
-const arrayOf = (check: Check): Check => (value) => Array.isArray(value) && value.every(check);
+const nullish =
+  (check: Check): Check =>
+  (value) =>
+    value === undefined || value === null || check(value);
+const arrayOf =
+  (check: Check): Check =>
+  (value) =>
+    Array.isArray(value) && value.every(check);
 /** An object with these fields (and any others). */
 const shape = (fields: Record<string, Check>): Check => {
   const entries = Object.entries(fields);
-  return (value) => typeof value === 'object' && value !== null && !Array.isArray(value)
-    && entries.every(([key, check]) => check((value as Record<string, unknown>)[key]));
+  return (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    entries.every(([key, check]) => check((value as Record<string, unknown>)[key]));
 };
 
 const nstr = nullish(isString);
@@ -30,7 +39,9 @@ const checkStatusRecord = shape({
   statusReason: nstr,
   simcExitCode: nullish((value) => isString(value) || isNumber(value)),
   queue: nullish(shape({ queuedAt: nstr, estimatedStartSeconds: nnum, estimatedStartUpdatedAt: nstr })),
-  progress: nullish(shape({ percent: nnum, stage: nullish(shape({ current: nnum, total: nnum, label: nstr, percent: nnum })) })),
+  progress: nullish(
+    shape({ percent: nnum, stage: nullish(shape({ current: nnum, total: nnum, label: nstr, percent: nnum })) }),
+  ),
   logEntries: nullish(arrayOf(shape({ source: nstr, message: nstr, ts: nnum }))),
   startedAt: nstr,
   updatedAt: nstr,

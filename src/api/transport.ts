@@ -44,7 +44,10 @@ export interface TextAnswer {
 export type BodyLimit = (status: number) => { bytes: number; truncate: boolean };
 
 export class TransportError extends Error {
-  constructor(message: string, readonly code: string) {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
     super(message);
   }
 }

@@ -2,7 +2,12 @@ import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings'
 import { Context, type GlobalFlags } from '../context.js';
 
 /** What every command handler looks like: positional arguments, its options, the context, and the command itself. */
-export type Handler<O = Record<string, unknown>> = (ctx: Context, args: string[], options: O, command: Command) => Promise<number | void>;
+export type Handler<O = Record<string, unknown>> = (
+  ctx: Context,
+  args: string[],
+  options: O,
+  command: Command,
+) => Promise<number | void>;
 
 /**
  * The options commander hands a command, inferred by @commander-js/extra-typings from its flag definitions: a
@@ -42,7 +47,12 @@ export function lazyAction<O>(runtime: Runtime, load: () => Promise<{ run: Handl
     const ctx = new Context({ ...runtime, flags: globalFlags(flags) });
     runtimeContext.current = ctx;
     const { run } = await load();
-    const code = await run(ctx, positional.filter((v) => v !== undefined), options, command);
+    const code = await run(
+      ctx,
+      positional.filter((v) => v !== undefined),
+      options,
+      command,
+    );
     runtime.exitCode = typeof code === 'number' ? code : 0;
   };
 }

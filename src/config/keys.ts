@@ -37,11 +37,18 @@ export function parseBaseUrl(value: string, source = 'base_url'): string {
  * The service's base URL: a URL as parseBaseUrl takes it, and not ending in /v1, since simjob adds /v1/sim/… itself
  * (…/v1 would request /v1/v1/sim/…, which 404s). Refused rather than mended, so the setting shown is the one used.
  */
-export function parseServiceUrl(value: string, source = 'base_url', fix = (root: string) => `Use ${root} instead.`): string {
+export function parseServiceUrl(
+  value: string,
+  source = 'base_url',
+  fix = (root: string) => `Use ${root} instead.`,
+): string {
   const url = parseBaseUrl(value, source);
   const root = url.replace(/\/v1$/, '');
   if (root !== url) {
-    throw new UsageError(`${source} must be the API root, without /v1 (got "${value}"): simjob adds /v1/sim/… itself.`, fix(root));
+    throw new UsageError(
+      `${source} must be the API root, without /v1 (got "${value}"): simjob adds /v1/sim/… itself.`,
+      fix(root),
+    );
   }
   return url;
 }
@@ -53,15 +60,31 @@ function path(value: string): string {
 
 export const SETTING_KEYS: readonly SettingKey[] = [
   { name: 'base_url', description: 'API base URL of the Simulation Job Service.', parse: (v) => parseServiceUrl(v) },
-  { name: 'channel', description: 'Default build channel for submit: nightly, weekly or latest.', parse: oneOf('channel', CHANNELS) },
-  { name: 'priority', description: 'Default priority for submit: background, standard or high.', parse: oneOf('priority', PRIORITIES) },
+  {
+    name: 'channel',
+    description: 'Default build channel for submit: nightly, weekly or latest.',
+    parse: oneOf('channel', CHANNELS),
+  },
+  {
+    name: 'priority',
+    description: 'Default priority for submit: background, standard or high.',
+    parse: oneOf('priority', PRIORITIES),
+  },
   { name: 'output', description: 'Default output: human or json.', parse: oneOf('output', ['human', 'json']) },
   { name: 'simc.path', description: 'Path of the local simc binary (any channel).', parse: path },
   { name: 'simc.nightly', description: 'Local simc binary for the nightly channel.', parse: path },
   { name: 'simc.weekly', description: 'Local simc binary for the weekly channel.', parse: path },
   { name: 'simc.latest', description: 'Local simc binary for the latest channel.', parse: path },
-  { name: 'local.concurrency', description: 'Local jobs run at once (default 1: simc uses every core).', parse: positiveInteger('local.concurrency') },
-  { name: 'webhook.url', description: 'Receiver URL for webhook events of local jobs.', parse: (v) => parseBaseUrl(v, 'webhook.url') },
+  {
+    name: 'local.concurrency',
+    description: 'Local jobs run at once (default 1: simc uses every core).',
+    parse: positiveInteger('local.concurrency'),
+  },
+  {
+    name: 'webhook.url',
+    description: 'Receiver URL for webhook events of local jobs.',
+    parse: (v) => parseBaseUrl(v, 'webhook.url'),
+  },
 ];
 
 export function findSettingKey(name: string): SettingKey {

@@ -19,7 +19,8 @@ export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
 /** Where fetched files are kept (a --catalog URL): SIMJOB_CACHE_DIR, else the platform's cache dir. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.SIMJOB_CACHE_DIR) return env.SIMJOB_CACHE_DIR;
-  if (process.platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'simjob', 'Cache');
+  if (process.platform === 'win32')
+    return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'simjob', 'Cache');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'simjob');
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'simjob');
 }

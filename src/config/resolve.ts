@@ -69,7 +69,8 @@ export class Config {
     const known = SETTING_KEYS.find((k) => k.name === key);
     if (!known) return;
     try {
-      if (typeof value !== 'string' && typeof value !== 'number') throw new UsageError(`${key} must be a single value (got ${JSON.stringify(value)}).`);
+      if (typeof value !== 'string' && typeof value !== 'number')
+        throw new UsageError(`${key} must be a single value (got ${JSON.stringify(value)}).`);
       known.parse(String(value));
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
@@ -91,11 +92,15 @@ export class Config {
 
   baseUrl(): Resolved<string> {
     if (this.flags.baseUrl) return { value: parseServiceUrl(this.flags.baseUrl, '--base-url'), source: 'flag' };
-    if (this.env.SIMJOB_BASE_URL) return { value: parseServiceUrl(this.env.SIMJOB_BASE_URL, 'SIMJOB_BASE_URL'), source: 'env' };
+    if (this.env.SIMJOB_BASE_URL)
+      return { value: parseServiceUrl(this.env.SIMJOB_BASE_URL, 'SIMJOB_BASE_URL'), source: 'env' };
     const stored = this.storedBaseUrl();
     if (stored !== undefined) {
       const fix = (root: string) => `Run \`simjob config set base_url ${root}${this.profileFlag()}\`.`;
-      return { value: parseServiceUrl(String(stored), `base_url of profile "${this.profile}"`, fix), source: 'profile' };
+      return {
+        value: parseServiceUrl(String(stored), `base_url of profile "${this.profile}"`, fix),
+        source: 'profile',
+      };
     }
     throw new UsageError(
       'No API base URL is set.',
@@ -143,7 +148,8 @@ export class Config {
 /** Keys are opaque, but a key with spaces or control characters is always a copy-paste accident. */
 export function checkKey(key: string, source: string): string {
   const trimmed = key.trim();
-  if (!trimmed) throw new AuthError(`The API key from ${source} is empty.`, 'Run `simjob login` or set SIMJOB_API_KEY.');
+  if (!trimmed)
+    throw new AuthError(`The API key from ${source} is empty.`, 'Run `simjob login` or set SIMJOB_API_KEY.');
   if (!/^[\x21-\x7e]+$/.test(trimmed)) {
     throw new AuthError(
       `The API key from ${source} contains spaces or non-printable characters.`,

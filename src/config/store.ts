@@ -63,20 +63,27 @@ function writing<T>(path: string, write: () => T): T {
   } catch (error) {
     const code = errnoCode(error);
     if (!code) throw error;
-    throw new UsageError(`Cannot write the config at ${path} (${code}).`, 'Point SIMJOB_CONFIG_DIR at a folder you can write to, or unset it.');
+    throw new UsageError(
+      `Cannot write the config at ${path} (${code}).`,
+      'Point SIMJOB_CONFIG_DIR at a folder you can write to, or unset it.',
+    );
   }
 }
 
 async function openStore(dir: string, file: string, secret: boolean): Promise<Writable> {
   writing(dir, () => mkdirSync(dir, { recursive: true, mode: 0o700 }));
   const { default: Conf } = await import('conf');
-  const store = writing(join(dir, file), () => new Conf<StoreFile>({
-    cwd: dir,
-    configName: file.replace(/\.json$/, ''),
-    projectSuffix: '',
-    configFileMode: secret ? 0o600 : 0o644,
-    clearInvalidConfig: false,
-  }));
+  const store = writing(
+    join(dir, file),
+    () =>
+      new Conf<StoreFile>({
+        cwd: dir,
+        configName: file.replace(/\.json$/, ''),
+        projectSuffix: '',
+        configFileMode: secret ? 0o600 : 0o644,
+        clearInvalidConfig: false,
+      }),
+  );
   return {
     path: store.path,
     set(key, value) {

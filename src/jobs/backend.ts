@@ -1,6 +1,15 @@
 import type { ArtifactSource } from '../api/download.js';
 import type {
-  Build, BuildList, CancelResponse, JobList, JobRecord, ResultRecord, StatusRecord, SubmitRequest, SubmitResponse, Usage,
+  Build,
+  BuildList,
+  CancelResponse,
+  JobList,
+  JobRecord,
+  ResultRecord,
+  StatusRecord,
+  SubmitRequest,
+  SubmitResponse,
+  Usage,
 } from '../api/schemas.js';
 import type { ProfileAnalysis } from '../profile/types.js';
 

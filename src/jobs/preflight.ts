@@ -1,7 +1,11 @@
 import type { SubmitRequest } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import {
-  analyzeProfile, multistageEligibility, summaryMetricOf, type PlannedStage, type ProfileAnalysis,
+  analyzeProfile,
+  multistageEligibility,
+  summaryMetricOf,
+  type PlannedStage,
+  type ProfileAnalysis,
 } from '../profile/index.js';
 import type { MultiStageReason } from '../api/enums.js';
 

@@ -12,14 +12,17 @@ import { terminalSafeLine } from '../output/safe.js';
 import { readAllBytes } from '../util/prompt.js';
 import { checkJobId, isJobId } from './ids.js';
 
-const SAVE_HINT = 'Save a result with: simjob result <id> --json > result.json (or submit … --wait --json for a batch).';
+const SAVE_HINT =
+  'Save a result with: simjob result <id> --json > result.json (or submit … --wait --json for a batch).';
 
 /**
  * One item of a saved document, named as errors name it (`NAME`, or `NAME[i]` in an array): a result resource, or a
  * job saved without its result — a job record (a job that ended without one), or a submission (`submit --json` without
  * --wait: an id, no status), whose `record` is then undefined.
  */
-export type SavedItem = { where: string } & ({ result: ResultRecord; job?: undefined } | { job: { id: string; record?: JobRecord }; result?: undefined });
+export type SavedItem = { where: string } & (
+  { result: ResultRecord; job?: undefined } | { job: { id: string; record?: JobRecord }; result?: undefined }
+);
 
 export interface SavedJson {
   /** `-` for stdin, else the file as given. */
@@ -70,7 +73,11 @@ export function savedText(bytes: Buffer): string {
 
 /** A saved file is any file: the job id it holds is used to fetch the job, so it must be one. */
 function checkedId<T extends { id: string }>(where: string, item: T): T {
-  if (!isJobId(item.id)) throw new UsageError(`${where} holds "${terminalSafeLine(item.id)}" as its job id, which is not a job id.`, SAVE_HINT);
+  if (!isJobId(item.id))
+    throw new UsageError(
+      `${where} holds "${terminalSafeLine(item.id)}" as its job id, which is not a job id.`,
+      SAVE_HINT,
+    );
   return item;
 }
 

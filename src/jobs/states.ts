@@ -34,15 +34,18 @@ export function exitCodeForState(state: string): ExitCode {
 
 /** What to tell the user about an unsuccessful job's errorCode (spec 2.3, notes §7). */
 export const ERROR_ADVICE: Record<string, string> = {
-  queue_timeout: 'The job never started, so nothing was billed: it is safe to resubmit (perhaps with a longer --max-queue).',
+  queue_timeout:
+    'The job never started, so nothing was billed: it is safe to resubmit (perhaps with a longer --max-queue).',
   input_invalid: 'Fix the profile and submit again.',
   simulation_error: 'simc rejected the profile: fix the line named in the reason and submit again.',
-  execution_timeout: 'The sim ran past its runtime cap: raise --max-runtime, or lower iterations/target_error precision.',
+  execution_timeout:
+    'The sim ran past its runtime cap: raise --max-runtime, or lower iterations/target_error precision.',
   execution_failed: 'simc crashed or exited abnormally; check the stderr_log artifact. Resubmitting may help.',
   execution_interrupted: 'The run was interrupted by the platform; resubmit.',
   build_unavailable: 'The build for this channel was not available; try another channel or resubmit later.',
   insufficient_credits: 'The account ran out of credits; top up and resubmit.',
-  max_credits_reached: 'The job hit its credit budget: raise --max-credits, or lower iterations/target_error precision.',
+  max_credits_reached:
+    'The job hit its credit budget: raise --max-credits, or lower iterations/target_error precision.',
   user_cancelled: 'The job was cancelled on request.',
   internal: 'The service failed internally; resubmit, and quote the job id to support if it repeats.',
 };

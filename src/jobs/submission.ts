@@ -1,7 +1,14 @@
 import { readUserFile } from '../util/read-file.js';
 import {
-  IDEMPOTENCY_KEY, MAX_CREDENTIAL_LENGTH, MAX_METADATA_BYTES, MAX_METADATA_ENTRIES, MAX_METADATA_VALUE,
-  MAX_PROFILE_BYTES, SubmitRequest, type Channel, type Priority,
+  IDEMPOTENCY_KEY,
+  MAX_CREDENTIAL_LENGTH,
+  MAX_METADATA_BYTES,
+  MAX_METADATA_ENTRIES,
+  MAX_METADATA_VALUE,
+  MAX_PROFILE_BYTES,
+  SubmitRequest,
+  type Channel,
+  type Priority,
 } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import type { SubmitCommandOptions } from '../program.js';
@@ -11,8 +18,23 @@ import { nodeCrypto } from '../util/crypto.js';
  * The submit flags that shape the request body (spec 2.1), after commander parsed them: picked from their definitions
  * in program.ts, so a flag renamed there fails to compile here instead of reading undefined.
  */
-export type SubmitFlags = Pick<SubmitCommandOptions, 'channel' | 'branch' | 'multistage' | 'maxRuntime' | 'maxCredits'
-  | 'maxQueue' | 'priority' | 'meta' | 'webhook' | 'html' | 'csv' | 'jsonVersion' | 'plain' | 'idempotencyKey'>;
+export type SubmitFlags = Pick<
+  SubmitCommandOptions,
+  | 'channel'
+  | 'branch'
+  | 'multistage'
+  | 'maxRuntime'
+  | 'maxCredits'
+  | 'maxQueue'
+  | 'priority'
+  | 'meta'
+  | 'webhook'
+  | 'html'
+  | 'csv'
+  | 'jsonVersion'
+  | 'plain'
+  | 'idempotencyKey'
+>;
 
 export interface ProfileInput {
   /** What the user named: a path, or "-" for stdin. */
@@ -30,7 +52,10 @@ export async function readProfile(source: string, stdinBytes?: () => Promise<Buf
     if (!stdinBytes) throw new UsageError('Only one profile can come from stdin ("-").');
     bytes = await stdinBytes();
   } else {
-    bytes = await readUserFile(source, 'Profile', { missing: 'Check the path.', folder: 'Name the .simc files, e.g. profiles/*.simc.' });
+    bytes = await readUserFile(source, 'Profile', {
+      missing: 'Check the path.',
+      folder: 'Name the .simc files, e.g. profiles/*.simc.',
+    });
   }
   if (bytes.length === 0 || bytes.toString('utf8').trim() === '') {
     throw new UsageError(`${label} is empty.`, 'A profile needs at least an actor line, e.g. warrior="Name".');
@@ -45,7 +70,10 @@ export async function readProfile(source: string, stdinBytes?: () => Promise<Buf
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new UsageError(`${label} is not valid UTF-8 (at byte ${firstInvalidUtf8(bytes)}).`, 'Save it as UTF-8 and try again.');
+    throw new UsageError(
+      `${label} is not valid UTF-8 (at byte ${firstInvalidUtf8(bytes)}).`,
+      'Save it as UTF-8 and try again.',
+    );
   }
   return { source, text: text.replace(/^\uFEFF/, '') };
 }
@@ -72,7 +100,9 @@ function firstInvalidUtf8(bytes: Buffer): number {
 export function parseMetadata(pairs: string[]): Record<string, string> | undefined {
   if (pairs.length === 0) return undefined;
   if (pairs.length > MAX_METADATA_ENTRIES) {
-    throw new UsageError(`--meta was given ${pairs.length} times; the service keeps at most ${MAX_METADATA_ENTRIES} entries.`);
+    throw new UsageError(
+      `--meta was given ${pairs.length} times; the service keeps at most ${MAX_METADATA_ENTRIES} entries.`,
+    );
   }
   const metadata: Record<string, string> = {};
   for (const pair of pairs) {
@@ -99,11 +129,20 @@ export function providerCredentials(env: NodeJS.ProcessEnv): SubmitRequest['cred
   if (!id && !secret) return undefined;
   if (!id || !secret) {
     const missing = id ? 'SIMJOB_PROVIDER_CLIENT_SECRET' : 'SIMJOB_PROVIDER_CLIENT_ID';
-    throw new UsageError(`${missing} is not set; provider credentials must be given as a pair.`, `Set ${missing} too, or unset both.`);
+    throw new UsageError(
+      `${missing} is not set; provider credentials must be given as a pair.`,
+      `Set ${missing} too, or unset both.`,
+    );
   }
-  for (const [name, value] of [['SIMJOB_PROVIDER_CLIENT_ID', id], ['SIMJOB_PROVIDER_CLIENT_SECRET', secret]] as const) {
+  for (const [name, value] of [
+    ['SIMJOB_PROVIDER_CLIENT_ID', id],
+    ['SIMJOB_PROVIDER_CLIENT_SECRET', secret],
+  ] as const) {
     if (value.length > MAX_CREDENTIAL_LENGTH) {
-      throw new UsageError(`${name} is ${value.length} characters; the service takes at most ${MAX_CREDENTIAL_LENGTH}.`, `Check the value of ${name}.`);
+      throw new UsageError(
+        `${name} is ${value.length} characters; the service takes at most ${MAX_CREDENTIAL_LENGTH}.`,
+        `Check the value of ${name}.`,
+      );
     }
   }
   return { providerClientId: id, providerClientSecret: secret };
@@ -111,7 +150,11 @@ export function providerCredentials(env: NodeJS.ProcessEnv): SubmitRequest['cred
 
 export function checkIdempotencyKey(key: string): string {
   // An empty key is most often an unset variable ("$KEY"): refused, or the script would lose idempotency unawares.
-  if (key === '') throw new UsageError('--idempotency-key is empty; keys are 1-255 printable ASCII characters.', 'Give a key, or drop --idempotency-key to have a fresh one made.');
+  if (key === '')
+    throw new UsageError(
+      '--idempotency-key is empty; keys are 1-255 printable ASCII characters.',
+      'Give a key, or drop --idempotency-key to have a fresh one made.',
+    );
   if (!IDEMPOTENCY_KEY.test(key)) {
     throw new UsageError(
       '--idempotency-key must be 1-255 printable ASCII characters without leading or trailing spaces.',
@@ -129,18 +172,35 @@ export function newIdempotencyKey(): string {
  * names the flag, for local and remote runs alike; checkRequestShape adds the schema's strict check before a request
  * goes to the service. Both read the bounds from schemas.ts.
  */
-export function buildRequest(profile: ProfileInput, flags: SubmitFlags, channel: Channel, env: NodeJS.ProcessEnv, defaultPriority?: Priority): SubmitRequest {
+export function buildRequest(
+  profile: ProfileInput,
+  flags: SubmitFlags,
+  channel: Channel,
+  env: NodeJS.ProcessEnv,
+  defaultPriority?: Priority,
+): SubmitRequest {
   const credentials = providerCredentials(env);
   const metadata = parseMetadata(flags.meta);
-  if (flags.plain && metadata) throw new UsageError('--meta cannot be sent with --plain: metadata exists only in the JSON body.');
+  if (flags.plain && metadata)
+    throw new UsageError('--meta cannot be sent with --plain: metadata exists only in the JSON body.');
   if (flags.plain && (flags.priority ?? defaultPriority) === 'background') {
-    throw new UsageError('The plain-text form documents only standard and high priority.', 'Drop --plain to submit at background priority.');
+    throw new UsageError(
+      'The plain-text form documents only standard and high priority.',
+      'Drop --plain to submit at background priority.',
+    );
   }
 
   if (flags.maxCredits !== undefined && flags.maxRuntime !== undefined) {
-    throw new UsageError('--max-credits and --max-runtime do not go together: the service reads --max-runtime as a budget of seconds × 32 credits.', 'Give one of them (--max-credits on servers with openapi 1.14+).');
+    throw new UsageError(
+      '--max-credits and --max-runtime do not go together: the service reads --max-runtime as a budget of seconds × 32 credits.',
+      'Give one of them (--max-credits on servers with openapi 1.14+).',
+    );
   }
-  if (flags.plain && flags.maxCredits !== undefined) throw new UsageError('--max-credits cannot be sent with --plain: the plain-text form has no maxCredits parameter.', 'Drop --plain, or use --max-runtime.');
+  if (flags.plain && flags.maxCredits !== undefined)
+    throw new UsageError(
+      '--max-credits cannot be sent with --plain: the plain-text form has no maxCredits parameter.',
+      'Drop --plain, or use --max-runtime.',
+    );
   const runtime = {
     ...(flags.multistage ? { multiStage: true } : {}),
     ...(flags.maxCredits !== undefined ? { maxCredits: flags.maxCredits } : {}),
@@ -173,6 +233,8 @@ export async function checkRequestShape(request: SubmitRequest): Promise<void> {
   const parsed = SubmitRequest.safeParse(request);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UsageError(`The request is not valid: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}.`);
+    throw new UsageError(
+      `The request is not valid: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}.`,
+    );
   }
 }

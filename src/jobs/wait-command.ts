@@ -18,7 +18,12 @@ export interface WaitReportOptions {
  * `--wait` for one job: progress on stderr while it runs, then its result on stdout (for a job that ended without
  * one, its record) and the exit code its outcome calls for: 0 completed, 3 any other end, 8 --timeout, 130 Ctrl-C.
  */
-export async function waitAndReport(ctx: Context, backend: JobBackend, id: string, options: WaitReportOptions): Promise<number> {
+export async function waitAndReport(
+  ctx: Context,
+  backend: JobBackend,
+  id: string,
+  options: WaitReportOptions,
+): Promise<number> {
   const { createProgress } = await import('../output/progress.js');
   const progress = await createProgress(ctx.out, id, options.cancelOnInterrupt ? 'Ctrl-C cancels the job' : undefined);
   const started = Date.now();
@@ -43,7 +48,13 @@ export async function waitAndReport(ctx: Context, backend: JobBackend, id: strin
 }
 
 /** Ctrl-C: say where the job stands and how to pick it up again (or cancel it, when asked to), then exit 130. */
-export async function interrupted(ctx: Context, backend: JobBackend, id: string, last: StatusRecord | undefined, cancel: boolean): Promise<number> {
+export async function interrupted(
+  ctx: Context,
+  backend: JobBackend,
+  id: string,
+  last: StatusRecord | undefined,
+  cancel: boolean,
+): Promise<number> {
   const say = (text: string) => ctx.out.err(`${text}\n`);
   if (!cancel) {
     const seen = last ? ` (last seen ${describeStatus(last)})` : '';
@@ -52,9 +63,11 @@ export async function interrupted(ctx: Context, backend: JobBackend, id: string,
   }
   try {
     const answer = await cancelDetached(ctx, backend, id);
-    say(answer.data.status === 'cancel_requested'
-      ? `Stopped waiting and requested cancellation of job ${id}; it stops shortly (check with: simjob status ${id}).`
-      : `Stopped waiting and cancelled job ${id}.`);
+    say(
+      answer.data.status === 'cancel_requested'
+        ? `Stopped waiting and requested cancellation of job ${id}; it stops shortly (check with: simjob status ${id}).`
+        : `Stopped waiting and cancelled job ${id}.`,
+    );
   } catch (error) {
     const why = error instanceof SimjobError ? error.message : String(error);
     say(`Stopped waiting, but could not cancel job ${id}: ${why} Cancel it with: simjob cancel ${id}`);
@@ -87,7 +100,12 @@ export async function fetchOutcome(backend: JobBackend, id: string, signal?: Abo
   }
 }
 
-async function reportTerminal(ctx: Context, backend: JobBackend, id: string, options: WaitReportOptions): Promise<number> {
+async function reportTerminal(
+  ctx: Context,
+  backend: JobBackend,
+  id: string,
+  options: WaitReportOptions,
+): Promise<number> {
   const shown = await fetchOutcome(backend, id, ctx.signal);
   const { attachAnswers } = await import('./answers.js');
   const { statWeights, raw, failed } = await attachAnswers(ctx, backend, shown);

@@ -66,7 +66,13 @@ const clamp = (ms: number, low: number, high: number) => Math.min(high, Math.max
  * - running without progress: a tenth of the time it has run so far (1.5 s to 30 s).
  * - a state this client does not know: like waiting without an ETA.
  */
-export function nextPollDelayMs(status: StatusRecord, now: number, previousDelay: number, run?: RunSample, runningSince?: number): number {
+export function nextPollDelayMs(
+  status: StatusRecord,
+  now: number,
+  previousDelay: number,
+  run?: RunSample,
+  runningSince?: number,
+): number {
   const state = status.status;
   if (state === 'pending' || state === 'queued') {
     const eta = status.queue?.estimatedStartSeconds;
@@ -83,7 +89,8 @@ export function nextPollDelayMs(status: StatusRecord, now: number, previousDelay
     // The first reading of this run: a second one soon gives the rate.
     if (!run || now <= run.at) return EARLY_RUN_MS;
     // No movement since then: look less and less often (but not rarely once it is nearly done).
-    if (percent <= run.percent) return clamp(previousDelay * BACKOFF, EARLY_RUN_MS, percent >= 95 ? 5_000 : POLL_CAP_MS);
+    if (percent <= run.percent)
+      return clamp(previousDelay * BACKOFF, EARLY_RUN_MS, percent >= 95 ? 5_000 : POLL_CAP_MS);
     const rate = (percent - run.percent) / (now - run.at);
     const left = (100 - percent) / rate;
     if (left > 2 * NEAR_END_MS) return clamp(left / 2, POLL_FLOOR_MS, POLL_CAP_MS);
@@ -111,7 +118,11 @@ function notifierOf(backend: JobBackend): ChangeNotifier | undefined {
  * simjob, used for remote and local jobs alike. The job itself is never touched: stopping the wait (Ctrl-C,
  * timeout) leaves it running.
  */
-export async function waitForTerminal(backend: JobBackend, id: string, options: WaitOptions = {}): Promise<StatusRecord> {
+export async function waitForTerminal(
+  backend: JobBackend,
+  id: string,
+  options: WaitOptions = {},
+): Promise<StatusRecord> {
   const now = options.now ?? Date.now;
   const pause = options.sleep ?? sleep;
   const notifier = notifierOf(backend);
@@ -178,7 +189,8 @@ export function outageDelayMs(failures: number, retryAfterMs: number | undefined
 
 /** Reset the progress baseline when a run starts (again: a retried job goes back to the queue). */
 function trackRun(status: StatusRecord, t: number, run: RunSample | undefined, runningSince: number | undefined) {
-  if (status.status !== 'running') return { run: undefined, runningSince: status.status === 'starting' ? runningSince : undefined };
+  if (status.status !== 'running')
+    return { run: undefined, runningSince: status.status === 'starting' ? runningSince : undefined };
   const percent = status.progress?.percent;
   const since = runningSince ?? t;
   if (typeof percent !== 'number') return { run: undefined, runningSince: since };
@@ -186,7 +198,13 @@ function trackRun(status: StatusRecord, t: number, run: RunSample | undefined, r
   return { run, runningSince: since };
 }
 
-async function nap(ms: number, signal: AbortSignal | undefined, pause: NonNullable<WaitOptions['sleep']>, notifier: ChangeNotifier | undefined, id: string): Promise<void> {
+async function nap(
+  ms: number,
+  signal: AbortSignal | undefined,
+  pause: NonNullable<WaitOptions['sleep']>,
+  notifier: ChangeNotifier | undefined,
+  id: string,
+): Promise<void> {
   if (!notifier) return pause(ms, signal);
   const local = new AbortController();
   const both = signal ? AbortSignal.any([signal, local.signal]) : local.signal;

@@ -74,13 +74,21 @@ export async function finishAdopted(deps: RunDeps, job: LocalJob): Promise<Endin
     else deps.stop.addEventListener('abort', onStop, { once: true });
   });
   // a group that is no longer this job's simc (its pid given to another program) is neither waited for nor stopped
-  const ran = isJobsSimc(deps.store, job) ? awaitGroup(job.simcPid as number, { stop: stop.signal, killGraceMs: deps.killGraceMs }) : unknownExit;
+  const ran = isJobsSimc(deps.store, job)
+    ? awaitGroup(job.simcPid as number, { stop: stop.signal, killGraceMs: deps.killGraceMs })
+    : unknownExit;
   const exit = await Promise.race([ran, leaving]);
   deps.stop.removeEventListener('abort', onStop);
   if (!exit) return undefined;
   // simc's time: from its start to its last write (not to now: the worker may adopt a run long after it ended)
   const started = job.startedAt ? Date.parse(job.startedAt) : Date.now();
-  const ended = lastWriteMs([files.stdout, files.stderr, files.json].map((name) => deps.store.file(job.id, name))) ?? Date.now();
-  const pass = { ...exit, spawnError: null, durationMs: Math.max(0, Math.round(ended - started)), versionLine: await versionLineOf(deps.store.file(job.id, files.stdout)) };
+  const ended =
+    lastWriteMs([files.stdout, files.stderr, files.json].map((name) => deps.store.file(job.id, name))) ?? Date.now();
+  const pass = {
+    ...exit,
+    spawnError: null,
+    durationMs: Math.max(0, Math.round(ended - started)),
+    versionLine: await versionLineOf(deps.store.file(job.id, files.stdout)),
+  };
   return endSinglePass(deps, job, await readPass(deps, job, files, pass));
 }

@@ -7,7 +7,17 @@ import { promises as fs, watch } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ArtifactSource } from '../api/download.js';
-import type { Build, BuildList, CancelResponse, JobList, JobRecord, ResultRecord, StatusRecord, SubmitRequest, Usage } from '../api/schemas.js';
+import type {
+  Build,
+  BuildList,
+  CancelResponse,
+  JobList,
+  JobRecord,
+  ResultRecord,
+  StatusRecord,
+  SubmitRequest,
+  Usage,
+} from '../api/schemas.js';
 import { dataDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { ApiError, ExitCode, LocalError, UsageError } from '../errors.js';
@@ -31,8 +41,18 @@ import { LocalStore, type LocalJob } from './store.js';
 const fetched = <T>(data: T): Fetched<T> => ({ data, raw: data });
 
 /** Local conditions reported with the service's error codes, so code that branches on them works for both. */
-function localApiError(status: number, code: string, message: string, meta: Record<string, unknown> | null, hint?: string): ApiError {
-  return new ApiError(message, { status, code, meta, requestId: undefined, retryAfterMs: undefined, method: 'LOCAL', path: '' }, hint);
+function localApiError(
+  status: number,
+  code: string,
+  message: string,
+  meta: Record<string, unknown> | null,
+  hint?: string,
+): ApiError {
+  return new ApiError(
+    message,
+    { status, code, meta, requestId: undefined, retryAfterMs: undefined, method: 'LOCAL', path: '' },
+    hint,
+  );
 }
 
 interface KeyRecord {
@@ -57,7 +77,10 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   /** Jobs run here whose end could not be recorded (a full disk): reading them throws why, so no wait hangs. */
   private readonly unrecordable = new Map<string, unknown>();
 
-  constructor(private readonly ctx: Context, readonly store: LocalStore) {}
+  constructor(
+    private readonly ctx: Context,
+    readonly store: LocalStore,
+  ) {}
 
   /** The worker reads its settings (local.concurrency) from the profile this command uses. */
   private workerEnv(): NodeJS.ProcessEnv {
@@ -78,16 +101,30 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     const { facts, simc, webhook } = await planLocalRun(this.ctx, request, input.simc, input.analysis);
     for (const warning of facts.warnings) this.ctx.out.warn(warning);
 
-    const job = this.newJob(request, simc, facts, idempotency ? { keyHash: idempotency.keyHash, digest: idempotency.digest } : null);
+    const job = this.newJob(
+      request,
+      simc,
+      facts,
+      idempotency ? { keyHash: idempotency.keyHash, digest: idempotency.digest } : null,
+    );
     const files: Record<string, { data: string; mode?: number }> = { 'input.simc': { data: request.profile.text } };
     if (request.credentials) {
       // simc reads provider credentials from ./apikey.txt in its working directory (the job folder); the file
       // is private to the user and removed when the job ends.
-      files[CREDENTIALS_FILE] = { data: `${request.credentials.providerClientId}:${request.credentials.providerClientSecret}\n`, mode: 0o600 };
+      files[CREDENTIALS_FILE] = {
+        data: `${request.credentials.providerClientId}:${request.credentials.providerClientSecret}\n`,
+        mode: 0o600,
+      };
     }
     if (webhook) files[SUBSCRIPTION_FILE] = subscriptionFile(webhook, this.ctx.config.profile);
     await this.store.createJob(job, files);
-    if (idempotency && !(await createExclusive(idempotency.path, JSON.stringify({ jobId: job.id, digest: idempotency.digest } satisfies KeyRecord)))) {
+    if (
+      idempotency &&
+      !(await createExclusive(
+        idempotency.path,
+        JSON.stringify({ jobId: job.id, digest: idempotency.digest } satisfies KeyRecord),
+      ))
+    ) {
       // Another process submitted with the same key a moment ago: theirs is the job.
       await this.store.removeJobFolder(job.id);
       const winner = await readJson<KeyRecord>(idempotency.path);
@@ -104,7 +141,11 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   private idempotencyOf(key: string, input: SubmitInput): { keyHash: string; path: string; digest: string } {
     const keyHash = sha256Hex(key);
     const { metadata: _ignored, ...compared } = input.request;
-    return { keyHash, path: join(this.store.keysDir, keyHash), digest: sha256Hex(JSON.stringify({ request: compared, simc: input.simc ?? null })) };
+    return {
+      keyHash,
+      path: join(this.store.keysDir, keyHash),
+      digest: sha256Hex(JSON.stringify({ request: compared, simc: input.simc ?? null })),
+    };
   }
 
   /** Run the job in this process when the queue has room for it (local/inline.ts); false leaves it to the worker. */
@@ -124,7 +165,12 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     return running;
   }
 
-  private newJob(request: SubmitRequest, simc: LocalJob['simc'], facts: ReturnType<typeof inspectProfile>, idempotency: LocalJob['idempotency']): LocalJob {
+  private newJob(
+    request: SubmitRequest,
+    simc: LocalJob['simc'],
+    facts: ReturnType<typeof inspectProfile>,
+    idempotency: LocalJob['idempotency'],
+  ): LocalJob {
     const now = new Date().toISOString();
     return {
       schema: 1,
@@ -166,7 +212,13 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   /** Same key: the same payload gets the original job back; a different payload is refused (spec 4.7). */
   private async replay(known: KeyRecord, digest: string): Promise<Submitted> {
     if (known.digest !== digest) {
-      throw localApiError(409, 'idempotency_key_reuse', `This idempotency key was already used for job ${known.jobId} with a different request.`, { originalJobId: known.jobId }, 'Use a new --idempotency-key for a different request.');
+      throw localApiError(
+        409,
+        'idempotency_key_reuse',
+        `This idempotency key was already used for job ${known.jobId} with a different request.`,
+        { originalJobId: known.jobId },
+        'Use a new --idempotency-key for a different request.',
+      );
     }
     const job = await this.mustRead(known.jobId);
     return { ...fetched(submitResponse(this.store, job)), replay: true };
@@ -177,7 +229,14 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   private async mustRead(id: string): Promise<LocalJob> {
     if (this.unrecordable.has(id)) throw this.unrecordable.get(id);
     const job = isWellFormedLocalId(id) ? await this.store.readJob(id) : undefined;
-    if (!job) throw localApiError(404, 'not_found', `No local job ${id}.`, null, `List local jobs with \`simjob jobs --local\` (data dir: ${this.store.root}).`);
+    if (!job)
+      throw localApiError(
+        404,
+        'not_found',
+        `No local job ${id}.`,
+        null,
+        `List local jobs with \`simjob jobs --local\` (data dir: ${this.store.root}).`,
+      );
     return job;
   }
 
@@ -219,13 +278,27 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   async result(id: string): Promise<Fetched<ResultRecord>> {
     const job = await this.current(id);
     if (!isTerminal(job.status)) {
-      throw localApiError(409, 'result_not_ready', `Job ${id} is ${job.status}; its result is not ready.`, { status: job.status }, `Wait for it with: simjob status ${id} --wait`);
+      throw localApiError(
+        409,
+        'result_not_ready',
+        `Job ${id} is ${job.status}; its result is not ready.`,
+        { status: job.status },
+        `Wait for it with: simjob status ${id} --wait`,
+      );
     }
     if (!job.hasResult) {
-      throw localApiError(422, 'result_unavailable', `Job ${id} ended ${job.status} without a result${job.errorCode ? ` (${job.errorCode})` : ''}.`, { status: job.status });
+      throw localApiError(
+        422,
+        'result_unavailable',
+        `Job ${id} ended ${job.status} without a result${job.errorCode ? ` (${job.errorCode})` : ''}.`,
+        { status: job.status },
+      );
     }
     const [stored, kinds] = await Promise.all([this.store.readResult(id), this.store.artifactKinds(id)]);
-    return fetched({ ...jobRecord(this.store, job), result: { summary: stored?.summary ?? null, artifacts: artifactList(this.store, job, kinds, stored?.summary) } });
+    return fetched({
+      ...jobRecord(this.store, job),
+      result: { summary: stored?.summary ?? null, artifacts: artifactList(this.store, job, kinds, stored?.summary) },
+    });
   }
 
   async notifications(id: string): Promise<string[]> {
@@ -240,7 +313,13 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       const ended = await finishJob(
         this.store,
         id,
-        { status: 'cancelled', errorCode: 'user_cancelled', statusReason: 'Cancelled on request before it started.', hasResult: false, cancelRequestedAt: now },
+        {
+          status: 'cancelled',
+          errorCode: 'user_cancelled',
+          statusReason: 'Cancelled on request before it started.',
+          hasResult: false,
+          cancelRequestedAt: now,
+        },
         (current) => isWaiting(current.status),
       );
       if (ended) return fetched({ success: true, id, status: 'cancelled', cancelRequestedAt: now });
@@ -252,7 +331,12 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
         isActive(current.status) && !current.cancelRequestedAt ? { ...current, cancelRequestedAt: now } : undefined,
       );
       if (updated && isTerminal(updated.status)) return this.cancel(id);
-      return fetched({ success: true, id, status: 'cancel_requested', cancelRequestedAt: updated?.cancelRequestedAt ?? now });
+      return fetched({
+        success: true,
+        id,
+        status: 'cancel_requested',
+        cancelRequestedAt: updated?.cancelRequestedAt ?? now,
+      });
     }
     if (job.status === 'cancelled' && job.errorCode === 'user_cancelled') {
       return fetched({ success: true, id, status: 'cancelled', cancelRequestedAt: job.cancelRequestedAt });
@@ -266,7 +350,11 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     let after: string | undefined;
     if (params.cursor !== undefined) {
       after = Buffer.from(params.cursor, 'base64url').toString('utf8');
-      if (!isWellFormedLocalId(after)) throw new UsageError(`--cursor ${params.cursor} is not a cursor of \`simjob jobs --local\`.`, 'Use the page.nextCursor of the previous page.');
+      if (!isWellFormedLocalId(after))
+        throw new UsageError(
+          `--cursor ${params.cursor} is not a cursor of \`simjob jobs --local\`.`,
+          'Use the page.nextCursor of the previous page.',
+        );
     }
     const ids = (await this.store.allIds()).filter((id) => after === undefined || id < after);
     const jobs = [];
@@ -293,7 +381,13 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       const path = this.store.file(parsed.jobId, parsed.file);
       if (await exists(path)) return pathToFileURL(path).href;
     }
-    throw localApiError(404, 'not_found', `No local artifact ${artifactId}.`, null, 'The job folder may have been deleted.');
+    throw localApiError(
+      404,
+      'not_found',
+      `No local artifact ${artifactId}.`,
+      null,
+      'The job folder may have been deleted.',
+    );
   }
 
   artifactSource(jobId: string): ArtifactSource {
@@ -306,9 +400,13 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     let running = 0;
     for (const id of await this.store.runningIds()) {
       const job = await this.store.readJob(id).catch(() => undefined);
-      if (job && (isActive(job.status))) running += 1;
+      if (job && isActive(job.status)) running += 1;
     }
-    return fetched({ period: null, snapshot: { activeJobs: queued + running, queuedJobs: queued, runningJobs: running }, limits: null });
+    return fetched({
+      period: null,
+      snapshot: { activeJobs: queued + running, queuedJobs: queued, runningJobs: running },
+      limits: null,
+    });
   }
 
   /** The simc binaries local mode would use, each with what its version line says. */
@@ -319,7 +417,10 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     for (const entry of found) {
       const probe = await probeSimc(entry.path, simcEnv(this.ctx.env));
       const version = 'error' in probe ? undefined : probe;
-      const createdAt = await fs.stat(entry.path).then((info) => info.mtime.toISOString(), () => null);
+      const createdAt = await fs.stat(entry.path).then(
+        (info) => info.mtime.toISOString(),
+        () => null,
+      );
       builds.push({
         id: localBuildId(entry.path, version?.line ?? null),
         channel: entry.channel,
@@ -342,7 +443,14 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
 
   async build(id: string): Promise<Fetched<Build>> {
     const build = (await this.builds()).data.builds.find((b) => b.id === id);
-    if (!build) throw localApiError(404, 'not_found', `No local simc with build id ${id}.`, null, 'List them with `simjob builds --local`.');
+    if (!build)
+      throw localApiError(
+        404,
+        'not_found',
+        `No local simc with build id ${id}.`,
+        null,
+        'List them with `simjob builds --local`.',
+      );
     return fetched(build);
   }
 

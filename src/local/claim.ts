@@ -70,7 +70,11 @@ export async function claimJob(
  * Run `take` under the claim lock if `hasRoom` says so, looked at again under the lock; undefined otherwise. Looked
  * at first without the lock: a runner with no chance (many waiting CLIs) never queues on it.
  */
-async function withRoom<T>(store: LocalStore, hasRoom: () => Promise<boolean>, take: () => Promise<T | undefined>): Promise<T | undefined> {
+async function withRoom<T>(
+  store: LocalStore,
+  hasRoom: () => Promise<boolean>,
+  take: () => Promise<T | undefined>,
+): Promise<T | undefined> {
   if (!(await hasRoom())) return undefined;
   return withLock(store.claimLockPath, async () => ((await hasRoom()) ? take() : undefined));
 }
@@ -96,13 +100,17 @@ export function watchStops(store: LocalStore, job: LocalJob, options: { unref: b
   };
   // the runtime cap (maxRuntimeSeconds) counts from the job's start
   const started = job.startedAt ? Date.parse(job.startedAt) : Date.now();
-  const runtimeTimer = job.maxRuntimeSeconds === null
-    ? undefined
-    : setTimeout(() => stopWith('timeout'), Math.max(0, started + job.maxRuntimeSeconds * 1000 - Date.now()));
+  const runtimeTimer =
+    job.maxRuntimeSeconds === null
+      ? undefined
+      : setTimeout(() => stopWith('timeout'), Math.max(0, started + job.maxRuntimeSeconds * 1000 - Date.now()));
   const cancelPoll = setInterval(() => {
-    store.readJob(job.id).then((current) => {
-      if (current?.cancelRequestedAt) stopWith('cancel');
-    }, () => undefined);
+    store.readJob(job.id).then(
+      (current) => {
+        if (current?.cancelRequestedAt) stopWith('cancel');
+      },
+      () => undefined,
+    );
   }, CANCEL_POLL_MS);
   if (options.unref) {
     runtimeTimer?.unref();

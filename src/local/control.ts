@@ -33,7 +33,11 @@ export async function recoverJob(store: LocalStore, job: LocalJob): Promise<void
   await stopOrphanSimc(store, job);
   // Under the job's lock (the `when`), check that it is still the same attempt: a new worker may have retried it.
   if (!job.retried) {
-    await requeueForRetry(store, job.id, (current) => current.owner?.nonce === job.owner?.nonce && isActive(current.status));
+    await requeueForRetry(
+      store,
+      job.id,
+      (current) => current.owner?.nonce === job.owner?.nonce && isActive(current.status),
+    );
     return;
   }
   await finishJob(
@@ -83,7 +87,11 @@ export async function recoverInterrupted(store: LocalStore): Promise<boolean> {
 }
 
 /** recoverInterrupted for one job marked running; true when its run waits for the worker to adopt it. */
-async function recoverOne(store: LocalStore, id: string, live: Awaited<ReturnType<typeof liveWorker>>): Promise<boolean> {
+async function recoverOne(
+  store: LocalStore,
+  id: string,
+  live: Awaited<ReturnType<typeof liveWorker>>,
+): Promise<boolean> {
   const job = await store.readJob(id);
   if (!job || isTerminal(job.status)) await store.unmarkRunning(id);
   else if (isWaiting(job.status)) await requeueHalfClaimed(store, id);
@@ -97,5 +105,6 @@ async function recoverOne(store: LocalStore, id: string, live: Awaited<ReturnTyp
 /** Recover dead runners' jobs, then start a worker if anything waits (a job, a run to adopt, a webhook event). */
 export async function superviseLocalJobs(store: LocalStore, env: NodeJS.ProcessEnv): Promise<void> {
   const adoptable = await recoverInterrupted(store);
-  if (adoptable || (await store.queuedIds()).length > 0 || (await pendingDeliveries(store)).length > 0) await ensureWorker(store, env);
+  if (adoptable || (await store.queuedIds()).length > 0 || (await pendingDeliveries(store)).length > 0)
+    await ensureWorker(store, env);
 }

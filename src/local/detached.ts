@@ -57,7 +57,10 @@ class FileTail {
   private reading: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout;
 
-  constructor(private readonly path: string, private readonly onLines: (lines: readonly string[]) => void) {
+  constructor(
+    private readonly path: string,
+    private readonly onLines: (lines: readonly string[]) => void,
+  ) {
     this.timer = setInterval(() => void this.read(), TAIL_MS).unref();
   }
 
@@ -139,7 +142,12 @@ export async function runSimcDetached(spec: SimcRunSpec): Promise<SimcExit> {
   const stderr = openSync(spec.stderrFile, 'w');
   let child;
   try {
-    child = childProcess().spawn(spec.simcPath, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['ignore', stdout, stderr] });
+    child = childProcess().spawn(spec.simcPath, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      detached: true,
+      stdio: ['ignore', stdout, stderr],
+    });
   } finally {
     closeSync(stdout);
     closeSync(stderr);

@@ -24,10 +24,16 @@ function whatIsWrong(code: string | undefined): { what: string; fix: string } | 
   switch (code) {
     case 'ENOSPC':
     case 'EDQUOT':
-      return { what: "no space left on the data dir's disk", fix: 'Free some space, or set SIMJOB_DATA_DIR to a folder on another disk.' };
+      return {
+        what: "no space left on the data dir's disk",
+        fix: 'Free some space, or set SIMJOB_DATA_DIR to a folder on another disk.',
+      };
     case 'EACCES':
     case 'EPERM':
-      return { what: 'permission denied', fix: 'Give your user write access to it (chmod u+rwx), or set SIMJOB_DATA_DIR to a folder of yours.' };
+      return {
+        what: 'permission denied',
+        fix: 'Give your user write access to it (chmod u+rwx), or set SIMJOB_DATA_DIR to a folder of yours.',
+      };
     case 'EROFS':
       return { what: 'the file system is read-only', fix: 'Set SIMJOB_DATA_DIR to a folder on a writable disk.' };
     case 'EISDIR':
@@ -55,7 +61,9 @@ export function storeError(error: unknown, path?: string): unknown {
 /** Whether an error is a full disk (a run's end then fails the job rather than leaving it running). */
 export const isDiskFull = (error: unknown) => {
   const code = errnoCode(error) ?? errnoCode((error as { cause?: unknown })?.cause);
-  return code === 'ENOSPC' || code === 'EDQUOT' || (error instanceof LocalError && error.message.includes('no space left'));
+  return (
+    code === 'ENOSPC' || code === 'EDQUOT' || (error instanceof LocalError && error.message.includes('no space left'))
+  );
 };
 
 /** Windows refuses to replace a file another process has open for a moment; retry briefly there. */
@@ -127,7 +135,10 @@ export async function readJson<T>(path: string): Promise<T | undefined> {
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new LocalError(`${path}: damaged (not JSON).`, 'Delete that job folder, or set SIMJOB_DATA_DIR to a fresh folder.');
+    throw new LocalError(
+      `${path}: damaged (not JSON).`,
+      'Delete that job folder, or set SIMJOB_DATA_DIR to a fresh folder.',
+    );
   }
 }
 
@@ -175,7 +186,11 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
-const newOwner = (): LockOwner => ({ pid: process.pid, start: processStart(process.pid) ?? null, nonce: randomHex(16) });
+const newOwner = (): LockOwner => ({
+  pid: process.pid,
+  start: processStart(process.pid) ?? null,
+  nonce: randomHex(16),
+});
 
 /** A lock's owner, or undefined when nobody holds it. A folder in its place is an error naming it. */
 export async function readLockOwner(path: string): Promise<LockOwner | undefined> {
@@ -188,7 +203,8 @@ export async function readLockOwner(path: string): Promise<LockOwner | undefined
   }
   try {
     const owner = JSON.parse(text) as Partial<LockOwner>;
-    if (typeof owner.pid === 'number' && typeof owner.nonce === 'string') return { pid: owner.pid, start: owner.start ?? null, nonce: owner.nonce };
+    if (typeof owner.pid === 'number' && typeof owner.nonce === 'string')
+      return { pid: owner.pid, start: owner.start ?? null, nonce: owner.nonce };
   } catch {
     // not a lock simjob wrote (every lock is written whole): nobody's
   }

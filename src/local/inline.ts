@@ -47,7 +47,9 @@ function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions): void
     handedOver = true;
     stops.dispose();
     await pidWritten;
-    await store.updateJob(id, (current) => (ownedByMe(current) ? { ...current, owner: null } : undefined)).catch(() => undefined);
+    await store
+      .updateJob(id, (current) => (ownedByMe(current) ? { ...current, owner: null } : undefined))
+      .catch(() => undefined);
     await ensureWorker(store, opts.workerEnv).catch(() => undefined);
   };
   const onBeforeExit = () => void handOver();
@@ -59,7 +61,9 @@ function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions): void
     stop: stops.controller.signal,
     killGraceMs: KILL_GRACE_MS,
     onSimcPid: async (pid: number) => {
-      pidWritten = store.updateJob(id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined)).catch(() => undefined);
+      pidWritten = store
+        .updateJob(id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined))
+        .catch(() => undefined);
       await pidWritten;
     },
   };

@@ -28,7 +28,12 @@ export const CREDENTIALS_FILE = 'apikey.txt';
  * End a job if it is not terminal yet and `when` still holds under its lock. Returns the ended job, or undefined
  * when someone else ended or moved it first. The one place that calls onTerminal, so it runs once per job.
  */
-export async function finishJob(store: LocalStore, id: string, ending: Ending, when: (job: LocalJob) => boolean = () => true): Promise<LocalJob | undefined> {
+export async function finishJob(
+  store: LocalStore,
+  id: string,
+  ending: Ending,
+  when: (job: LocalJob) => boolean = () => true,
+): Promise<LocalJob | undefined> {
   let moved = false;
   let wasWaiting = false;
   const job = await store.updateJob(id, async (current) => {
@@ -67,7 +72,12 @@ async function onTerminal(job: LocalJob, store: LocalStore): Promise<void> {
   await ensureWorker(store, process.env);
 }
 
-const DISK_FULL: Ending = { status: 'failed', errorCode: 'execution_failed', statusReason: "no space left on the data dir's disk", hasResult: true };
+const DISK_FULL: Ending = {
+  status: 'failed',
+  errorCode: 'execution_failed',
+  statusReason: "no space left on the data dir's disk",
+  hasResult: true,
+};
 /** simc's own words for a full disk, in a failed run's reason. */
 const DISK_FULL_WORDS = /ENOSPC|no space left on device/i;
 
@@ -78,7 +88,12 @@ const DISK_FULL_WORDS = /ENOSPC|no space left on device/i;
  * throws only when even that record cannot be written (the error says why), so the caller never waits on a job
  * that can no longer end.
  */
-export async function runToEnd(store: LocalStore, job: LocalJob, run: () => Promise<Ending | undefined>, owned: (job: LocalJob) => boolean): Promise<Ending | undefined> {
+export async function runToEnd(
+  store: LocalStore,
+  job: LocalJob,
+  run: () => Promise<Ending | undefined>,
+  owned: (job: LocalJob) => boolean,
+): Promise<Ending | undefined> {
   const started = Date.parse(job.startedAt ?? '') || Date.now();
   let ending: Ending | undefined;
   try {
@@ -87,9 +102,15 @@ export async function runToEnd(store: LocalStore, job: LocalJob, run: () => Prom
   } catch (error) {
     ending = isDiskFull(error)
       ? DISK_FULL
-      : { status: 'failed', errorCode: 'internal', statusReason: `simjob failed running the job: ${(error as Error).message}`, hasResult: true };
+      : {
+          status: 'failed',
+          errorCode: 'internal',
+          statusReason: `simjob failed running the job: ${(error as Error).message}`,
+          hasResult: true,
+        };
   }
-  if (ending.status === 'failed' && DISK_FULL_WORDS.test(ending.statusReason ?? '')) ending = { ...ending, ...DISK_FULL };
+  if (ending.status === 'failed' && DISK_FULL_WORDS.test(ending.statusReason ?? ''))
+    ending = { ...ending, ...DISK_FULL };
   ending = { ...ending, totalDurationMs: Date.now() - started };
   try {
     await finishJob(store, job.id, ending, owned);
@@ -128,7 +149,11 @@ export async function expireIfDue(store: LocalStore, job: LocalJob, now = Date.n
 }
 
 /** Put an interrupted job back in the queue for its one retry: the record then shows the new attempt. */
-export async function requeueForRetry(store: LocalStore, id: string, when: (job: LocalJob) => boolean): Promise<LocalJob | undefined> {
+export async function requeueForRetry(
+  store: LocalStore,
+  id: string,
+  when: (job: LocalJob) => boolean,
+): Promise<LocalJob | undefined> {
   let moved = false;
   const job = await store.updateJob(id, (current) => {
     if (!when(current) || !canMove(current.status, 'queued')) return undefined;

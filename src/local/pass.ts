@@ -36,7 +36,13 @@ export const SINGLE_PASS_FILES = (job: Pick<LocalJob, 'outputs'>): PassFiles => 
 /** simc's argv for one pass: the profile, then the report options (sim options, so their place after it is fine). */
 export function simcArgs(files: PassFiles): string[] {
   const json = files.jsonVersion === '3' ? `json=${files.json},version=3.0.0-alpha1` : `json2=${files.json}`;
-  return [files.input, json, ...(files.html ? [`html=${files.html}`] : []), `output=${files.text}`, 'progressbar_type=1'];
+  return [
+    files.input,
+    json,
+    ...(files.html ? [`html=${files.html}`] : []),
+    `output=${files.text}`,
+    'progressbar_type=1',
+  ];
 }
 
 export type StopReason = 'cancel' | 'timeout' | 'shutdown';
@@ -64,7 +70,12 @@ const isProgressLine = (line: string) => line.includes('\t');
  * One simc run in the job folder. `onProgress` gets the newest progress line of each read of simc's stdout: a
  * short sim prints hundreds between two reads, and only the newest says how far it is.
  */
-export async function runPass(deps: RunDeps, job: LocalJob, files: PassFiles, onProgress?: (line: string) => void): Promise<PassOutcome> {
+export async function runPass(
+  deps: RunDeps,
+  job: LocalJob,
+  files: PassFiles,
+  onProgress?: (line: string) => void,
+): Promise<PassOutcome> {
   const dir = deps.store.jobDir(job.id);
   let versionLine: string | null = null;
   if (deps.stop.aborted) return { exitCode: null, signal: null, spawnError: null, durationMs: 0, versionLine };
@@ -133,11 +144,15 @@ function lastLine(text: string): string | undefined {
  * handler on stderr, "Simulation was canceled." on stdout (exit 1, although a report may be written). Undefined:
  * no such trace, and the report decides, as after exit 0. A run that was killed leaves no report.
  */
-export function tracedFailure(stderr: string, stdout: string): { errorCode: 'simulation_error' | 'execution_failed'; statusReason: string } | undefined {
+export function tracedFailure(
+  stderr: string,
+  stdout: string,
+): { errorCode: 'simulation_error' | 'execution_failed'; statusReason: string } | undefined {
   const errorLine = findErrorLine(stderr);
   if (errorLine) return { errorCode: 'simulation_error', statusReason: errorLine };
   const crash = findCrashLine(stderr);
-  if (crash && !crash.startsWith('sim_signal_handler: Interrupt!')) return { errorCode: 'execution_failed', statusReason: `simc crashed: ${crash}` };
+  if (crash && !crash.startsWith('sim_signal_handler: Interrupt!'))
+    return { errorCode: 'execution_failed', statusReason: `simc crashed: ${crash}` };
   if (/^Simulation was canceled\./m.test(stdout)) {
     const last = lastLine(stderr);
     return { errorCode: 'execution_failed', statusReason: `simc canceled the simulation${last ? `: ${last}` : ''}` };
@@ -155,39 +170,78 @@ export type PassResult =
  * the terminal state and errorCode of the spec (undefined: the worker is shutting down, so the job is left to be
  * retried). A staged runner calls this once per stage with a rewritten input and per-stage file names.
  */
-export async function runAndRead(deps: RunDeps, job: LocalJob, files: PassFiles, onProgress?: (line: string) => void): Promise<PassResult> {
+export async function runAndRead(
+  deps: RunDeps,
+  job: LocalJob,
+  files: PassFiles,
+  onProgress?: (line: string) => void,
+): Promise<PassResult> {
   return readPass(deps, job, files, await runPass(deps, job, files, onProgress));
 }
 
 /** What a pass that ended came to, from its exit and the files it left (also for a run adopted by the worker). */
-export async function readPass(deps: Pick<RunDeps, 'store' | 'stop'>, job: LocalJob, files: PassFiles, pass: PassOutcome): Promise<PassResult> {
+export async function readPass(
+  deps: Pick<RunDeps, 'store' | 'stop'>,
+  job: LocalJob,
+  files: PassFiles,
+  pass: PassOutcome,
+): Promise<PassResult> {
   const stopped = deps.stop.aborted ? (deps.stop.reason as StopReason) : undefined;
   const exitCode = pass.signal ?? (pass.exitCode === null ? null : String(pass.exitCode));
   const build = buildInfo(job, pass.versionLine);
-  const base = { simcExitCode: exitCode, simDurationMs: pass.spawnError ? null : pass.durationMs, build, hasResult: true };
+  const base = {
+    simcExitCode: exitCode,
+    simDurationMs: pass.spawnError ? null : pass.durationMs,
+    build,
+    hasResult: true,
+  };
   const fail = (ending: Ending): PassResult => ({ ok: false, ending });
 
   if (stopped === 'shutdown') return { ok: false, ending: undefined };
   if (stopped === 'cancel') {
-    return fail({ ...base, status: 'cancelled', errorCode: 'user_cancelled', statusReason: 'Cancelled on request while running; simc was stopped.' });
+    return fail({
+      ...base,
+      status: 'cancelled',
+      errorCode: 'user_cancelled',
+      statusReason: 'Cancelled on request while running; simc was stopped.',
+    });
   }
   if (stopped === 'timeout') {
-    return fail({ ...base, status: 'timed_out', errorCode: 'execution_timeout', statusReason: `simc ran longer than maxRuntimeSeconds (${job.maxRuntimeSeconds} s) and was stopped.` });
+    return fail({
+      ...base,
+      status: 'timed_out',
+      errorCode: 'execution_timeout',
+      statusReason: `simc ran longer than maxRuntimeSeconds (${job.maxRuntimeSeconds} s) and was stopped.`,
+    });
   }
   if (pass.spawnError) {
-    return fail({ ...base, status: 'failed', errorCode: 'build_unavailable', statusReason: `simc at ${job.simc.path} could not be started: ${pass.spawnError}` });
+    return fail({
+      ...base,
+      status: 'failed',
+      errorCode: 'build_unavailable',
+      statusReason: `simc at ${job.simc.path} could not be started: ${pass.spawnError}`,
+    });
   }
   const statusKnown = pass.exitCode !== null || pass.signal !== null;
   if (statusKnown && pass.exitCode !== 0) {
     const stderr = await readTail(deps.store.file(job.id, files.stderr), STDERR_TAIL);
     const errorLine = findErrorLine(stderr);
-    if (errorLine && !pass.signal) return fail({ ...base, status: 'failed', errorCode: 'simulation_error', statusReason: errorLine });
+    if (errorLine && !pass.signal)
+      return fail({ ...base, status: 'failed', errorCode: 'simulation_error', statusReason: errorLine });
     const crash = findCrashLine(stderr) ?? lastLine(stderr);
     const how = pass.signal ? `was killed by ${pass.signal}` : `exited with code ${pass.exitCode}`;
-    return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `simc ${how}${crash ? `: ${crash}` : ''}` });
+    return fail({
+      ...base,
+      status: 'failed',
+      errorCode: 'execution_failed',
+      statusReason: `simc ${how}${crash ? `: ${crash}` : ''}`,
+    });
   }
   if (!statusKnown) {
-    const failure = tracedFailure(await readTail(deps.store.file(job.id, files.stderr), STDERR_TAIL), await readTail(deps.store.file(job.id, files.stdout), STDOUT_TAIL));
+    const failure = tracedFailure(
+      await readTail(deps.store.file(job.id, files.stderr), STDERR_TAIL),
+      await readTail(deps.store.file(job.id, files.stdout), STDOUT_TAIL),
+    );
     if (failure) return fail({ ...base, status: 'failed', ...failure });
   }
   // Exit 0 is a success only with a readable JSON report: simc does not fail its exit code when a report fails.
@@ -196,7 +250,12 @@ export async function readPass(deps: Pick<RunDeps, 'store' | 'stop'>, job: Local
   try {
     text = readFileSync(deps.store.file(job.id, files.json), 'utf8'); // at once: faster than in chunks through the thread pool
   } catch {
-    return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `${ended} but wrote no JSON report.` });
+    return fail({
+      ...base,
+      status: 'failed',
+      errorCode: 'execution_failed',
+      statusReason: `${ended} but wrote no JSON report.`,
+    });
   }
   try {
     const report = parseReport(text);
@@ -204,6 +263,11 @@ export async function readPass(deps: Pick<RunDeps, 'store' | 'stop'>, job: Local
     return { ok: true, report, rows, pass, build: buildInfo(job, pass.versionLine, report) };
   } catch (error) {
     if (!(error instanceof ReportError)) throw error;
-    return fail({ ...base, status: 'failed', errorCode: 'execution_failed', statusReason: `${ended} but its JSON report is unreadable: ${error.message}.` });
+    return fail({
+      ...base,
+      status: 'failed',
+      errorCode: 'execution_failed',
+      statusReason: `${ended} but its JSON report is unreadable: ${error.message}.`,
+    });
   }
 }

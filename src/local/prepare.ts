@@ -22,7 +22,12 @@ export interface LocalRunPlan {
 }
 
 /** Refuses (exit 2) what the run cannot start with: no simc, a webhook without its URL or secret. */
-export async function planLocalRun(ctx: Context, request: SubmitRequest, simcFlag?: string, analysis?: ProfileAnalysis): Promise<LocalRunPlan> {
+export async function planLocalRun(
+  ctx: Context,
+  request: SubmitRequest,
+  simcFlag?: string,
+  analysis?: ProfileAnalysis,
+): Promise<LocalRunPlan> {
   const facts = inspectProfile(request.profile.text, Boolean(request.runtime?.multiStage), analysis);
   const simc = await findSimc({ flag: simcFlag, env: ctx.env, config: ctx.config, channel: request.build.channel });
   // As the service: refused with webhook_not_configured unless a URL and a signing secret are set up.
@@ -32,11 +37,19 @@ export async function planLocalRun(ctx: Context, request: SubmitRequest, simcFla
 
 /** The report files a job's request asks for. */
 export function outputsOf(request: SubmitRequest): LocalJob['outputs'] {
-  return { html: Boolean(request.artifacts?.html), csv: Boolean(request.artifacts?.csv), jsonVersion: request.artifacts?.json?.version ?? '2' };
+  return {
+    html: Boolean(request.artifacts?.html),
+    csv: Boolean(request.artifacts?.csv),
+    jsonVersion: request.artifacts?.json?.version ?? '2',
+  };
 }
 
 /** The run a dry run describes: simc, its arguments (one pass; a staged job names its files per stage), its folder. */
-export function describeLocalRun(ctx: Context, request: SubmitRequest, plan: LocalRunPlan): {
+export function describeLocalRun(
+  ctx: Context,
+  request: SubmitRequest,
+  plan: LocalRunPlan,
+): {
   simc: SimcChoice;
   args: string[] | null;
   cwd: string;

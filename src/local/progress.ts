@@ -12,7 +12,10 @@ export class ProgressWriter {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly store: LocalStore, private readonly id: string) {}
+  constructor(
+    private readonly store: LocalStore,
+    private readonly id: string,
+  ) {}
 
   set(progress: Omit<LocalProgress, 'updatedAt'>): void {
     this.setLazy(() => progress);
@@ -25,10 +28,13 @@ export class ProgressWriter {
   setLazy(read: () => Omit<LocalProgress, 'updatedAt'> | undefined): void {
     this.latest = { read, at: Date.now() };
     if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush();
-    }, Math.max(0, 200 - (Date.now() - this.lastWrite)));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.flush();
+      },
+      Math.max(0, 200 - (Date.now() - this.lastWrite)),
+    );
   }
 
   /** Drop a state not written yet (a job that completed shows 100 %, whatever its last line said). */

@@ -41,7 +41,10 @@ export function submitResponse(store: LocalStore, job: LocalJob) {
   return {
     success: true,
     id: job.id,
-    runtime: { ceiling: { maxCredits: null, runtimeSeconds: job.maxRuntimeSeconds, queueSeconds: job.maxQueueSeconds }, priorityFeeCredits: 0 },
+    runtime: {
+      ceiling: { maxCredits: null, runtimeSeconds: job.maxRuntimeSeconds, queueSeconds: job.maxQueueSeconds },
+      priorityFeeCredits: 0,
+    },
     links: links(store, job),
   };
 }

@@ -8,7 +8,12 @@ import type { Ending } from './lifecycle.js';
 import { readPass, runPass, SINGLE_PASS_FILES, type PassResult, type RunDeps } from './pass.js';
 import { csvOf, notificationsOf, singlePassRows, SUMMARY_PROFILESET_LIMIT, summaryOf } from '../simc/report.js';
 import type { LocalJob } from './store.js';
-import { PROFILESET_LIST_FILE, ProfilesetMerger, profilesetListText, profilesetsFromReport } from '../output/profileset-list.js';
+import {
+  PROFILESET_LIST_FILE,
+  ProfilesetMerger,
+  profilesetListText,
+  profilesetsFromReport,
+} from '../output/profileset-list.js';
 
 export type { StopReason } from './pass.js';
 
@@ -29,10 +34,17 @@ export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | und
 }
 
 /** The end of a single pass that was read: its summary, CSV and profileset list written, or how it failed. */
-export async function endSinglePass(deps: Pick<RunDeps, 'store'>, job: LocalJob, read: PassResult): Promise<Ending | undefined> {
+export async function endSinglePass(
+  deps: Pick<RunDeps, 'store'>,
+  job: LocalJob,
+  read: PassResult,
+): Promise<Ending | undefined> {
   if (!read.ok) return read.ending;
   const ranked = singlePassRows(read.rows);
-  const summary = summaryOf(read.rows.baseline, ranked, job.multiStageSummary, SUMMARY_PROFILESET_LIMIT, { metric: job.mainActor.metric, players: read.rows.players });
+  const summary = summaryOf(read.rows.baseline, ranked, job.multiStageSummary, SUMMARY_PROFILESET_LIMIT, {
+    metric: job.mainActor.metric,
+    players: read.rows.players,
+  });
   const list = new ProfilesetMerger();
   list.add(profilesetsFromReport(read.report, summary.metric), 1);
   await Promise.all([

@@ -41,7 +41,10 @@ interface NamedSimc {
  * (comma-separated; `NAME_*` matches a prefix), never simjob's own variables: simc needs none of its secrets.
  */
 export function simcEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const listed = (env.SIMJOB_SIMC_ENV ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const listed = (env.SIMJOB_SIMC_ENV ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const named = (name: string) => listed.some((l) => (l.endsWith('*') ? name.startsWith(l.slice(0, -1)) : name === l));
   const passes = (name: string) => !/^SIMJOB_/i.test(name) && (SYSTEM_ENV.test(name) || named(name));
   return Object.fromEntries(Object.entries(env).filter(([name]) => passes(name)));
@@ -70,11 +73,17 @@ async function checkNamed(named: NamedSimc, env: NodeJS.ProcessEnv): Promise<Sim
 /** The fix for a named simc that cannot run: make it runnable, or name another where it was named. */
 function fixOfNamed(named: NamedSimc, path: string, why: string): string {
   if (why === 'is not executable') return `Make it executable (chmod +x ${path}), or name another simc.`;
-  if (named.setting) return `Run \`simjob config set ${named.setting} /path/to/simc\` or \`simjob config unset ${named.setting}\`.`;
+  if (named.setting)
+    return `Run \`simjob config set ${named.setting} /path/to/simc\` or \`simjob config unset ${named.setting}\`.`;
   return named.source === 'SIMJOB_SIMC' ? 'Point SIMJOB_SIMC at the simc program, or unset it.' : 'Check the path.';
 }
 
-export async function findSimc(opts: { flag?: string; env: NodeJS.ProcessEnv; config: Config; channel: Channel }): Promise<SimcChoice> {
+export async function findSimc(opts: {
+  flag?: string;
+  env: NodeJS.ProcessEnv;
+  config: Config;
+  channel: Channel;
+}): Promise<SimcChoice> {
   if (opts.flag) return checkNamed({ raw: opts.flag, source: '--simc' }, opts.env);
   if (opts.env.SIMJOB_SIMC) return checkNamed({ raw: opts.env.SIMJOB_SIMC, source: 'SIMJOB_SIMC' }, opts.env);
   for (const setting of [`simc.${opts.channel}`, 'simc.path']) {
@@ -87,7 +96,10 @@ export async function findSimc(opts: { flag?: string; env: NodeJS.ProcessEnv; co
 }
 
 /** Every configured binary, for `builds --local`: one entry per source that names one (duplicates kept, marked). */
-export async function configuredSimcs(env: NodeJS.ProcessEnv, config: Config): Promise<Array<{ channel: Channel | null; source: string; path: string }>> {
+export async function configuredSimcs(
+  env: NodeJS.ProcessEnv,
+  config: Config,
+): Promise<Array<{ channel: Channel | null; source: string; path: string }>> {
   const found: Array<{ channel: Channel | null; source: string; path: string }> = [];
   if (env.SIMJOB_SIMC) found.push({ channel: null, source: 'SIMJOB_SIMC', path: simcPath(env.SIMJOB_SIMC, env) });
   for (const channel of ['nightly', 'weekly', 'latest'] as const) {
@@ -116,7 +128,13 @@ export function parseVersionLine(line: string): SimcVersion | undefined {
   const m = /^SimulationCraft (\S+) for World of Warcraft (\S+)/.exec(line.trim());
   const git = m ? /git build (\S+) ([0-9a-fA-F]+)\)?/.exec(line) : null;
   if (!m) return undefined;
-  return { line: line.trim(), simcVersion: m[1] ?? null, wowVersion: m[2] ?? null, gitBranch: git?.[1] ?? null, commit: git?.[2] ?? null };
+  return {
+    line: line.trim(),
+    simcVersion: m[1] ?? null,
+    wowVersion: m[2] ?? null,
+    gitBranch: git?.[1] ?? null,
+    commit: git?.[2] ?? null,
+  };
 }
 
 /** A stable build id (UUID-shaped, like the service's) for one binary at one version. */
@@ -128,7 +146,13 @@ export function localBuildId(path: string, versionLine: string | null): string {
 /** Run simc with no arguments (it prints its version line and usage) and read the version line. */
 export async function probeSimc(path: string, env: NodeJS.ProcessEnv): Promise<SimcVersion | { error: string }> {
   const { execa } = await import('execa');
-  const result = await execa(path, [], { env, reject: false, timeout: 15_000, stdin: 'ignore', maxBuffer: 1024 * 1024 });
+  const result = await execa(path, [], {
+    env,
+    reject: false,
+    timeout: 15_000,
+    stdin: 'ignore',
+    maxBuffer: 1024 * 1024,
+  });
   const stdout = typeof result.stdout === 'string' ? result.stdout : '';
   // Some builds print "Nothing to sim! <version line>" when given nothing.
   for (const line of stdout.split(/\r?\n/)) {
@@ -136,7 +160,8 @@ export async function probeSimc(path: string, env: NodeJS.ProcessEnv): Promise<S
     const parsed = at >= 0 ? parseVersionLine(line.slice(at)) : undefined;
     if (parsed) return parsed;
   }
-  if (result.failed && result.exitCode === undefined) return { error: result.shortMessage ?? 'it could not be started' };
+  if (result.failed && result.exitCode === undefined)
+    return { error: result.shortMessage ?? 'it could not be started' };
   return { error: 'it printed no "SimulationCraft <version> for World of Warcraft …" line' };
 }
 

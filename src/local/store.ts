@@ -18,7 +18,16 @@ import { promises as fs, mkdirSync, readdirSync, renameSync, statSync, writeFile
 import { join } from 'node:path';
 import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
 import { LocalError } from '../errors.js';
-import { exists, moveIfPresent, readJson, removeFile, storeError, withLock, writeFileAtomic, writeJsonAtomic } from './fsutil.js';
+import {
+  exists,
+  moveIfPresent,
+  readJson,
+  removeFile,
+  storeError,
+  withLock,
+  writeFileAtomic,
+  writeJsonAtomic,
+} from './fsutil.js';
 import { isWellFormedLocalId } from './ids.js';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { errnoCode } from '../util/errno.js';
@@ -111,7 +120,16 @@ export const ARTIFACT_FILES = {
 export type ArtifactKind = keyof typeof ARTIFACT_FILES;
 
 /** Files one simc run writes; removed before a retry so an old attempt's output never passes for the new one's. */
-export const RUN_OUTPUT_FILES = ['report.json', 'report.html', 'result.csv', 'stdout.log', 'stderr.log', 'simc-output.txt', 'progress.json', 'result.json'];
+export const RUN_OUTPUT_FILES = [
+  'report.json',
+  'report.html',
+  'result.csv',
+  'stdout.log',
+  'stderr.log',
+  'simc-output.txt',
+  'progress.json',
+  'result.json',
+];
 
 export class LocalStore {
   readonly jobsDir: string;
@@ -153,7 +171,8 @@ export class LocalStore {
   }
 
   jobDir(id: string): string {
-    if (!isWellFormedLocalId(id)) throw new LocalError(`"${id}" is not a local job id.`, 'Find ids with `simjob jobs --local`.');
+    if (!isWellFormedLocalId(id))
+      throw new LocalError(`"${id}" is not a local job id.`, 'Find ids with `simjob jobs --local`.');
     return join(this.jobsDir, id);
   }
 
@@ -195,7 +214,10 @@ export class LocalStore {
    * Read-modify-write a job under its lock. `change` returns the new record, or undefined to leave it as it is.
    * Returns the record as it is after the call (undefined if the job does not exist).
    */
-  async updateJob(id: string, change: (job: LocalJob) => LocalJob | undefined | Promise<LocalJob | undefined>): Promise<LocalJob | undefined> {
+  async updateJob(
+    id: string,
+    change: (job: LocalJob) => LocalJob | undefined | Promise<LocalJob | undefined>,
+  ): Promise<LocalJob | undefined> {
     const dir = this.jobDir(id);
     if (!(await exists(dir))) return undefined;
     return withLock(join(dir, 'lock'), async () => {
@@ -231,7 +253,10 @@ export class LocalStore {
 
   /** Queued job ids in run order: priority, then submission order (ids sort by time). */
   async queuedIds(): Promise<string[]> {
-    return (await readdirOrEmpty(this.queueDir)).filter(isQueueMarker).sort().map((n) => n.slice(2));
+    return (await readdirOrEmpty(this.queueDir))
+      .filter(isQueueMarker)
+      .sort()
+      .map((n) => n.slice(2));
   }
 
   /** Files in the queue folder that are no queue marker (a stray file, an unknown rank): the worker removes them. */
@@ -249,7 +274,9 @@ export class LocalStore {
    * freed (see fsutil.ts on inodes). False when the job has no queue marker.
    */
   async moveQueuedToRunning(id: string): Promise<boolean> {
-    return Object.values(PRIORITY_RANK).some((rank) => moveIfPresent(join(this.queueDir, `${rank}-${id}`), join(this.runningDir, id)));
+    return Object.values(PRIORITY_RANK).some((rank) =>
+      moveIfPresent(join(this.queueDir, `${rank}-${id}`), join(this.runningDir, id)),
+    );
   }
 
   /** Move a job's running marker into the queue (a retry, or a claim that did not happen); false when it has none. */
@@ -268,7 +295,10 @@ export class LocalStore {
   /** Every job id, newest first. */
   async allIds(): Promise<string[]> {
     const names = await readdirOrEmpty(this.jobsDir);
-    return names.filter((n) => isWellFormedLocalId(n)).sort().reverse();
+    return names
+      .filter((n) => isWellFormedLocalId(n))
+      .sort()
+      .reverse();
   }
 
   // -- per-job side files -------------------------------------------------------------------------------------------
@@ -322,8 +352,13 @@ export class LocalStore {
 }
 
 /** A job's files, then its record (atomically, last: a reader sees a job only once all of it is there). */
-async function writeJobFiles(dir: string, job: LocalJob, files: Record<string, { data: string; mode?: number }>): Promise<void> {
-  for (const [name, { data, mode }] of Object.entries(files)) writeFileSync(join(dir, name), data, mode === undefined ? undefined : { mode });
+async function writeJobFiles(
+  dir: string,
+  job: LocalJob,
+  files: Record<string, { data: string; mode?: number }>,
+): Promise<void> {
+  for (const [name, { data, mode }] of Object.entries(files))
+    writeFileSync(join(dir, name), data, mode === undefined ? undefined : { mode });
   await writeJsonAtomic(join(dir, 'job.json'), job);
 }
 
@@ -337,7 +372,8 @@ async function readdirOrEmpty(dir: string): Promise<string[]> {
 }
 
 const RANKS = Object.values(PRIORITY_RANK).join('');
-const isQueueMarker = (name: string) => RANKS.includes(name[0] ?? '-') && name[1] === '-' && isWellFormedLocalId(name.slice(2));
+const isQueueMarker = (name: string) =>
+  RANKS.includes(name[0] ?? '-') && name[1] === '-' && isWellFormedLocalId(name.slice(2));
 
 function writeMarker(path: string): void {
   try {
@@ -347,14 +383,16 @@ function writeMarker(path: string): void {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What is wrong with a job record's shape (the fields simjob reads to list and run it), or undefined. */
 function shapeProblem(record: unknown, id: string): string | undefined {
   if (!isObject(record)) return 'not an object';
   if (record.id !== id) return `its id is ${JSON.stringify(record.id)}, not the folder's`;
   const status = record.status;
-  if (typeof status !== 'string' || !(isWaiting(status) || isActive(status) || isTerminal(status))) return 'no known status';
+  if (typeof status !== 'string' || !(isWaiting(status) || isActive(status) || isTerminal(status)))
+    return 'no known status';
   for (const key of ['createdAt', 'queuedAt', 'priority']) if (typeof record[key] !== 'string') return `no ${key}`;
   if (typeof record.attempt !== 'number') return 'no attempt';
   for (const key of ['simc', 'outputs']) if (!isObject(record[key])) return `no ${key}`;

@@ -51,7 +51,9 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stdout.write(`${new Date().toISOString()} worker ${process.pid} failed: ${(error as Error).stack ?? String(error)}\n`);
+    process.stdout.write(
+      `${new Date().toISOString()} worker ${process.pid} failed: ${(error as Error).stack ?? String(error)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -32,7 +32,11 @@ export async function liveWorker(store: LocalStore): Promise<LiveWorker | undefi
 export function isOrphan(job: LocalJob, live: LiveWorker | undefined): boolean {
   if (!isActive(job.status)) return false;
   // a waiting CLI runs it (inline.ts): gone when its pid is, or is another process's now
-  if (job.owner?.cli) return !isAlive(job.owner.pid) || (job.owner.processStart !== undefined && processStart(job.owner.pid) !== job.owner.processStart);
+  if (job.owner?.cli)
+    return (
+      !isAlive(job.owner.pid) ||
+      (job.owner.processStart !== undefined && processStart(job.owner.pid) !== job.owner.processStart)
+    );
   return !job.owner || !live || live.nonce !== job.owner.nonce;
 }
 
@@ -44,7 +48,10 @@ export function workerEntry(): string {
     if (existsSync(candidate)) return candidate;
     dir = resolve(dir, '..');
   }
-  throw new LocalError('The local worker (dist/worker.js) is missing from this installation.', 'Reinstall simjob, or run `npm run build` in a checkout.');
+  throw new LocalError(
+    'The local worker (dist/worker.js) is missing from this installation.',
+    'Reinstall simjob, or run `npm run build` in a checkout.',
+  );
 }
 
 /**

@@ -169,7 +169,8 @@ export class Worker {
   /** Release the lock, then look once more: a job that arrived meanwhile makes the worker take the lock back. */
   private async leave(): Promise<boolean> {
     await this.releaseLock();
-    if ((await this.o.store.queuedIds()).length === 0 && (await pendingDeliveries(this.o.store)).length === 0) return true;
+    if ((await this.o.store.queuedIds()).length === 0 && (await pendingDeliveries(this.o.store)).length === 0)
+      return true;
     this.lock = await tryLock(this.o.store.workerLockPath);
     if (!this.lock) return true; // another worker took over
     this.o.log(`worker ${process.pid} holds the lock again (a job arrived)`);
@@ -182,7 +183,8 @@ export class Worker {
     for (const id of this.deadlines.keys()) if (!waiting.has(id)) this.deadlines.delete(id);
     // Jobs run by waiting CLIs (inline.ts) take room too: counted once per tick from the running markers, so a
     // long queue behind them is not tried job by job (each claim re-checks under the claim lock).
-    let othersRunning = queued.length > 0 ? (await this.o.store.runningIds()).filter((id) => !this.running.has(id)).length : 0;
+    let othersRunning =
+      queued.length > 0 ? (await this.o.store.runningIds()).filter((id) => !this.running.has(id)).length : 0;
     for (const id of queued) {
       if (this.running.has(id)) continue;
       const full = this.running.size - this.simcEnded.size + othersRunning >= this.o.concurrency;
@@ -213,7 +215,12 @@ export class Worker {
   private async claim(id: string): Promise<boolean> {
     // A waiting `submit --wait` may be running jobs itself (inline.ts): room is counted from the running markers,
     // under the claim lock they take too.
-    const claimed = await claimJob(this.o.store, id, { pid: process.pid, nonce: this.nonce }, this.o.concurrency + this.simcEnded.size);
+    const claimed = await claimJob(
+      this.o.store,
+      id,
+      { pid: process.pid, nonce: this.nonce },
+      this.o.concurrency + this.simcEnded.size,
+    );
     if (claimed) this.start(claimed, runJob);
     return Boolean(claimed);
   }
@@ -236,7 +243,9 @@ export class Worker {
         continue;
       }
       const adopted = await store.updateJob(id, (current) =>
-        current.detached && isOrphan(current, live) && current.simcPid === job.simcPid ? { ...current, owner: live } : undefined,
+        current.detached && isOrphan(current, live) && current.simcPid === job.simcPid
+          ? { ...current, owner: live }
+          : undefined,
       );
       if (!adopted || adopted.owner?.nonce !== this.nonce) continue;
       this.o.log(`${id} adopted (its waiting CLI went away)`);

@@ -132,7 +132,12 @@ function usable(e: CullEntry): Usable | null {
   const se = e.meanStdDev;
   if (!Number.isFinite(e.mean) || typeof se !== 'number' || !Number.isFinite(se) || se <= 0) return null;
   const it = e.iterations;
-  return { name: e.name, mean: e.mean, se, iterations: typeof it === 'number' && Number.isFinite(it) && it > 1 ? it : null };
+  return {
+    name: e.name,
+    mean: e.mean,
+    se,
+    iterations: typeof it === 'number' && Number.isFinite(it) && it > 1 ? it : null,
+  };
 }
 
 /** Decide who survives a stage. Pure; see the module comment for the rule and why. */
@@ -172,7 +177,8 @@ export function cullCandidates(opts: CullOptions): CullResult {
       if (gap <= delta) break; // sorted: nobody further down can beat it by more than δ either
       if (ref.name === me.name) continue;
       const margin = z * Math.sqrt(me.se * me.se + ref.se * ref.se) + delta;
-      if (gap > margin) return { name: cand.name, kept: false, reason: 'outside_band', beatenBy: ref.name, gap, margin };
+      if (gap > margin)
+        return { name: cand.name, kept: false, reason: 'outside_band', beatenBy: ref.name, gap, margin };
     }
     return { name: cand.name, kept: true, reason: 'within_band' };
   });

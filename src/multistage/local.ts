@@ -13,7 +13,12 @@ import type { Ending } from '../local/lifecycle.js';
 import { ProgressTracker } from '../simc/progress-line.js';
 import { ProgressWriter } from '../local/progress.js';
 import { runAndRead, type PassFiles, type RunDeps } from '../local/pass.js';
-import { PROFILESET_LIST_FILE, ProfilesetMerger, profilesetListText, profilesetsFromReport } from '../output/profileset-list.js';
+import {
+  PROFILESET_LIST_FILE,
+  ProfilesetMerger,
+  profilesetListText,
+  profilesetsFromReport,
+} from '../output/profileset-list.js';
 import type { LocalBuildInfo, LocalJob } from '../local/store.js';
 import { stageJsonFile } from './files.js';
 import { runStaged, type RunPass } from './run.js';
@@ -78,7 +83,15 @@ export async function runStagedJob(deps: RunDeps, job: LocalJob): Promise<Ending
     if (job.outputs.csv) await deps.store.writeText(job.id, 'result.csv', stagedCsv(run));
     await deps.store.writeText(job.id, PROFILESET_LIST_FILE, profilesetListText(listed.ranked()));
     await deps.store.writeResult(job.id, { summary: stagedSummary(run, undefined, job.mainActor.metric) });
-    return { status: 'completed', errorCode: null, statusReason: null, simcExitCode: '0', simDurationMs, build, hasResult: true };
+    return {
+      status: 'completed',
+      errorCode: null,
+      statusReason: null,
+      simcExitCode: '0',
+      simDurationMs,
+      build,
+      hasResult: true,
+    };
   } catch (error) {
     await writer.flush();
     if (error instanceof PassEnded) return error.ending;

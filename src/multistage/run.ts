@@ -12,9 +12,22 @@
  * Profiles that cannot be staged run once, unchanged, with the reason from `multistageEligibility`.
  */
 import type { MultiStageReason, StageLabel } from '../profile/types.js';
-import { analyzeProfile, mainActorChoice, multistageEligibility, planStages, rewriteForStage } from '../profile/index.js';
+import {
+  analyzeProfile,
+  mainActorChoice,
+  multistageEligibility,
+  planStages,
+  rewriteForStage,
+} from '../profile/index.js';
 import { cullCandidates, type CullResult } from './cull.js';
-import { rankRows, readStageReport, type MainActorChoice, type RankedRow, type StageReport, type StageRow } from '../simc/report-rows.js';
+import {
+  rankRows,
+  readStageReport,
+  type MainActorChoice,
+  type RankedRow,
+  type StageReport,
+  type StageRow,
+} from '../simc/report-rows.js';
 
 export type { RankedRow };
 
@@ -145,7 +158,10 @@ class ProgressRelay {
     if (!this.sink) return;
     const within = Math.max(0, Math.min(100, percentOfStage));
     this.best = Math.max(this.best, ((current - 1 + within / 100) / total) * 100);
-    this.sink({ percent: Math.round(this.best * 10) / 10, stage: stage ? { ...stage, percent: Math.round(within * 10) / 10 } : null });
+    this.sink({
+      percent: Math.round(this.best * 10) / 10,
+      stage: stage ? { ...stage, percent: Math.round(within * 10) / 10 } : null,
+    });
   }
 }
 
@@ -175,7 +191,17 @@ export async function runStaged(opts: StagedRunOptions): Promise<StagedRunResult
       multiStage: { enabled: false, reason: eligibility.reason, stages: [] },
       baseline: report.baseline,
       profilesets: rankRows(report.profilesets.map((r) => ({ ...r, stage: 1 }))),
-      passes: [{ stage: 1, label: null, targetError: null, profilesets: analysis.profilesets.length, culled: 0, iterations: report.iterations, durationMs: Math.round(performance.now() - started) }],
+      passes: [
+        {
+          stage: 1,
+          label: null,
+          targetError: null,
+          profilesets: analysis.profilesets.length,
+          culled: 0,
+          iterations: report.iterations,
+          durationMs: Math.round(performance.now() - started),
+        },
+      ],
       artifacts: (out.artifacts ?? []).map((a) => ({ ...a, stage: null })),
       iterations: report.iterations,
     };
@@ -217,7 +243,8 @@ export async function runStaged(opts: StagedRunOptions): Promise<StagedRunResult
     for (const a of out.artifacts ?? []) artifacts.push({ ...a, stage: planned.stage });
 
     const inStage = new Set(alive);
-    for (const row of report.profilesets) if (inStage.has(row.name)) latest.set(row.name, { ...row, stage: planned.stage });
+    for (const row of report.profilesets)
+      if (inStage.has(row.name)) latest.set(row.name, { ...row, stage: planned.stage });
 
     let cull: CullResult | undefined;
     if (!planned.final) {
@@ -226,7 +253,12 @@ export async function runStaged(opts: StagedRunOptions): Promise<StagedRunResult
         // A profileset the report left out (simc drops zero-mean results) has no estimate: it stays.
         candidates: alive.map((name) => {
           const r = measured.get(name);
-          return { name, mean: r?.mean ?? Number.NaN, meanStdDev: r?.meanStdDev ?? null, iterations: r?.iterations ?? null };
+          return {
+            name,
+            mean: r?.mean ?? Number.NaN,
+            meanStdDev: r?.meanStdDev ?? null,
+            iterations: r?.iterations ?? null,
+          };
         }),
         baseline: { name: report.baseline.name, mean: report.baseline.mean, meanStdDev: report.baseline.meanStdDev },
         finalTargetError: plan.finalTargetError,

@@ -9,7 +9,9 @@ import type { StagedRunResult } from './run.js';
 /** The summary lists the top 200 profilesets; the count says how many there were (the JSON artifacts have all). */
 export function stagedSummary(run: StagedRunResult, limit = SUMMARY_PROFILESET_LIMIT, metric?: SummaryMetric): Summary {
   const { enabled, reason, stages } = run.multiStage;
-  return summaryOf(run.baseline, run.profilesets, { enabled, reason, stages: stages.map((s) => ({ ...s })) }, limit, { metric });
+  return summaryOf(run.baseline, run.profilesets, { enabled, reason, stages: stages.map((s) => ({ ...s })) }, limit, {
+    metric,
+  });
 }
 
 /** The baseline first, then every profileset best first, each with the numbers of the highest stage it reached. */

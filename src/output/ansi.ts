@@ -20,10 +20,19 @@ export interface Colours {
 }
 
 /** SGR open and close codes (those of chalk's ansi-styles). */
-const CODES = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], magenta: [35, 39], cyan: [36, 39] } as const;
+const CODES = {
+  bold: [1, 22],
+  dim: [2, 22],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  magenta: [35, 39],
+  cyan: [36, 39],
+} as const;
 
 export function colours(level: ColourLevel): Colours {
-  const style = ([open, close]: readonly [number, number]): Style => (level === 0 ? plain : paint(`\x1b[${open}m`, `\x1b[${close}m`));
+  const style = ([open, close]: readonly [number, number]): Style =>
+    level === 0 ? plain : paint(`\x1b[${open}m`, `\x1b[${close}m`);
   return {
     level,
     bold: style(CODES.bold),

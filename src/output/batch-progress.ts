@@ -41,7 +41,8 @@ export async function createBatchProgress(out: Output, items: readonly BatchItem
     const now = Date.now();
     const counts = new Map<string, number>();
     for (const item of items) {
-      const state = item.status?.status ?? (item.settled ? 'not submitted' : item.id ? 'submitted' : 'waiting to submit');
+      const state =
+        item.status?.status ?? (item.settled ? 'not submitted' : item.id ? 'submitted' : 'waiting to submit');
       counts.set(safe(state), (counts.get(safe(state)) ?? 0) + 1);
     }
     const tally = [...counts].map(([state, n]) => `${n} ${state}`).join(', ');
@@ -51,7 +52,12 @@ export async function createBatchProgress(out: Output, items: readonly BatchItem
       return `  ${truncate(safe(i.label), 28).padEnd(28)}  ${c.dim(safe(i.id ?? ''))}  ${state}`;
     });
     if (live.length > MAX_LIVE_ROWS) rows.push(c.dim(`  … and ${live.length - MAX_LIVE_ROWS} more`));
-    return [`${items.length} ${items.length === 1 ? 'job' : 'jobs'}: ${tally}${c.dim(` · ${clock(now - started)}`)}`, ...rows].map((l) => truncate(l, width() + 40)).join('\n');
+    return [
+      `${items.length} ${items.length === 1 ? 'job' : 'jobs'}: ${tally}${c.dim(` · ${clock(now - started)}`)}`,
+      ...rows,
+    ]
+      .map((l) => truncate(l, width() + 40))
+      .join('\n');
   };
   const spinner = await startTickingSpinner(out, text);
   const redraw = spinner.redraw;
@@ -86,7 +92,9 @@ function linesFor(out: Output): BatchProgress {
       const key = stateKey(item.status);
       if (last.get(item) === key) return;
       last.set(item, key);
-      out.notice(`[${clock(Date.now() - started)}] ${safe(item.label)} (${safe(item.id ?? '')}): ${describeStatus(item.status)}`);
+      out.notice(
+        `[${clock(Date.now() - started)}] ${safe(item.label)} (${safe(item.id ?? '')}): ${describeStatus(item.status)}`,
+      );
     },
     transient: (item, error, retryIn) => {
       if (!failing.has(item)) out.notice(`${safe(item.label)}: ${transientText(error, retryIn)}`);

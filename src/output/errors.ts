@@ -12,7 +12,8 @@ export function renderError(out: Output, error: unknown, debug: boolean): number
   if (error instanceof SimjobError) {
     const fix = error.hint ? ` ${terminalSafeLine(error.hint)}` : '';
     out.err(`${red('Error:')} ${terminalSafeLine(error.message)}${fix}\n`);
-    if (error instanceof ApiError && error.requestId) out.err(out.ce.dim(`Request ID: ${terminalSafeLine(error.requestId)}\n`));
+    if (error instanceof ApiError && error.requestId)
+      out.err(out.ce.dim(`Request ID: ${terminalSafeLine(error.requestId)}\n`));
     if (debug && error.stack) out.err(out.ce.dim(`${error.stack}\n`));
     return error.exitCode;
   }

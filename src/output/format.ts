@@ -91,7 +91,12 @@ function formatPlainDecimal(n: number, digits: number): string | undefined {
 export function formatTime(iso: string | null | undefined): string | undefined {
   if (!iso) return undefined;
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, 'Z');
 }
 
 /** A job state in its colour: green done, red failed, yellow waiting or running; a state this client does not know

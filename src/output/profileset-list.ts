@@ -47,12 +47,22 @@ export function profilesetsFromReport(doc: unknown, metric?: string | null): Ran
     let figures: Json = entry;
     if (Array.isArray(entry.metrics)) {
       const metrics = entry.metrics.filter(isObject);
-      figures = metrics.find((m) => metric && typeof m.metric === 'string' && m.metric.toLowerCase() === metric.toLowerCase()) ?? metrics[0] ?? {};
+      figures =
+        metrics.find(
+          (m) => metric && typeof m.metric === 'string' && m.metric.toLowerCase() === metric.toLowerCase(),
+        ) ??
+        metrics[0] ??
+        {};
     }
     const mean = num(figures.mean);
     if (mean === undefined) continue;
     const stddev = num(figures.mean_stddev);
-    out.push({ name: entry.name, mean, mean_stddev: stddev, mean_error: num(figures.mean_error) ?? (stddev === undefined ? undefined : stddev * z) });
+    out.push({
+      name: entry.name,
+      mean,
+      mean_stddev: stddev,
+      mean_error: num(figures.mean_error) ?? (stddev === undefined ? undefined : stddev * z),
+    });
   }
   return out;
 }
@@ -92,10 +102,28 @@ export function parseProfilesetList(text: string): RankedProfileset[] | undefine
   for (const row of doc.rows as unknown[]) {
     if (!Array.isArray(row) || row.length !== 5) return undefined;
     // by index, not destructured: 20,000 rows, mostly before the JIT, where destructuring runs the array iterator
-    const name: unknown = row[0], mean: unknown = row[1], error: unknown = row[2], stddev: unknown = row[3], stage: unknown = row[4];
-    if (typeof name !== 'string' || num(mean) === undefined || !nullOrNum(error) || !nullOrNum(stddev) || !Number.isInteger(stage) || (stage as number) < 1) return undefined;
+    const name: unknown = row[0],
+      mean: unknown = row[1],
+      error: unknown = row[2],
+      stddev: unknown = row[3],
+      stage: unknown = row[4];
+    if (
+      typeof name !== 'string' ||
+      num(mean) === undefined ||
+      !nullOrNum(error) ||
+      !nullOrNum(stddev) ||
+      !Number.isInteger(stage) ||
+      (stage as number) < 1
+    )
+      return undefined;
     // the same keys, in the same order, as profilesetsFromReport's rows: --json output stays byte-identical
-    out.push({ name, mean: mean as number, mean_stddev: (stddev as number | null) ?? undefined, mean_error: (error as number | null) ?? undefined, stage: stage as number });
+    out.push({
+      name,
+      mean: mean as number,
+      mean_stddev: (stddev as number | null) ?? undefined,
+      mean_error: (error as number | null) ?? undefined,
+      stage: stage as number,
+    });
   }
   return rankByMean(out);
 }

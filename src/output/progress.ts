@@ -28,7 +28,7 @@ export function clock(ms: number): string {
 
 /** A change worth a line of its own when there is no spinner: the state, or the multistage stage. */
 export function stateKey(status: StatusRecord): string {
-  return `${status.status}|${status.status === 'running' ? stageText(status) ?? '' : ''}`;
+  return `${status.status}|${status.status === 'running' ? (stageText(status) ?? '') : ''}`;
 }
 
 /** A 10-cell bar for a percentage: `■■■■□□□□□□`. */
@@ -44,7 +44,8 @@ export function percentBar(c: Colours, percent: number, cells = 10): string {
 export function liveText(c: Colours, status: StatusRecord, sinceReadMs: number, shownPercent?: number): string {
   const parts = [colourState(c, status.status)];
   const percent = shownPercent ?? status.progress?.percent;
-  if (status.status === 'running' && typeof percent === 'number') parts[0] += ` ${percentBar(c, percent)} ${Math.floor(percent)}%`;
+  if (status.status === 'running' && typeof percent === 'number')
+    parts[0] += ` ${percentBar(c, percent)} ${Math.floor(percent)}%`;
   const stage = stageText(status);
   if (stage && status.status === 'running') parts.push(`stage ${stage}`);
   const eta = queueEtaText(status, sinceReadMs);
@@ -53,7 +54,11 @@ export function liveText(c: Colours, status: StatusRecord, sinceReadMs: number, 
   return parts.join(c.dim(' · '));
 }
 
-export async function createProgress(out: Output, id: string, ctrlC = 'Ctrl-C stops waiting; the job keeps running'): Promise<Progress> {
+export async function createProgress(
+  out: Output,
+  id: string,
+  ctrlC = 'Ctrl-C stops waiting; the job keeps running',
+): Promise<Progress> {
   out.notice(out.ce.dim(`Waiting for job ${id} (${ctrlC}).`));
   return out.interactive ? spinnerProgress(out, id) : lineProgress(out, '', id);
 }
@@ -138,7 +143,12 @@ export interface TickingSpinner {
 export async function startTickingSpinner(out: Output, text: () => string): Promise<TickingSpinner> {
   const { default: ora } = await import('ora');
   const safeText = () => out.safeErr(text());
-  const spinner: Ora = ora({ stream: out.stderr as NodeJS.WriteStream, discardStdin: false, isEnabled: true, text: safeText() }).start();
+  const spinner: Ora = ora({
+    stream: out.stderr as NodeJS.WriteStream,
+    discardStdin: false,
+    isEnabled: true,
+    text: safeText(),
+  }).start();
   const redraw = () => {
     spinner.text = safeText();
   };
@@ -192,7 +202,10 @@ async function spinnerProgress(out: Output, id: string): Promise<Progress> {
       const ok = final.status === 'completed';
       const symbol = ok ? c.green('✔') : c.red('✖');
       const how = `${colourState(c, final.status)}${final.errorCode ? ` (${final.errorCode})` : ''}`;
-      spinner.stop({ symbol, text: `Job ${c.bold(id)} ${how} after ${formatDuration(elapsedMs) ?? '0 s'} of waiting.` });
+      spinner.stop({
+        symbol,
+        text: `Job ${c.bold(id)} ${how} after ${formatDuration(elapsedMs) ?? '0 s'} of waiting.`,
+      });
       out.err('\n'); // on the terminal, a blank line between the verdict and the result
     },
     stop() {

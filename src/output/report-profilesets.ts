@@ -7,7 +7,13 @@ import type { Artifact, ResultRecord } from '../api/schemas.js';
 import { ExitCode, SimjobError } from '../errors.js';
 import type { JobBackend } from '../jobs/backend.js';
 import { userAgent } from '../version.js';
-import { parseProfilesetList, PROFILESET_LIST_FILE, ProfilesetMerger, profilesetsFromReport, type RankedProfileset } from './profileset-list.js';
+import {
+  parseProfilesetList,
+  PROFILESET_LIST_FILE,
+  ProfilesetMerger,
+  profilesetsFromReport,
+  type RankedProfileset,
+} from './profileset-list.js';
 
 export { profilesetsFromReport, type RankedProfileset };
 
@@ -21,13 +27,21 @@ export interface DownloadOptions {
  * from its public URL (never with the API key); a refused URL is re-issued through the API once. A multistage job has
  * one report per stage: a profileset's figures come from the last stage it reached, and `stage` says which.
  */
-export async function readAllProfilesets(backend: JobBackend, record: ResultRecord, options: DownloadOptions = {}): Promise<RankedProfileset[]> {
-  const reports = (record.result.artifacts ?? []).filter((a) => a.kind === 'json_report').sort((a, b) => (a.stage ?? 0) - (b.stage ?? 0));
+export async function readAllProfilesets(
+  backend: JobBackend,
+  record: ResultRecord,
+  options: DownloadOptions = {},
+): Promise<RankedProfileset[]> {
+  const reports = (record.result.artifacts ?? [])
+    .filter((a) => a.kind === 'json_report')
+    .sort((a, b) => (a.stage ?? 0) - (b.stage ?? 0));
   if (reports.length === 0) {
     throw new SimjobError(
       `Job ${record.id} has no JSON report artifact, so --all cannot list every profileset.`,
       ExitCode.ERROR,
-      record.status === 'completed' ? `Artifacts are kept ${record.retentionDays ?? 'a limited number of'} days after the job ends; without --all the summary's top ${record.result.summary?.mainActor?.profilesets?.results.length ?? 200} is shown.` : 'Only a completed job has a report.',
+      record.status === 'completed'
+        ? `Artifacts are kept ${record.retentionDays ?? 'a limited number of'} days after the job ends; without --all the summary's top ${record.result.summary?.mainActor?.profilesets?.results.length ?? 200} is shown.`
+        : 'Only a completed job has a report.',
     );
   }
   const source = backend.artifactSource(record.id);
@@ -41,9 +55,15 @@ export async function readAllProfilesets(backend: JobBackend, record: ResultReco
   try {
     for (const artifact of reports) {
       const label = `the JSON report (${artifact.stage ? `stage ${artifact.stage}, ` : ''}${artifact.id})`;
-      const path = source.kind === 'local'
-        ? await localArtifactPath(artifact.url, source.jobDir, label) // read where it lies, not copied: so checked here, not by downloadTo
-        : await download(backend, artifact, join((dir ??= await mkdtemp(join(tmpdir(), 'simjob-report-'))), `${artifact.id}.json`), { ...options, source, label });
+      const path =
+        source.kind === 'local'
+          ? await localArtifactPath(artifact.url, source.jobDir, label) // read where it lies, not copied: so checked here, not by downloadTo
+          : await download(
+              backend,
+              artifact,
+              join((dir ??= await mkdtemp(join(tmpdir(), 'simjob-report-'))), `${artifact.id}.json`),
+              { ...options, source, label },
+            );
       merged.add(profilesetsFromReport(await parseJson(artifact, path), metric), artifact.stage ?? 1);
     }
   } finally {
@@ -80,22 +100,42 @@ export async function readReportArtifact(
  */
 async function readProfilesetList(jobDir: string): Promise<RankedProfileset[] | undefined> {
   try {
-    const path = await localArtifactPath(pathToFileURL(join(jobDir, PROFILESET_LIST_FILE)), jobDir, 'the profileset list');
+    const path = await localArtifactPath(
+      pathToFileURL(join(jobDir, PROFILESET_LIST_FILE)),
+      jobDir,
+      'the profileset list',
+    );
     return parseProfilesetList(await readFile(path, 'utf8'));
   } catch {
     return undefined;
   }
 }
 
-async function download(backend: JobBackend, artifact: Artifact, path: string, options: DownloadOptions & { source: ArtifactSource; label: string }): Promise<string> {
+async function download(
+  backend: JobBackend,
+  artifact: Artifact,
+  path: string,
+  options: DownloadOptions & { source: ArtifactSource; label: string },
+): Promise<string> {
   // Loaded only for a remote report: it brings the HTTP client (node:http).
   const { DownloadRefused, downloadArtifact } = await import('../api/download.js');
   try {
-    await downloadArtifact(artifact, path, backend, { userAgent: userAgent(), source: options.source, label: options.label, overwrite: true, signal: options.signal, env: options.env });
+    await downloadArtifact(artifact, path, backend, {
+      userAgent: userAgent(),
+      source: options.source,
+      label: options.label,
+      overwrite: true,
+      signal: options.signal,
+      env: options.env,
+    });
     return path;
   } catch (error) {
     if (error instanceof DownloadRefused) {
-      throw new SimjobError(`The artifact host refused the JSON report (artifact ${artifact.id}, HTTP ${error.status}), even with a fresh URL.`, ExitCode.ERROR, 'It may have expired; without --all the summary is shown.');
+      throw new SimjobError(
+        `The artifact host refused the JSON report (artifact ${artifact.id}, HTTP ${error.status}), even with a fresh URL.`,
+        ExitCode.ERROR,
+        'It may have expired; without --all the summary is shown.',
+      );
     }
     throw error;
   }
@@ -105,6 +145,9 @@ async function parseJson(artifact: Artifact, path: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(path, 'utf8')) as unknown;
   } catch (error) {
-    throw new SimjobError(`The JSON report (${artifact.kind}${artifact.stage ? `, stage ${artifact.stage}` : ''}) is not valid JSON: ${(error as Error).message}.`, ExitCode.ERROR);
+    throw new SimjobError(
+      `The JSON report (${artifact.kind}${artifact.stage ? `, stage ${artifact.stage}` : ''}) is not valid JSON: ${(error as Error).message}.`,
+      ExitCode.ERROR,
+    );
   }
 }

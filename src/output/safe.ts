@@ -14,7 +14,8 @@
 // Also the line and paragraph separators and bidirectional overrides, which reorder or break what a reader sees.
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 // The same, or one complete SGR colour sequence (`ESC [ 1 ; 31 m`): the only escape sequence ansi.ts writes.
-const UNSAFE_OR_SGR = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_OR_SGR =
+  /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 // UNSAFE with tab and newline: what terminalSafeLine escapes.
 const UNSAFE_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;

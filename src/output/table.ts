@@ -17,10 +17,21 @@ export interface Column<T> {
 }
 
 const BORDERLESS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '',
-  right: '', 'right-mid': '', middle: '  ',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
 };
 
 /**
@@ -46,9 +57,14 @@ export function printTable<T>(out: Output, rows: readonly T[], columns: Readonly
   const cells = rows.map((row, r) => columns.map((col) => terminalSafeLine(col.value(row, r))));
   // reduce, not Math.max(...cells): one argument per row overflows the stack past ~120,000 rows.
   const widths = headers.map((header, i) =>
-    cells.reduce((widest, r) => Math.max(widest, displayWidth(r[i] ?? '')), displayWidth(header)));
+    cells.reduce((widest, r) => Math.max(widest, displayWidth(r[i] ?? '')), displayWidth(header)),
+  );
   const budget = (out.width ?? 100) - 2 * (columns.length - 1);
-  fitWidths(widths, budget, columns.findIndex((c) => c.shrinkable));
+  fitWidths(
+    widths,
+    budget,
+    columns.findIndex((c) => c.shrinkable),
+  );
   // What does not fit wraps onto more lines of its row: a name is never cut (two items that differ only at the
   // end, or the slot a change goes to, would read the same).
   for (const row of cells) row.forEach((cell, i) => (row[i] = wrap(cell, widths[i] ?? cell.length).join('\n')));
@@ -60,15 +76,22 @@ export function printTable<T>(out: Output, rows: readonly T[], columns: Readonly
     const table = new Table({
       chars: BORDERLESS,
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-      head: start === 0 ? headers.map((header, i) => out.c.dim(wrap(header, widths[i] ?? header.length).join('\n'))) : [],
+      head:
+        start === 0 ? headers.map((header, i) => out.c.dim(wrap(header, widths[i] ?? header.length).join('\n'))) : [],
       colAligns: columns.map((c) => c.align ?? 'left'),
       ...parts,
     });
     for (let r = start; r < Math.min(rows.length, start + ROWS_PER_LAYOUT); r++) {
       const row = rows[r]!;
-      table.push(columns.map((col, i) => (col.style ? col.style(cells[r]?.[i] ?? '', row) : cells[r]?.[i] ?? '')));
+      table.push(columns.map((col, i) => (col.style ? col.style(cells[r]?.[i] ?? '', row) : (cells[r]?.[i] ?? ''))));
     }
-    text.push(table.toString().split('\n').map((l) => l.trimEnd()).join('\n'));
+    text.push(
+      table
+        .toString()
+        .split('\n')
+        .map((l) => l.trimEnd())
+        .join('\n'),
+    );
   }
   out.line(text.join('\n'));
 }
@@ -82,7 +105,8 @@ const ROWS_PER_LAYOUT = 10_000;
  */
 function fitWidths(widths: number[], budget: number, shrinkIndex: number): void {
   const total = () => widths.reduce((a, b) => a + b, 0);
-  if (shrinkIndex >= 0 && total() > budget) widths[shrinkIndex] = Math.max(8, (widths[shrinkIndex] ?? 8) - (total() - budget));
+  if (shrinkIndex >= 0 && total() > budget)
+    widths[shrinkIndex] = Math.max(8, (widths[shrinkIndex] ?? 8) - (total() - budget));
   // No column wider than the whole budget, so the loop below is short even for a huge token.
   widths.forEach((w, i) => (widths[i] = Math.min(w, Math.max(8, budget))));
   while (total() > budget) {

@@ -154,7 +154,9 @@ const SUMMARY_METRICS: ReadonlySet<string> = new Set<SummaryMetric>(['dps', 'rai
  * The metric of the summary: the first of `profileset_metric`'s list (simc splits it on `/`, `:` and `,`; the first
  * ranks the profilesets), dps when absent. `unsupported` names a metric simc knows but a summary cannot be in.
  */
-export function summaryMetricOf(analysis: ProfileAnalysis): { metric: SummaryMetric } | { unsupported: string; line: number } {
+export function summaryMetricOf(
+  analysis: ProfileAnalysis,
+): { metric: SummaryMetric } | { unsupported: string; line: number } {
   const option = analysis.simOptions.profileset_metric;
   if (!option) return { metric: 'dps' };
   const first = option.value.split(/[/:,]/)[0]!.trim().toLowerCase();
@@ -167,7 +169,11 @@ export function summaryMetricOf(analysis: ProfileAnalysis): { metric: SummaryMet
  * ≥ 0), with that actor's name when the profile declares it (safer than the index: enemies and pets count too),
  * and the metric of the summary (dps when the profile asks for one a summary cannot be in: callers refuse those).
  */
-export function mainActorChoice(analysis: ProfileAnalysis): { index: number; name: string | null; metric: SummaryMetric } {
+export function mainActorChoice(analysis: ProfileAnalysis): {
+  index: number;
+  name: string | null;
+  metric: SummaryMetric;
+} {
   const index = analysis.simOptions.profileset_main_actor_index?.numeric;
   const metric = summaryMetricOf(analysis);
   return {
@@ -216,15 +222,33 @@ export function analyzeTokens(tok: TokenizedProfile): ProfileAnalysis {
   let includeSeen = false;
 
   if (tok.crOnlyLineBreaks) {
-    diag('warning', 'cr_line_breaks', null, 'The text has CR-only line breaks; simc splits lines on LF only, so those lines run together.');
+    diag(
+      'warning',
+      'cr_line_breaks',
+      null,
+      'The text has CR-only line breaks; simc splits lines on LF only, so those lines run together.',
+    );
   }
 
   for (const t of tok.tokens) {
     const line = t.line;
-    if (t.unclosedQuote) diag('warning', 'unclosed_quote', line, `Unclosed double quote in '${t.raw}'; the token runs to the end of the line.`);
+    if (t.unclosedQuote)
+      diag(
+        'warning',
+        'unclosed_quote',
+        line,
+        `Unclosed double quote in '${t.raw}'; the token runs to the end of the line.`,
+      );
 
     if (t.text === '-') {
-      includes.push({ ...spanOf(t), kind: 'stdin', file: '-', isPath: false, looksLikeComment: false, profileset: null });
+      includes.push({
+        ...spanOf(t),
+        kind: 'stdin',
+        file: '-',
+        isPath: false,
+        looksLikeComment: false,
+        profileset: null,
+      });
       includeSeen = true;
       continue;
     }
@@ -237,9 +261,21 @@ export function analyzeTokens(tok: TokenizedProfile): ProfileAnalysis {
       if (parts === null) {
         const looksLikeComment = expanded.startsWith('#');
         if (looksLikeComment) {
-          diag('warning', 'inline_comment', line, `'${t.raw}' after an option is not a comment: simc has no inline comments and reads it as a file name.`);
+          diag(
+            'warning',
+            'inline_comment',
+            line,
+            `'${t.raw}' after an option is not a comment: simc has no inline comments and reads it as a file name.`,
+          );
         }
-        includes.push({ ...spanOf(t), kind: 'bare', file: expanded, isPath: isPathLike(expanded), looksLikeComment, profileset: null });
+        includes.push({
+          ...spanOf(t),
+          kind: 'bare',
+          file: expanded,
+          isPath: isPathLike(expanded),
+          looksLikeComment,
+          profileset: null,
+        });
         includeSeen = true;
         continue;
       }
@@ -261,7 +297,14 @@ export function analyzeTokens(tok: TokenizedProfile): ProfileAnalysis {
     }
 
     if (parts.name === 'input') {
-      includes.push({ ...spanOf(t), kind: 'input', file: value, isPath: isPathLike(value), looksLikeComment: false, profileset: null });
+      includes.push({
+        ...spanOf(t),
+        kind: 'input',
+        file: value,
+        isPath: isPathLike(value),
+        looksLikeComment: false,
+        profileset: null,
+      });
       includeSeen = true;
       continue;
     }
@@ -271,7 +314,12 @@ export function analyzeTokens(tok: TokenizedProfile): ProfileAnalysis {
     const key = append ? name.slice(0, -1) : name;
 
     if (key === '') {
-      diag('warning', 'empty_option_name', line, `'${t.raw}' has no option name; write key=value without spaces around '='.`);
+      diag(
+        'warning',
+        'empty_option_name',
+        line,
+        `'${t.raw}' has no option name; write key=value without spaces around '='.`,
+      );
       continue;
     }
 
@@ -317,16 +365,24 @@ export function analyzeTokens(tok: TokenizedProfile): ProfileAnalysis {
         if (sourceName !== null) {
           source = findPlayerByName(sourceName);
           if (source === null) {
-            diag(includeSeen ? 'warning' : 'error', 'copy_source_not_found', line,
+            diag(
+              includeSeen ? 'warning' : 'error',
+              'copy_source_not_found',
+              line,
               `Invalid source for profile copy - format is copy=target[,source]: Cannot find player '${sourceName}'.` +
-                (includeSeen ? ' (It may be declared in an included file.)' : ''));
+                (includeSeen ? ' (It may be declared in an included file.)' : ''),
+            );
           }
         } else {
           source = active;
           if (source === null) {
-            diag(includeSeen ? 'warning' : 'error', 'copy_without_source', line,
+            diag(
+              includeSeen ? 'warning' : 'error',
+              'copy_without_source',
+              line,
               'No active player as source for profile copy available - format is copy=target[,source]' +
-                (includeSeen ? ' (an included file may declare it)' : '; load a base profile before this file'));
+                (includeSeen ? ' (an included file may declare it)' : '; load a base profile before this file'),
+            );
           }
         }
         return {
@@ -336,13 +392,25 @@ export function analyzeTokens(tok: TokenizedProfile): ProfileAnalysis {
           name: newName,
           isPlayer: true,
           playerCount: 1,
-          copySource: { name: sourceName ?? source?.name ?? null, explicit: sourceName !== null, line: source?.line ?? null },
+          copySource: {
+            name: sourceName ?? source?.name ?? null,
+            explicit: sourceName !== null,
+            line: source?.line ?? null,
+          },
         };
       }
       case 'armory': {
         const a = parseArmory(value);
         armory.push({ ...spanOf(t), value, names: a.names, region: a.region, server: a.server, text: lineText(line) });
-        return { ...base, kind, class: null, name: a.names[0] ?? value, names: a.names, isPlayer: true, playerCount: Math.max(1, a.names.length) };
+        return {
+          ...base,
+          kind,
+          class: null,
+          name: a.names[0] ?? value,
+          names: a.names,
+          isPlayer: true,
+          playerCount: Math.max(1, a.names.length),
+        };
       }
       case 'local_json':
         return { ...base, kind, class: null, name: value.split(',')[0] ?? value, isPlayer: true, playerCount: 1 };
@@ -358,7 +426,8 @@ export function analyzeTokens(tok: TokenizedProfile): ProfileAnalysis {
   }
 
   function checkActorName(name: string, line: number): void {
-    if (/^[0-9]/.test(name)) diag('error', 'actor_name_digit', line, `Invalid actor name '${name}' - name cannot start with a digit.`);
+    if (/^[0-9]/.test(name))
+      diag('error', 'actor_name_digit', line, `Invalid actor name '${name}' - name cannot start with a digit.`);
   }
 
   function findPlayerByName(name: string): ActorInfo | null {
@@ -380,13 +449,27 @@ export function analyzeTokens(tok: TokenizedProfile): ProfileAnalysis {
     let problem: string | null = null;
     if (bare.slice(0, dot + 1) !== PROFILESET_PREFIX) {
       problem = `profileset name '${bare.slice(PROFILESET_PREFIX.length)}' contains '.'; simc ignores it as an unknown option`;
-      diag('warning', 'profileset_name_with_dot', t.line, `Profileset names must not contain '.': '${t.raw}' is not a profileset.`);
+      diag(
+        'warning',
+        'profileset_name_with_dot',
+        t.line,
+        `Profileset names must not contain '.': '${t.raw}' is not a profileset.`,
+      );
     } else if (setName === '') {
       problem = 'empty profileset name';
       diag('error', 'profileset_empty_name', t.line, `Profileset directive without a name: '${t.raw}'.`);
     }
     const span = spanOf(t);
-    profilesetDirectives.push({ line: t.line, column: t.column, start: t.start, end: t.end, name: problem === null ? setName : null, op, option: value, problem });
+    profilesetDirectives.push({
+      line: t.line,
+      column: t.column,
+      start: t.start,
+      end: t.end,
+      name: problem === null ? setName : null,
+      op,
+      option: value,
+      problem,
+    });
     if (problem !== null) return;
 
     let set = profilesetMap.get(setName);
@@ -404,12 +487,24 @@ export function analyzeTokens(tok: TokenizedProfile): ProfileAnalysis {
     set.options.push({ line: t.line, op, option: value, key: optKey, value: opt === null ? '' : opt.value });
 
     if (opt === null) {
-      includes.push({ ...spanOf(t), kind: 'bare', file: value, isPath: isPathLike(value), looksLikeComment: false, profileset: setName });
+      includes.push({
+        ...spanOf(t),
+        kind: 'bare',
+        file: value,
+        isPath: isPathLike(value),
+        looksLikeComment: false,
+        profileset: setName,
+      });
       return;
     }
     checkDisallowed(optKey, t.line, setName);
     if (isActorDirective(optKey.toLowerCase())) {
-      diag('error', 'profileset_defines_actor', t.line, `Profilesets cannot define additional actors: ${value} (profileset '${setName}').`);
+      diag(
+        'error',
+        'profileset_defines_actor',
+        t.line,
+        `Profilesets cannot define additional actors: ${value} (profileset '${setName}').`,
+      );
     }
   }
 
@@ -461,11 +556,18 @@ export function analyzeTokens(tok: TokenizedProfile): ProfileAnalysis {
     }
   };
   const precisionItems: Array<{ key: string; numeric: number | null; line: number; where: string }> = [];
-  for (const o of simOptionOccurrences) precisionItems.push({ key: o.key, numeric: o.numeric, line: o.line, where: '' });
+  for (const o of simOptionOccurrences)
+    precisionItems.push({ key: o.key, numeric: o.numeric, line: o.line, where: '' });
   for (const d of profilesetDirectives) {
     if (d.name === null) continue;
     const opt = splitOption(d.option);
-    if (opt !== null) precisionItems.push({ key: opt.key, numeric: parseSimcNumber(opt.value), line: d.line, where: ` in profileset '${d.name}'` });
+    if (opt !== null)
+      precisionItems.push({
+        key: opt.key,
+        numeric: parseSimcNumber(opt.value),
+        line: d.line,
+        where: ` in profileset '${d.name}'`,
+      });
   }
   precisionItems.sort((a, b) => a.line - b.line);
   for (const p of precisionItems) precisionCheck(p.key, p.numeric, p.line, p.where);
@@ -489,7 +591,12 @@ export function analyzeTokens(tok: TokenizedProfile): ProfileAnalysis {
     if (!a.isPlayer || a.kind === 'guild') continue;
     const prev = seen.get(a.name);
     if (prev !== undefined) {
-      diag('warning', 'duplicate_actor_name', a.line, `${a.name} has duplicate name (first on line ${prev}); simc renames it. Use unique names for all players.`);
+      diag(
+        'warning',
+        'duplicate_actor_name',
+        a.line,
+        `${a.name} has duplicate name (first on line ${prev}); simc renames it. Use unique names for all players.`,
+      );
     } else seen.set(a.name, a.line);
   }
 
@@ -498,21 +605,47 @@ export function analyzeTokens(tok: TokenizedProfile): ProfileAnalysis {
   const mainActor = Number.isInteger(mainIndex) && mainIndex >= 0 ? (actors[mainIndex] ?? null) : null;
   const hasProfilesets = profilesets.length > 0;
   if (hasProfilesets && actors.length === 0) {
-    diag(includeSeen ? 'warning' : 'error', 'profilesets_without_actor', profilesets[0]?.line ?? null,
-      'Profilesets need an actor to apply to, and none is declared in this text' + (includeSeen ? ' (an included file may declare one).' : '.'));
+    diag(
+      includeSeen ? 'warning' : 'error',
+      'profilesets_without_actor',
+      profilesets[0]?.line ?? null,
+      'Profilesets need an actor to apply to, and none is declared in this text' +
+        (includeSeen ? ' (an included file may declare one).' : '.'),
+    );
   } else if (hasProfilesets && mainActor === null) {
-    diag(includeSeen ? 'warning' : 'error', 'profileset_main_actor_out_of_range', indexOpt?.line ?? null,
+    diag(
+      includeSeen ? 'warning' : 'error',
+      'profileset_main_actor_out_of_range',
+      indexOpt?.line ?? null,
       `Option profileset_main_actor_index=${indexOpt?.value ?? mainIndex} is out of range. Only ${actors.length} actors are defined` +
-        (includeSeen ? ' in this text.' : '.'));
+        (includeSeen ? ' in this text.' : '.'),
+    );
   }
   if (actors.length === 0 && !includeSeen) {
-    diag('error', 'nothing_to_sim', null, 'No actor is declared and nothing is included: simc fails with "Nothing to sim!".');
+    diag(
+      'error',
+      'nothing_to_sim',
+      null,
+      'No actor is declared and nothing is included: simc fails with "Nothing to sim!".',
+    );
   }
 
   const det = simOptions.deterministic;
   const te = simOptions.target_error;
-  if (det !== undefined && det.numeric !== null && det.numeric !== 0 && te !== undefined && te.numeric !== null && te.numeric !== 0) {
-    diag('error', 'deterministic_with_target_error', det.line, 'deterministic=1 cannot be used with non-zero target_error values!');
+  if (
+    det !== undefined &&
+    det.numeric !== null &&
+    det.numeric !== 0 &&
+    te !== undefined &&
+    te.numeric !== null &&
+    te.numeric !== 0
+  ) {
+    diag(
+      'error',
+      'deterministic_with_target_error',
+      det.line,
+      'deterministic=1 cannot be used with non-zero target_error values!',
+    );
   }
 
   const profilesetCandidates = profilesets.filter((p) => p.isCandidate).length;

@@ -156,19 +156,34 @@ export function multistageEligibility(analysis: ProfileAnalysis, opts: Multistag
   const copies = analysis.actors.filter((a) => a.kind === 'copy');
   const sets = analysis.setBlocks;
   const copySet = copies.length + sets.length;
-  const copySetText = [copies.length > 0 ? plural(copies.length, 'copy= line') : '', sets.length > 0 ? plural(sets.length, 'set= line') : '']
+  const copySetText = [
+    copies.length > 0 ? plural(copies.length, 'copy= line') : '',
+    sets.length > 0 ? plural(sets.length, 'set= line') : '',
+  ]
     .filter((s) => s !== '')
     .join(' and ');
   const psDirectives = analysis.profilesetDirectives.length;
 
   if (psDirectives === 0 && copySet > 0) {
-    return result(false, 'unsupported_copy_set_only', `the input's variants are ${copySetText} (one multi-actor sim), which cannot be split into stages; use profileset.* instead`);
+    return result(
+      false,
+      'unsupported_copy_set_only',
+      `the input's variants are ${copySetText} (one multi-actor sim), which cannot be split into stages; use profileset.* instead`,
+    );
   }
   if (copySet > 0) {
-    return result(false, 'unsupported_mixed_profileset_copy_set', `the input mixes profileset.* with ${copySetText}; multistage needs profilesets only`);
+    return result(
+      false,
+      'unsupported_mixed_profileset_copy_set',
+      `the input mixes profileset.* with ${copySetText}; multistage needs profilesets only`,
+    );
   }
   if (psDirectives === 0) {
-    return result(false, 'no_variants_in_input', `the input has no profileset.* directives, so there is nothing to rank in stages${includeNote}`);
+    return result(
+      false,
+      'no_variants_in_input',
+      `the input has no profileset.* directives, so there is nothing to rank in stages${includeNote}`,
+    );
   }
 
   const players = analysis.actors.filter((a) => a.isPlayer);
@@ -177,23 +192,45 @@ export function multistageEligibility(analysis: ProfileAnalysis, opts: Multistag
       .slice(0, 3)
       .map((a) => `${a.directive}="${a.name}" (line ${a.line})`)
       .join(', ');
-    const count = analysis.playerCount === null ? 'an unknown number of players (guild= import)' : `${analysis.playerCount} players`;
-    return result(false, 'unsupported_multi_actor', `the input declares ${count}: ${listed}${players.length > 3 ? ', …' : ''}; multistage supports one player`);
+    const count =
+      analysis.playerCount === null
+        ? 'an unknown number of players (guild= import)'
+        : `${analysis.playerCount} players`;
+    return result(
+      false,
+      'unsupported_multi_actor',
+      `the input declares ${count}: ${listed}${players.length > 3 ? ', …' : ''}; multistage supports one player`,
+    );
   }
 
   const candidates = analysis.profilesetCandidates;
   if (candidates === 0) {
     const bad = analysis.profilesetDirectives.find((d) => d.problem !== null);
     const why = bad !== undefined ? `; e.g. line ${bad.line}: ${bad.problem}` : '; every profileset is empty';
-    return result(false, 'no_profileset_candidates', `${plural(psDirectives, 'profileset directive')} resolved to no candidate${why}`);
+    return result(
+      false,
+      'no_profileset_candidates',
+      `${plural(psDirectives, 'profileset directive')} resolved to no candidate${why}`,
+    );
   }
   if (candidates < MIN_MULTISTAGE_CANDIDATES) {
-    return result(false, 'below_min_candidates', `${plural(candidates, 'profileset candidate')}; multistage needs at least ${MIN_MULTISTAGE_CANDIDATES}, so a single pass runs`);
+    return result(
+      false,
+      'below_min_candidates',
+      `${plural(candidates, 'profileset candidate')}; multistage needs at least ${MIN_MULTISTAGE_CANDIDATES}, so a single pass runs`,
+    );
   }
 
   const plan = planStages(analysis);
   const targets = plan.stages.map((s) => `${s.label} ${s.targetError}`).join(', ');
-  return { ...result(true, 'eligible_profileset_only', `${candidates} profileset candidates run in ${plural(plan.stages.length, 'stage')} (${targets})${includeNote}`), plan };
+  return {
+    ...result(
+      true,
+      'eligible_profileset_only',
+      `${candidates} profileset candidates run in ${plural(plan.stages.length, 'stage')} (${targets})${includeNote}`,
+    ),
+    plan,
+  };
 }
 
 /**
@@ -244,7 +281,8 @@ export function planStages(analysis: ProfileAnalysis): StagePlan {
   const kept = coarse.filter((t) => t > finalTargetError);
   const skippedTargetErrors = coarse.filter((t) => t <= finalTargetError);
   const targets = [...kept, finalTargetError];
-  const labelFor = (i: number): StageLabel => (i === targets.length - 1 ? 'final' : i === 0 ? 'initial' : 'intermediate');
+  const labelFor = (i: number): StageLabel =>
+    i === targets.length - 1 ? 'final' : i === 0 ? 'initial' : 'intermediate';
   const stages: PlannedStage[] = targets.map((targetError, i) => ({
     stage: i + 1,
     label: labelFor(i),
@@ -258,5 +296,13 @@ export function planStages(analysis: ProfileAnalysis): StagePlan {
     .filter((o) => isFinalOnly(o.key))
     .map((o) => ({ key: o.key, value: o.value, line: o.line }));
 
-  return { stages, finalTargetError, finalTargetErrorSource, iterations, iterationsSource, skippedTargetErrors, deferred };
+  return {
+    stages,
+    finalTargetError,
+    finalTargetErrorSource,
+    iterations,
+    iterationsSource,
+    skippedTargetErrors,
+    deferred,
+  };
 }

@@ -4,7 +4,6 @@
  */
 import type { MultiStageReason } from '../api/enums.js';
 
-
 /** Where a directive sits in the source text. Offsets are UTF-16 indices into the analysed string. */
 export interface SourceSpan {
   /** 1-based line. */
@@ -185,14 +184,7 @@ export interface TemplateVariable {
 }
 
 export type DisallowedCategory =
-  | 'output'
-  | 'file_read'
-  | 'network'
-  | 'secret'
-  | 'compute'
-  | 'output_format'
-  | 'json_bloat'
-  | 'plot';
+  'output' | 'file_read' | 'network' | 'secret' | 'compute' | 'output_format' | 'json_bloat' | 'plot';
 
 /** A directive the hosted service rejects with 422 `input_sanitized_rejected` (service notes §9). */
 export interface DisallowedDirective {

@@ -61,7 +61,8 @@ export interface MainActorChoice {
 export class ReportError extends Error {}
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const obj = (v: unknown): Json | undefined =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
@@ -70,7 +71,12 @@ function errorOf(meanStdDev: number | null, written: number | null, estimator: n
   return num(meanStdDev !== null ? meanStdDev * estimator : written);
 }
 
-function sampleRow(name: string, sample: Json | undefined, iterations: number | null, estimator: number): StageRow | null {
+function sampleRow(
+  name: string,
+  sample: Json | undefined,
+  iterations: number | null,
+  estimator: number,
+): StageRow | null {
   const mean = num(sample?.mean);
   if (mean === null) return null;
   const meanStdDev = num(sample?.mean_std_dev);
@@ -87,13 +93,18 @@ function sampleRow(name: string, sample: Json | undefined, iterations: number | 
 }
 
 function playerObjects(sim: Json): Json[] {
-  const players = arr(sim.players).map(obj).filter((p): p is Json => p !== undefined);
+  const players = arr(sim.players)
+    .map(obj)
+    .filter((p): p is Json => p !== undefined);
   if (players.length === 0) throw new ReportError('the report has no players');
   return players;
 }
 
 function baselineRow(sim: Json, players: Json[], choice: MainActorChoice, estimator: number): StageRow {
-  const player = (choice.name === null ? undefined : players.find((p) => p.name === choice.name)) ?? players[choice.index] ?? (players[0] as Json);
+  const player =
+    (choice.name === null ? undefined : players.find((p) => p.name === choice.name)) ??
+    players[choice.index] ??
+    (players[0] as Json);
   const name = String(player.name ?? '');
   const iterations = num(obj(sim.options)?.iterations);
   if (choice.metric === 'raid_dps') {
@@ -110,7 +121,9 @@ function baselineRow(sim: Json, players: Json[], choice: MainActorChoice, estima
 /** Every player's own DPS (players without numbers, e.g. a healer that dealt none, are left out). */
 function playerRows(sim: Json, players: Json[], estimator: number): StageRow[] {
   const iterations = num(obj(sim.options)?.iterations);
-  return players.flatMap((p) => sampleRow(String(p.name ?? ''), obj(obj(p.collected_data)?.dps), iterations, estimator) ?? []);
+  return players.flatMap(
+    (p) => sampleRow(String(p.name ?? ''), obj(obj(p.collected_data)?.dps), iterations, estimator) ?? [],
+  );
 }
 
 /** v2: `{results: [{name, mean, …, iterations}]}`; v3: `{results: [{name, metrics: [{…primary…}, …]}]}`. */

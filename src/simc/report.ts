@@ -5,7 +5,16 @@
  * file simc wrote.
  */
 import type { ActorResult, MainActor, MultiStageSummary, ProfilesetResult, Summary } from '../api/schemas.js';
-import { rankRows, ReportError, readStageReport, type MainActorChoice, type RankedRow, type StageReport, type StageRow, type SummaryMetric } from './report-rows.js';
+import {
+  rankRows,
+  ReportError,
+  readStageReport,
+  type MainActorChoice,
+  type RankedRow,
+  type StageReport,
+  type StageRow,
+  type SummaryMetric,
+} from './report-rows.js';
 
 export { ReportError, type MainActorChoice, type SummaryMetric };
 export const SUMMARY_PROFILESET_LIMIT = 200;
@@ -40,8 +49,19 @@ export interface SummaryExtras {
  * `result.summary`: the main actor, the top `limit` profilesets with their count, the multistage block, and for a
  * multi-actor (`copy=`) comparison without profilesets every actor, ranked (openapi 1.19.1 `summary.actors`).
  */
-export function summaryOf(baseline: StageRow, ranked: readonly RankedRow[], multiStage: MultiStageSummary, limit = SUMMARY_PROFILESET_LIMIT, extras: SummaryExtras = {}): Summary {
-  const mainActor: MainActor = { name: baseline.name, mean: baseline.mean, mean_error: baseline.meanError, mean_stddev: baseline.meanStdDev };
+export function summaryOf(
+  baseline: StageRow,
+  ranked: readonly RankedRow[],
+  multiStage: MultiStageSummary,
+  limit = SUMMARY_PROFILESET_LIMIT,
+  extras: SummaryExtras = {},
+): Summary {
+  const mainActor: MainActor = {
+    name: baseline.name,
+    mean: baseline.mean,
+    mean_error: baseline.meanError,
+    mean_stddev: baseline.meanStdDev,
+  };
   if (ranked.length > 0) {
     const results: ProfilesetResult[] = ranked.slice(0, limit).map((p) => ({
       name: p.name,
@@ -75,7 +95,9 @@ function actorResult(row: StageRow): ActorResult {
 /** simc's warnings of the run (`notifications`, contract §3.2), one line each. */
 export function notificationsOf(report: Json): string[] {
   const list = report.notifications;
-  return Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string' && n.trim() !== '').map((n) => n.trim()) : [];
+  return Array.isArray(list)
+    ? list.filter((n): n is string => typeof n === 'string' && n.trim() !== '').map((n) => n.trim())
+    : [];
 }
 
 const CSV_HEADER = 'name,dps_mean,dps_min,dps_max,dps_std_dev,dps_mean_std_dev';
@@ -88,14 +110,19 @@ function csvField(value: string | number | null): string {
 
 /** `result.csv`: the baseline (main actor) first, then every profileset in the given (ranked) order. */
 export function csvOf(baseline: StageRow, ranked: readonly StageRow[]): string {
-  const lines = [baseline, ...ranked].map((r) => [r.name, r.mean, r.min, r.max, r.stdDev, r.meanStdDev].map(csvField).join(','));
+  const lines = [baseline, ...ranked].map((r) =>
+    [r.name, r.mean, r.min, r.max, r.stdDev, r.meanStdDev].map(csvField).join(','),
+  );
   return `${[CSV_HEADER, ...lines].join('\n')}\n`;
 }
 
 /** The summary of a single pass, straight from its parsed report. */
 export function summarize(report: Json, choice: MainActorChoice, multiStage: MultiStageSummary): Summary {
   const rows = readStageReport(report, choice);
-  return summaryOf(rows.baseline, singlePassRows(rows), multiStage, SUMMARY_PROFILESET_LIMIT, { metric: choice.metric, players: rows.players });
+  return summaryOf(rows.baseline, singlePassRows(rows), multiStage, SUMMARY_PROFILESET_LIMIT, {
+    metric: choice.metric,
+    players: rows.players,
+  });
 }
 
 /** The CSV of a single pass, straight from its parsed report. */

@@ -37,9 +37,8 @@ export async function attachStatWeights(
     return { statWeights, raw: { ...(shown.raw as object), statWeights }, failed: false };
   } catch (error) {
     if (ctx.signal?.aborted) throw error;
-    const why = error instanceof SimjobError
-      ? `${error.message}${error.hint ? ` ${error.hint}` : ''}`
-      : (error as Error).message;
+    const why =
+      error instanceof SimjobError ? `${error.message}${error.hint ? ` ${error.hint}` : ''}` : (error as Error).message;
     ctx.out.warn(`Job ${shown.data.id}: the stat weights could not be read: ${why}`);
     return { raw: shown.raw, failed: true };
   }

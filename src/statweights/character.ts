@@ -45,12 +45,16 @@ function fromProfile(text: string, label: string): Character {
   const main = analysis.mainActor;
   const player = main?.kind === 'player' ? main : analysis.actors.find((a) => a.kind === 'player');
   if (!player?.class) {
-    throw new UsageError(`${label} declares no player to weigh.`,
-      'A profile needs a class line such as warlock="Name" (or give the /simc export).');
+    throw new UsageError(
+      `${label} declares no player to weigh.`,
+      'A profile needs a class line such as warlock="Name" (or give the /simc export).',
+    );
   }
   if (analysis.profilesets.length > 0) {
-    throw new UsageError(`${label} already has profilesets; statweights adds one per stat itself.`,
-      'Remove the profileset lines and run it again.');
+    throw new UsageError(
+      `${label} already has profilesets; statweights adds one per stat itself.`,
+      'Remove the profileset lines and run it again.',
+    );
   }
   let spec: string | null = null;
   const enchants = new Map<string, number>();
@@ -65,7 +69,7 @@ function fromProfile(text: string, label: string): Character {
     if (!inPlayer) continue;
     if (option.key === 'spec') spec = option.value.trim().toLowerCase() || null;
     if (/^enchant_[a-z_]+$/.test(option.key) && Number.isFinite(Number(option.value))) {
-      enchants.set(option.key, Number(option.value) + (option.append ? enchants.get(option.key) ?? 0 : 0));
+      enchants.set(option.key, Number(option.value) + (option.append ? (enchants.get(option.key) ?? 0) : 0));
     }
   }
   return { name: player.name, className: player.class, spec, text, enchants, warnings: [] };

@@ -28,8 +28,11 @@ export async function loadStatWeights(
   const reports = (record.result.artifacts ?? []).filter((a) => a.kind === 'json_report');
   const last = reports.sort((a, b) => (a.stage ?? 0) - (b.stage ?? 0)).at(-1);
   if (!last) {
-    throw new SimjobError(`Job ${record.id} has no JSON report artifact, and simc writes scale factors only there.`,
-      ExitCode.ERROR, 'Artifacts expire some days after a job ends; run statweights again.');
+    throw new SimjobError(
+      `Job ${record.id} has no JSON report artifact, and simc writes scale factors only there.`,
+      ExitCode.ERROR,
+      'Artifacts expire some days after a job ends; run statweights again.',
+    );
   }
   const { readReportArtifact } = await import('../output/report-profilesets.js');
   const report = (await readReportArtifact(backend, record, last, options)) as Partial<ScaleReport>;
@@ -44,8 +47,11 @@ export async function loadStatWeights(
   }
   const weights = found.find((w) => w.character.name === actor.name) ?? found[0];
   if (!weights) {
-    throw new SimjobError(`The JSON report of job ${record.id} holds no scale factors.`, ExitCode.ERROR,
-      'The simc build may not support calculate_scale_factors; use --method profilesets.');
+    throw new SimjobError(
+      `The JSON report of job ${record.id} holds no scale factors.`,
+      ExitCode.ERROR,
+      'The simc build may not support calculate_scale_factors; use --method profilesets.',
+    );
   }
   return weights;
 }

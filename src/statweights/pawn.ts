@@ -31,7 +31,11 @@ export function pawnString(character: Named, weights: readonly Weighed[], normal
 
 /** `beast_mastery` → `BeastMastery`, `deathknight` → `Deathknight` (simc's spelling; Pawn's own is DeathKnight). */
 function pawnWord(token: string): string {
-  return token.split(/[_\s]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase()).join('');
+  return token
+    .split(/[_\s]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase())
+    .join('');
 }
 
 function escapeHtml(text: string): string {

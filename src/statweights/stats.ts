@@ -24,20 +24,65 @@ export type StatKey = 'strength' | 'agility' | 'intellect' | 'crit' | 'haste' | 
 
 /** In simc's stat order (the order of the Pawn string). */
 export const STATS: readonly StatInfo[] = [
-  { key: 'strength', label: 'Strength', enchant: 'enchant_strength', scaleOnly: 'str', reportKey: 'Str',
-    pawn: 'Strength', primary: true },
-  { key: 'agility', label: 'Agility', enchant: 'enchant_agility', scaleOnly: 'agi', reportKey: 'Agi',
-    pawn: 'Agility', primary: true },
-  { key: 'intellect', label: 'Intellect', enchant: 'enchant_intellect', scaleOnly: 'int', reportKey: 'Int',
-    pawn: 'Intellect', primary: true },
-  { key: 'crit', label: 'Crit', enchant: 'enchant_crit_rating', scaleOnly: 'crit', reportKey: 'Crit',
-    pawn: 'CritRating' },
-  { key: 'haste', label: 'Haste', enchant: 'enchant_haste_rating', scaleOnly: 'haste', reportKey: 'Haste',
-    pawn: 'HasteRating' },
-  { key: 'mastery', label: 'Mastery', enchant: 'enchant_mastery_rating', scaleOnly: 'mastery', reportKey: 'Mastery',
-    pawn: 'MasteryRating' },
-  { key: 'vers', label: 'Versatility', enchant: 'enchant_versatility_rating', scaleOnly: 'vers', reportKey: 'Vers',
-    pawn: 'Versatility' },
+  {
+    key: 'strength',
+    label: 'Strength',
+    enchant: 'enchant_strength',
+    scaleOnly: 'str',
+    reportKey: 'Str',
+    pawn: 'Strength',
+    primary: true,
+  },
+  {
+    key: 'agility',
+    label: 'Agility',
+    enchant: 'enchant_agility',
+    scaleOnly: 'agi',
+    reportKey: 'Agi',
+    pawn: 'Agility',
+    primary: true,
+  },
+  {
+    key: 'intellect',
+    label: 'Intellect',
+    enchant: 'enchant_intellect',
+    scaleOnly: 'int',
+    reportKey: 'Int',
+    pawn: 'Intellect',
+    primary: true,
+  },
+  {
+    key: 'crit',
+    label: 'Crit',
+    enchant: 'enchant_crit_rating',
+    scaleOnly: 'crit',
+    reportKey: 'Crit',
+    pawn: 'CritRating',
+  },
+  {
+    key: 'haste',
+    label: 'Haste',
+    enchant: 'enchant_haste_rating',
+    scaleOnly: 'haste',
+    reportKey: 'Haste',
+    pawn: 'HasteRating',
+  },
+  {
+    key: 'mastery',
+    label: 'Mastery',
+    enchant: 'enchant_mastery_rating',
+    scaleOnly: 'mastery',
+    reportKey: 'Mastery',
+    pawn: 'MasteryRating',
+  },
+  {
+    key: 'vers',
+    label: 'Versatility',
+    enchant: 'enchant_versatility_rating',
+    scaleOnly: 'vers',
+    reportKey: 'Vers',
+    pawn: 'Versatility',
+  },
   { key: 'weapon_dps', label: 'Weapon DPS', scaleOnly: 'wdps', reportKey: 'Wdps', pawn: 'Dps' },
 ];
 
@@ -46,8 +91,15 @@ export const DEFAULT_STATS = 'primary,crit,haste,mastery,vers';
 
 /** Other spellings a user may type, to the key. */
 const ALIASES: Record<string, StatKey> = {
-  str: 'strength', agi: 'agility', int: 'intellect', crit_rating: 'crit', critical_strike: 'crit',
-  haste_rating: 'haste', mastery_rating: 'mastery', versatility: 'vers', versatility_rating: 'vers',
+  str: 'strength',
+  agi: 'agility',
+  int: 'intellect',
+  crit_rating: 'crit',
+  critical_strike: 'crit',
+  haste_rating: 'haste',
+  mastery_rating: 'mastery',
+  versatility: 'vers',
+  versatility_rating: 'vers',
   wdps: 'weapon_dps',
 };
 
@@ -64,15 +116,20 @@ export function statByReportKey(reportKey: string): StatInfo | undefined {
  * unknown name, a repeat, or a stat the method cannot add is refused (exit 2) before anything is sent.
  */
 export function parseStats(list: string, primary: StatKey, method: 'profilesets' | 'scale'): StatInfo[] {
-  const names = list.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const names = list
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (names.length === 0) throw new UsageError('--stats names no stat.', `For example: --stats ${DEFAULT_STATS}`);
   const picked: StatInfo[] = [];
   for (const name of names) {
     const known = STATS.some((s) => s.key === name) ? (name as StatKey) : ALIASES[name];
     const key = name === 'primary' ? primary : known;
     if (!key) {
-      throw new UsageError(`--stats ${name}: simc has no stat of that name to add.`,
-        `Use primary, ${STATS.map((s) => s.key).join(', ')}.`);
+      throw new UsageError(
+        `--stats ${name}: simc has no stat of that name to add.`,
+        `Use primary, ${STATS.map((s) => s.key).join(', ')}.`,
+      );
     }
     const stat = statByKey(key);
     if (picked.includes(stat)) {
@@ -80,7 +137,7 @@ export function parseStats(list: string, primary: StatKey, method: 'profilesets'
     }
     if (method === 'profilesets' && !stat.enchant) {
       const why = `simc has no option that adds ${stat.label}, so a profileset cannot weigh it`;
-      throw new UsageError(`--stats ${name}: ${why}.`, 'Use --method scale (simc\'s scale factors) for it.');
+      throw new UsageError(`--stats ${name}: ${why}.`, "Use --method scale (simc's scale factors) for it.");
     }
     picked.push(stat);
   }

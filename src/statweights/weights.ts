@@ -126,10 +126,12 @@ export function fromScaleReport(report: ScaleReport, only?: readonly StatInfo[],
     const scaled = (s: StatInfo | undefined): s is StatInfo => s !== undefined && factors[s.reportKey] !== 0;
     const stats = listed ?? Object.keys(factors).map(statByReportKey).filter(scaled);
     const eRef = (player.collected_data?.dps?.mean_std_dev ?? 0) * z;
-    const measured = stats.filter((s) => typeof factors[s.reportKey] === 'number').map((stat): Measured => {
-      const amount = player.scale_deltas?.[stat.reportKey] ?? DEFAULT_SCALE_DELTA;
-      return { stat, delta: factors[stat.reportKey]! * amount, amount, own: eRef, base: eRef };
-    });
+    const measured = stats
+      .filter((s) => typeof factors[s.reportKey] === 'number')
+      .map((stat): Measured => {
+        const amount = player.scale_deltas?.[stat.reportKey] ?? DEFAULT_SCALE_DELTA;
+        return { stat, delta: factors[stat.reportKey]! * amount, amount, own: eRef, base: eRef };
+      });
     if (measured.length === 0) continue;
     const character = known?.name === player.name ? known : characterOfReport(player);
     out.push(build(character, 'scale', 'dps', measured, true));
@@ -146,8 +148,19 @@ function statsOfScaleOnly(list: string | undefined): StatInfo[] | undefined {
 
 /** simc writes `specialization` as "<Spec> <Class>", e.g. "Beast Mastery Hunter", "Frost Death Knight". */
 const CLASS_LABELS = [
-  'Death Knight', 'Demon Hunter', 'Druid', 'Evoker', 'Hunter', 'Mage', 'Monk', 'Paladin', 'Priest', 'Rogue', 'Shaman',
-  'Warlock', 'Warrior',
+  'Death Knight',
+  'Demon Hunter',
+  'Druid',
+  'Evoker',
+  'Hunter',
+  'Mage',
+  'Monk',
+  'Paladin',
+  'Priest',
+  'Rogue',
+  'Shaman',
+  'Warlock',
+  'Warrior',
 ];
 
 export function characterOfReport(player: ReportPlayer): CharacterInfo {
@@ -188,8 +201,14 @@ function build(
     }
   }
   return {
-    character, method, metric, normalisedTo: norm.stat.key, weights, equalWithinError,
-    pawn: pawnString(character, weights, norm.stat.key), errorsEstimated,
+    character,
+    method,
+    metric,
+    normalisedTo: norm.stat.key,
+    weights,
+    equalWithinError,
+    pawn: pawnString(character, weights, norm.stat.key),
+    errorsEstimated,
   };
 }
 

@@ -46,17 +46,18 @@ export function topGearAnswer(record: ResultRecord): TopGearAnswer | undefined {
   const vault = vaultAdvice(actor, ranked, metric);
 
   if (base.delta <= 0) {
-    const headline = 'Keep what you wear: no combination beats the equipped set '
-      + `(the best, ${best.name}, is ${gain(base)}).`;
+    const headline =
+      'Keep what you wear: no combination beats the equipped set ' + `(the best, ${best.name}, is ${gain(base)}).`;
     return { headline, tied: [], vault };
   }
   const tied = [best, ...ranked.slice(1).filter((r) => difference(best, r).significant === false)];
   const listed = (rows: Row[]) => list(rows.map((r) => `${r.name} (${gain(difference(actor, r))})`));
   if (base.significant === false) {
-    const headline = tied.length === 1
-      ? `Keep what you wear: the equipped set is within the error of the best, ${best.name} (${gain(base)}).`
-      : `Keep what you wear: the equipped set and ${tied.length} combinations are within the error of the best: `
-        + `${listed(tied)}.`;
+    const headline =
+      tied.length === 1
+        ? `Keep what you wear: the equipped set is within the error of the best, ${best.name} (${gain(base)}).`
+        : `Keep what you wear: the equipped set and ${tied.length} combinations are within the error of the best: ` +
+          `${listed(tied)}.`;
     return { headline, tied, separate: separateAdvice(best, equippedRow(actor), metric), vault };
   }
   if (tied.length > 1) {
@@ -92,14 +93,18 @@ function separateAdvice(best: Row, rival: Row, metric: string): string {
   const apart = `${formatNumber(gap, 1)} ${metric} apart`;
   if (needed < FINEST_TARGET_ERROR) {
     const next = rival.name === EQUIPPED ? EQUIPPED : 'the next';
-    return `What would separate them: nothing on offer. The best and ${next} are ${apart}; even --target-error `
-      + `${FINEST_TARGET_ERROR}, the finest the service runs, would not tell them apart: they are as good as each `
-      + 'other, so wear either.';
+    return (
+      `What would separate them: nothing on offer. The best and ${next} are ${apart}; even --target-error ` +
+      `${FINEST_TARGET_ERROR}, the finest the service runs, would not tell them apart: they are as good as each ` +
+      'other, so wear either.'
+    );
   }
   const target = Number(needed.toPrecision(1));
-  return `What would separate them: a final stage at a lower target error (they are ${apart}). Run the top gear `
-    + `again with --target-error ${target}: multistage culls the rest cheaply and spends that precision only on `
-    + "the few still in the running, as Raidbots' Smart Sim does.";
+  return (
+    `What would separate them: a final stage at a lower target error (they are ${apart}). Run the top gear ` +
+    `again with --target-error ${target}: multistage culls the rest cheaply and spends that precision only on ` +
+    "the few still in the running, as Raidbots' Smart Sim does."
+  );
 }
 
 /** Combination names carry "(<ilvl>, vault)" after a Great Vault item's name (topgear/combinations.ts labels). */
@@ -115,13 +120,19 @@ function vaultAdvice(actor: Estimate, ranked: readonly Row[], metric: string): s
   const against = without.name === EQUIPPED ? EQUIPPED : without.name;
   const gain = gainText(d, metric);
   if (d.delta > 0 && d.significant !== false) {
-    return `Great Vault: take ${item} in ${slot}: the best set with it, ${withVault.name}, is ${gain} over the best `
-      + `without a vault item, ${against}.`;
+    return (
+      `Great Vault: take ${item} in ${slot}: the best set with it, ${withVault.name}, is ${gain} over the best ` +
+      `without a vault item, ${against}.`
+    );
   }
   if (d.significant === false) {
-    return `Great Vault: ${item} in ${slot} is the best vault item, but within the error of the best without one: `
-      + `${withVault.name} is ${gain} against ${against}.`;
+    return (
+      `Great Vault: ${item} in ${slot} is the best vault item, but within the error of the best without one: ` +
+      `${withVault.name} is ${gain} against ${against}.`
+    );
   }
-  return `Great Vault: no vault item beats the best without one: the best with one, ${withVault.name}, is ${gain} `
-    + `against ${against}.`;
+  return (
+    `Great Vault: no vault item beats the best without one: the best with one, ${withVault.name}, is ${gain} ` +
+    `against ${against}.`
+  );
 }

@@ -77,10 +77,17 @@ export function planTopGear(exp: AddonExport, options: PlanOptions = {}): TopGea
       note('item', 'in slots --slots leaves as equipped', offered.length);
       continue;
     }
-    const plan = group === 'weapon' ? weaponChoices(exp, note) : slots.length === 2 ? pairChoices(exp, slots as [Slot, Slot], note) : singleChoices(exp, slots[0] as Slot, note);
+    const plan =
+      group === 'weapon'
+        ? weaponChoices(exp, note)
+        : slots.length === 2
+          ? pairChoices(exp, slots as [Slot, Slot], note)
+          : singleChoices(exp, slots[0] as Slot, note);
     if (plan.length > 1) groups.push({ group, choices: plan });
   }
-  const otherSlots = [...exp.bags, ...exp.vault].filter((i) => !GROUP_NAMES.some((g) => (GROUPS[g] as readonly Slot[]).includes(i.slot)));
+  const otherSlots = [...exp.bags, ...exp.vault].filter(
+    (i) => !GROUP_NAMES.some((g) => (GROUPS[g] as readonly Slot[]).includes(i.slot)),
+  );
   note('shirt/tabard item', '(cosmetic)', otherSlots.length);
 
   const loadouts = loadoutsFor(exp, options.talents ?? 'active', note);
@@ -88,7 +95,12 @@ export function planTopGear(exp: AddonExport, options: PlanOptions = {}): TopGea
   const count = countCombinations(counts) * loadouts.length;
   const unconstrained = counts.reduce((n, [n0, n1]) => n * (n0 + n1), 1) * loadouts.length;
   note('combination', 'with more than one vault item (the vault gives one)', unconstrained - count);
-  return { groups, loadouts, count, leftOut: [...leftOut.values()].map((e) => `${formatNumber(e.n)} ${noun(e.n, e.noun)} ${e.rest}`) };
+  return {
+    groups,
+    loadouts,
+    count,
+    leftOut: [...leftOut.values()].map((e) => `${formatNumber(e.n)} ${noun(e.n, e.noun)} ${e.rest}`),
+  };
 }
 
 /** How many choices of a group hold no vault item (n0) and one (n1). */
@@ -242,4 +254,3 @@ function loadoutsFor(exp: AddonExport, talents: 'active' | 'all', note: Note): A
   }
   return list;
 }
-

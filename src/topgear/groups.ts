@@ -2,8 +2,16 @@
 import type { Slot } from '../addon/items.js';
 
 export const GROUPS = {
-  head: ['head'], neck: ['neck'], shoulder: ['shoulder'], back: ['back'], chest: ['chest'], wrist: ['wrist'],
-  hands: ['hands'], waist: ['waist'], legs: ['legs'], feet: ['feet'],
+  head: ['head'],
+  neck: ['neck'],
+  shoulder: ['shoulder'],
+  back: ['back'],
+  chest: ['chest'],
+  wrist: ['wrist'],
+  hands: ['hands'],
+  waist: ['waist'],
+  legs: ['legs'],
+  feet: ['feet'],
   finger: ['finger1', 'finger2'],
   trinket: ['trinket1', 'trinket2'],
   weapon: ['main_hand', 'off_hand'],
@@ -13,10 +21,27 @@ export const GROUP_NAMES = Object.keys(GROUPS) as Group[];
 
 /** Other words people use for a group (slot names, plurals, Raidbots' words). */
 const ALIASES: Record<string, Group> = {
-  shoulders: 'shoulder', cloak: 'back', wrists: 'wrist', bracers: 'wrist', gloves: 'hands', hand: 'hands', belt: 'waist',
-  leg: 'legs', boots: 'feet', foot: 'feet', ring: 'finger', rings: 'finger', fingers: 'finger', finger1: 'finger',
-  finger2: 'finger', trinkets: 'trinket', trinket1: 'trinket', trinket2: 'trinket', weapons: 'weapon',
-  main_hand: 'weapon', off_hand: 'weapon',
+  shoulders: 'shoulder',
+  cloak: 'back',
+  wrists: 'wrist',
+  bracers: 'wrist',
+  gloves: 'hands',
+  hand: 'hands',
+  belt: 'waist',
+  leg: 'legs',
+  boots: 'feet',
+  foot: 'feet',
+  ring: 'finger',
+  rings: 'finger',
+  fingers: 'finger',
+  finger1: 'finger',
+  finger2: 'finger',
+  trinkets: 'trinket',
+  trinket1: 'trinket',
+  trinket2: 'trinket',
+  weapons: 'weapon',
+  main_hand: 'weapon',
+  off_hand: 'weapon',
 };
 
 export class SlotsError extends Error {}
@@ -24,7 +49,10 @@ export class SlotsError extends Error {}
 /** `--slots trinket,finger` → the groups, in their usual order. Unknown names throw with the list of valid ones. */
 export function parseSlots(list: string): Group[] {
   const wanted = new Set<Group>();
-  for (const raw of list.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const raw of list
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     const group = (GROUP_NAMES as string[]).includes(raw) ? (raw as Group) : ALIASES[raw];
     if (!group) throw new SlotsError(`--slots: "${raw}" is not a slot group; use any of ${GROUP_NAMES.join(',')}.`);
     wanted.add(group);

@@ -23,7 +23,10 @@ export interface TopGearProfileOptions {
 }
 
 export function topGearProfile(
-  exp: AddonExport, plan: TopGearPlan, source: string, options: TopGearProfileOptions = {},
+  exp: AddonExport,
+  plan: TopGearPlan,
+  source: string,
+  options: TopGearProfileOptions = {},
 ): TopGearProfile {
   const who = [exp.className, exp.spec].filter(Boolean).join(', ');
   const lines = [

@@ -17,7 +17,10 @@ export function isExecutableFile(path: string): boolean {
 /** The first executable file named `name` (or `name` + a PATHEXT extension on Windows) in PATH's folders. */
 export function commandOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   const dirs = (env.PATH ?? env.Path ?? '').split(delimiter).filter(Boolean);
-  const names = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';').map((ext) => `${name}${ext.toLowerCase()}`) : [name];
+  const names =
+    process.platform === 'win32'
+      ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';').map((ext) => `${name}${ext.toLowerCase()}`)
+      : [name];
   for (const dir of dirs) {
     for (const candidate of names) {
       const path = join(isAbsolute(dir) ? dir : resolve(dir), candidate);

@@ -17,7 +17,10 @@ export function oneOf<T extends string>(flag: string, allowed: readonly T[]) {
   return (value: string): T => {
     if (!(allowed as readonly string[]).includes(value)) {
       const meant = closestValue(value, allowed);
-      throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}").`, meant && `Did you mean ${meant}?`);
+      throw new UsageError(
+        `${flag} must be one of ${allowed.join(', ')} (got "${value}").`,
+        meant && `Did you mean ${meant}?`,
+      );
     }
     return value as T;
   };
@@ -43,7 +46,8 @@ export function duration(flag: string) {
 /** A percentage or threshold: 0, 1, 2.5. */
 export function nonNegativeNumber(flag: string) {
   return (value: string): number => {
-    if (!/^(\d+(\.\d+)?|\.\d+)$/.test(value.trim())) throw new UsageError(`${flag} must be a number of 0 or more, e.g. 1 or 2.5 (got "${value}").`);
+    if (!/^(\d+(\.\d+)?|\.\d+)$/.test(value.trim()))
+      throw new UsageError(`${flag} must be a number of 0 or more, e.g. 1 or 2.5 (got "${value}").`);
     return Number(value);
   };
 }

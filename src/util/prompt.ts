@@ -49,7 +49,11 @@ export async function readAllBytes(stdin: NodeJS.ReadableStream): Promise<Buffer
  * A secret typed at a hidden prompt on a terminal, or else the first non-blank line of stdin ('' when there is
  * none). Never from a flag value: flags end up in shell history and `ps`. Ctrl-C at the prompt throws `cancelled()`.
  */
-export async function readSecretLine(stdin: NodeJS.ReadableStream & { isTTY?: boolean }, prompt: string, cancelled: () => Error): Promise<string> {
+export async function readSecretLine(
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean },
+  prompt: string,
+  cancelled: () => Error,
+): Promise<string> {
   if (stdin.isTTY) {
     const value = await readHidden(stdin as NodeJS.ReadStream, process.stderr, prompt);
     if (value === undefined) throw cancelled();

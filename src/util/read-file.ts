@@ -6,7 +6,11 @@ import { UsageError } from '../errors.js';
  * ("Profile", "Export"); `fixes` are the hints for a missing file and for a folder. Synchronous: node:fs/promises
  * (with the readline it loads) costs more to load than a sync read of a file of a few kB takes.
  */
-export async function readUserFile(path: string, noun: string, fixes: { missing: string; folder?: string }): Promise<Buffer> {
+export async function readUserFile(
+  path: string,
+  noun: string,
+  fixes: { missing: string; folder?: string },
+): Promise<Buffer> {
   try {
     return readFileSync(path);
   } catch (error) {

@@ -7,7 +7,10 @@ import { deliveryHeaders, describeOutcome, isSuccess, postRaw } from './post.js'
 import type { ReceivedEvent } from './listen.js';
 
 export class ActionFailure extends Error {
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
   }
 }
@@ -73,7 +76,12 @@ export function runExec(
 }
 
 /** Re-post the delivery as received: the exact body and the service's headers, so the target can verify it too. */
-export async function forwardDelivery(url: string, received: ReceivedEvent, signal: AbortSignal, timeoutMs: number): Promise<void> {
+export async function forwardDelivery(
+  url: string,
+  received: ReceivedEvent,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<void> {
   const outcome = await postRaw(url, received.rawBody, deliveryHeaders(received), { signal, timeoutMs });
   if (!isSuccess(outcome)) throw new ActionFailure(`--forward-to ${url} failed: ${describeOutcome(outcome)}`, 502);
 }

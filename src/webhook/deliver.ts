@@ -119,7 +119,11 @@ export async function deliverTerminalEvent(options: DeliverOptions): Promise<Del
     record = { ...record, ...change };
     await options.store.write(record);
   };
-  await save({ attempts: record.attempts.map((a) => (a.result === 'sending' ? { ...a, result: 'interrupted' as const, detail: 'stopped before the answer' } : a)) });
+  await save({
+    attempts: record.attempts.map((a) =>
+      a.result === 'sending' ? { ...a, result: 'interrupted' as const, detail: 'stopped before the answer' } : a,
+    ),
+  });
 
   while (record.attempts.length < maxAttempts) {
     const wait = Date.parse(record.nextAttemptAt) - now();
@@ -132,18 +136,50 @@ export async function deliverTerminalEvent(options: DeliverOptions): Promise<Del
     }
     if (options.signal?.aborted) return record;
     const number = record.attempts.length + 1;
-    const attempt: DeliveryAttempt = { deliveryId: newId('dlv'), at: new Date(now()).toISOString(), result: 'sending', status: null, detail: null };
+    const attempt: DeliveryAttempt = {
+      deliveryId: newId('dlv'),
+      at: new Date(now()).toISOString(),
+      result: 'sending',
+      status: null,
+      detail: null,
+    };
     // Recorded before sending, with the next slot, so a stop mid-attempt still counts it and keeps the schedule.
-    await save({ attempts: [...record.attempts, attempt], nextAttemptAt: new Date(now() + retryDelayMs(number, delays)).toISOString() });
+    await save({
+      attempts: [...record.attempts, attempt],
+      nextAttemptAt: new Date(now() + retryDelayMs(number, delays)).toISOString(),
+    });
     const outcome = await send(options, record, attempt.deliveryId, now);
-    const result = isSuccess(outcome) ? 'delivered' : options.signal?.aborted ? 'interrupted' : isRetryableOutcome(outcome) ? 'retry' : 'rejected';
-    const done = { ...attempt, result, status: outcome.kind === 'answered' ? outcome.status : null, detail: describeOutcome(outcome) } as DeliveryAttempt;
+    const result = isSuccess(outcome)
+      ? 'delivered'
+      : options.signal?.aborted
+        ? 'interrupted'
+        : isRetryableOutcome(outcome)
+          ? 'retry'
+          : 'rejected';
+    const done = {
+      ...attempt,
+      result,
+      status: outcome.kind === 'answered' ? outcome.status : null,
+      detail: describeOutcome(outcome),
+    } as DeliveryAttempt;
     const attempts = [...record.attempts.slice(0, -1), done];
     const last = number >= maxAttempts;
-    const state = result === 'delivered' ? 'delivered' : result === 'rejected' || (result !== 'interrupted' && last) ? 'failed' : 'pending';
+    const state =
+      result === 'delivered'
+        ? 'delivered'
+        : result === 'rejected' || (result !== 'interrupted' && last)
+          ? 'failed'
+          : 'pending';
     await save({ attempts, state, finishedAt: state === 'pending' ? null : new Date(now()).toISOString() });
-    const tail = state !== 'pending' ? ` (${state})` : result === 'interrupted' ? ' (stopped; resumes later)' : `; next in ${retryDelayMs(number, delays) / 1000} s`;
-    options.log?.(`webhook ${record.eventId} for ${record.jobId}: attempt ${number}/${maxAttempts} ${attempt.deliveryId} → ${describeOutcome(outcome)}${tail}`);
+    const tail =
+      state !== 'pending'
+        ? ` (${state})`
+        : result === 'interrupted'
+          ? ' (stopped; resumes later)'
+          : `; next in ${retryDelayMs(number, delays) / 1000} s`;
+    options.log?.(
+      `webhook ${record.eventId} for ${record.jobId}: attempt ${number}/${maxAttempts} ${attempt.deliveryId} → ${describeOutcome(outcome)}${tail}`,
+    );
     if (state !== 'pending' || result === 'interrupted') return record;
   }
   // Only reached when a stop cut off the last attempt: its answer is unknown, and the attempts are used up.
@@ -151,7 +187,12 @@ export async function deliverTerminalEvent(options: DeliverOptions): Promise<Del
   return record;
 }
 
-function send(options: DeliverOptions, record: DeliveryRecord, deliveryId: string, now: () => number): Promise<PostOutcome> {
+function send(
+  options: DeliverOptions,
+  record: DeliveryRecord,
+  deliveryId: string,
+  now: () => number,
+): Promise<PostOutcome> {
   const body = Buffer.from(record.body, 'utf8');
   const t = Math.floor(now() / 1000);
   const signature = signatureHeader(options.target.secret, t, body);

@@ -86,7 +86,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       await options.process(received, deadline.signal);
     } catch (error) {
       const status = (error as { status?: number }).status ?? 500;
-      const reason = deadline.signal.aborted ? `processing took over ${budgetMs / 1000} s: ${(error as Error).message}` : (error as Error).message;
+      const reason = deadline.signal.aborted
+        ? `processing took over ${budgetMs / 1000} s: ${(error as Error).message}`
+        : (error as Error).message;
       return { status: deadline.signal.aborted ? 503 : status, reason };
     } finally {
       clearTimeout(timer);
@@ -123,7 +125,12 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   }
 
   type Refuse = (status: number, reason: string) => void;
-  async function receive(req: IncomingMessage, res: ServerResponse, deliveryId: string | undefined, refuse: Refuse): Promise<void> {
+  async function receive(
+    req: IncomingMessage,
+    res: ServerResponse,
+    deliveryId: string | undefined,
+    refuse: Refuse,
+  ): Promise<void> {
     const body = await readBody(req);
     if (body.kind === 'hung-up') return options.onHungUp(deliveryId, body.receivedBytes);
     if (body.kind === 'over') return refuse(413, `the body is over ${MAX_BODY_BYTES} bytes`);
@@ -143,7 +150,13 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     const event = parseWebhookEvent(rawBody);
     if (!event) return refuse(400, 'the body is not a webhook event (kind, version, timestamp, payload{id,status})');
 
-    const received: ReceivedEvent = { eventId, deliveryId: deliveryId ?? '', signature: signature ?? '', rawBody, event };
+    const received: ReceivedEvent = {
+      eventId,
+      deliveryId: deliveryId ?? '',
+      signature: signature ?? '',
+      rawBody,
+      event,
+    };
     if (seen.has(eventId)) {
       options.onDuplicate(received);
       return reply(res, 200, { ok: true, duplicate: true });

@@ -11,7 +11,13 @@ import { promises as fs, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Config } from '../config/resolve.js';
 import type { LocalJob, LocalStore } from '../local/store.js';
-import { deliverTerminalEvent, fileRecordStore, newDeliveryRecord, type RecordStore, type WebhookTarget } from './deliver.js';
+import {
+  deliverTerminalEvent,
+  fileRecordStore,
+  newDeliveryRecord,
+  type RecordStore,
+  type WebhookTarget,
+} from './deliver.js';
 import { webhookUrl } from './target.js';
 
 const RECORD_FILE = 'webhook.json';
@@ -96,13 +102,20 @@ export class LocalDeliveries {
     if (!target) {
       const current = (await record.read()) ?? newDeliveryRecord(job);
       if (current.state === 'pending') {
-        const reason = 'no webhook URL or signing secret where the local worker runs: store the secret with `simjob webhook secret set`';
+        const reason =
+          'no webhook URL or signing secret where the local worker runs: store the secret with `simjob webhook secret set`';
         await record.write({ ...current, state: 'failed', finishedAt: new Date().toISOString(), reason });
         this.log(`webhook ${current.eventId} for ${id}: not sent, ${reason}`);
       }
       return this.finish(id);
     }
-    const result = await deliverTerminalEvent({ job, target, store: record, signal: this.stopping.signal, log: this.log });
+    const result = await deliverTerminalEvent({
+      job,
+      target,
+      store: record,
+      signal: this.stopping.signal,
+      log: this.log,
+    });
     if (result.state !== 'pending') await this.finish(id);
   }
 

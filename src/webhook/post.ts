@@ -11,8 +11,7 @@ import { isRetryableStatus } from '../api/enums.js';
 const ANSWER_TIMEOUT_MS = 10_000;
 
 export type PostOutcome =
-  | { kind: 'answered'; status: number }
-  | { kind: 'no_answer'; error: string; timedOut: boolean };
+  { kind: 'answered'; status: number } | { kind: 'no_answer'; error: string; timedOut: boolean };
 
 export interface PostOptions {
   timeoutMs?: number;
@@ -29,7 +28,12 @@ export function deliveryHeaders(d: { signature: string; eventId: string; deliver
   };
 }
 
-export async function postRaw(url: string, body: Buffer, headers: Record<string, string>, options: PostOptions = {}): Promise<PostOutcome> {
+export async function postRaw(
+  url: string,
+  body: Buffer,
+  headers: Record<string, string>,
+  options: PostOptions = {},
+): Promise<PostOutcome> {
   const target = new URL(url);
   // Loaded on first delivery only: this module is on the path of every local command (local backend →
   // webhook/local.ts → deliver.ts), and most of them deliver nothing.
@@ -65,7 +69,9 @@ export async function postRaw(url: string, body: Buffer, headers: Record<string,
       res.on('error', () => undefined);
       res.resume();
     });
-    req.on('error', (error: NodeJS.ErrnoException) => finish({ kind: 'no_answer', error: error.code ?? error.message, timedOut: false }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ kind: 'no_answer', error: error.code ?? error.message, timedOut: false }),
+    );
     req.end(body);
   });
 }

@@ -59,13 +59,16 @@ export async function fileSeenEvents(path: string, options: SeenStoreOptions): P
       ids.set(id, now());
       // One write at a time, in order; each merges the file's current ids (another listener's) first.
       writing = writing.then(async () => {
-        for (const [other, at] of await load(path, undefined)) if (!ids.has(other) || (ids.get(other) ?? 0) < at) ids.set(other, at);
+        for (const [other, at] of await load(path, undefined))
+          if (!ids.has(other) || (ids.get(other) ?? 0) < at) ids.set(other, at);
         prune(ids, now(), options.ttlMs, max);
         try {
           await fs.mkdir(dirname(path), { recursive: true });
           await writeJsonAtomic(path, { version: 1, seen: Object.fromEntries(ids) } satisfies SeenFile);
         } catch (error) {
-          options.onProblem?.(`could not save the seen event ids to ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); a restart may run a redelivered event again`);
+          options.onProblem?.(
+            `could not save the seen event ids to ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); a restart may run a redelivered event again`,
+          );
         }
       });
       return writing;
@@ -94,7 +97,8 @@ async function load(path: string, onProblem: SeenStoreOptions['onProblem']): Pro
     text = await fs.readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') onProblem?.(`could not read ${path} (${code ?? (error as Error).message}); starting with no seen event ids`);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR')
+      onProblem?.(`could not read ${path} (${code ?? (error as Error).message}); starting with no seen event ids`);
     return ids;
   }
   let doc: unknown;
@@ -106,7 +110,9 @@ async function load(path: string, onProblem: SeenStoreOptions['onProblem']): Pro
   }
   const seen = (doc as Partial<SeenFile> | null)?.seen;
   if (typeof seen !== 'object' || seen === null || Array.isArray(seen)) {
-    onProblem?.(`${path} is not a seen-events file; starting with no seen event ids, and it is replaced on the next event`);
+    onProblem?.(
+      `${path} is not a seen-events file; starting with no seen event ids, and it is replaced on the next event`,
+    );
     return ids;
   }
   for (const [id, at] of Object.entries(seen)) if (typeof at === 'number' && Number.isFinite(at)) ids.set(id, at);

@@ -15,7 +15,9 @@ const MAX_T_DIGITS = 15;
 export type Bytes = Buffer | Uint8Array | string;
 
 function bytes(value: Bytes): Buffer {
-  return typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  return typeof value === 'string'
+    ? Buffer.from(value, 'utf8')
+    : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 }
 
 /**
@@ -23,7 +25,11 @@ function bytes(value: Bytes): Buffer {
  * own digits are signed again, so a `t` with leading zeros still matches what the sender signed.
  */
 export function sign(secret: Bytes, t: number | string, rawBody: Bytes): string {
-  return nodeCrypto().createHmac('sha256', bytes(secret)).update(Buffer.from(`${t}.`, 'utf8')).update(bytes(rawBody)).digest('hex');
+  return nodeCrypto()
+    .createHmac('sha256', bytes(secret))
+    .update(Buffer.from(`${t}.`, 'utf8'))
+    .update(bytes(rawBody))
+    .digest('hex');
 }
 
 /** The full header value a sender puts on a delivery. */
@@ -46,7 +52,8 @@ export type ParseResult = ({ ok: true } & ParsedSignature) | { ok: false; reason
  * (`v0=`, `v2=`) ignored. Exactly one `t`, all digits, and at least one `v1` are required.
  */
 export function parseSignatureHeader(header: string | undefined): ParseResult {
-  if (header === undefined || header.trim() === '') return { ok: false, reason: 'the signature header is missing or empty' };
+  if (header === undefined || header.trim() === '')
+    return { ok: false, reason: 'the signature header is missing or empty' };
   let tText: string | undefined;
   const v1: string[] = [];
   for (const rawPart of header.split(',')) {
@@ -65,7 +72,10 @@ export function parseSignatureHeader(header: string | undefined): ParseResult {
   }
   if (tText === undefined) return { ok: false, reason: 'the signature header has no t= timestamp' };
   if (!/^\d+$/.test(tText) || tText.length > MAX_T_DIGITS) {
-    return { ok: false, reason: `the signature timestamp must be whole unix seconds, all digits (got "${clip(tText)}")` };
+    return {
+      ok: false,
+      reason: `the signature timestamp must be whole unix seconds, all digits (got "${clip(tText)}")`,
+    };
   }
   if (v1.length === 0) return { ok: false, reason: 'the signature header has no v1= signature' };
   return { ok: true, tText, t: Number(tText), v1 };
@@ -74,8 +84,7 @@ export function parseSignatureHeader(header: string | undefined): ParseResult {
 export type VerifyFailure = 'malformed_header' | 'bad_signature' | 'stale_timestamp' | 'future_timestamp';
 
 export type VerifyResult =
-  | { ok: true; t: number; ageSeconds: number }
-  | { ok: false; code: VerifyFailure; reason: string };
+  { ok: true; t: number; ageSeconds: number } | { ok: false; code: VerifyFailure; reason: string };
 
 export interface VerifyInput {
   secret: Bytes;
@@ -103,13 +112,27 @@ export function verifySignature(input: VerifyInput): VerifyResult {
     if (nodeCrypto().timingSafeEqual(given, expected) && wellFormed) matched = true;
   }
   if (!matched) {
-    return { ok: false, code: 'bad_signature', reason: 'the signature does not match the body (wrong secret, or the body was changed)' };
+    return {
+      ok: false,
+      code: 'bad_signature',
+      reason: 'the signature does not match the body (wrong secret, or the body was changed)',
+    };
   }
   const now = input.now ?? Math.floor(Date.now() / 1000);
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const age = now - parsed.t;
-  if (age > tolerance) return { ok: false, code: 'stale_timestamp', reason: `the signature is ${age} s old, over the ${tolerance} s tolerance (a replay, or a slow clock)` };
-  if (-age > tolerance) return { ok: false, code: 'future_timestamp', reason: `the signature is ${-age} s in the future, over the ${tolerance} s tolerance (check the clocks)` };
+  if (age > tolerance)
+    return {
+      ok: false,
+      code: 'stale_timestamp',
+      reason: `the signature is ${age} s old, over the ${tolerance} s tolerance (a replay, or a slow clock)`,
+    };
+  if (-age > tolerance)
+    return {
+      ok: false,
+      code: 'future_timestamp',
+      reason: `the signature is ${-age} s in the future, over the ${tolerance} s tolerance (check the clocks)`,
+    };
   return { ok: true, t: parsed.t, ageSeconds: age };
 }
 

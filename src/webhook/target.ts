@@ -24,7 +24,11 @@ export function webhookUrl(config: Config, env: NodeJS.ProcessEnv): string | und
 export function requireWebhookTarget(config: Config, env: NodeJS.ProcessEnv): WebhookTarget {
   const raw = webhookUrl(config, env);
   const secret = config.webhookSecret();
-  if (raw && secret) return { url: parseBaseUrl(raw, env.SIMJOB_WEBHOOK_URL ? 'SIMJOB_WEBHOOK_URL' : 'webhook.url'), secret };
+  if (raw && secret)
+    return { url: parseBaseUrl(raw, env.SIMJOB_WEBHOOK_URL ? 'SIMJOB_WEBHOOK_URL' : 'webhook.url'), secret };
   const missing = [!raw && 'no URL', !secret && 'no signing secret'].filter(Boolean).join(' and ');
-  throw new UsageError(`This local job asks for a webhook, but ${missing} is configured (webhook_not_configured).`, NOT_CONFIGURED_HINT);
+  throw new UsageError(
+    `This local job asks for a webhook, but ${missing} is configured (webhook_not_configured).`,
+    NOT_CONFIGURED_HINT,
+  );
 }

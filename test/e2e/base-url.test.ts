@@ -17,7 +17,9 @@ describe('a base URL ending in /v1', () => {
     const env = isolatedDirs();
     const set = await simjob(['config', 'set', 'base_url', `${server.url}/v1`, '--profile', 'v1p'], { env });
     expect(set.exitCode).toBe(2);
-    expect(set.stderr).toBe(`Error: base_url must be the API root, without /v1 (got "${server.url}/v1"): simjob adds /v1/sim/… itself. Use ${server.url} instead.\n`);
+    expect(set.stderr).toBe(
+      `Error: base_url must be the API root, without /v1 (got "${server.url}/v1"): simjob adds /v1/sim/… itself. Use ${server.url} instead.\n`,
+    );
     const get = await simjob(['config', 'get', 'base_url', '--profile', 'v1p'], { env });
     expect(get.stdout).toBe('');
   });
@@ -27,10 +29,17 @@ describe('a base URL ending in /v1', () => {
     const env = { ...isolatedDirs(), SIMJOB_API_KEY: 'sk_test_good' };
     const flag = await simjob(['usage', '--base-url', `${server.url}/v1/`], { env });
     expect(flag.exitCode).toBe(2);
-    expect(flag.stderr).toBe(`Error: --base-url must be the API root, without /v1 (got "${server.url}/v1/"): simjob adds /v1/sim/… itself. Use ${server.url} instead.\n`);
-    const login = await simjob(['login'], { env: { ...isolatedDirs(), SIMJOB_BASE_URL: `${server.url}/v1` }, input: 'sk_test_good\n' });
+    expect(flag.stderr).toBe(
+      `Error: --base-url must be the API root, without /v1 (got "${server.url}/v1/"): simjob adds /v1/sim/… itself. Use ${server.url} instead.\n`,
+    );
+    const login = await simjob(['login'], {
+      env: { ...isolatedDirs(), SIMJOB_BASE_URL: `${server.url}/v1` },
+      input: 'sk_test_good\n',
+    });
     expect(login.exitCode).toBe(2);
-    expect(login.stderr).toBe(`Error: SIMJOB_BASE_URL must be the API root, without /v1 (got "${server.url}/v1"): simjob adds /v1/sim/… itself. Use ${server.url} instead.\n`);
+    expect(login.stderr).toBe(
+      `Error: SIMJOB_BASE_URL must be the API root, without /v1 (got "${server.url}/v1"): simjob adds /v1/sim/… itself. Use ${server.url} instead.\n`,
+    );
     expect(server.requests.length).toBe(before);
   });
 });

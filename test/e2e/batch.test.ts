@@ -14,7 +14,13 @@ beforeAll(async () => {
     queueMs: 100,
     runMs: 1200,
     concurrency: 8,
-    apiKeys: ['sk_test_good', { key: 'sk_two_at_once', limits: { maxActiveJobs: 2 } }, 'sk_json', 'sk_cancel', 'sk_int'],
+    apiKeys: [
+      'sk_test_good',
+      { key: 'sk_two_at_once', limits: { maxActiveJobs: 2 } },
+      'sk_json',
+      'sk_cancel',
+      'sk_int',
+    ],
   });
   dir = tempDir('simjob-batch-');
   for (const name of NAMES) profileFile(name, 3, dir);
@@ -23,7 +29,10 @@ afterAll(async () => {
   await server.close();
 });
 
-const submits = (key: string) => server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/sim/jobs' && String(r.headers.authorization) === `Bearer ${key}`);
+const submits = (key: string) =>
+  server.requests.filter(
+    (r) => r.method === 'POST' && r.path === '/v1/sim/jobs' && String(r.headers.authorization) === `Bearer ${key}`,
+  );
 const jobsOf = (key: string) => [...server.jobs.values()].filter((j) => j.owner === key);
 
 describe('a batch of 5 profiles', () => {
@@ -31,7 +40,15 @@ describe('a batch of 5 profiles', () => {
     // A retry budget shorter than the Retry-After: the HTTP layer hands the 429 up at once, so the batch's own
     // in-flight wait is what rides it out.
     const env = { ...userEnv(server, 'sk_two_at_once'), SIMJOB_RETRY_BUDGET: '500ms' };
-    server.inject({ method: 'POST', path: '/v1/sim/jobs', status: 429, code: 'max_active_jobs_exceeded', meta: { reason: 'max_active_jobs_exceeded', maxActiveJobs: 2, activeJobs: 2 }, retryAfter: 1, times: 3 });
+    server.inject({
+      method: 'POST',
+      path: '/v1/sim/jobs',
+      status: 429,
+      code: 'max_active_jobs_exceeded',
+      meta: { reason: 'max_active_jobs_exceeded', maxActiveJobs: 2, activeJobs: 2 },
+      retryAfter: 1,
+      times: 3,
+    });
     // quoted: the shell does not expand it, simjob does
     const live = spawnCli(['submit', `${dir}/*.simc`, '--channel', 'nightly', '--wait', '--concurrency', '4'], env);
     const run = await live.done;
@@ -44,20 +61,30 @@ describe('a batch of 5 profiles', () => {
     const posts = submits('sk_two_at_once');
     expect(posts.filter((r) => r.status === 429).length).toBeGreaterThan(0);
     expect(new Set(posts.map((r) => r.headers['idempotency-key'])).size).toBe(5);
-    expect(run.stderr).toMatch(/the account's limit of jobs in flight is reached \(2\/2\); submitting again in \d+ s with the same idempotency key/);
+    expect(run.stderr).toMatch(
+      /the account's limit of jobs in flight is reached \(2\/2\); submitting again in \d+ s with the same idempotency key/,
+    );
 
     // one summary table on stdout
     const table = run.stdout.split('\n').filter((l) => l.includes('\t'));
     expect(table[0]).toBe('Profile\tJob\tStatus\tDPS\t±\tBest profileset\tCredits\tTime');
     expect(table.slice(1)).toHaveLength(5);
-    for (const [, id] of accepted.map((m) => [m[1], m[2]])) expect(table.some((l) => l.includes(`\t${id}\tcompleted\t`))).toBe(true);
+    for (const [, id] of accepted.map((m) => [m[1], m[2]]))
+      expect(table.some((l) => l.includes(`\t${id}\tcompleted\t`))).toBe(true);
     expect(run.stderr).toContain('5 profiles: 5 completed.');
   });
 
   it('--json: one JSON array of the 5 result resources', async () => {
-    const run = await simjob(['submit', ...NAMES.map((n) => join(dir, `${n.toLowerCase()}.simc`)), '--channel', 'nightly', '--wait', '--json'], { env: userEnv(server, 'sk_json') });
+    const run = await simjob(
+      ['submit', ...NAMES.map((n) => join(dir, `${n.toLowerCase()}.simc`)), '--channel', 'nightly', '--wait', '--json'],
+      { env: userEnv(server, 'sk_json') },
+    );
     expect(run.exitCode, run.stderr).toBe(0);
-    const body = JSON.parse(run.stdout) as Array<{ id: string; status: string; result: { summary: { mainActor: { name: string } } } }>;
+    const body = JSON.parse(run.stdout) as Array<{
+      id: string;
+      status: string;
+      result: { summary: { mainActor: { name: string } } };
+    }>;
     expect(body).toHaveLength(5);
     expect(body.map((r) => r.result.summary.mainActor.name).sort()).toEqual(NAMES);
     expect(new Set(body.map((r) => r.id))).toEqual(new Set(jobsOf('sk_json').map((j) => j.id)));
@@ -76,14 +103,23 @@ describe('a batch of 5 profiles', () => {
 
   it('Ctrl-C: the jobs keep running and every id is listed; profiles not yet sent are named', async () => {
     const env = userEnv(server, 'sk_int');
-    const live = spawnCli(['submit', `${dir}/*.simc`, '--channel', 'nightly', '--wait', '--concurrency', '2', '--meta', 'test.runMs=60000'], env);
-    await until(() => (live.stderr().match(/\): running/g) ?? []).length === 2, 15_000, () => live.stderr());
+    const live = spawnCli(
+      ['submit', `${dir}/*.simc`, '--channel', 'nightly', '--wait', '--concurrency', '2', '--meta', 'test.runMs=60000'],
+      env,
+    );
+    await until(
+      () => (live.stderr().match(/\): running/g) ?? []).length === 2,
+      15_000,
+      () => live.stderr(),
+    );
     live.process.kill('SIGINT');
     const run = await live.done;
     expect(run.exitCode).toBe(130);
     const running = jobsOf('sk_int');
     expect(running).toHaveLength(2);
-    expect(run.stderr).toContain('Stopped waiting. These jobs keep running; pick each up with: simjob status ID --wait');
+    expect(run.stderr).toContain(
+      'Stopped waiting. These jobs keep running; pick each up with: simjob status ID --wait',
+    );
     for (const job of running) {
       expect(job.status).toBe('running');
       expect(run.stderr).toMatch(new RegExp(`\\.simc  ${job.id}  running`));
@@ -95,6 +131,8 @@ describe('a batch of 5 profiles', () => {
   it('a glob that matches nothing is a usage error', async () => {
     const run = await simjob(['submit', `${dir}/*.nothing`, '--channel', 'nightly'], { env: userEnv(server) });
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toBe(`Error: No profile matches ${dir}/*.nothing. Check the pattern and the folder it is relative to.\n`);
+    expect(run.stderr).toBe(
+      `Error: No profile matches ${dir}/*.nothing. Check the pattern and the folder it is relative to.\n`,
+    );
   });
 });

@@ -13,7 +13,8 @@ import { tempDir } from '../helpers/temp.js';
 
 it('a rebuild keeps dist/cli.js and dist/worker.js in place throughout, then swaps in the new build', async () => {
   const copy = tempDir('simjob-build-');
-  for (const part of ['src', 'scripts', 'package.json']) cpSync(join(REPO_ROOT, part), join(copy, part), { recursive: true });
+  for (const part of ['src', 'scripts', 'package.json'])
+    cpSync(join(REPO_ROOT, part), join(copy, part), { recursive: true });
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
   // The "old build": stand-ins for the two files bin/simjob.js loads first.
   mkdirSync(join(copy, 'dist'));
@@ -35,5 +36,8 @@ it('a rebuild keeps dist/cli.js and dist/worker.js in place throughout, then swa
   expect([...missing], 'files of dist/ missing while the build ran').toEqual([]);
   expect(readFileSync(join(copy, 'dist', 'cli.js'), 'utf8')).not.toContain('// old build');
   expect(existsSync(join(copy, 'dist', 'cli.js'))).toBe(true);
-  expect(readdirSync(copy).filter((name) => name.startsWith('.dist-')), 'work folders left behind').toEqual([]);
+  expect(
+    readdirSync(copy).filter((name) => name.startsWith('.dist-')),
+    'work folders left behind',
+  ).toEqual([]);
 }, 180_000);

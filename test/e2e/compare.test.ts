@@ -22,7 +22,15 @@ afterAll(async () => {
 
 const finished = (args: string[] = []): Promise<string> => submitFinished(server, env, profile, args);
 
-interface Row { name: string; kind: string; a: { mean: number; mean_error: number } | null; b: { mean: number; mean_error: number } | null; delta?: number; combinedError?: number; significant?: boolean }
+interface Row {
+  name: string;
+  kind: string;
+  a: { mean: number; mean_error: number } | null;
+  b: { mean: number; mean_error: number } | null;
+  delta?: number;
+  combinedError?: number;
+  significant?: boolean;
+}
 
 describe('compare', () => {
   it('the actors and every profileset side by side, with Δ, the combined 95% error and significance', async () => {
@@ -34,8 +42,18 @@ describe('compare', () => {
     expect(body.test).toContain('√(eA² + eB²)');
     const resultA = JSON.parse((await simjob(['result', a, '--json'], { env })).stdout).result.summary.mainActor;
     const resultB = JSON.parse((await simjob(['result', b, '--json'], { env })).stdout).result.summary.mainActor;
-    expect(body.rows[0]).toMatchObject({ name: 'Fury', kind: 'actor', a: { mean: resultA.mean }, b: { mean: resultB.mean } });
-    expect(body.rows.filter((r) => r.kind === 'profileset').map((r) => r.name).sort()).toEqual(['set_0', 'set_1', 'set_2', 'set_3', 'set_4']);
+    expect(body.rows[0]).toMatchObject({
+      name: 'Fury',
+      kind: 'actor',
+      a: { mean: resultA.mean },
+      b: { mean: resultB.mean },
+    });
+    expect(
+      body.rows
+        .filter((r) => r.kind === 'profileset')
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['set_0', 'set_1', 'set_2', 'set_3', 'set_4']);
     for (const row of body.rows) {
       const combined = Math.sqrt(row.a!.mean_error ** 2 + row.b!.mean_error ** 2);
       expect(row.delta).toBeCloseTo(row.b!.mean - row.a!.mean, 6);
@@ -47,7 +65,9 @@ describe('compare', () => {
     expect(human.exitCode).toBe(0);
     expect(human.stdout).toMatch(new RegExp(`^A +${a} +nightly @ [0-9a-f]{10}\\nB +${b} +nightly @`));
     expect(human.stdout).toContain('Name\tA\t± A\tB\t± B\tΔ\tΔ %\t± Δ\tSignificant\n');
-    expect(human.stdout).toMatch(/\nFury \(actor\)\t[\d,.]+\t[\d,.]+\t[\d,.]+\t[\d,.]+\t[+−]?[\d,.]+\t[+−]?[\d,.]+%\t[\d,.]+\t(yes|no)\n/);
+    expect(human.stdout).toMatch(
+      /\nFury \(actor\)\t[\d,.]+\t[\d,.]+\t[\d,.]+\t[\d,.]+\t[+−]?[\d,.]+\t[+−]?[\d,.]+%\t[\d,.]+\t(yes|no)\n/,
+    );
     expect(human.stderr).toMatch(/\d of 6 differences are significant\. Δ = B − A\. ±Δ = √\(eA² \+ eB²\)/);
   });
 
@@ -62,21 +82,30 @@ describe('compare', () => {
     const failed = await finished(['--meta', 'test.outcome=failed']);
     const run = await simjob(['compare', ok, failed], { env });
     expect(run.exitCode).toBe(3);
-    expect(run.stderr).toBe(`Error: Job ${failed} has no DPS to compare: it ended failed (execution_failed). See it with: simjob result ${failed}\n`);
+    expect(run.stderr).toBe(
+      `Error: Job ${failed} has no DPS to compare: it ended failed (execution_failed). See it with: simjob result ${failed}\n`,
+    );
   });
 
   it('a job id without a result (cancelled while queued) against a saved file: exit 3, one line saying why', async () => {
     const dir = tempDir('simjob-compare-');
     const ok = join(dir, 'ok.json');
     writeFileSync(ok, (await simjob(['result', await finished(), '--json'], { env })).stdout);
-    const queued = await simjob(['submit', profile, '--channel', 'nightly', '--meta', 'test.queueMs=60000', '--json'], { env });
+    const queued = await simjob(['submit', profile, '--channel', 'nightly', '--meta', 'test.queueMs=60000', '--json'], {
+      env,
+    });
     const id = JSON.parse(queued.stdout).id as string;
     expect((await simjob(['cancel', id], { env })).exitCode).toBe(0);
-    for (const args of [[id, ok], [ok, id, '--json']]) {
+    for (const args of [
+      [id, ok],
+      [ok, id, '--json'],
+    ]) {
       const run = await simjob(['compare', ...args], { env });
       expect(run.exitCode).toBe(3);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toBe(`Error: Job ${id} has no DPS to compare: it ended cancelled (user_cancelled). See it with: simjob result ${id}\n`);
+      expect(run.stderr).toBe(
+        `Error: Job ${id} has no DPS to compare: it ended cancelled (user_cancelled). See it with: simjob result ${id}\n`,
+      );
     }
   });
 
@@ -85,7 +114,9 @@ describe('compare', () => {
     const ok = join(dir, 'ok.json');
     writeFileSync(ok, (await simjob(['result', await finished(), '--json'], { env })).stdout);
     const failed = await finished(['--meta', 'test.outcome=failed']);
-    const { result: _, ...record } = JSON.parse((await simjob(['result', failed, '--json'], { env })).stdout) as { result: unknown };
+    const { result: _, ...record } = JSON.parse((await simjob(['result', failed, '--json'], { env })).stdout) as {
+      result: unknown;
+    };
     const saved = join(dir, 'failed.json');
     writeFileSync(saved, JSON.stringify([record]));
     const run = await simjob(['compare', ok, saved], { env: { PATH: process.env.PATH! } });
@@ -103,7 +134,9 @@ describe('compare', () => {
     const offline = { PATH: process.env.PATH! };
     const junit = join(dir, 'gate.xml');
 
-    const gate = await simjob(['compare', ok, saved, '--fail-on-regression', '1', '--report', `junit=${junit}`], { env: offline });
+    const gate = await simjob(['compare', ok, saved, '--fail-on-regression', '1', '--report', `junit=${junit}`], {
+      env: offline,
+    });
     expect(gate.exitCode, gate.stderr).toBe(3);
     expect(gate.stderr).toContain('1 result with no DPS to compare, so --fail-on-regression cannot pass');
     expect(gate.stderr).toContain('(--allow-failed lets them through):\n');
@@ -125,8 +158,8 @@ describe('compare', () => {
     const alone = await simjob(['compare', ok, saved, '--allow-failed'], { env: offline });
     expect(alone.exitCode).toBe(2);
     expect(alone.stderr).toBe(
-      'Error: --allow-failed lets a result without DPS pass --fail-on-regression; it needs that flag.'
-      + ' Add --fail-on-regression PCT, or drop --allow-failed.\n',
+      'Error: --allow-failed lets a result without DPS pass --fail-on-regression; it needs that flag.' +
+        ' Add --fail-on-regression PCT, or drop --allow-failed.\n',
     );
   });
 });

@@ -15,7 +15,13 @@ afterAll(() => cleanUp(env));
 
 it('ranks the example profile; the share link, and the download hint run with the printed export, work afterwards', async () => {
   const demo = await execa(process.execPath, [resolve(REPO_ROOT, 'scripts', 'demo.mjs')], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, SIMJOB_DEMO_DIR: home, NO_COLOR: '1' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TMPDIR: process.env.TMPDIR,
+      SIMJOB_DEMO_DIR: home,
+      NO_COLOR: '1',
+    },
     extendEnv: false,
     reject: false,
     timeout: 60_000,
@@ -26,7 +32,9 @@ it('ranks the example profile; the share link, and the download hint run with th
   expect(share, demo.stdout).toBeDefined();
   expect(existsSync(fileURLToPath(share!))).toBe(true);
 
-  expect(demo.stderr).toContain(`export SIMJOB_DATA_DIR=${env.SIMJOB_DATA_DIR} SIMJOB_CONFIG_DIR=${env.SIMJOB_CONFIG_DIR}`);
+  expect(demo.stderr).toContain(
+    `export SIMJOB_DATA_DIR=${env.SIMJOB_DATA_DIR} SIMJOB_CONFIG_DIR=${env.SIMJOB_CONFIG_DIR}`,
+  );
   const hint = /Download them with: simjob (artifacts \S+ --download)/.exec(demo.stdout + demo.stderr)?.[1];
   expect(hint).toBeDefined();
   const cwd = tempDir('simjob-demo-cwd-');

@@ -45,13 +45,20 @@ async function doctorJson(env: Record<string, string>) {
 
 describe('simjob doctor', () => {
   it('passes every check with a reachable service, an accepted key and a working simc (exit 0)', async () => {
-    const env = { ...isolatedDirs(), SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good', SIMJOB_SIMC: FAKE_SIMC };
+    const env = {
+      ...isolatedDirs(),
+      SIMJOB_BASE_URL: server.url,
+      SIMJOB_API_KEY: 'sk_test_good',
+      SIMJOB_SIMC: FAKE_SIMC,
+    };
     const human = await doctor(env);
     expect(human.exitCode, human.stdout + human.stderr).toBe(0);
     expect(human.stdout).toMatch(/^✓ Base URL +http:\/\/127\.0\.0\.1:\d+ \(from SIMJOB_BASE_URL\)$/m);
     expect(human.stdout).toMatch(/^✓ Service +http:\/\/127\.0\.0\.1:\d+ answered in \d+ ms$/m);
     expect(human.stdout).toMatch(/^✓ API key +accepted \(SIMJOB_API_KEY\)$/m);
-    expect(human.stdout).toContain(`✓ Local simc        ${FAKE_SIMC} (from SIMJOB_SIMC): SimulationCraft 1201-01 for World of Warcraft`);
+    expect(human.stdout).toContain(
+      `✓ Local simc        ${FAKE_SIMC} (from SIMJOB_SIMC): SimulationCraft 1201-01 for World of Warcraft`,
+    );
     expect(human.stdout).not.toContain('✗');
     expect(human.stdout).toMatch(/All 7 checks passed\.\n$/);
     expect(human.stdout + human.stderr).not.toContain('sk_test_good');
@@ -61,7 +68,15 @@ describe('simjob doctor', () => {
 
     const json = await doctorJson(env);
     expect(json.exitCode).toBe(0);
-    expect(json.checks.map((c) => c.check)).toEqual(['config-dir', 'config-file', 'credentials-file', 'base-url', 'service', 'api-key', 'simc']);
+    expect(json.checks.map((c) => c.check)).toEqual([
+      'config-dir',
+      'config-file',
+      'credentials-file',
+      'base-url',
+      'service',
+      'api-key',
+      'simc',
+    ]);
     for (const c of json.checks) expect(c).toMatchObject({ ok: true, fix: null });
     expect(json.byName('simc').detail).toContain('SimulationCraft 1201-01');
   });
@@ -83,12 +98,17 @@ describe('simjob doctor', () => {
       detail: 'No API key for profile "default".',
       fix: 'Run `simjob login` or set SIMJOB_API_KEY.',
     });
-    expect(byName('simc')).toMatchObject({ ok: true, detail: expect.stringMatching(/^None found; only --local needs one\./) });
+    expect(byName('simc')).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^None found; only --local needs one\./),
+    });
     expect(JSON.parse(stdout)).toHaveLength(7);
 
     const human = await doctor(isolatedDirs());
     expect(human.exitCode).toBe(1);
-    expect(human.stdout).toMatch(/^✗ API key +No API key for profile "default"\.\n +Fix: Run `simjob login` or set SIMJOB_API_KEY\.$/m);
+    expect(human.stdout).toMatch(
+      /^✗ API key +No API key for profile "default"\.\n +Fix: Run `simjob login` or set SIMJOB_API_KEY\.$/m,
+    );
     expect(human.stdout).toMatch(/3 of 7 checks failed\.\n$/);
     const coloured = await doctor({ ...isolatedDirs(), FORCE_COLOR: '1' });
     expect(coloured.stdout).toContain('\x1b[31m✗\x1b[39m Base URL');
@@ -128,7 +148,7 @@ describe('simjob doctor', () => {
     expect(statSync(credentials).mode & 0o777).toBe(0o600);
   });
 
-  it('a rejected key fails with the service\'s code and says where the key came from', async () => {
+  it("a rejected key fails with the service's code and says where the key came from", async () => {
     const env = { ...isolatedDirs(), SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_revoked' };
     const { exitCode, byName, stdout } = await doctorJson(env);
     expect(exitCode).toBe(1);
@@ -148,9 +168,15 @@ describe('simjob doctor', () => {
     const { exitCode, byName } = await doctorJson(env);
     expect(exitCode).toBe(1);
     expect(byName('base-url').ok).toBe(true);
-    expect(byName('service')).toMatchObject({ ok: false, detail: `Cannot reach http://127.0.0.1:${port}: connection refused.` });
+    expect(byName('service')).toMatchObject({
+      ok: false,
+      detail: `Cannot reach http://127.0.0.1:${port}: connection refused.`,
+    });
     expect(byName('service').fix).toMatch(/HTTPS_PROXY/);
-    expect(byName('api-key')).toMatchObject({ ok: false, detail: 'Set (SIMJOB_API_KEY), not checked: the service is not reachable.' });
+    expect(byName('api-key')).toMatchObject({
+      ok: false,
+      detail: 'Set (SIMJOB_API_KEY), not checked: the service is not reachable.',
+    });
   });
 
   it('a base URL that is not the API root answers 404 and says so', async () => {
@@ -165,20 +191,29 @@ describe('simjob doctor', () => {
 
   it('a bad base URL fails at the base URL check', async () => {
     const { byName } = await doctorJson({ ...isolatedDirs(), SIMJOB_BASE_URL: 'ftp://example.com' });
-    expect(byName('base-url')).toMatchObject({ ok: false, detail: 'SIMJOB_BASE_URL must be an http or https URL (got "ftp://example.com").' });
+    expect(byName('base-url')).toMatchObject({
+      ok: false,
+      detail: 'SIMJOB_BASE_URL must be an http or https URL (got "ftp://example.com").',
+    });
     expect(byName('base-url').fix).toMatch(/simjob config set base_url/);
   });
 
   it('a simc that is named but missing, or does not run as simc, fails', async () => {
     const dirs = isolatedDirs();
     const missing = await doctorJson({ ...dirs, SIMJOB_SIMC: '/nonexistent/simc' });
-    expect(missing.byName('simc')).toMatchObject({ ok: false, detail: 'The simc named by SIMJOB_SIMC (/nonexistent/simc) does not exist.' });
+    expect(missing.byName('simc')).toMatchObject({
+      ok: false,
+      detail: 'The simc named by SIMJOB_SIMC (/nonexistent/simc) does not exist.',
+    });
     expect(missing.byName('simc').fix).toBe('Point SIMJOB_SIMC at the simc program, or unset it.');
 
     const notExecutable = join(dirs.SIMJOB_CONFIG_DIR, '..', 'simc-no-x');
     writeFileSync(notExecutable, '#!/bin/sh\n', { mode: 0o644 });
     const noX = await doctorJson({ ...dirs, SIMJOB_SIMC: notExecutable });
-    expect(noX.byName('simc')).toMatchObject({ ok: false, detail: `The simc named by SIMJOB_SIMC (${notExecutable}) is not executable.` });
+    expect(noX.byName('simc')).toMatchObject({
+      ok: false,
+      detail: `The simc named by SIMJOB_SIMC (${notExecutable}) is not executable.`,
+    });
     expect(noX.byName('simc').fix).toBe(`Make it executable (chmod +x ${notExecutable}), or name another simc.`);
 
     const notSimc = join(dirs.SIMJOB_CONFIG_DIR, '..', 'not-simc');
@@ -192,7 +227,10 @@ describe('simjob doctor', () => {
     const dirs = isolatedDirs();
     expect((await simjob(['config', 'set', 'simc.nightly', FAKE_SIMC], { env: dirs })).exitCode).toBe(0);
     const { byName, checks } = await doctorJson(dirs);
-    expect(byName('simc.nightly')).toMatchObject({ ok: true, detail: expect.stringContaining(`${FAKE_SIMC} (from the setting simc.nightly)`) });
+    expect(byName('simc.nightly')).toMatchObject({
+      ok: true,
+      detail: expect.stringContaining(`${FAKE_SIMC} (from the setting simc.nightly)`),
+    });
     expect(byName('simc.weekly+latest')).toMatchObject({ ok: true, detail: expect.stringMatching(/^None found/) });
     expect(checks).toHaveLength(8);
   });

@@ -143,7 +143,9 @@ describe('simjob droptimizer: bad input is one line, exit 2, nothing sent', () =
     const notExport = profileFile(env, 'notes.txt', 'just some notes\n');
     const bad = await run(env, ['droptimizer', notExport, '--local', '--wait']);
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toMatch(/^Error: Export .*notes\.txt: The export has no class line .*it is not a \/simc export/m);
+    expect(bad.stderr).toMatch(
+      /^Error: Export .*notes\.txt: The export has no class line .*it is not a \/simc export/m,
+    );
 
     const wrong = profileFile(
       env,

@@ -20,7 +20,10 @@ const EXAMPLES = resolve(REPO_ROOT, 'examples');
 function scaleMeans(value: unknown, factor: number): unknown {
   if (Array.isArray(value)) return value.map((item) => scaleMeans(item, factor));
   if (value === null || typeof value !== 'object') return value;
-  const entries = Object.entries(value).map(([key, v]) => [key, key === 'mean' && typeof v === 'number' ? v * factor : scaleMeans(v, factor)]);
+  const entries = Object.entries(value).map(([key, v]) => [
+    key,
+    key === 'mean' && typeof v === 'number' ? v * factor : scaleMeans(v, factor),
+  ]);
   return Object.fromEntries(entries);
 }
 
@@ -48,7 +51,8 @@ describe('examples/ci.sh against the test server', () => {
     await server.close();
   });
 
-  const ciStep = () => execa('sh', [join(EXAMPLES, 'ci.sh')], { cwd: work, env, extendEnv: false, reject: false, timeout: 120_000 });
+  const ciStep = () =>
+    execa('sh', [join(EXAMPLES, 'ci.sh')], { cwd: work, env, extendEnv: false, reject: false, timeout: 120_000 });
   const baseline = () => join(work, 'state', 'results.json');
 
   it('the first night: 3 scenario jobs, JUnit and Markdown reports, and the results become the baseline', async () => {
@@ -85,7 +89,11 @@ describe('the profile and the addon export, locally through the stand-in simc', 
     const r = await run(freshEnv(), ['submit', join(EXAMPLES, 'fury-profilesets.simc'), '--local', '--wait']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/Warning/);
-    const ranked = r.stdout.split('\n').filter((line) => /^[1-4]\t/.test(line)).map((line) => line.split('\t')[1]).sort();
+    const ranked = r.stdout
+      .split('\n')
+      .filter((line) => /^[1-4]\t/.test(line))
+      .map((line) => line.split('\t')[1])
+      .sort();
     expect(ranked).toEqual(['no_augment', 'no_flask', 'no_potion', 'other_food']);
   });
 
@@ -96,7 +104,10 @@ describe('the profile and the addon export, locally through the stand-in simc', 
     writeFileSync(join(bin, 'simjob'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
     chmodSync(join(bin, 'simjob'), 0o755);
     const r = await execa('sh', [join(EXAMPLES, 'scenarios.sh'), '--local', '--simc', FAKE_SIMC], {
-      cwd: REPO_ROOT, env: { ...env, PATH: `${bin}:${process.env.PATH}` }, reject: false, timeout: 120_000,
+      cwd: REPO_ROOT,
+      env: { ...env, PATH: `${bin}:${process.env.PATH}` },
+      reject: false,
+      timeout: 120_000,
     });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('3 jobs (1 profile × 3 scenarios): 3 completed.');
@@ -104,7 +115,11 @@ describe('the profile and the addon export, locally through the stand-in simc', 
   }, 150_000);
 
   it('addon/fury-bags-vault.txt: topgear names the set to equip', async () => {
-    const r = await run(freshEnv(), ['topgear', join(EXAMPLES, 'addon', 'fury-bags-vault.txt'), '--slots', 'trinket,finger', '--local', '--wait'], 60_000);
+    const r = await run(
+      freshEnv(),
+      ['topgear', join(EXAMPLES, 'addon', 'fury-bags-vault.txt'), '--slots', 'trinket,finger', '--local', '--wait'],
+      60_000,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Equip .+ over the equipped set\.$/m);
   }, 90_000);

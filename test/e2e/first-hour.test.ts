@@ -50,7 +50,11 @@ describe('a local job, start to finish', () => {
 
   it('a prose file given as a profile: one note that it is not a simc profile, not a warning per word', async () => {
     const env = freshEnv();
-    const notes = profileFile(env, 'notes.txt', 'My raid notes for tonight\n\nBring flasks and potions, we pull at 8.\n');
+    const notes = profileFile(
+      env,
+      'notes.txt',
+      'My raid notes for tonight\n\nBring flasks and potions, we pull at 8.\n',
+    );
     const r = await run(env, ['submit', notes, '--local', '--wait']);
     const warnings = r.stderr.split('\n').filter((line) => line.startsWith('Warning:'));
     expect(warnings).toEqual([
@@ -65,6 +69,8 @@ describe('a mistyped value', () => {
     const profile = profileFile(env, 'p.simc', quickProfile('P'));
     const r = await run(env, ['submit', profile, '--channel', 'nigthly']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe('Error: --channel must be one of nightly, weekly, latest (got "nigthly"). Did you mean nightly?\n');
+    expect(r.stderr).toBe(
+      'Error: --channel must be one of nightly, weekly, latest (got "nigthly"). Did you mean nightly?\n',
+    );
   });
 });

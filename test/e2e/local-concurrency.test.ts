@@ -6,7 +6,17 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { cleanUp, FAKE_SIMC, json, localEnv, profileFile, quickProfile, run, waitFor, type LocalEnv } from './local-helpers.js';
+import {
+  cleanUp,
+  FAKE_SIMC,
+  json,
+  localEnv,
+  profileFile,
+  quickProfile,
+  run,
+  waitFor,
+  type LocalEnv,
+} from './local-helpers.js';
 
 const envs: LocalEnv[] = [];
 afterAll(() => Promise.all(envs.map(cleanUp)));
@@ -17,7 +27,11 @@ function notingEnv(): LocalEnv & { simcLog: string } {
   envs.push(env);
   const simcLog = join(dirname(env.SIMJOB_DATA_DIR), 'simc-runs.log');
   env.SIMJOB_SIMC = join(dirname(env.SIMJOB_DATA_DIR), 'simc-noted');
-  writeFileSync(env.SIMJOB_SIMC, `#!/bin/sh\necho "start $$" >> '${simcLog}'\n'${FAKE_SIMC}' "$@"\nstatus=$?\necho "end $$" >> '${simcLog}'\nexit $status\n`, { mode: 0o755 });
+  writeFileSync(
+    env.SIMJOB_SIMC,
+    `#!/bin/sh\necho "start $$" >> '${simcLog}'\n'${FAKE_SIMC}' "$@"\nstatus=$?\necho "end $$" >> '${simcLog}'\nexit $status\n`,
+    { mode: 0o755 },
+  );
   return Object.assign(env, { simcLog });
 }
 
@@ -38,21 +52,43 @@ it('50 concurrent submit --local calls make 50 jobs, all completed, none lost or
   const profile = profileFile(env, 'quick.simc', quickProfile('Many', ['iterations=100', '# fake.iter_us=2000']));
   const submissions = await Promise.all(
     // the waiting half with an --idempotency-key too: a key's record is made in the same burst
-    Array.from({ length: 50 }, (_, i) => run(env, ['submit', profile, '--local', '--json', '--meta', `n=${i}`, ...(i % 2 ? ['--wait', '--idempotency-key', `wait-${i}`] : [])], 60_000)),
+    Array.from({ length: 50 }, (_, i) =>
+      run(
+        env,
+        [
+          'submit',
+          profile,
+          '--local',
+          '--json',
+          '--meta',
+          `n=${i}`,
+          ...(i % 2 ? ['--wait', '--idempotency-key', `wait-${i}`] : []),
+        ],
+        60_000,
+      ),
+    ),
   );
   for (const s of submissions) expect(s.exitCode, s.stderr).toBe(0);
   const ids = submissions.map((s) => json(s).id as string);
   expect(new Set(ids).size).toBe(50);
 
-  const listed = await waitFor('every job to finish', async () => {
-    const page = json(await run(env, ['jobs', '--local', '--limit', '100', '--json']));
-    return page.jobs.every((j: { status: string }) => j.status === 'completed' || j.status === 'failed') ? page : undefined;
-  }, 90_000);
+  const listed = await waitFor(
+    'every job to finish',
+    async () => {
+      const page = json(await run(env, ['jobs', '--local', '--limit', '100', '--json']));
+      return page.jobs.every((j: { status: string }) => j.status === 'completed' || j.status === 'failed')
+        ? page
+        : undefined;
+    },
+    90_000,
+  );
   expect(listed.jobs).toHaveLength(50);
   expect(new Set(listed.jobs.map((j: { id: string }) => j.id))).toEqual(new Set(ids));
   expect(listed.jobs.filter((j: { status: string }) => j.status !== 'completed')).toEqual([]);
   // Each submission's metadata is on exactly one job.
-  expect(listed.jobs.map((j: { metadata: { n: string } }) => Number(j.metadata.n)).sort((a: number, b: number) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+  expect(
+    listed.jobs.map((j: { metadata: { n: string } }) => Number(j.metadata.n)).sort((a: number, b: number) => a - b),
+  ).toEqual(Array.from({ length: 50 }, (_, i) => i));
 
   // Each job ran exactly once (one attempt, one report), and the queue and the running set are empty.
   for (const id of ids) {

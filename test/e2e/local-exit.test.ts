@@ -34,14 +34,21 @@ process.on('exit', () => {
 `,
   );
   env.NODE_OPTIONS = `--require ${preload}`;
-  const watchesAtExit = () => readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as [string, number]);
+  const watchesAtExit = () =>
+    readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as [string, number]);
   return Object.assign(env, { watchesAtExit });
 }
 
 describe.runIf(process.platform === 'linux')('a local command at its end', () => {
   it('has closed the watch of a job it waited for', async () => {
     const env = countingEnv();
-    const id = await submitLocal(env, profileFile(env, 'p.simc', quickProfile('Watched', ['# fake.start_delay_ms=500'])));
+    const id = await submitLocal(
+      env,
+      profileFile(env, 'p.simc', quickProfile('Watched', ['# fake.start_delay_ms=500'])),
+    );
     const waited = await run(env, ['status', id, '--wait', '--json']);
     expect(waited.exitCode, waited.stderr).toBe(0);
     const shown = await run(env, ['status', id, '--json']); // an ended job: watched for a moment, then no more

@@ -8,7 +8,18 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { alive, FAKE_SIMC, freshLocalEnvs, jobFile, json, profileFile, quickProfile, run, waitFor, workerPid } from './local-helpers.js';
+import {
+  alive,
+  FAKE_SIMC,
+  freshLocalEnvs,
+  jobFile,
+  json,
+  profileFile,
+  quickProfile,
+  run,
+  waitFor,
+  workerPid,
+} from './local-helpers.js';
 
 const freshEnv = freshLocalEnvs();
 
@@ -40,64 +51,90 @@ function tempFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.tmp'));
 }
 
-const bigProfile = (name: string) => quickProfile(name, Array.from({ length: 30 }, (_, i) => `profileset."p${i}"=potion=disabled`));
+const bigProfile = (name: string) =>
+  quickProfile(
+    name,
+    Array.from({ length: 30 }, (_, i) => `profileset."p${i}"=potion=disabled`),
+  );
 
-const oneLine = (stderr: string) => stderr.trim().split('\n').filter((line) => !/^(Waiting for|\[\d+:\d+\])/.test(line));
+const oneLine = (stderr: string) =>
+  stderr
+    .trim()
+    .split('\n')
+    .filter((line) => !/^(Waiting for|\[\d+:\d+\])/.test(line));
 
 describe('a full disk', () => {
-  it.skipIf(!mountable)(`ends the job failed as such, and the waiting command exits; no temp files stay (${NEEDS_MOUNT})`, async () => {
-    const env = freshEnv();
-    const profile = profileFile(env, 'big.simc', bigProfile('Full'));
-    await withTmpfs(env.SIMJOB_DATA_DIR, '300k', async () => {
-      const ends: Array<{ exitCode: number; status?: string; reason?: string }> = [];
-      for (let i = 0; i < 6; i++) {
-        const result = await run(env, ['submit', profile, '--local', '--wait', '--json'], 60_000);
-        const answer = result.stdout.trim() ? json(result) : {};
-        ends.push({ exitCode: result.exitCode, status: answer.status, reason: answer.statusReason ?? oneLine(result.stderr).join(' ') });
-      }
-      expect(ends[0]).toMatchObject({ exitCode: 0, status: 'completed' });
-      const full = ends.filter((end) => end.exitCode !== 0);
-      expect(full.length).toBeGreaterThan(0);
-      for (const end of full) expect(end.reason).toContain("no space left on the data dir's disk");
-      expect(full.some((end) => end.status === 'failed' && end.exitCode === 3)).toBe(true);
-      // every job it made has ended, and is listed
-      const listed = await run(env, ['jobs', '--local', '--json']);
-      expect(listed.exitCode, listed.stderr).toBe(0);
-      expect(json(listed).jobs.filter((job: { status: string }) => job.status === 'running' || job.status === 'queued')).toEqual([]);
-      expect(tempFiles(env.SIMJOB_DATA_DIR)).toEqual([]);
-    });
-  });
+  it.skipIf(!mountable)(
+    `ends the job failed as such, and the waiting command exits; no temp files stay (${NEEDS_MOUNT})`,
+    async () => {
+      const env = freshEnv();
+      const profile = profileFile(env, 'big.simc', bigProfile('Full'));
+      await withTmpfs(env.SIMJOB_DATA_DIR, '300k', async () => {
+        const ends: Array<{ exitCode: number; status?: string; reason?: string }> = [];
+        for (let i = 0; i < 6; i++) {
+          const result = await run(env, ['submit', profile, '--local', '--wait', '--json'], 60_000);
+          const answer = result.stdout.trim() ? json(result) : {};
+          ends.push({
+            exitCode: result.exitCode,
+            status: answer.status,
+            reason: answer.statusReason ?? oneLine(result.stderr).join(' '),
+          });
+        }
+        expect(ends[0]).toMatchObject({ exitCode: 0, status: 'completed' });
+        const full = ends.filter((end) => end.exitCode !== 0);
+        expect(full.length).toBeGreaterThan(0);
+        for (const end of full) expect(end.reason).toContain("no space left on the data dir's disk");
+        expect(full.some((end) => end.status === 'failed' && end.exitCode === 3)).toBe(true);
+        // every job it made has ended, and is listed
+        const listed = await run(env, ['jobs', '--local', '--json']);
+        expect(listed.exitCode, listed.stderr).toBe(0);
+        expect(
+          json(listed).jobs.filter((job: { status: string }) => job.status === 'running' || job.status === 'queued'),
+        ).toEqual([]);
+        expect(tempFiles(env.SIMJOB_DATA_DIR)).toEqual([]);
+      });
+    },
+  );
 });
 
 describe('a read-only job folder', () => {
-  it.skipIf(!mountable)(`makes the waiting command exit 1 naming it; the other jobs are listed (${NEEDS_MOUNT})`, async () => {
-    const env = freshEnv();
-    const done = await run(env, ['submit', profileFile(env, 'a.simc', quickProfile('Done')), '--local', '--wait', '--json']);
-    expect(done.exitCode, done.stderr).toBe(0);
-    const slow = profileFile(env, 'b.simc', quickProfile('Slow', ['# fake.start_delay_ms=1500']));
-    const waiting = run(env, ['submit', slow, '--local', '--wait', '--json'], 60_000);
-    const id = await waitFor('the slow job', async () => {
-      const jobs = json(await run(env, ['jobs', '--local', '--json'])).jobs as Array<{ id: string; status: string }>;
-      return jobs.find((job) => job.status === 'running')?.id;
-    });
-    const folder = join(env.SIMJOB_DATA_DIR, 'jobs', id);
-    expect(spawnSync('mount', ['--bind', folder, folder]).status).toBe(0);
-    try {
-      expect(spawnSync('mount', ['-o', 'remount,bind,ro', folder]).status).toBe(0);
-      const result = await waiting;
-      expect(result.exitCode).toBe(1);
-      const [line, ...more] = oneLine(result.stderr);
-      expect(more).toEqual([]);
-      expect(line).toContain(`${folder}/`);
-      expect(line).toContain('the file system is read-only');
-      expect(line).not.toMatch(/bug/i);
-      const listed = await run(env, ['jobs', '--local', '--json']);
-      expect(listed.exitCode, listed.stderr).toBe(0);
-      expect(json(listed).jobs.map((job: { id: string }) => job.id)).toContain(json(done).id);
-    } finally {
-      spawnSync('umount', ['-l', folder]);
-    }
-  });
+  it.skipIf(!mountable)(
+    `makes the waiting command exit 1 naming it; the other jobs are listed (${NEEDS_MOUNT})`,
+    async () => {
+      const env = freshEnv();
+      const done = await run(env, [
+        'submit',
+        profileFile(env, 'a.simc', quickProfile('Done')),
+        '--local',
+        '--wait',
+        '--json',
+      ]);
+      expect(done.exitCode, done.stderr).toBe(0);
+      const slow = profileFile(env, 'b.simc', quickProfile('Slow', ['# fake.start_delay_ms=1500']));
+      const waiting = run(env, ['submit', slow, '--local', '--wait', '--json'], 60_000);
+      const id = await waitFor('the slow job', async () => {
+        const jobs = json(await run(env, ['jobs', '--local', '--json'])).jobs as Array<{ id: string; status: string }>;
+        return jobs.find((job) => job.status === 'running')?.id;
+      });
+      const folder = join(env.SIMJOB_DATA_DIR, 'jobs', id);
+      expect(spawnSync('mount', ['--bind', folder, folder]).status).toBe(0);
+      try {
+        expect(spawnSync('mount', ['-o', 'remount,bind,ro', folder]).status).toBe(0);
+        const result = await waiting;
+        expect(result.exitCode).toBe(1);
+        const [line, ...more] = oneLine(result.stderr);
+        expect(more).toEqual([]);
+        expect(line).toContain(`${folder}/`);
+        expect(line).toContain('the file system is read-only');
+        expect(line).not.toMatch(/bug/i);
+        const listed = await run(env, ['jobs', '--local', '--json']);
+        expect(listed.exitCode, listed.stderr).toBe(0);
+        expect(json(listed).jobs.map((job: { id: string }) => job.id)).toContain(json(done).id);
+      } finally {
+        spawnSync('umount', ['-l', folder]);
+      }
+    },
+  );
 });
 
 describe('the data dir', () => {
@@ -119,51 +156,78 @@ describe('the data dir', () => {
     const result = await run(env, ['jobs', '--local']);
     expect(result.exitCode).toBe(1);
     expect(oneLine(result.stderr)).toEqual([
-      expect.stringContaining(`${join(env.SIMJOB_DATA_DIR, name)}: a file is where simjob keeps a folder. Remove or rename that file.`),
+      expect.stringContaining(
+        `${join(env.SIMJOB_DATA_DIR, name)}: a file is where simjob keeps a folder. Remove or rename that file.`,
+      ),
     ]);
   });
 
-  it.skipIf(!mountable)(`read-only: jobs are listed, a submit says so in one line, exit 1 (${NEEDS_MOUNT})`, async () => {
-    const env = freshEnv();
-    const done = await run(env, ['submit', profileFile(env, 'a.simc', quickProfile('Before')), '--local', '--wait', '--json']);
-    expect(done.exitCode, done.stderr).toBe(0);
-    const data = env.SIMJOB_DATA_DIR;
-    expect(spawnSync('mount', ['--bind', data, data]).status).toBe(0);
-    try {
-      expect(spawnSync('mount', ['-o', 'remount,bind,ro', data]).status).toBe(0);
-      const listed = await run(env, ['jobs', '--local', '--json']);
-      expect(listed.exitCode, listed.stderr).toBe(0);
-      expect(json(listed).jobs).toHaveLength(1);
-      const result = await run(env, ['submit', profileFile(env, 'b.simc', quickProfile('After')), '--local', '--wait']);
-      expect(result.exitCode).toBe(1);
-      expect(oneLine(result.stderr)).toEqual([expect.stringMatching(new RegExp(`^Error: ${data}/.*: the file system is read-only\\.`))]);
-    } finally {
-      spawnSync('umount', ['-l', data]);
-    }
-  });
+  it.skipIf(!mountable)(
+    `read-only: jobs are listed, a submit says so in one line, exit 1 (${NEEDS_MOUNT})`,
+    async () => {
+      const env = freshEnv();
+      const done = await run(env, [
+        'submit',
+        profileFile(env, 'a.simc', quickProfile('Before')),
+        '--local',
+        '--wait',
+        '--json',
+      ]);
+      expect(done.exitCode, done.stderr).toBe(0);
+      const data = env.SIMJOB_DATA_DIR;
+      expect(spawnSync('mount', ['--bind', data, data]).status).toBe(0);
+      try {
+        expect(spawnSync('mount', ['-o', 'remount,bind,ro', data]).status).toBe(0);
+        const listed = await run(env, ['jobs', '--local', '--json']);
+        expect(listed.exitCode, listed.stderr).toBe(0);
+        expect(json(listed).jobs).toHaveLength(1);
+        const result = await run(env, [
+          'submit',
+          profileFile(env, 'b.simc', quickProfile('After')),
+          '--local',
+          '--wait',
+        ]);
+        expect(result.exitCode).toBe(1);
+        expect(oneLine(result.stderr)).toEqual([
+          expect.stringMatching(new RegExp(`^Error: ${data}/.*: the file system is read-only\\.`)),
+        ]);
+      } finally {
+        spawnSync('umount', ['-l', data]);
+      }
+    },
+  );
 });
 
 describe('a reshaped job record', () => {
-  it.each([['{}'], ['[1,2]'], ['another job']])('(%s) is reported by name and skipped; the others are listed', async (shape) => {
-    const env = freshEnv();
-    const ids: string[] = [];
-    for (const name of ['A', 'B', 'C']) {
-      const result = await run(env, ['submit', profileFile(env, `${name}.simc`, quickProfile(name)), '--local', '--wait', '--json']);
-      expect(result.exitCode, result.stderr).toBe(0);
-      ids.push(json(result).id);
-    }
-    const [first, bad, last] = ids as [string, string, string];
-    const record = join(env.SIMJOB_DATA_DIR, 'jobs', bad, 'job.json');
-    writeFileSync(record, shape === 'another job' ? JSON.stringify({ ...jobFile(env, first) }) : shape);
-    const listed = await run(env, ['jobs', '--local', '--json']);
-    expect(listed.exitCode, listed.stderr).toBe(0);
-    expect(json(listed).jobs.map((job: { id: string }) => job.id)).toEqual([last, first]);
-    expect(listed.stderr).toContain(`${record}: not a job record of simjob`);
-    const status = await run(env, ['status', bad]);
-    expect(status.exitCode).toBe(1);
-    expect(status.stderr).toContain(`${record}: not a job record of simjob`);
-    expect(status.stderr).not.toMatch(/bug/i);
-  });
+  it.each([['{}'], ['[1,2]'], ['another job']])(
+    '(%s) is reported by name and skipped; the others are listed',
+    async (shape) => {
+      const env = freshEnv();
+      const ids: string[] = [];
+      for (const name of ['A', 'B', 'C']) {
+        const result = await run(env, [
+          'submit',
+          profileFile(env, `${name}.simc`, quickProfile(name)),
+          '--local',
+          '--wait',
+          '--json',
+        ]);
+        expect(result.exitCode, result.stderr).toBe(0);
+        ids.push(json(result).id);
+      }
+      const [first, bad, last] = ids as [string, string, string];
+      const record = join(env.SIMJOB_DATA_DIR, 'jobs', bad, 'job.json');
+      writeFileSync(record, shape === 'another job' ? JSON.stringify({ ...jobFile(env, first) }) : shape);
+      const listed = await run(env, ['jobs', '--local', '--json']);
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      expect(json(listed).jobs.map((job: { id: string }) => job.id)).toEqual([last, first]);
+      expect(listed.stderr).toContain(`${record}: not a job record of simjob`);
+      const status = await run(env, ['status', bad]);
+      expect(status.exitCode).toBe(1);
+      expect(status.stderr).toContain(`${record}: not a job record of simjob`);
+      expect(status.stderr).not.toMatch(/bug/i);
+    },
+  );
 });
 
 describe('the background worker', () => {
@@ -184,7 +248,13 @@ describe('the background worker', () => {
 describe('a job whose recorded simc pid is now another program', () => {
   it('is retried and completes; that program is neither waited for nor stopped', async () => {
     const env = freshEnv();
-    const done = await run(env, ['submit', profileFile(env, 'p.simc', quickProfile('Reused')), '--local', '--wait', '--json']);
+    const done = await run(env, [
+      'submit',
+      profileFile(env, 'p.simc', quickProfile('Reused')),
+      '--local',
+      '--wait',
+      '--json',
+    ]);
     expect(done.exitCode, done.stderr).toBe(0);
     const id = json(done).id as string;
     // an unrelated program leading a process group of its own, started somewhere else
@@ -192,17 +262,31 @@ describe('a job whose recorded simc pid is now another program', () => {
     try {
       const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
       const folder = join(env.SIMJOB_DATA_DIR, 'jobs', id);
-      for (const name of readdirSync(folder)) if (name !== 'job.json' && name !== 'input.simc') rmSync(join(folder, name));
+      for (const name of readdirSync(folder))
+        if (name !== 'job.json' && name !== 'input.simc') rmSync(join(folder, name));
       const record = jobFile(env, id);
-      writeFileSync(join(folder, 'job.json'), JSON.stringify({
-        ...record, status: 'running', completedAt: null, detached: true, simcPid: other.pid,
-        owner: { pid: Number(dead.stdout), nonce: 'gone', cli: true }, attempt: 1, retried: false,
-      }));
+      writeFileSync(
+        join(folder, 'job.json'),
+        JSON.stringify({
+          ...record,
+          status: 'running',
+          completedAt: null,
+          detached: true,
+          simcPid: other.pid,
+          owner: { pid: Number(dead.stdout), nonce: 'gone', cli: true },
+          attempt: 1,
+          retried: false,
+        }),
+      );
       writeFileSync(join(env.SIMJOB_DATA_DIR, 'running', id), '');
-      await waitFor('the job to complete again', async () => {
-        const status = json(await run(env, ['status', id, '--json']));
-        return status.status === 'completed' ? status : undefined;
-      }, 20_000);
+      await waitFor(
+        'the job to complete again',
+        async () => {
+          const status = json(await run(env, ['status', id, '--json']));
+          return status.status === 'completed' ? status : undefined;
+        },
+        20_000,
+      );
       expect(jobFile(env, id)).toMatchObject({ retried: true, attempt: 2 });
       expect(alive(other.pid)).toBe(true);
     } finally {
@@ -222,7 +306,13 @@ describe('simc', () => {
     const dump = join(dirname(env.SIMJOB_DATA_DIR), 'simc-env.txt');
     env.SIMJOB_SIMC = join(dirname(env.SIMJOB_DATA_DIR), 'simc-env');
     writeFileSync(env.SIMJOB_SIMC, `#!/bin/sh\nenv > '${dump}'\nexec '${FAKE_SIMC}' "$@"\n`, { mode: 0o755 });
-    const result = await run(env, ['submit', profileFile(env, 'p.simc', quickProfile('Env')), '--local', '--wait', '--json']);
+    const result = await run(env, [
+      'submit',
+      profileFile(env, 'p.simc', quickProfile('Env')),
+      '--local',
+      '--wait',
+      '--json',
+    ]);
     expect(result.exitCode, result.stderr).toBe(0);
     const seen = readFileSync(dump, 'utf8');
     expect(seen).toMatch(/^PATH=/m);

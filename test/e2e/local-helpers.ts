@@ -29,7 +29,8 @@ export function profileFile(env: LocalEnv, name: string, text: string): string {
   return path;
 }
 
-export const run = (env: LocalEnv, args: string[], timeoutMs = 30_000): Promise<CliResult> => simjob(args, { env, timeoutMs });
+export const run = (env: LocalEnv, args: string[], timeoutMs = 30_000): Promise<CliResult> =>
+  simjob(args, { env, timeoutMs });
 
 export function json<T = Record<string, any>>(result: CliResult): T {
   try {
@@ -63,11 +64,20 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
   }
 }
 
-export async function waitForStatus(env: LocalEnv, id: string, wanted: string, timeoutMs?: number): Promise<Record<string, any>> {
-  return waitFor(`${id} to be ${wanted}`, async () => {
-    const status = await statusOf(env, id);
-    return status.status === wanted ? status : undefined;
-  }, timeoutMs);
+export async function waitForStatus(
+  env: LocalEnv,
+  id: string,
+  wanted: string,
+  timeoutMs?: number,
+): Promise<Record<string, any>> {
+  return waitFor(
+    `${id} to be ${wanted}`,
+    async () => {
+      const status = await statusOf(env, id);
+      return status.status === wanted ? status : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** The record simjob keeps for a job (internal: used to find simc's pid). */
@@ -119,7 +129,11 @@ export async function cleanUp(env: LocalEnv): Promise<void> {
   // A worker still starting (e.g. started early by a submit that then failed) removes worker.spawn once it has
   // tried the lock: wait for that, so it is stopped below rather than writing into a folder being removed.
   const spawning = join(env.SIMJOB_DATA_DIR, 'worker.spawn');
-  await waitFor('the starting worker to take the lock', async () => (existsSync(spawning) ? undefined : true), 5_000).catch(() => undefined);
+  await waitFor(
+    'the starting worker to take the lock',
+    async () => (existsSync(spawning) ? undefined : true),
+    5_000,
+  ).catch(() => undefined);
   const pid = workerPid(env);
   if (pid && alive(pid)) {
     process.kill(pid, 'SIGTERM');
@@ -141,7 +155,8 @@ export async function cleanUp(env: LocalEnv): Promise<void> {
     }
     const { simcPid, detached } = record;
     // a detached run is a process group: simc and anything it started
-    if (alive(simcPid) && runsIn(simcPid as number, join(env.SIMJOB_DATA_DIR, 'jobs', id))) process.kill(detached ? -(simcPid as number) : (simcPid as number), 'SIGKILL');
+    if (alive(simcPid) && runsIn(simcPid as number, join(env.SIMJOB_DATA_DIR, 'jobs', id)))
+      process.kill(detached ? -(simcPid as number) : (simcPid as number), 'SIGKILL');
   }
   rmSync(dirname(env.SIMJOB_DATA_DIR), { recursive: true, force: true, maxRetries: 3 });
 }

@@ -39,7 +39,9 @@ describe('local idempotency keys', () => {
     const other = profileFile(env, 'other.simc', quickProfile('Other'));
     const refused = await run(env, ['submit', other, '--local', '--idempotency-key', 'nightly-1']);
     expect(refused.exitCode).toBe(1);
-    expect(refused.stderr).toContain(`This idempotency key was already used for job ${first.id} with a different request.`);
+    expect(refused.stderr).toContain(
+      `This idempotency key was already used for job ${first.id} with a different request.`,
+    );
     expect(readdirSync(join(env.SIMJOB_DATA_DIR, 'jobs'))).toEqual([first.id]);
   });
 });

@@ -8,7 +8,19 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
-import { alive, cleanUp, jobFile, json, localEnv, profileFile, quickProfile, run, statusOf, waitFor, type LocalEnv } from './local-helpers.js';
+import {
+  alive,
+  cleanUp,
+  jobFile,
+  json,
+  localEnv,
+  profileFile,
+  quickProfile,
+  run,
+  statusOf,
+  waitFor,
+  type LocalEnv,
+} from './local-helpers.js';
 
 let envs: LocalEnv[] = [];
 let children: ChildProcess[] = [];
@@ -53,9 +65,19 @@ const SLOW = ['# fake.start_delay_ms=1500'];
 describe('submit --local --wait running its own job', () => {
   it('completes without a background worker', async () => {
     const env = freshEnv();
-    const result = await run(env, ['submit', profileFile(env, 'p.simc', quickProfile('Inline')), '--local', '--wait', '--json']);
+    const result = await run(env, [
+      'submit',
+      profileFile(env, 'p.simc', quickProfile('Inline')),
+      '--local',
+      '--wait',
+      '--json',
+    ]);
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(json(result)).toMatchObject({ status: 'completed', retried: false, result: { summary: { mainActor: { name: 'Inline' } } } });
+    expect(json(result)).toMatchObject({
+      status: 'completed',
+      retried: false,
+      result: { summary: { mainActor: { name: 'Inline' } } },
+    });
     expect(existsSync(join(env.SIMJOB_DATA_DIR, 'worker.log'))).toBe(false);
   });
 
@@ -74,9 +96,12 @@ describe('submit --local --wait running its own job', () => {
     expect(jobFile(env, id).attempt).toBe(1);
   });
 
-  it('judges a run it handed over by what simc left: a crash fails the job with simc\'s crash line', async () => {
+  it("judges a run it handed over by what simc left: a crash fails the job with simc's crash line", async () => {
     const env = freshEnv();
-    const waiting = startWaiting(env, profileFile(env, 'crash.simc', quickProfile('Crash', [...SLOW, '# fake.crash_after=0'])));
+    const waiting = startWaiting(
+      env,
+      profileFile(env, 'crash.simc', quickProfile('Crash', [...SLOW, '# fake.crash_after=0'])),
+    );
     const { id } = await runningJob(env);
     process.kill(-(waiting.child.pid as number), 'SIGINT');
     expect(await waiting.exited).toBe(130);

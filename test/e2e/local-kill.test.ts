@@ -9,7 +9,19 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
-import { alive, cleanUp, FAKE_SIMC, json, localEnv, profileFile, quickProfile, run, waitFor, workerPid, type LocalEnv } from './local-helpers.js';
+import {
+  alive,
+  cleanUp,
+  FAKE_SIMC,
+  json,
+  localEnv,
+  profileFile,
+  quickProfile,
+  run,
+  waitFor,
+  workerPid,
+  type LocalEnv,
+} from './local-helpers.js';
 
 let env: LocalEnv | undefined;
 let children: ChildProcess[] = [];
@@ -64,10 +76,16 @@ it('leaves every job findable and ended, never two simc in one folder, nothing q
   await workerKill;
 
   // Any local command notices the dead runners; the worker it starts ends every job.
-  const listed = await waitFor('every job to end', async () => {
-    const page = json(await run(env as LocalEnv, ['jobs', '--local', '--limit', '100', '--json']));
-    return page.jobs.every((job: { status: string }) => ['completed', 'failed'].includes(job.status)) ? page : undefined;
-  }, 120_000);
+  const listed = await waitFor(
+    'every job to end',
+    async () => {
+      const page = json(await run(env as LocalEnv, ['jobs', '--local', '--limit', '100', '--json']));
+      return page.jobs.every((job: { status: string }) => ['completed', 'failed'].includes(job.status))
+        ? page
+        : undefined;
+    },
+    120_000,
+  );
 
   const jobs = listed.jobs as Array<{ id: string; status: string; errorCode: string | null; metadata: { n: string } }>;
   expect(jobs.length).toBeGreaterThan(0);

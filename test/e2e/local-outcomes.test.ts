@@ -7,8 +7,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  FAKE_SIMC, alive, freshLocalEnvs, jobFile, json, profileFile, quickProfile, run, statusOf, submitLocal, waitFor, waitForStatus,
-  workerPid, type LocalEnv,
+  FAKE_SIMC,
+  alive,
+  freshLocalEnvs,
+  jobFile,
+  json,
+  profileFile,
+  quickProfile,
+  run,
+  statusOf,
+  submitLocal,
+  waitFor,
+  waitForStatus,
+  workerPid,
+  type LocalEnv,
 } from './local-helpers.js';
 
 const freshEnv = freshLocalEnvs();
@@ -22,25 +34,50 @@ async function waitResult(env: LocalEnv, id: string) {
 
 describe('a completed local job', () => {
   it('has the summary of spec 2.4 from the json2 report, the CSV, the HTML, and the report bytes as simc wrote them', async () => {
-    const env = freshEnv({ FAKE_SIMC_VERSION_LINE: 'SimulationCraft 1205-02 for World of Warcraft 12.0.5.67000 Live (wow build 67000, git build midnight abc1234)' });
-    const profile = profileFile(env, 'sets.simc', quickProfile('Fury', [
-      'seed=18446744073709551557',
-      'profileset."a"=talents=AAA',
-      'profileset."b"=talents=BBB',
-      'profileset."c, with comma"=talents=CCC',
-    ]));
-    const submitted = await run(env, ['submit', profile, '--local', '--wait', '--csv', '--html', '--json', '--meta', 'run=7']);
+    const env = freshEnv({
+      FAKE_SIMC_VERSION_LINE:
+        'SimulationCraft 1205-02 for World of Warcraft 12.0.5.67000 Live (wow build 67000, git build midnight abc1234)',
+    });
+    const profile = profileFile(
+      env,
+      'sets.simc',
+      quickProfile('Fury', [
+        'seed=18446744073709551557',
+        'profileset."a"=talents=AAA',
+        'profileset."b"=talents=BBB',
+        'profileset."c, with comma"=talents=CCC',
+      ]),
+    );
+    const submitted = await run(env, [
+      'submit',
+      profile,
+      '--local',
+      '--wait',
+      '--csv',
+      '--html',
+      '--json',
+      '--meta',
+      'run=7',
+    ]);
     expect(submitted.exitCode, submitted.stderr).toBe(0);
     const record = json(submitted);
     expect(record.id).toMatch(/^local-/);
-    expect(record).toMatchObject({ status: 'completed', errorCode: null, statusReason: null, simcExitCode: '0', retried: false, metadata: { run: '7' } });
+    expect(record).toMatchObject({
+      status: 'completed',
+      errorCode: null,
+      statusReason: null,
+      simcExitCode: '0',
+      retried: false,
+      metadata: { run: '7' },
+    });
     expect(record.build).toMatchObject({ channel: 'latest', commit: 'abc1234', simcVersion: '1205-02' });
     expect(record.startedAt).toBeTruthy();
     expect(record.runtime.simDurationMs).toBeGreaterThan(0);
 
     const kinds = record.result.artifacts.map((a: { kind: string }) => a.kind).sort();
     expect(kinds).toEqual(['csv_report', 'html_report', 'input', 'json_report', 'stderr_log', 'stdout_log']);
-    const file = (kind: string) => fileURLToPath(record.result.artifacts.find((a: { kind: string }) => a.kind === kind).url);
+    const file = (kind: string) =>
+      fileURLToPath(record.result.artifacts.find((a: { kind: string }) => a.kind === kind).url);
 
     // The summary is the report's numbers: main actor, mean_error = mean_std_dev × confidence_estimator, ranked sets.
     const reportText = readFileSync(file('json_report'), 'utf8');
@@ -82,14 +119,27 @@ describe('a completed local job', () => {
 
   it('reads a JSON v3 report when --json-version 3 was asked', async () => {
     const env = freshEnv();
-    const profile = profileFile(env, 'v3.simc', quickProfile('Three', ['profileset."x"=talents=X', 'profileset."y"=talents=Y']));
+    const profile = profileFile(
+      env,
+      'v3.simc',
+      quickProfile('Three', ['profileset."x"=talents=X', 'profileset."y"=talents=Y']),
+    );
     const result = await run(env, ['submit', profile, '--local', '--wait', '--json-version', '3', '--json']);
     expect(result.exitCode, result.stderr).toBe(0);
     const record = json(result);
-    const report = JSON.parse(readFileSync(fileURLToPath(record.result.artifacts.find((a: { kind: string }) => a.kind === 'json_report').url), 'utf8'));
+    const report = JSON.parse(
+      readFileSync(
+        fileURLToPath(record.result.artifacts.find((a: { kind: string }) => a.kind === 'json_report').url),
+        'utf8',
+      ),
+    );
     expect(report.report_version).toBe('3.0.0-alpha1');
     const best = [...report.sim.profilesets.results].sort((a, b) => b.metrics[0].mean - a.metrics[0].mean)[0];
-    expect(record.result.summary.mainActor.profilesets.results[0]).toMatchObject({ name: best.name, mean: best.metrics[0].mean, mean_stddev: best.metrics[0].mean_stddev });
+    expect(record.result.summary.mainActor.profilesets.results[0]).toMatchObject({
+      name: best.name,
+      mean: best.metrics[0].mean,
+      mean_stddev: best.metrics[0].mean_stddev,
+    });
   });
 
   it('prints a human result and exits 0, with what the service would have clamped or rejected on stderr', async () => {
@@ -98,13 +148,15 @@ describe('a completed local job', () => {
     const result = await run(env, ['submit', profile, '--local', '--wait']);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/Loose\s+[\d,.]+ dps/);
-    expect(result.stderr).toMatch(/Warning: line \d+: the service would run target_error=0.001 at 0.01 \(target_error_floored\); local mode runs it as written/);
+    expect(result.stderr).toMatch(
+      /Warning: line \d+: the service would run target_error=0.001 at 0.01 \(target_error_floored\); local mode runs it as written/,
+    );
     expect(result.stderr).toMatch(/Warning: line \d+: the service would reject `threads=2`/);
   });
 });
 
 describe('a local job that fails', () => {
-  it('is simulation_error with simc\'s Error: line as the reason', async () => {
+  it("is simulation_error with simc's Error: line as the reason", async () => {
     const env = freshEnv();
     const profile = profileFile(env, 'bad.simc', 'warrior="Bad"\nlevel=999\n');
     const id = await submitLocal(env, profile);
@@ -121,8 +173,18 @@ describe('a local job that fails', () => {
 
   it('is execution_failed when simc crashes (its handler exits 11) or dies by a signal', async () => {
     const env = freshEnv();
-    const handler = await submitLocal(env, profileFile(env, 'crash.simc', quickProfile('Crash', ['iterations=5000', '# fake.crash_after=1'])));
-    const signal = await submitLocal(env, profileFile(env, 'segv.simc', quickProfile('Segv', ['iterations=5000', '# fake.crash_after=1', '# fake.crash_mode=signal'])));
+    const handler = await submitLocal(
+      env,
+      profileFile(env, 'crash.simc', quickProfile('Crash', ['iterations=5000', '# fake.crash_after=1'])),
+    );
+    const signal = await submitLocal(
+      env,
+      profileFile(
+        env,
+        'segv.simc',
+        quickProfile('Segv', ['iterations=5000', '# fake.crash_after=1', '# fake.crash_mode=signal']),
+      ),
+    );
     const first = await waitResult(env, handler);
     expect(first.exitCode).toBe(3);
     expect(first.record).toMatchObject({ status: 'failed', errorCode: 'execution_failed', simcExitCode: '11' });
@@ -135,9 +197,17 @@ describe('a local job that fails', () => {
   it('is execution_failed when simc exits 0 without a readable JSON report', async () => {
     const env = freshEnv();
     const none = await submitLocal(env, profileFile(env, 'none.simc', quickProfile('None', ['# fake.no_report=1'])));
-    const garbage = await submitLocal(env, profileFile(env, 'garbage.simc', quickProfile('Garbage', ['# fake.bad_report=truncate'])));
+    const garbage = await submitLocal(
+      env,
+      profileFile(env, 'garbage.simc', quickProfile('Garbage', ['# fake.bad_report=truncate'])),
+    );
     const a = await waitResult(env, none);
-    expect(a.record).toMatchObject({ status: 'failed', errorCode: 'execution_failed', simcExitCode: '0', statusReason: 'simc exited 0 but wrote no JSON report.' });
+    expect(a.record).toMatchObject({
+      status: 'failed',
+      errorCode: 'execution_failed',
+      simcExitCode: '0',
+      statusReason: 'simc exited 0 but wrote no JSON report.',
+    });
     const b = await waitResult(env, garbage);
     expect(b.record).toMatchObject({ status: 'failed', errorCode: 'execution_failed', simcExitCode: '0' });
     expect(b.record.statusReason).toMatch(/JSON report is unreadable: it is not valid JSON/);
@@ -145,7 +215,10 @@ describe('a local job that fails', () => {
 
   it('is timed_out when simc runs past --max-runtime, and simc is stopped', async () => {
     const env = freshEnv();
-    const id = await submitLocal(env, profileFile(env, 'hang.simc', quickProfile('Hang', HANG)), ['--max-runtime', '1']);
+    const id = await submitLocal(env, profileFile(env, 'hang.simc', quickProfile('Hang', HANG)), [
+      '--max-runtime',
+      '1',
+    ]);
     const running = await waitForStatus(env, id, 'running');
     expect(running.progress.stage).toMatchObject({ current: 1, total: 1, label: 'initial' });
     const simcPid = await waitFor('simc to start', async () => jobFile(env, id).simcPid ?? undefined);
@@ -181,7 +254,11 @@ describe('queue and cancel', () => {
 
     const cancelQueued = json(await run(env, ['cancel', queued, '--json']));
     expect(cancelQueued).toMatchObject({ success: true, id: queued, status: 'cancelled' });
-    expect(await statusOf(env, queued)).toMatchObject({ status: 'cancelled', errorCode: 'user_cancelled', startedAt: null });
+    expect(await statusOf(env, queued)).toMatchObject({
+      status: 'cancelled',
+      errorCode: 'user_cancelled',
+      startedAt: null,
+    });
 
     const simcPid = await waitFor('simc to start', async () => jobFile(env, running).simcPid ?? undefined);
     const cancelRunning = json(await run(env, ['cancel', running, '--json']));
@@ -216,7 +293,10 @@ describe('queue and cancel', () => {
 describe('a worker that dies', () => {
   it('is noticed by the next simjob call: the job is retried once and completes with retried: true', async () => {
     const env = freshEnv();
-    const id = await submitLocal(env, profileFile(env, 'slow.simc', quickProfile('Slow', ['# fake.start_delay_ms=1500'])));
+    const id = await submitLocal(
+      env,
+      profileFile(env, 'slow.simc', quickProfile('Slow', ['# fake.start_delay_ms=1500'])),
+    );
     await waitForStatus(env, id, 'running');
     const firstSimc = await waitFor('simc to start', async () => jobFile(env, id).simcPid ?? undefined);
     const worker = workerPid(env)!;
@@ -236,7 +316,9 @@ describe('a worker that dies', () => {
     for (let attempt = 1; attempt <= 2; attempt++) {
       await waitFor(`attempt ${attempt} to run`, async () => {
         const status = await statusOf(env, id);
-        return status.status === 'running' && jobFile(env, id).attempt === attempt && jobFile(env, id).simcPid ? true : undefined;
+        return status.status === 'running' && jobFile(env, id).attempt === attempt && jobFile(env, id).simcPid
+          ? true
+          : undefined;
       });
       const worker = workerPid(env)!;
       process.kill(worker, 'SIGKILL');
@@ -252,7 +334,10 @@ describe('a worker that dies', () => {
 describe('provider credentials', () => {
   it('reach simc only as a private apikey.txt in the job folder, removed when the job ends; never in a record', async () => {
     const secret = 'cs-0123456789abcdef0123456789abcdef';
-    const env = freshEnv({ SIMJOB_PROVIDER_CLIENT_ID: 'cid-0123456789abcdef0123456789abcd', SIMJOB_PROVIDER_CLIENT_SECRET: secret });
+    const env = freshEnv({
+      SIMJOB_PROVIDER_CLIENT_ID: 'cid-0123456789abcdef0123456789abcd',
+      SIMJOB_PROVIDER_CLIENT_SECRET: secret,
+    });
     const blocker = await submitLocal(env, profileFile(env, 'hang.simc', quickProfile('Hang', HANG)));
     await waitForStatus(env, blocker, 'running');
     const id = await submitLocal(env, profileFile(env, 'p.simc', quickProfile('Creds')));
@@ -263,7 +348,11 @@ describe('provider credentials', () => {
     const { record } = await waitResult(env, id);
     expect(record.status).toBe('completed');
     expect(existsSync(keyFile)).toBe(false);
-    for (const args of [['status', id, '--json'], ['result', id, '--json'], ['jobs', '--local', '--json']]) {
+    for (const args of [
+      ['status', id, '--json'],
+      ['result', id, '--json'],
+      ['jobs', '--local', '--json'],
+    ]) {
       expect((await run(env, args)).stdout).not.toContain(secret);
     }
     expect(readFileSync(join(env.SIMJOB_DATA_DIR, 'jobs', id, 'job.json'), 'utf8')).not.toContain(secret);
@@ -281,7 +370,9 @@ describe('finding simc', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/No simc found.*--simc.*SIMJOB_SIMC.*simc\.path/);
     // A first-time user without simc learns how to try simjob anyway.
-    expect(result.stderr).toContain('a checkout of it has a stand-in: --simc test/fake-simc/simc (its numbers are made up)');
+    expect(result.stderr).toContain(
+      'a checkout of it has a stand-in: --simc test/fake-simc/simc (its numbers are made up)',
+    );
   });
 
   it('uses --simc over SIMJOB_SIMC, and names the source of a path that does not exist', async () => {
@@ -298,14 +389,23 @@ describe('finding simc', () => {
   });
 
   it('lists the configured binaries with the version and git revision of their version line', async () => {
-    const env = freshEnv({ FAKE_SIMC_VERSION_LINE: 'SimulationCraft 1201-03 for World of Warcraft 12.0.1.66300 Live (wow build 66300, git build midnight f00dbab)' });
+    const env = freshEnv({
+      FAKE_SIMC_VERSION_LINE:
+        'SimulationCraft 1201-03 for World of Warcraft 12.0.1.66300 Live (wow build 66300, git build midnight f00dbab)',
+    });
     const set = await run(env, ['config', 'set', 'simc.nightly', FAKE_SIMC]);
     expect(set.exitCode, set.stderr).toBe(0);
     const result = await run(env, ['builds', '--local', '--json']);
     expect(result.exitCode, result.stderr).toBe(0);
     const builds = json(result).builds as Array<Record<string, unknown>>;
     expect(builds.map((b) => b.source)).toEqual(['SIMJOB_SIMC', 'simc.nightly']);
-    expect(builds[1]).toMatchObject({ channel: 'nightly', simcVersion: '1201-03', commit: 'f00dbab', gitBranch: 'midnight', path: FAKE_SIMC });
+    expect(builds[1]).toMatchObject({
+      channel: 'nightly',
+      simcVersion: '1201-03',
+      commit: 'f00dbab',
+      gitBranch: 'midnight',
+      path: FAKE_SIMC,
+    });
     const human = await run(env, ['builds', '--local']);
     expect(human.stdout).toMatch(/simc\.nightly\t1201-03\tmidnight\tf00dbab\t/);
   });
@@ -319,7 +419,9 @@ describe('jobs --local', () => {
     const first = json(await run(env, ['jobs', '--local', '--limit', '2', '--json']));
     expect(first.jobs.map((j: { id: string }) => j.id)).toEqual([ids[2], ids[1]]);
     expect(first.page).toMatchObject({ limit: 2, hasMore: true });
-    const second = json(await run(env, ['jobs', '--local', '--limit', '2', '--cursor', first.page.nextCursor, '--json']));
+    const second = json(
+      await run(env, ['jobs', '--local', '--limit', '2', '--cursor', first.page.nextCursor, '--json']),
+    );
     expect(second.jobs.map((j: { id: string }) => j.id)).toEqual([ids[0]]);
     expect(second.page).toMatchObject({ hasMore: false, nextCursor: null });
 

@@ -11,10 +11,25 @@ import { freshLocalEnvs, json, profileFile, run, type LocalEnv } from './local-h
 
 const freshEnv = freshLocalEnvs();
 
-const rows = (stdout: string) => stdout.split('\n').filter((l) => /^\d+\t/.test(l)).map((l) => l.split('\t'));
+const rows = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((l) => /^\d+\t/.test(l))
+    .map((l) => l.split('\t'));
 
-async function finishedJob(env: LocalEnv, args: string[], sets: Record<string, number>): Promise<{ id: string; dir: string }> {
-  const lines = ['warrior="Listed"', 'spec=fury', 'level=90', 'fake_dps=48000', ...Object.entries(sets).map(([name, dps]) => `profileset."${name}"+=fake_dps=${dps}`), ''];
+async function finishedJob(
+  env: LocalEnv,
+  args: string[],
+  sets: Record<string, number>,
+): Promise<{ id: string; dir: string }> {
+  const lines = [
+    'warrior="Listed"',
+    'spec=fury',
+    'level=90',
+    'fake_dps=48000',
+    ...Object.entries(sets).map(([name, dps]) => `profileset."${name}"+=fake_dps=${dps}`),
+    '',
+  ];
   const profile = profileFile(env, 'listed.simc', lines.join('\n'));
   const submitted = await run(env, ['submit', profile, '--local', '--wait', '--json', ...args], 60_000);
   expect(submitted.exitCode, submitted.stderr).toBe(0);
@@ -70,19 +85,46 @@ describe('result --all of a local job', () => {
 
   it('5,000 profilesets, piped: each row holds the figures of its report entry as Intl.NumberFormat writes them', async () => {
     const env = freshEnv();
-    const lines = ['warrior="Many"', 'spec=fury', 'level=90', 'iterations=10', ...Array.from({ length: 5000 }, (_, i) => `profileset."set ${i}"=potion=disabled`), ''];
-    const submitted = await run(env, ['submit', profileFile(env, 'many.simc', lines.join('\n')), '--local', '--wait', '--json'], 60_000);
+    const lines = [
+      'warrior="Many"',
+      'spec=fury',
+      'level=90',
+      'iterations=10',
+      ...Array.from({ length: 5000 }, (_, i) => `profileset."set ${i}"=potion=disabled`),
+      '',
+    ];
+    const submitted = await run(
+      env,
+      ['submit', profileFile(env, 'many.simc', lines.join('\n')), '--local', '--wait', '--json'],
+      60_000,
+    );
     expect(submitted.exitCode, submitted.stderr).toBe(0);
     const id = json(submitted).id as string;
     const stdout = await all(env, id);
 
     // What the table must say, worked out the plain way from the job's report and its baseline.
-    const intl = (n: number, digits: number) => new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
-    const signed = (n: number, digits: number) => (/[1-9]/.test(intl(Math.abs(n), digits)) ? `${n > 0 ? '+' : '−'}${intl(Math.abs(n), digits)}` : intl(Math.abs(n), digits));
+    const intl = (n: number, digits: number) =>
+      new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+    const signed = (n: number, digits: number) =>
+      /[1-9]/.test(intl(Math.abs(n), digits))
+        ? `${n > 0 ? '+' : '−'}${intl(Math.abs(n), digits)}`
+        : intl(Math.abs(n), digits);
     const baseline = json(await run(env, ['result', id, '--json'])).result.summary.mainActor as { mean: number };
-    const report = JSON.parse(readFileSync(join(env.SIMJOB_DATA_DIR, 'jobs', id, 'report.json'), 'utf8')) as { sim: { profilesets: { results: Array<{ name: string; mean: number; mean_error: number }> } } };
+    const report = JSON.parse(readFileSync(join(env.SIMJOB_DATA_DIR, 'jobs', id, 'report.json'), 'utf8')) as {
+      sim: { profilesets: { results: Array<{ name: string; mean: number; mean_error: number }> } };
+    };
     const ranked = [...report.sim.profilesets.results].sort((a, b) => b.mean - a.mean);
-    const expected = ranked.map((s, i) => [i + 1, s.name, intl(s.mean, 1), intl(s.mean_error, 1), signed(s.mean - baseline.mean, 1), `${signed(((s.mean - baseline.mean) / baseline.mean) * 100, 2)}%`, 1].join('\t'));
+    const expected = ranked.map((s, i) =>
+      [
+        i + 1,
+        s.name,
+        intl(s.mean, 1),
+        intl(s.mean_error, 1),
+        signed(s.mean - baseline.mean, 1),
+        `${signed(((s.mean - baseline.mean) / baseline.mean) * 100, 2)}%`,
+        1,
+      ].join('\t'),
+    );
     const table = stdout.split('\n').filter((l) => l.includes('\t'));
     expect(table[0]).toBe('#\tProfileset\tDPS\t±\tΔ DPS\tΔ %\tStage');
     expect(table.slice(1)).toHaveLength(5000);

@@ -5,7 +5,16 @@
  */
 import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -83,7 +92,9 @@ describe('retries by a budget of time', () => {
 
   it('stops at once on 401: exit 4, one request', async () => {
     const before = submits().length;
-    const result = await simjob(['submit', profile, '--channel', 'nightly'], { env: { ...env, SIMJOB_API_KEY: 'sk_wrong' } });
+    const result = await simjob(['submit', profile, '--channel', 'nightly'], {
+      env: { ...env, SIMJOB_API_KEY: 'sk_wrong' },
+    });
     expect(result.exitCode).toBe(4);
     errorLine(result);
     expect(submits().length).toBe(before + 1);
@@ -102,7 +113,9 @@ describe('retries by a budget of time', () => {
     const result = await simjob(['usage'], { env: { ...env, SIMJOB_RETRY_BUDGET: '1s' } });
     dropped.remaining = 0;
     expect(result.exitCode).toBe(1);
-    expect(errorLine(result)).toMatch(/^Error: Cannot reach http:\/\/127\.0\.0\.1:\d+: .* \(\d+ attempts over [\d.]+ s\)\./);
+    expect(errorLine(result)).toMatch(
+      /^Error: Cannot reach http:\/\/127\.0\.0\.1:\d+: .* \(\d+ attempts over [\d.]+ s\)\./,
+    );
     expect(dropped.hits).toBeGreaterThan(1);
   });
 });
@@ -112,7 +125,9 @@ describe('bounded reads', () => {
     server.inject({ method: 'GET', path: '/v1/sim/usage', status: 200, bodyBytes: 200 * 1024 * 1024 });
     const result = await simjob(['usage'], { env });
     expect(result.exitCode).toBe(1);
-    expect(errorLine(result)).toMatch(/^Error: The service's answer to GET \/v1\/sim\/usage is larger than 16 MB; simjob stopped reading it\./);
+    expect(errorLine(result)).toMatch(
+      /^Error: The service's answer to GET \/v1\/sim\/usage is larger than 16 MB; simjob stopped reading it\./,
+    );
   });
 
   it('stops reading a 200 MB answer sent without a length at the cap', async () => {
@@ -137,7 +152,13 @@ describe('bounded reads', () => {
       status: 200,
       mutate: (body) => {
         const record = body as { result: { summary: { mainActor: Record<string, unknown> } } };
-        const results = Array.from({ length: 10_000 }, (_, i) => ({ name: `profileset_${i}_with_a_longish_name`, mean: 100_000 - i, mean_error: 12.5, mean_stddev: 6.4, stage: 1 }));
+        const results = Array.from({ length: 10_000 }, (_, i) => ({
+          name: `profileset_${i}_with_a_longish_name`,
+          mean: 100_000 - i,
+          mean_error: 12.5,
+          mean_stddev: 6.4,
+          stage: 1,
+        }));
         record.result.summary.mainActor.profilesets = { count: 10_000, results };
         return record;
       },
@@ -148,11 +169,19 @@ describe('bounded reads', () => {
   });
 
   it('ends a body that trickles one byte inside every inactivity window at the deadline', async () => {
-    const trickle = server.inject({ method: 'GET', path: '/v1/sim/usage', status: 200, trickleMs: 200, times: Infinity });
+    const trickle = server.inject({
+      method: 'GET',
+      path: '/v1/sim/usage',
+      status: 200,
+      trickleMs: 200,
+      times: Infinity,
+    });
     const result = await simjob(['usage'], { env: { ...env, ...SHORT }, timeoutMs: 20_000 });
     trickle.remaining = 0;
     expect(result.exitCode).toBe(1);
-    expect(errorLine(result)).toMatch(/^Error: Cannot reach http:\/\/127\.0\.0\.1:\d+: no complete answer within [12] s \(\d attempts over [\d.]+ s\)\./);
+    expect(errorLine(result)).toMatch(
+      /^Error: Cannot reach http:\/\/127\.0\.0\.1:\d+: no complete answer within [12] s \(\d attempts over [\d.]+ s\)\./,
+    );
   });
 
   it('ends a connection that never answers', async () => {
@@ -160,13 +189,18 @@ describe('bounded reads', () => {
     const result = await simjob(['usage'], { env: { ...env, ...SHORT }, timeoutMs: 20_000 });
     hang.remaining = 0;
     expect(result.exitCode).toBe(1);
-    expect(errorLine(result)).toMatch(/^Error: Cannot reach .*: (the request timed out|no complete answer within 1 s) \(\d attempts over [\d.]+ s\)\./);
+    expect(errorLine(result)).toMatch(
+      /^Error: Cannot reach .*: (the request timed out|no complete answer within 1 s) \(\d attempts over [\d.]+ s\)\./,
+    );
   });
 });
 
 describe('artifact URL rules', () => {
   /** The finished job's result with its artifacts rewritten by `edit`. */
-  function rewriteArtifacts(id: string, edit: (artifacts: Array<Record<string, unknown>>) => Array<Record<string, unknown>>) {
+  function rewriteArtifacts(
+    id: string,
+    edit: (artifacts: Array<Record<string, unknown>>) => Array<Record<string, unknown>>,
+  ) {
     server.inject({
       method: 'GET',
       path: `/v1/sim/jobs/${id}/result`,
@@ -180,7 +214,12 @@ describe('artifact URL rules', () => {
     });
   }
 
-  for (const url of ['file:///etc/passwd', 'ftp://127.0.0.1/report.json', 'data:application/json,{}', 'http://example.invalid/report.json']) {
+  for (const url of [
+    'file:///etc/passwd',
+    'ftp://127.0.0.1/report.json',
+    'data:application/json,{}',
+    'http://example.invalid/report.json',
+  ]) {
     it(`refuses a remote artifact at ${url.split(':')[0]}:${url.startsWith('http') ? ' to a non-loopback host' : ''} and writes nothing`, async () => {
       const id = await finishedJob();
       rewriteArtifacts(id, (list) => list.map((a) => (a.kind === 'json_report' ? { ...a, url } : a)));
@@ -193,10 +232,15 @@ describe('artifact URL rules', () => {
   }
 
   it('result --all refuses a JSON report at a file: URL', async () => {
-    const result1 = await simjob(['submit', profile, '--channel', 'nightly', '--json', '--meta', 'test.profilesets=300'], { env });
+    const result1 = await simjob(
+      ['submit', profile, '--channel', 'nightly', '--json', '--meta', 'test.profilesets=300'],
+      { env },
+    );
     const id = JSON.parse(result1.stdout).id as string;
     await server.waitForJob(id);
-    rewriteArtifacts(id, (list) => list.map((a) => (a.kind === 'json_report' ? { ...a, url: 'file:///etc/passwd' } : a)));
+    rewriteArtifacts(id, (list) =>
+      list.map((a) => (a.kind === 'json_report' ? { ...a, url: 'file:///etc/passwd' } : a)),
+    );
     const result = await simjob(['result', id, '--all'], { env });
     expect(result.exitCode).toBe(1);
     expect(errorLine(result)).toMatch(/^Error: Refusing to download the JSON report \(.+\): its URL is a file: URL/);
@@ -226,7 +270,8 @@ describe('artifact redirects', () => {
   });
   afterAll(() => proxy.close());
 
-  const label = (id: string) => `json_report (${server.jobs.get(id)!.result!.artifacts.find((a) => a.kind === 'json_report')!.id})`;
+  const label = (id: string) =>
+    `json_report (${server.jobs.get(id)!.result!.artifacts.find((a) => a.kind === 'json_report')!.id})`;
 
   for (const via of ['without a proxy', 'through a proxy'] as const) {
     const withProxy = () => (via === 'through a proxy' ? { ...env, HTTP_PROXY: proxy.url } : env);
@@ -236,20 +281,34 @@ describe('artifact redirects', () => {
       const before = server.artifactRequests.length;
       const relayed = proxy.seen.length;
       const out = mkdtempSync(join(work, 'redirected-'));
-      const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], { env: withProxy() });
+      const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], {
+        env: withProxy(),
+      });
       expect(result.exitCode, result.stderr).toBe(0);
       expect(JSON.parse(readFileSync(join(out, 'json_report.json'), 'utf8')).sim).toBeDefined();
       const hops = server.artifactRequests.slice(before);
-      expect(hops.map((r) => [r.path.split('/')[1], r.status])).toEqual([['a', 302], ['blob', 200]]);
+      expect(hops.map((r) => [r.path.split('/')[1], r.status])).toEqual([
+        ['a', 302],
+        ['blob', 200],
+      ]);
       for (const hop of hops) expect(hop.headers.authorization).toBeUndefined();
       expect(proxy.seen.length > relayed).toBe(via === 'through a proxy');
     });
 
     it(`refuses a redirect to a file: URL, ${via}, and leaves no partial file`, async () => {
       const id = await finishedJob();
-      server.inject({ method: 'GET', path: /^\/a\//, status: 302, target: 'artifacts', headers: { location: 'file:///etc/passwd' }, body: '' });
+      server.inject({
+        method: 'GET',
+        path: /^\/a\//,
+        status: 302,
+        target: 'artifacts',
+        headers: { location: 'file:///etc/passwd' },
+        body: '',
+      });
       const out = mkdtempSync(join(work, 'redirect-'));
-      const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], { env: withProxy() });
+      const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], {
+        env: withProxy(),
+      });
       expect(result.exitCode).toBe(1);
       expect(errorLine(result)).toBe(
         `Error: Refusing to download ${label(id)}: it redirects to a URL that is refused (a file: URL, and a remote job's artifacts are fetched over https: only). ` +
@@ -261,22 +320,46 @@ describe('artifact redirects', () => {
     it(`names the host and the failure when a hop cannot be reached, ${via}`, async () => {
       const id = await finishedJob();
       const closed = await closedPort();
-      server.inject({ method: 'GET', path: /^\/a\//, status: 302, target: 'artifacts', headers: { location: `http://127.0.0.1:${closed}/report.json` }, body: '' });
+      server.inject({
+        method: 'GET',
+        path: /^\/a\//,
+        status: 302,
+        target: 'artifacts',
+        headers: { location: `http://127.0.0.1:${closed}/report.json` },
+        body: '',
+      });
       const out = mkdtempSync(join(work, 'unreachable-'));
-      const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], { env: withProxy() });
+      const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], {
+        env: withProxy(),
+      });
       expect(result.exitCode).toBe(1);
       // The same line; only the failure differs, as seen from here: the proxy, not the host, answers through a proxy.
-      const failure = via === 'through a proxy' ? `the proxy refused to connect to 127.0.0.1:${closed} (HTTP 502)` : 'connection refused';
-      expect(errorLine(result)).toBe(`Error: Cannot download ${label(id)} from http://127.0.0.1:${closed}: ${failure}. Check your connection and try again.`);
+      const failure =
+        via === 'through a proxy'
+          ? `the proxy refused to connect to 127.0.0.1:${closed} (HTTP 502)`
+          : 'connection refused';
+      expect(errorLine(result)).toBe(
+        `Error: Cannot download ${label(id)} from http://127.0.0.1:${closed}: ${failure}. Check your connection and try again.`,
+      );
       expect(readdirSync(out)).toEqual([]);
     });
 
     it(`stops after 5 redirects, ${via}, and leaves no partial file`, async () => {
       const id = await finishedJob();
       // A relative Location, resolved against the URL that answered it: back to the artifact host, every time.
-      const loop = server.inject({ method: 'GET', path: /^\/a\//, status: 302, target: 'artifacts', headers: { location: '/a/again/report.json' }, body: 'moved', times: Infinity });
+      const loop = server.inject({
+        method: 'GET',
+        path: /^\/a\//,
+        status: 302,
+        target: 'artifacts',
+        headers: { location: '/a/again/report.json' },
+        body: 'moved',
+        times: Infinity,
+      });
       const out = mkdtempSync(join(work, 'loop-'));
-      const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], { env: withProxy() });
+      const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], {
+        env: withProxy(),
+      });
       loop.remaining = 0;
       expect(result.exitCode).toBe(1);
       expect(errorLine(result)).toBe(`Error: Too many redirects downloading ${label(id)}.`);
@@ -286,14 +369,33 @@ describe('artifact redirects', () => {
   }
 });
 
-
 /** A self-signed certificate for localhost and 127.0.0.1, made once: its key and the path of its PEM (to trust it). */
 let selfSigned: { key: Buffer; cert: Buffer; certFile: string } | undefined;
 function certificate(): NonNullable<typeof selfSigned> {
   if (selfSigned) return selfSigned;
   const keyFile = join(work, 'key.pem');
   const certFile = join(work, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   return (selfSigned = { key: readFileSync(keyFile), cert: readFileSync(certFile), certFile });
 }
 
@@ -303,10 +405,14 @@ describe('an https API', () => {
   beforeAll(async () => {
     // TLS in front of the test server: each request passed on as it came, each answer passed back.
     front = createHttpsServer(certificate(), (req, res) => {
-      const upstream = httpRequest(new URL(req.url ?? '/', server.url), { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const upstream = httpRequest(
+        new URL(req.url ?? '/', server.url),
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       upstream.on('error', () => res.destroy());
       req.pipe(upstream);
     });
@@ -332,7 +438,9 @@ describe('an https API', () => {
 
   it('refuses a certificate it does not trust, sending nothing', async () => {
     const before = server.requests.length;
-    const result = await simjob(['usage'], { env: { ...env, SIMJOB_BASE_URL: `https://localhost:${port}`, SIMJOB_RETRY_BUDGET: '0s' } });
+    const result = await simjob(['usage'], {
+      env: { ...env, SIMJOB_BASE_URL: `https://localhost:${port}`, SIMJOB_RETRY_BUDGET: '0s' },
+    });
     expect(result.exitCode).toBe(1);
     expect(errorLine(result)).toMatch(/^Error: Cannot reach https:\/\/localhost:\d+: self[- ]signed certificate/);
     expect(server.requests.length).toBe(before);
@@ -360,10 +468,15 @@ describe('an https artifact host', () => {
     const id = await finishedJob();
     const url = `https://localhost:${(host.address() as { port: number }).port}/report.json`;
     server.inject({
-      method: 'GET', path: `/v1/sim/jobs/${id}/result`, status: 200, times: Infinity,
+      method: 'GET',
+      path: `/v1/sim/jobs/${id}/result`,
+      status: 200,
+      times: Infinity,
       mutate: (body) => {
         const record = body as { result: { artifacts: Array<Record<string, unknown>> } };
-        record.result.artifacts = record.result.artifacts.filter((a) => a.kind === 'json_report').map((a) => ({ ...a, url }));
+        record.result.artifacts = record.result.artifacts
+          .filter((a) => a.kind === 'json_report')
+          .map((a) => ({ ...a, url }));
         return record;
       },
     });
@@ -373,7 +486,9 @@ describe('an https artifact host', () => {
   it('downloads over TLS from a host it trusts', async () => {
     const id = await jobServedOverHttps();
     const out = mkdtempSync(join(work, 'tls-'));
-    const result = await simjob(['artifacts', id, '--download', '-o', out], { env: { ...env, NODE_EXTRA_CA_CERTS: cert } });
+    const result = await simjob(['artifacts', id, '--download', '-o', out], {
+      env: { ...env, NODE_EXTRA_CA_CERTS: cert },
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(readFileSync(join(out, 'json_report.json')).length).toBe(3 * 1024 * 1024 + 7);
     expect(result.stderr).toContain('json_report.json (3,145,735 bytes)');
@@ -384,7 +499,9 @@ describe('an https artifact host', () => {
     const out = mkdtempSync(join(work, 'untrusted-'));
     const result = await simjob(['artifacts', id, '--download', '-o', out], { env });
     expect(result.exitCode).toBe(1);
-    expect(errorLine(result)).toMatch(/^Error: Cannot download json_report .* from https:\/\/localhost:\d+: self[- ]signed certificate/);
+    expect(errorLine(result)).toMatch(
+      /^Error: Cannot download json_report .* from https:\/\/localhost:\d+: self[- ]signed certificate/,
+    );
     expect(readdirSync(out)).toEqual([]);
   });
 });
@@ -399,7 +516,9 @@ describe('existing files and partial files', () => {
 
     const refused = await simjob(args, { env });
     expect(refused.exitCode).toBe(2);
-    expect(errorLine(refused)).toBe(`Error: ${target} already exists. Use --clobber to overwrite it, --skip-existing to keep it, or -o to choose another folder.`);
+    expect(errorLine(refused)).toBe(
+      `Error: ${target} already exists. Use --clobber to overwrite it, --skip-existing to keep it, or -o to choose another folder.`,
+    );
     expect(readFileSync(target, 'utf8')).toBe('mine');
 
     const skipped = await simjob([...args, '--skip-existing'], { env });
@@ -416,13 +535,15 @@ describe('existing files and partial files', () => {
     expect(readdirSync(out)).toEqual(['json_report.json']);
   });
 
-  it('a --dir that is a file is the user\'s to fix: one line, exit 2, the file untouched', async () => {
+  it("a --dir that is a file is the user's to fix: one line, exit 2, the file untouched", async () => {
     const id = await finishedJob();
     const file = join(mkdtempSync(join(work, 'dir-is-file-')), 'notes.txt');
     writeFileSync(file, 'mine');
     const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '--dir', file], { env });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe(`Error: --dir ${file} is a file, not a folder. Give a folder to download into (made if missing).\n`);
+    expect(result.stderr).toBe(
+      `Error: --dir ${file} is a file, not a folder. Give a folder to download into (made if missing).\n`,
+    );
     expect(readFileSync(file, 'utf8')).toBe('mine');
   });
 
@@ -430,7 +551,9 @@ describe('existing files and partial files', () => {
     const id = await finishedJob();
     server.inject({ method: 'GET', path: /^\/a\//, status: 200, target: 'artifacts', trickleMs: 100 });
     const out = mkdtempSync(join(work, 'stall-'));
-    const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], { env: { ...env, SIMJOB_DOWNLOAD_DEADLINE: '1s' } });
+    const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', out], {
+      env: { ...env, SIMJOB_DOWNLOAD_DEADLINE: '1s' },
+    });
     expect(result.exitCode).toBe(1);
     expect(errorLine(result)).toMatch(/^Error: Download of json_report .* failed: no complete answer within 1 s\./);
     expect(readdirSync(out)).toEqual([]);
@@ -441,7 +564,10 @@ describe('existing files and partial files', () => {
     server.inject({ method: 'GET', path: /^\/a\//, status: 200, target: 'artifacts', trickleMs: 50 });
     const out = mkdtempSync(join(work, 'interrupted-'));
     const child = execa(process.execPath, [BIN, 'artifacts', id, '--download', '--kind', 'json_report', '-o', out], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, extendEnv: false, reject: false, timeout: 20_000,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      extendEnv: false,
+      reject: false,
+      timeout: 20_000,
     });
     // Interrupt once the partial file exists.
     for (let i = 0; i < 200 && readdirSync(out).length === 0; i++) await new Promise((r) => setTimeout(r, 25));
@@ -462,7 +588,10 @@ describe('local artifacts', () => {
 
   it('refuses a local artifact whose file is a symlink out of the job folder', async () => {
     local = localEnv();
-    const submitted = await simjob(['submit', profileFile(local, 'q.simc', quickProfile('Q')), '--local', '--wait', '--json'], { env: local, timeoutMs: 60_000 });
+    const submitted = await simjob(
+      ['submit', profileFile(local, 'q.simc', quickProfile('Q')), '--local', '--wait', '--json'],
+      { env: local, timeoutMs: 60_000 },
+    );
     expect(submitted.exitCode, submitted.stderr).toBe(0);
     const id = JSON.parse(submitted.stdout).id as string;
     const root = dirname(local.SIMJOB_DATA_DIR);
@@ -475,7 +604,9 @@ describe('local artifacts', () => {
     mkdirSync(out);
     const result = await simjob(['artifacts', id, '--download', '--kind', 'input', '-o', out], { env: local });
     expect(result.exitCode).toBe(1);
-    expect(errorLine(result)).toMatch(/^Error: Refusing to download input \(.+\): its file lies outside the job folder\./);
+    expect(errorLine(result)).toMatch(
+      /^Error: Refusing to download input \(.+\): its file lies outside the job folder\./,
+    );
     expect(readdirSync(out)).toEqual([]);
   }, 60_000);
 });

@@ -11,17 +11,28 @@ import { tempDir } from '../helpers/temp.js';
  * and rebuilding would pull dist/ out from under tests running beside this one.)
  */
 
-const pkg = JSON.parse(readFileSync(resolve(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string; files: string[] };
+const pkg = JSON.parse(readFileSync(resolve(REPO_ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  files: string[];
+};
 let root: string;
 let tarball: string;
 let files: string[];
 let app: string;
 
 const npm = (args: string[], cwd: string) =>
-  execa('npm', [...args, '--no-audit', '--no-fund', '--offline', '--cache', join(root, 'npm-cache')], { cwd, reject: false, env: { npm_config_update_notifier: 'false' } });
+  execa('npm', [...args, '--no-audit', '--no-fund', '--offline', '--cache', join(root, 'npm-cache')], {
+    cwd,
+    reject: false,
+    env: { npm_config_update_notifier: 'false' },
+  });
 
 beforeAll(async () => {
-  expect(existsSync(resolve(REPO_ROOT, 'dist', 'cli.js')), 'dist/ is not built: run `npm run build` (npm test does)').toBe(true);
+  expect(
+    existsSync(resolve(REPO_ROOT, 'dist', 'cli.js')),
+    'dist/ is not built: run `npm run build` (npm test does)',
+  ).toBe(true);
   root = tempDir('simjob-pack-');
   const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', root], REPO_ROOT);
   expect(packed.exitCode, packed.stderr).toBe(0);
@@ -40,28 +51,46 @@ describe('the npm package', () => {
     const dist = readdirSync(resolve(REPO_ROOT, 'dist'), { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => join(e.parentPath, e.name).slice(REPO_ROOT.length + 1));
-    expect(files).toEqual(expect.arrayContaining([
-      'package.json', 'README.md', 'LICENSE', 'bin/simjob.js',
-      'completions/simjob.bash', 'completions/_simjob', 'completions/simjob.fish',
-      'data/catalog/midnight-s1.json', 'data/catalog/NOTICE', 'data/catalog/LICENSE-pybots-Apache-2.0',
-      ...dist,
-    ]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'bin/simjob.js',
+        'completions/simjob.bash',
+        'completions/_simjob',
+        'completions/simjob.fish',
+        'data/catalog/midnight-s1.json',
+        'data/catalog/NOTICE',
+        'data/catalog/LICENSE-pybots-Apache-2.0',
+        ...dist,
+      ]),
+    );
     const allowed = /^(?:bin\/|dist\/|completions\/|data\/catalog\/|README\.md$|LICENSE$|package\.json$)/;
-    expect(files.filter((f) => !allowed.test(f)), 'files outside the package\'s `files` list').toEqual([]);
+    expect(
+      files.filter((f) => !allowed.test(f)),
+      "files outside the package's `files` list",
+    ).toEqual([]);
     expect(files.filter((f) => /(?:^|\/)(?:src|test|bench|scripts)\/|\.test\.|\.ts$/.test(f))).toEqual([]);
-    expect(readFileSync(join(app, 'node_modules', pkg.name, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} simjob contributors\n/);
+    expect(readFileSync(join(app, 'node_modules', pkg.name, 'LICENSE'), 'utf8')).toMatch(
+      /^MIT License\n\nCopyright \(c\) \d{4} simjob contributors\n/,
+    );
   });
 
   it('ships source maps for --debug stack traces, without the sources inside them', async () => {
     const maps = files.filter((f) => f.endsWith('.map'));
     expect(maps).toContain('dist/cli.js.map');
     for (const map of maps) {
-      const parsed = JSON.parse(readFileSync(join(app, 'node_modules', pkg.name, map), 'utf8')) as { sourcesContent?: unknown };
+      const parsed = JSON.parse(readFileSync(join(app, 'node_modules', pkg.name, map), 'utf8')) as {
+        sourcesContent?: unknown;
+      };
       expect(parsed.sourcesContent, map).toBeUndefined();
     }
     // The maps work: a --debug stack trace names source files and lines.
     const failed = await execa(join(app, 'node_modules', '.bin', 'simjob'), ['status', '1', '--debug'], {
-      env: { PATH: process.env.PATH, SIMJOB_CONFIG_DIR: join(root, 'no-config') }, extendEnv: false, reject: false,
+      env: { PATH: process.env.PATH, SIMJOB_CONFIG_DIR: join(root, 'no-config') },
+      extendEnv: false,
+      reject: false,
     });
     expect(failed.exitCode).toBe(2);
     expect(failed.stderr).toMatch(/\/src\/config\/resolve\.ts:\d+:\d+\)/);
@@ -70,13 +99,21 @@ describe('the npm package', () => {
   it('installs with no dependencies at all: everything is bundled', () => {
     const modules = readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.'));
     expect(modules).toEqual([pkg.name]);
-    const manifest = JSON.parse(readFileSync(join(app, 'node_modules', pkg.name, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const manifest = JSON.parse(readFileSync(join(app, 'node_modules', pkg.name, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(manifest.dependencies ?? {}).toEqual({});
   });
 
   it('runs from the install: --version, --help, completion, doctor (which loads bundled chunks)', async () => {
     const bin = join(app, 'node_modules', '.bin', 'simjob');
-    const env = { PATH: process.env.PATH, HOME: root, SIMJOB_CONFIG_DIR: join(root, 'config'), SIMJOB_DATA_DIR: join(root, 'data') };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: root,
+      SIMJOB_CONFIG_DIR: join(root, 'config'),
+      SIMJOB_DATA_DIR: join(root, 'data'),
+    };
     const run = (args: string[]) => execa(bin, args, { cwd: app, env, extendEnv: false, reject: false });
 
     const version = await run(['--version']);
@@ -89,23 +126,34 @@ describe('the npm package', () => {
     expect(help.stdout).toContain('Usage: simjob [options] [command]');
 
     const bash = await run(['completion', 'bash']);
-    expect(bash.stdout + '\n').toBe(readFileSync(join(app, 'node_modules', pkg.name, 'completions', 'simjob.bash'), 'utf8'));
+    expect(bash.stdout + '\n').toBe(
+      readFileSync(join(app, 'node_modules', pkg.name, 'completions', 'simjob.bash'), 'utf8'),
+    );
 
     const doctor = await execa(bin, ['doctor', '--json'], {
-      cwd: app, env: { ...env, SIMJOB_SIMC: resolve(REPO_ROOT, 'test', 'fake-simc', 'simc') }, extendEnv: false, reject: false,
+      cwd: app,
+      env: { ...env, SIMJOB_SIMC: resolve(REPO_ROOT, 'test', 'fake-simc', 'simc') },
+      extendEnv: false,
+      reject: false,
     });
     expect(doctor.exitCode).toBe(1); // no base URL or key here
-    const simc = (JSON.parse(doctor.stdout) as Array<{ check: string; ok: boolean; detail: string }>).find((c) => c.check === 'simc');
+    const simc = (JSON.parse(doctor.stdout) as Array<{ check: string; ok: boolean; detail: string }>).find(
+      (c) => c.check === 'simc',
+    );
     expect(simc).toMatchObject({ ok: true, detail: expect.stringContaining('SimulationCraft 1201-01') });
   });
 
   it('runs through npx', async () => {
-    const result = await execa('npx', ['--offline', '--no-install', 'simjob', '--help'], { cwd: app, reject: false, env: { npm_config_update_notifier: 'false' } });
+    const result = await execa('npx', ['--offline', '--no-install', 'simjob', '--help'], {
+      cwd: app,
+      reject: false,
+      env: { npm_config_update_notifier: 'false' },
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^Examples:/);
   });
 
-  it('installs without --ignore-scripts too, without a warning: nothing needs to build on the user\'s machine', async () => {
+  it("installs without --ignore-scripts too, without a warning: nothing needs to build on the user's machine", async () => {
     const plain = join(root, 'plain');
     mkdirSync(plain);
     const installed = await npm(['install', tarball], plain);

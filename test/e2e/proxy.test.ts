@@ -16,7 +16,12 @@ afterAll(async () => {
 
 describe('HTTP(S)_PROXY', () => {
   it('sends API requests through the proxy when one is configured', async () => {
-    const env = { ...isolatedDirs(), SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good', HTTP_PROXY: proxy.url };
+    const env = {
+      ...isolatedDirs(),
+      SIMJOB_BASE_URL: server.url,
+      SIMJOB_API_KEY: 'sk_test_good',
+      HTTP_PROXY: proxy.url,
+    };
     const result = await simjob(['usage', '--json'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout).limits).toBeDefined();
@@ -24,10 +29,17 @@ describe('HTTP(S)_PROXY', () => {
   });
 
   it('refuses a proxy variable that is not an http:// or https:// URL, in one line naming the variable', async () => {
-    const env = { ...isolatedDirs(), SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good', HTTP_PROXY: 'proxy:3128' };
+    const env = {
+      ...isolatedDirs(),
+      SIMJOB_BASE_URL: server.url,
+      SIMJOB_API_KEY: 'sk_test_good',
+      HTTP_PROXY: 'proxy:3128',
+    };
     const result = await simjob(['usage'], { env: { ...env, SIMJOB_RETRY_BUDGET: '0s' } });
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/^Error: Cannot reach the proxy .*: HTTP_PROXY is not an http:\/\/ or https:\/\/ URL\./m);
+    expect(result.stderr).toMatch(
+      /^Error: Cannot reach the proxy .*: HTTP_PROXY is not an http:\/\/ or https:\/\/ URL\./m,
+    );
   });
 
   it('goes direct without one', async () => {

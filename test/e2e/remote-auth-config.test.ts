@@ -21,7 +21,9 @@ describe('login, logout and config', () => {
     expect(login.stdout + login.stderr).not.toContain('sk_test_good');
     const credentials = join(dirs.SIMJOB_CONFIG_DIR, 'credentials.json');
     expect(statSync(credentials).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(credentials, 'utf8'))).toEqual({ profiles: { default: { api_key: 'sk_test_good' } } });
+    expect(JSON.parse(readFileSync(credentials, 'utf8'))).toEqual({
+      profiles: { default: { api_key: 'sk_test_good' } },
+    });
     expect(readFileSync(join(dirs.SIMJOB_CONFIG_DIR, 'config.json'), 'utf8')).not.toContain('sk_test_good');
 
     const usage = await simjob(['usage', '--json'], { env: dirs });
@@ -45,11 +47,18 @@ describe('login, logout and config', () => {
 
   it('login --no-verify --base-url says why the key was not checked, and that the URL was stored', async () => {
     const dirs = isolatedDirs();
-    const login = await simjob(['login', '--profile', 'ws', '--base-url', 'http://127.0.0.1:9', '--no-verify'], { env: dirs, input: 'sk_test_good\n' });
+    const login = await simjob(['login', '--profile', 'ws', '--base-url', 'http://127.0.0.1:9', '--no-verify'], {
+      env: dirs,
+      input: 'sk_test_good\n',
+    });
     expect(login.exitCode, login.stderr).toBe(0);
-    expect(login.stderr).toMatch(/Stored the API key for profile "ws" .* \(mode 0600\), not checked \(--no-verify\)\.\n/);
+    expect(login.stderr).toMatch(
+      /Stored the API key for profile "ws" .* \(mode 0600\), not checked \(--no-verify\)\.\n/,
+    );
     expect(login.stderr).toContain('Stored base_url http://127.0.0.1:9 for profile "ws" (from --base-url).');
-    expect((await simjob(['config', 'get', 'base_url', '--profile', 'ws'], { env: dirs })).stdout).toBe('http://127.0.0.1:9\n');
+    expect((await simjob(['config', 'get', 'base_url', '--profile', 'ws'], { env: dirs })).stdout).toBe(
+      'http://127.0.0.1:9\n',
+    );
   });
 
   it('keys never come from a flag', async () => {
@@ -65,7 +74,9 @@ describe('login, logout and config', () => {
     expect(get.stdout).toBe('weekly\n');
     const other = await simjob(['config', 'get', 'channel'], { env });
     expect(other.exitCode).toBe(1);
-    expect((await simjob(['config', 'get', 'channel'], { env: { ...env, SIMJOB_PROFILE: 'ci' } })).stdout).toBe('weekly\n');
+    expect((await simjob(['config', 'get', 'channel'], { env: { ...env, SIMJOB_PROFILE: 'ci' } })).stdout).toBe(
+      'weekly\n',
+    );
 
     const bad = await simjob(['config', 'set', 'channel', 'daily'], { env });
     expect(bad.exitCode).toBe(2);
@@ -77,11 +88,21 @@ describe('login, logout and config', () => {
     await simjob(['config', 'set', 'base_url', 'https://profile.example/'], { env });
     const list = await simjob(['config', 'list', '--json'], { env: { ...env, SIMJOB_API_KEY: 'sk_env' } });
     const rows = JSON.parse(list.stdout).settings as Array<{ key: string; value: unknown; source: string }>;
-    expect(rows.find((r) => r.key === 'base_url')).toEqual({ key: 'base_url', value: 'https://profile.example', source: 'profile' });
-    expect(rows.find((r) => r.key === 'api_key')).toEqual({ key: 'api_key', value: '(set)', source: 'env SIMJOB_API_KEY' });
+    expect(rows.find((r) => r.key === 'base_url')).toEqual({
+      key: 'base_url',
+      value: 'https://profile.example',
+      source: 'profile',
+    });
+    expect(rows.find((r) => r.key === 'api_key')).toEqual({
+      key: 'api_key',
+      value: '(set)',
+      source: 'env SIMJOB_API_KEY',
+    });
     expect(list.stdout).not.toContain('sk_env');
 
-    const envWins = await simjob(['config', 'list', '--json'], { env: { ...env, SIMJOB_BASE_URL: 'http://env.example' } });
+    const envWins = await simjob(['config', 'list', '--json'], {
+      env: { ...env, SIMJOB_BASE_URL: 'http://env.example' },
+    });
     expect(JSON.parse(envWins.stdout).settings.find((r: { key: string }) => r.key === 'base_url').source).toBe('env');
 
     expect((await simjob(['config', 'unset', 'channel', '--profile', 'ci'], { env })).exitCode).toBe(0);
@@ -93,7 +114,10 @@ describe('login, logout and config', () => {
     mkdirSync(env.SIMJOB_CONFIG_DIR, { recursive: true });
     const file = join(env.SIMJOB_CONFIG_DIR, 'config.json');
     writeFileSync(file, JSON.stringify({ profiles: { default: { channel: 'bogus', local: { concurrency: 'abc' } } } }));
-    const submit = await simjob(['submit', '-', '--dry-run', '--base-url', 'http://127.0.0.1:9'], { env, input: 'warrior="W"\nspec=fury\n' });
+    const submit = await simjob(['submit', '-', '--dry-run', '--base-url', 'http://127.0.0.1:9'], {
+      env,
+      input: 'warrior="W"\nspec=fury\n',
+    });
     expect(submit.exitCode).toBe(2);
     expect(submit.stderr).toBe(
       `Error: In ${file} (profile "default"): channel must be one of nightly, weekly, latest (got "bogus"). ` +
@@ -121,17 +145,31 @@ describe('login, logout and config', () => {
     const env = isolatedDirs();
     const noUrl = await simjob(['status', '123456789012345678'], { env });
     expect(noUrl.exitCode).toBe(2);
-    expect(noUrl.stderr).toBe('Error: No API base URL is set. Run `simjob config set base_url https://…`, set SIMJOB_BASE_URL, or pass --base-url.\n');
-    const noKey = await simjob(['status', '123456789012345678', '--profile', 'work'], { env: { ...env, SIMJOB_BASE_URL: server.url } });
+    expect(noUrl.stderr).toBe(
+      'Error: No API base URL is set. Run `simjob config set base_url https://…`, set SIMJOB_BASE_URL, or pass --base-url.\n',
+    );
+    const noKey = await simjob(['status', '123456789012345678', '--profile', 'work'], {
+      env: { ...env, SIMJOB_BASE_URL: server.url },
+    });
     expect(noKey.exitCode).toBe(4);
-    expect(noKey.stderr).toBe('Error: No API key for profile "work". Run `simjob login --profile work` or set SIMJOB_API_KEY.\n');
+    expect(noKey.stderr).toBe(
+      'Error: No API key for profile "work". Run `simjob login --profile work` or set SIMJOB_API_KEY.\n',
+    );
   });
 
   it('revoked and expired keys exit 4 with the fix', async () => {
-    for (const [key, code] of [['sk_test_revoked', 'revoked_token'], ['sk_test_expired', 'expired_token'], ['sk_nope', 'invalid_token']] as const) {
-      const result = await simjob(['usage'], { env: { ...isolatedDirs(), SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: key } });
+    for (const [key, code] of [
+      ['sk_test_revoked', 'revoked_token'],
+      ['sk_test_expired', 'expired_token'],
+      ['sk_nope', 'invalid_token'],
+    ] as const) {
+      const result = await simjob(['usage'], {
+        env: { ...isolatedDirs(), SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: key },
+      });
       expect(result.exitCode).toBe(4);
-      expect(result.stderr).toContain(`The service rejected the API key (${code}). Issue a new key under Clients & Keys`);
+      expect(result.stderr).toContain(
+        `The service rejected the API key (${code}). Issue a new key under Clients & Keys`,
+      );
       expect(result.stderr).not.toContain(key);
     }
   });

@@ -12,7 +12,11 @@ const profile = join(work, 'fury.simc');
 writeFileSync(profile, 'warrior="Fury"\nspec=fury\nlevel=90\nprofileset."a"=talents=A\nprofileset."b"=talents=B\n');
 
 beforeAll(async () => {
-  server = await startServer({ queueMs: 50, runMs: 300, apiKeys: ['sk_test_good', { key: 'sk_hooks', webhook: { secret: 'whsec' } }] });
+  server = await startServer({
+    queueMs: 50,
+    runMs: 300,
+    apiKeys: ['sk_test_good', { key: 'sk_hooks', webhook: { secret: 'whsec' } }],
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -33,11 +37,42 @@ async function submitted(args: string[] = []): Promise<string> {
 
 describe('submit', () => {
   it('sends every field of spec 2.1 from its flags, validated against openapi 1.19.1', async () => {
-    const result = await simjob([
-      'submit', profile, '--channel', 'weekly', '--branch', 'midnight', '--multistage', '--max-runtime', '600',
-      '--max-queue', '120', '--priority', 'background', '--meta', 'run=42', '--meta', 'who=ci', '--webhook',
-      '--html', '--csv', '--json-version', '3', '--idempotency-key', 'nightly-42-fury',
-    ], { env: { ...env, SIMJOB_API_KEY: 'sk_hooks', SIMJOB_PROVIDER_CLIENT_ID: 'cid', SIMJOB_PROVIDER_CLIENT_SECRET: 'csecret' } });
+    const result = await simjob(
+      [
+        'submit',
+        profile,
+        '--channel',
+        'weekly',
+        '--branch',
+        'midnight',
+        '--multistage',
+        '--max-runtime',
+        '600',
+        '--max-queue',
+        '120',
+        '--priority',
+        'background',
+        '--meta',
+        'run=42',
+        '--meta',
+        'who=ci',
+        '--webhook',
+        '--html',
+        '--csv',
+        '--json-version',
+        '3',
+        '--idempotency-key',
+        'nightly-42-fury',
+      ],
+      {
+        env: {
+          ...env,
+          SIMJOB_API_KEY: 'sk_hooks',
+          SIMJOB_PROVIDER_CLIENT_ID: 'cid',
+          SIMJOB_PROVIDER_CLIENT_SECRET: 'csecret',
+        },
+      },
+    );
     expect(result.exitCode).toBe(0);
     const req = lastSubmit();
     expect(req.validation.valid).toBe(true);
@@ -82,12 +117,19 @@ describe('submit', () => {
     const first = await simjob(['submit', profile, '--channel', 'nightly', '--idempotency-key', 'k-replay'], { env });
     const id = /Submitted job (\d{18})/.exec(first.stdout)?.[1];
     expect(id).toBeDefined();
-    const again = await simjob(['submit', profile, '--channel', 'nightly', '--idempotency-key', 'k-replay', '--meta', 'retry=1'], { env });
+    const again = await simjob(
+      ['submit', profile, '--channel', 'nightly', '--idempotency-key', 'k-replay', '--meta', 'retry=1'],
+      { env },
+    );
     expect(again.exitCode).toBe(0);
-    expect(again.stdout).toContain(`Job ${id} was already submitted with idempotency key k-replay; this is that job (replay, nothing new was created).`);
+    expect(again.stdout).toContain(
+      `Job ${id} was already submitted with idempotency key k-replay; this is that job (replay, nothing new was created).`,
+    );
     const conflict = await simjob(['submit', profile, '--channel', 'weekly', '--idempotency-key', 'k-replay'], { env });
     expect(conflict.exitCode).toBe(1);
-    expect(conflict.stderr).toContain(`already used for job ${id} with a different payload (idempotency_key_reuse). Run \`simjob status ${id}\``);
+    expect(conflict.stderr).toContain(
+      `already used for job ${id} with a different payload (idempotency_key_reuse). Run \`simjob status ${id}\``,
+    );
     expect(conflict.stderr).toMatch(/Request ID: req_[0-9a-f]{32}/);
   });
 
@@ -106,19 +148,25 @@ describe('submit', () => {
 
   it('when every attempt fails, the error gives the key to recover the job without a duplicate', async () => {
     const outage = server.inject({ method: 'POST', path: '/v1/sim/jobs', status: 502, times: Infinity });
-    const result = await simjob(['submit', profile, '--channel', 'nightly'], { env: { ...env, SIMJOB_RETRY_BUDGET: '1s' } });
+    const result = await simjob(['submit', profile, '--channel', 'nightly'], {
+      env: { ...env, SIMJOB_RETRY_BUDGET: '1s' },
+    });
     outage.remaining = 0;
     expect(result.exitCode).toBe(1);
     expect(outage.hits).toBeGreaterThan(1);
     const key = /--idempotency-key (simjob-[0-9a-f-]+)/.exec(result.stderr)?.[1];
     expect(key).toBeDefined();
-    const recovered = await simjob(['submit', profile, '--channel', 'nightly', '--idempotency-key', key!, '--json'], { env });
+    const recovered = await simjob(['submit', profile, '--channel', 'nightly', '--idempotency-key', key!, '--json'], {
+      env,
+    });
     expect(recovered.exitCode).toBe(0);
   });
 
   it('--dry-run validates and prints the request without sending it', async () => {
     const count = server.requests.length;
-    const result = await simjob(['submit', profile, '--channel', 'nightly', '--multistage', '--dry-run', '--json'], { env: { ...env, SIMJOB_PROVIDER_CLIENT_ID: 'a', SIMJOB_PROVIDER_CLIENT_SECRET: 'topsecret' } });
+    const result = await simjob(['submit', profile, '--channel', 'nightly', '--multistage', '--dry-run', '--json'], {
+      env: { ...env, SIMJOB_PROVIDER_CLIENT_ID: 'a', SIMJOB_PROVIDER_CLIENT_SECRET: 'topsecret' },
+    });
     expect(result.exitCode).toBe(0);
     expect(server.requests.length).toBe(count);
     const shown = JSON.parse(result.stdout);
@@ -130,16 +178,29 @@ describe('submit', () => {
 
   it('checks limits against the account before sending, naming the limit', async () => {
     const maxRuntime = server.account().limits.maxRuntimeSeconds;
-    const result = await simjob(['submit', profile, '--channel', 'nightly', '--max-runtime', String(maxRuntime + 1)], { env });
+    const result = await simjob(['submit', profile, '--channel', 'nightly', '--max-runtime', String(maxRuntime + 1)], {
+      env,
+    });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe(`Error: --max-runtime ${maxRuntime + 1} is above the account limit plan.maxRuntimeSeconds = ${maxRuntime}. Use --max-runtime ${maxRuntime} or less.\n`);
+    expect(result.stderr).toBe(
+      `Error: --max-runtime ${maxRuntime + 1} is above the account limit plan.maxRuntimeSeconds = ${maxRuntime}. Use --max-runtime ${maxRuntime} or less.\n`,
+    );
     const maxQueue = server.account().limits.maxQueueSeconds;
-    const queue = await simjob(['submit', profile, '--channel', 'nightly', '--max-queue', String(maxQueue + 1)], { env });
+    const queue = await simjob(['submit', profile, '--channel', 'nightly', '--max-queue', String(maxQueue + 1)], {
+      env,
+    });
     expect(queue.exitCode).toBe(2);
-    expect(queue.stderr).toBe(`Error: --max-queue ${maxQueue + 1} is above the account limit plan.maxQueueSeconds = ${maxQueue}. Use --max-queue ${maxQueue} or less.\n`);
-    const credits = await simjob(['submit', profile, '--channel', 'nightly', '--max-credits', String(maxRuntime * 32 + 1)], { env });
+    expect(queue.stderr).toBe(
+      `Error: --max-queue ${maxQueue + 1} is above the account limit plan.maxQueueSeconds = ${maxQueue}. Use --max-queue ${maxQueue} or less.\n`,
+    );
+    const credits = await simjob(
+      ['submit', profile, '--channel', 'nightly', '--max-credits', String(maxRuntime * 32 + 1)],
+      { env },
+    );
     expect(credits.exitCode).toBe(2);
-    expect(credits.stderr).toBe(`Error: --max-credits ${maxRuntime * 32 + 1} is above the account limit plan.maxCreditsPerJob = ${maxRuntime * 32}. Use --max-credits ${maxRuntime * 32} or less.\n`);
+    expect(credits.stderr).toBe(
+      `Error: --max-credits ${maxRuntime * 32 + 1} is above the account limit plan.maxCreditsPerJob = ${maxRuntime * 32}. Use --max-credits ${maxRuntime * 32} or less.\n`,
+    );
     expect(lastSubmit()?.body).not.toMatchObject({ runtime: { maxRuntimeSeconds: maxRuntime + 1 } });
   });
 
@@ -149,11 +210,24 @@ describe('submit', () => {
       [['submit', join(work, 'missing.simc'), '--channel', 'nightly'], /does not exist/],
       [['submit', profile, '--channel', 'daily'], /--channel must be one of nightly, weekly, latest/],
       [['submit', profile, '--channel', 'nightly', '--max-queue', '0'], /--max-queue must be a positive whole number/],
-      [['submit', profile, '--channel', 'nightly', '--max-queue', '1.5'], /--max-queue must be a positive whole number/],
-      [['submit', profile, '--channel', 'nightly', '--priority', 'urgent'], /--priority must be one of background, standard, high \(got "urgent"\)/],
-      [['submit', profile, '--channel', 'nightly', '--json-version', '4'], /--json-version must be one of 2, 3 \(got "4"\)/],
+      [
+        ['submit', profile, '--channel', 'nightly', '--max-queue', '1.5'],
+        /--max-queue must be a positive whole number/,
+      ],
+      [
+        ['submit', profile, '--channel', 'nightly', '--priority', 'urgent'],
+        /--priority must be one of background, standard, high \(got "urgent"\)/,
+      ],
+      [
+        ['submit', profile, '--channel', 'nightly', '--json-version', '4'],
+        /--json-version must be one of 2, 3 \(got "4"\)/,
+      ],
       [['submit', profile, '--channel', 'nightly', '--meta', `k=${'x'.repeat(501)}`], /values may be at most 500/],
-      [['submit', profile, '--channel', 'nightly'], /SIMJOB_PROVIDER_CLIENT_SECRET is not set/, { SIMJOB_PROVIDER_CLIENT_ID: 'x' }],
+      [
+        ['submit', profile, '--channel', 'nightly'],
+        /SIMJOB_PROVIDER_CLIENT_SECRET is not set/,
+        { SIMJOB_PROVIDER_CLIENT_ID: 'x' },
+      ],
       [['submit', profile], /No build channel given/],
     ];
     for (const [args, pattern, extra] of cases) {
@@ -175,7 +249,9 @@ describe('submit', () => {
     const dirs = isolatedDirs();
     const poor = await startServer({ apiKeys: [{ key: 'sk_poor', limits: { credits: 10, priorityFeeCredits: 500 } }] });
     try {
-      const result = await simjob(['submit', profile, '--channel', 'nightly', '--priority', 'high'], { env: { ...dirs, SIMJOB_BASE_URL: poor.url, SIMJOB_API_KEY: 'sk_poor' } });
+      const result = await simjob(['submit', profile, '--channel', 'nightly', '--priority', 'high'], {
+        env: { ...dirs, SIMJOB_BASE_URL: poor.url, SIMJOB_API_KEY: 'sk_poor' },
+      });
       expect(result.exitCode).toBe(1);
       expect(result.stderr).toMatch(/Not enough credits to reserve this job \(insufficient_credits(_liability)?\)/);
     } finally {
@@ -228,7 +304,9 @@ describe('status, result, cancel, jobs, usage, builds', () => {
     expect(result.exitCode, result.stderr).toBe(3);
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(/^Status +failed\n/m);
-    expect(result.stdout).toContain('execution_failed: The job failed before producing any output.\nsimc crashed or exited abnormally');
+    expect(result.stdout).toContain(
+      'execution_failed: The job failed before producing any output.\nsimc crashed or exited abnormally',
+    );
     const json = await simjob(['result', id, '--json'], { env });
     expect(json.exitCode).toBe(3);
     const record = JSON.parse(json.stdout);
@@ -236,7 +314,7 @@ describe('status, result, cancel, jobs, usage, builds', () => {
     expect(record.result).toBeUndefined();
   });
 
-  it('status without --wait reports an ended job\'s state and exits 0; with --wait its outcome decides: 3', async () => {
+  it("status without --wait reports an ended job's state and exits 0; with --wait its outcome decides: 3", async () => {
     const id = await submitted(['--meta', 'test.outcome=execution_failed']);
     await server.waitForJob(id);
     const status = await simjob(['status', id], { env });
@@ -277,12 +355,18 @@ describe('status, result, cancel, jobs, usage, builds', () => {
     const human = await simjob(['jobs', '--limit', '2'], { env: own });
     expect(human.stderr).toMatch(/More jobs: simjob jobs --cursor \S+ --limit 2/);
     const all = await simjob(['jobs', '--limit', '2', '--all', '--json'], { env: own });
-    expect(JSON.parse(all.stdout).jobs.map((j: { id: string }) => j.id).slice(0, 3)).toEqual(ids.slice().reverse());
+    expect(
+      JSON.parse(all.stdout)
+        .jobs.map((j: { id: string }) => j.id)
+        .slice(0, 3),
+    ).toEqual(ids.slice().reverse());
     const tooMany = await simjob(['jobs', '--limit', '101'], { env: own });
     expect(tooMany.exitCode).toBe(2);
     const badCursor = await simjob(['jobs', '--cursor', 'garbage'], { env: own });
     expect(badCursor.exitCode).toBe(2); // a bad flag value, as `jobs --local --cursor garbage`
-    expect(badCursor.stderr).toBe('Error: --cursor garbage is not a cursor of `simjob jobs` (invalid_cursor). Use the page.nextCursor of the previous page.\n');
+    expect(badCursor.stderr).toBe(
+      'Error: --cursor garbage is not a cursor of `simjob jobs` (invalid_cursor). Use the page.nextCursor of the previous page.\n',
+    );
   });
 
   it('usage and builds', async () => {
@@ -323,7 +407,9 @@ describe('artifacts', () => {
     const allDir = join(dir, 'all');
     const all = await simjob(['artifacts', id, '--download', '-o', allDir], { env });
     expect(all.exitCode).toBe(0);
-    expect(readdirSync(allDir).sort()).toEqual(expect.arrayContaining(['csv_report.csv', 'html_report.html', 'json_report.json', 'input.simc']));
+    expect(readdirSync(allDir).sort()).toEqual(
+      expect.arrayContaining(['csv_report.csv', 'html_report.html', 'json_report.json', 'input.simc']),
+    );
     for (const request of server.artifactRequests) {
       expect(request.headers.authorization).toBeUndefined();
       expect(JSON.stringify(request.headers)).not.toContain('sk_test_good');
@@ -355,11 +441,19 @@ describe('artifacts', () => {
     const id = await submitted();
     await server.waitForJob(id);
     server.inject({ method: 'GET', path: /^\/(a|blob)\//, status: 404, times: 1, target: 'artifacts' });
-    server.inject({ method: 'GET', path: /^\/v1\/sim\/artifacts\/[^/]+\/url$/, status: 410, code: 'artifact_expired', times: 1 });
+    server.inject({
+      method: 'GET',
+      path: /^\/v1\/sim\/artifacts\/[^/]+\/url$/,
+      status: 410,
+      code: 'artifact_expired',
+      times: 1,
+    });
     const dir = tempDir('simjob-expired-');
     const result = await simjob(['artifacts', id, '--download', '--kind', 'json_report', '-o', dir], { env });
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/The artifact has expired: artifacts are kept for the job's retentionDays after it completed \(artifact_expired\)/);
+    expect(result.stderr).toMatch(
+      /The artifact has expired: artifacts are kept for the job's retentionDays after it completed \(artifact_expired\)/,
+    );
     expect(readdirSync(dir)).toEqual([]);
     server.expireRetention(id);
     const list = await simjob(['artifacts', id], { env });
@@ -373,24 +467,43 @@ describe('a server that is slow, rate limited, or newer', () => {
     server.inject({ method: 'GET', path: new RegExp(`/jobs/${id}/status$`), status: 429, retryAfter: 1, times: 2 });
     const result = await simjob(['status', id, '--json'], { env });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr.match(/Rate limited by the service \(rate_limit_exceeded\); retrying in 1 s/g)).toHaveLength(2);
+    expect(result.stderr.match(/Rate limited by the service \(rate_limit_exceeded\); retrying in 1 s/g)).toHaveLength(
+      2,
+    );
   });
 
   it('fails fast when Retry-After is beyond the retry budget, and says when to retry', async () => {
-    server.inject({ method: 'GET', path: '/v1/sim/usage', status: 503, code: 'api_maintenance', retryAfter: 3600, times: 1 });
+    server.inject({
+      method: 'GET',
+      path: '/v1/sim/usage',
+      status: 503,
+      code: 'api_maintenance',
+      retryAfter: 3600,
+      times: 1,
+    });
     const result = await simjob(['usage'], { env });
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/cannot take jobs right now \(api_maintenance\)\. Retry after 3600 s\. That is longer than the retry budget of 2 min\.\s+Try again after \d\d:\d\d:\d\d\./);
+    expect(result.stderr).toMatch(
+      /cannot take jobs right now \(api_maintenance\)\. Retry after 3600 s\. That is longer than the retry budget of 2 min\.\s+Try again after \d\d:\d\d:\d\d\./,
+    );
   });
 
   it('a non-JSON answer from a proxy is a one-line error', async () => {
-    const proxy = server.inject({ method: 'GET', path: '/v1/sim/usage', status: 502, body: '<html>bad gateway</html>', times: Infinity });
+    const proxy = server.inject({
+      method: 'GET',
+      path: '/v1/sim/usage',
+      status: 502,
+      body: '<html>bad gateway</html>',
+      times: Infinity,
+    });
     const result = await simjob(['usage'], { env: { ...env, SIMJOB_RETRY_BUDGET: '1s' } });
     proxy.remaining = 0;
     expect(result.exitCode).toBe(1);
     const lines = result.stderr.trimEnd().split('\n');
     const errorAt = lines.findIndex((l) => l.startsWith('Error: '));
-    expect(lines.slice(0, errorAt).every((l) => /^The service answered HTTP 502; retrying in [\d.]+ (ms|s)…$/.test(l))).toBe(true);
+    expect(
+      lines.slice(0, errorAt).every((l) => /^The service answered HTTP 502; retrying in [\d.]+ (ms|s)…$/.test(l)),
+    ).toBe(true);
     expect(lines[errorAt]).toMatch(/^Error: The service failed \(HTTP 502\)/);
     expect(lines.slice(errorAt + 1)).toEqual([expect.stringMatching(/^Request ID: /)]);
   });
@@ -424,7 +537,9 @@ describe('a server that is slow, rate limited, or newer', () => {
   it('every request the CLI made validated against openapi 1.19.1', () => {
     const checked = server.requests.filter((r) => !r.injected && r.validation.valid !== null);
     expect(checked.length).toBeGreaterThan(20);
-    const invalid = checked.filter((r) => r.validation.valid === false && r.headers['user-agent']?.toString().startsWith('simjob/'));
+    const invalid = checked.filter(
+      (r) => r.validation.valid === false && r.headers['user-agent']?.toString().startsWith('simjob/'),
+    );
     expect(invalid.map((r) => `${r.method} ${r.path}: ${r.validation.errors.join('; ')}`)).toEqual([]);
   });
 });

@@ -24,7 +24,11 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   env = localEnv({ SIMJOB_SIMC: resolve(REPO_ROOT, 'test', 'replay-simc', 'simc') });
   for (const file of [R08, R07]) {
-    const submitted = await run(env, ['submit', profileFile(env, `${file}.simc`, `# replay.report=${file}\n`), '--local', '--wait', '--json'], 60_000);
+    const submitted = await run(
+      env,
+      ['submit', profileFile(env, `${file}.simc`, `# replay.report=${file}\n`), '--local', '--wait', '--json'],
+      60_000,
+    );
     expect(submitted.exitCode, submitted.stderr).toBe(0);
     ids[file] = json(submitted).id;
   }

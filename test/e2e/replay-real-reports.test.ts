@@ -12,7 +12,9 @@ import { cleanUp, json, localEnv, profileFile, run, type LocalEnv } from './loca
 
 const REPLAY_SIMC = resolve(REPO_ROOT, 'test', 'replay-simc', 'simc');
 const REPORTS_DIR = join(FIXTURES_DIR, 'reports-real');
-const REPORTS = readdirSync(REPORTS_DIR).filter((f) => /^r\d\d_.*\.json$/.test(f)).sort();
+const REPORTS = readdirSync(REPORTS_DIR)
+  .filter((f) => /^r\d\d_.*\.json$/.test(f))
+  .sort();
 
 /** What a report says, read here independently: the headline actor, every profileset and every player, best first. */
 interface Expected {
@@ -30,13 +32,28 @@ function expectedOf(file: string): Expected {
     mean: p.collected_data.dps.mean,
     error: p.collected_data.dps.mean_std_dev * estimator,
   }));
-  const profilesets = (report.sim.profilesets?.results ?? []).map((r: any) => ({ name: r.name, mean: r.mean, error: r.mean_stddev * estimator }));
-  const best = (a: { name: string; mean: number }, b: { name: string; mean: number }) => b.mean - a.mean || a.name.localeCompare(b.name);
-  return { main: players[0], profilesets: profilesets.sort(best), players: [...players].sort(best), notifications: report.notifications ?? [] };
+  const profilesets = (report.sim.profilesets?.results ?? []).map((r: any) => ({
+    name: r.name,
+    mean: r.mean,
+    error: r.mean_stddev * estimator,
+  }));
+  const best = (a: { name: string; mean: number }, b: { name: string; mean: number }) =>
+    b.mean - a.mean || a.name.localeCompare(b.name);
+  return {
+    main: players[0],
+    profilesets: profilesets.sort(best),
+    players: [...players].sort(best),
+    notifications: report.notifications ?? [],
+  };
 }
 
 /** Rows of the piped (TSV) profileset table: [rank, name, dps, ±, Δ, Δ%, stage] (the actors table has 5 columns). */
-const tableRows = (stdout: string) => stdout.split('\n').filter((l) => /^\d+\t/.test(l)).map((l) => l.split('\t')).filter((r) => r.length === 7);
+const tableRows = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((l) => /^\d+\t/.test(l))
+    .map((l) => l.split('\t'))
+    .filter((r) => r.length === 7);
 const number = (cell: string) => Number(cell.replace(/,/g, '').replace('−', '-'));
 
 let env: LocalEnv;
@@ -140,7 +157,10 @@ describe('profileset_metric in local mode', () => {
   const raid = (file: string) => {
     const report = JSON.parse(readFileSync(join(REPORTS_DIR, file), 'utf8'));
     const stats = report.sim.statistics.raid_dps;
-    return { mean: stats.mean as number, error: stats.mean_std_dev === undefined ? null : stats.mean_std_dev * report.sim.options.confidence_estimator };
+    return {
+      mean: stats.mean as number,
+      error: stats.mean_std_dev === undefined ? null : stats.mean_std_dev * report.sim.options.confidence_estimator,
+    };
   };
 
   it('raid_dps (first of a list) reports the group total from the report’s sim-wide statistics', async () => {
@@ -172,7 +192,9 @@ describe('profileset_metric in local mode', () => {
     const profile = profileFile(env, 'hps.simc', `# replay.report=${r10}\nprofileset_metric=hps,dps\n`);
     const refused = await run(env, ['submit', profile, '--local', '--wait']);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr.trim().split('\n')[0]).toContain('line 2: profileset_metric=hps cannot be summarised; a result reports dps or raid_dps.');
+    expect(refused.stderr.trim().split('\n')[0]).toContain(
+      'line 2: profileset_metric=hps cannot be summarised; a result reports dps or raid_dps.',
+    );
     expect(refused.stdout).toBe('');
   });
 });

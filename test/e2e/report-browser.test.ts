@@ -21,7 +21,9 @@ const EVIL_NAME = '<script>alert(1)</script>';
 const EVIL_META = '"><img src=x onerror=alert(2)>';
 
 if (!chromiumInstalled && !process.env.CI) {
-  const why = process.env.SIMJOB_CHROMIUM ? `SIMJOB_CHROMIUM (${process.env.SIMJOB_CHROMIUM}) does not exist` : 'chromium is not on PATH';
+  const why = process.env.SIMJOB_CHROMIUM
+    ? `SIMJOB_CHROMIUM (${process.env.SIMJOB_CHROMIUM}) does not exist`
+    : 'chromium is not on PATH';
   noteSkipped('the report browser tests', `${why} (apt-get install chromium; .ci/run does)`);
 }
 
@@ -49,7 +51,16 @@ describe.skipIf(!chromiumInstalled && !process.env.CI)('simjob report in headles
   /** A profile with the given profileset names. */
   function profile(name: string, sets: string[]): string {
     const path = join(dir, `${name}.simc`);
-    writeFileSync(path, [`warrior="${name}"`, 'level=80', 'spec=fury', ...sets.map((s, i) => `profileset."${s}"+=trinket1=,id=${200_000 + i}`), ''].join('\n'));
+    writeFileSync(
+      path,
+      [
+        `warrior="${name}"`,
+        'level=80',
+        'spec=fury',
+        ...sets.map((s, i) => `profileset."${s}"+=trinket1=,id=${200_000 + i}`),
+        '',
+      ].join('\n'),
+    );
     return path;
   }
 
@@ -81,7 +92,15 @@ describe.skipIf(!chromiumInstalled && !process.env.CI)('simjob report in headles
   }
 
   const cellTexts = (v: Visit, table: string, column: number) =>
-    v.page.locator(`${table} tbody tr:not([hidden])`).evaluateAll((rows, c) => rows.map((r) => (r as unknown as { cells: ArrayLike<{ textContent: string | null }> }).cells[c]!.textContent ?? ''), column);
+    v.page
+      .locator(`${table} tbody tr:not([hidden])`)
+      .evaluateAll(
+        (rows, c) =>
+          rows.map(
+            (r) => (r as unknown as { cells: ArrayLike<{ textContent: string | null }> }).cells[c]!.textContent ?? '',
+          ),
+        column,
+      );
   const number = (s: string) => Number(s.replace(/,/g, '').replace('−', '-'));
 
   it('a job with 20 profilesets: 21 bars, the name <script> shown as text and never run, sorting and filtering', async () => {
@@ -129,7 +148,9 @@ describe.skipIf(!chromiumInstalled && !process.env.CI)('simjob report in headles
     expect(await dps()).toEqual(ranked);
     await v.page.locator(`${table} th button`, { hasText: 'Profileset' }).click();
     const byName = await cellTexts(v, table, 1);
-    expect(byName).toEqual([...byName].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0)));
+    expect(byName).toEqual(
+      [...byName].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0)),
+    );
 
     // The filter keeps matching names (and the baseline) and says how many.
     await v.page.getByLabel('Filter').fill('trinket_1');
@@ -165,7 +186,9 @@ describe.skipIf(!chromiumInstalled && !process.env.CI)('simjob report in headles
     const actor = server.jobs.get(id)!.result!.summary!.mainActor!;
     const above = truth.filter((p) => p.mean >= actor.mean).length;
     expect(above).toBeGreaterThan(20);
-    expect(await v.page.locator('svg.bars g.row.reference text.value').textContent()).toContain(`baseline (after #${above.toLocaleString('en-US')})`);
+    expect(await v.page.locator('svg.bars g.row.reference text.value').textContent()).toContain(
+      `baseline (after #${above.toLocaleString('en-US')})`,
+    );
     expect(await v.page.locator('svg.distribution path.line').count()).toBe(1);
     expect(await v.page.locator('svg.distribution path.band').count()).toBe(1);
     // Three stages: 1,000 → 400 → 200 (the test server culls 60% then half), with the counts in words.
@@ -222,7 +245,20 @@ describe.skipIf(!chromiumInstalled && !process.env.CI)('simjob report in headles
     const submissions: unknown[] = [];
     for (const scenario of scenarios) {
       for (const p of profiles) {
-        const r = await simjob(['submit', p, '--channel', 'nightly', '--json', '--meta', `scenario=${scenario}`, '--meta', `profile=${p.split('/').pop()}`], { env });
+        const r = await simjob(
+          [
+            'submit',
+            p,
+            '--channel',
+            'nightly',
+            '--json',
+            '--meta',
+            `scenario=${scenario}`,
+            '--meta',
+            `profile=${p.split('/').pop()}`,
+          ],
+          { env },
+        );
         expect(r.exitCode, r.stderr).toBe(0);
         submissions.push(JSON.parse(r.stdout));
       }

@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simjob } from '../helpers/cli.js';
 import { startServer, type TestServer } from '../server/index.js';
-import { cleanUp, localEnv, profileFile as localProfile, quickProfile, run, submitLocal, waitForStatus } from './local-helpers.js';
+import {
+  cleanUp,
+  localEnv,
+  profileFile as localProfile,
+  quickProfile,
+  run,
+  submitLocal,
+  waitForStatus,
+} from './local-helpers.js';
 import { profileFile, submitFinished, userEnv } from './wait-helpers.js';
 
 let server: TestServer;
@@ -31,7 +39,11 @@ afterAll(async () => {
 const finished = (args: string[] = []): Promise<string> => submitFinished(server, env, profile, args);
 
 /** The rows of the page's profileset table (one <tr> per line). */
-const tableRows = (html: string) => (html.split('<table class="sortable sets">')[1] ?? '').split('</tbody>')[0]!.split('\n').filter((l) => l.startsWith('<tr'));
+const tableRows = (html: string) =>
+  (html.split('<table class="sortable sets">')[1] ?? '')
+    .split('</tbody>')[0]!
+    .split('\n')
+    .filter((l) => l.startsWith('<tr'));
 
 describe('simjob report', () => {
   it('writes simjob-report-<id>.html in the current folder for a job id, and says where and how big', async () => {
@@ -40,7 +52,9 @@ describe('simjob report', () => {
     const r = await simjob(['report', id], { env, cwd });
     expect(r.exitCode, r.stderr).toBe(0);
     const path = join(cwd, `simjob-report-${id}.html`);
-    expect(r.stdout).toMatch(new RegExp(`^Wrote ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ KB\\): 1 job, 6 profilesets\\.\\n$`));
+    expect(r.stdout).toMatch(
+      new RegExp(`^Wrote ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ KB\\): 1 job, 6 profilesets\\.\\n$`),
+    );
     const html = readFileSync(path, 'utf8');
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(tableRows(html)).toHaveLength(7);
@@ -59,15 +73,19 @@ describe('simjob report', () => {
     expect(JSON.parse(r.stdout)).toEqual({ path: out, bytes: readFileSync(out).length, jobs: [id], opened: false });
   });
 
-  it('a saved result of a job with 1,000 profilesets shows the summary\'s 200 and says how to get every one; the job id reads them all', async () => {
+  it("a saved result of a job with 1,000 profilesets shows the summary's 200 and says how to get every one; the job id reads them all", async () => {
     const id = await finished(['--meta', 'test.profilesets=1000']);
     const saved = join(dir, 'thousand.json');
     writeFileSync(saved, (await simjob(['result', id, '--json'], { env })).stdout);
-    const fromFile = await simjob(['report', saved, '-o', join(dir, 'saved.html')], { env: { PATH: process.env.PATH! } });
+    const fromFile = await simjob(['report', saved, '-o', join(dir, 'saved.html')], {
+      env: { PATH: process.env.PATH! },
+    });
     expect(fromFile.exitCode, fromFile.stderr).toBe(0);
     const html = readFileSync(join(dir, 'saved.html'), 'utf8');
     expect(tableRows(html)).toHaveLength(201);
-    expect(html).toContain(`The job's summary lists the top 200 of its 1,000 profilesets; <code>simjob report ${id}</code> reads every one`);
+    expect(html).toContain(
+      `The job's summary lists the top 200 of its 1,000 profilesets; <code>simjob report ${id}</code> reads every one`,
+    );
     expect(html).toContain('from file ');
     const fromId = await simjob(['report', id, '-o', join(dir, 'all.html')], { env });
     expect(fromId.stdout).toContain('1 job, 1,000 profilesets.');
@@ -76,7 +94,10 @@ describe('simjob report', () => {
 
   it('reads a batch on stdin (submit --wait --json) as a comparison, Δ against the first job', async () => {
     const other = profileFile('Arms', 3, mkdtempSync(join(dir, 'arms-')));
-    const batch = await simjob(['submit', profile, other, '--channel', 'nightly', '--wait', '--json'], { env, timeoutMs: 30_000 });
+    const batch = await simjob(['submit', profile, other, '--channel', 'nightly', '--wait', '--json'], {
+      env,
+      timeoutMs: 30_000,
+    });
     expect(batch.exitCode, batch.stderr).toBe(0);
     const out = join(dir, 'batch.html');
     const r = await simjob(['report', '-', '-o', out], { env: { PATH: process.env.PATH! }, input: batch.stdout });
@@ -88,7 +109,13 @@ describe('simjob report', () => {
     expect(html.match(/<section id="job-\d"/g)).toHaveLength(2);
     // Both profiles name their profilesets set_0, set_1, …: the three they share are compared across the jobs.
     const across = html.split('<table class="sortable across">')[1]!.split('</table>')[0]!;
-    expect(across.split('\n').filter((l) => l.startsWith('<tr>')).map((l) => /<td class="text">([^<]+)<\/td>/.exec(l)![1]).sort()).toEqual(['set_0', 'set_1', 'set_2']);
+    expect(
+      across
+        .split('\n')
+        .filter((l) => l.startsWith('<tr>'))
+        .map((l) => /<td class="text">([^<]+)<\/td>/.exec(l)![1])
+        .sort(),
+    ).toEqual(['set_0', 'set_1', 'set_2']);
   });
 
   it('a saved submission (submit --json, no --wait) is fetched by its id', async () => {
@@ -119,7 +146,8 @@ describe('simjob report', () => {
     const outcome = (file: string) => /<p class="outcome">(.*?)<\/p>/.exec(readFileSync(file, 'utf8'))?.[1];
 
     it('a saved one (its job record) is shown as saved, with no network: what went wrong, exit 3; so in a saved batch', async () => {
-      const waited = (args: string[]) => simjob(['submit', profile, '--channel', 'nightly', '--wait', '--json', ...args], { env, timeoutMs: 30_000 });
+      const waited = (args: string[]) =>
+        simjob(['submit', profile, '--channel', 'nightly', '--wait', '--json', ...args], { env, timeoutMs: 30_000 });
       const [failed, ok] = await Promise.all([waited(['--meta', 'test.outcome=execution_failed']), waited([])]);
       expect(failed.exitCode, failed.stderr).toBe(3);
       const saved = join(dir, 'no-result.json');
@@ -131,7 +159,9 @@ describe('simjob report', () => {
       expect(r.exitCode, r.stderr).toBe(3);
       expect(r.stderr).toBe('');
       expect(r.stdout).toContain('1 job, 0 profilesets.');
-      expect(outcome(out)).toBe('<strong>execution_failed</strong>: The job failed before producing any output.<br>simc crashed or exited abnormally; check the stderr_log artifact. Resubmitting may help.');
+      expect(outcome(out)).toBe(
+        '<strong>execution_failed</strong>: The job failed before producing any output.<br>simc crashed or exited abnormally; check the stderr_log artifact. Resubmitting may help.',
+      );
       expect(readFileSync(out, 'utf8')).toContain('from file ');
 
       const batch = join(dir, 'mixed.json');
@@ -142,11 +172,16 @@ describe('simjob report', () => {
     });
 
     it('by its id: a job cancelled while queued, and a queue timeout', async () => {
-      const cancelled = (await simjob(['submit', profile, '--channel', 'nightly', '--meta', 'test.queueMs=60000', '--json'], { env })).stdout;
+      const cancelled = (
+        await simjob(['submit', profile, '--channel', 'nightly', '--meta', 'test.queueMs=60000', '--json'], { env })
+      ).stdout;
       const cancelledId = JSON.parse(cancelled).id as string;
       expect((await simjob(['cancel', cancelledId], { env })).exitCode).toBe(0);
       const timedOutId = await finished(['--max-queue', '1', '--meta', 'test.queueMs=5000']);
-      for (const [id, code] of [[cancelledId, 'user_cancelled'], [timedOutId, 'queue_timeout']]) {
+      for (const [id, code] of [
+        [cancelledId, 'user_cancelled'],
+        [timedOutId, 'queue_timeout'],
+      ]) {
         const out = join(dir, `${code}.html`);
         const r = await simjob(['report', id!, '-o', out], { env });
         expect(r.exitCode, r.stderr).toBe(3);
@@ -169,10 +204,16 @@ describe('simjob report', () => {
     for (let i = 0; i < 50 && !existsSync(seen); i++) await new Promise((r) => setTimeout(r, 100));
     expect(readFileSync(seen, 'utf8')).toBe(out);
 
-    const none = await simjob(['report', id, '-o', out, '--open'], { env: { ...env, DISPLAY: '', WAYLAND_DISPLAY: '' } });
+    const none = await simjob(['report', id, '-o', out, '--open'], {
+      env: { ...env, DISPLAY: '', WAYLAND_DISPLAY: '' },
+    });
     expect(none.exitCode).toBe(0);
-    expect(none.stderr).toBe(`Not opened: there is no display (DISPLAY and WAYLAND_DISPLAY are unset). Open ${out} in a browser.\n`);
-    const broken = await simjob(['report', id, '-o', out, '--open'], { env: { ...env, BROWSER: 'no-such-browser-here' } });
+    expect(none.stderr).toBe(
+      `Not opened: there is no display (DISPLAY and WAYLAND_DISPLAY are unset). Open ${out} in a browser.\n`,
+    );
+    const broken = await simjob(['report', id, '-o', out, '--open'], {
+      env: { ...env, BROWSER: 'no-such-browser-here' },
+    });
     expect(broken.exitCode).toBe(0);
     expect(broken.stderr).toContain('Not opened: $BROWSER (no-such-browser-here) is not a command here.');
   });
@@ -185,9 +226,17 @@ describe('simjob report', () => {
     writeFileSync(notResult, '{"jobs": []}');
     const empty = join(dir, 'empty.json');
     writeFileSync(empty, '[]');
-    cases.push([['missing.json'], '', /^Error: missing\.json does not exist\. Save a result with: simjob result <id> --json > result\.json/]);
+    cases.push([
+      ['missing.json'],
+      '',
+      /^Error: missing\.json does not exist\. Save a result with: simjob result <id> --json > result\.json/,
+    ]);
     cases.push([[notJson], '', /^Error: .*not\.json is not JSON: /]);
-    cases.push([[notResult], '', /^Error: .*other\.json is not a job result \(the resource of simjob result <id> --json\)\./]);
+    cases.push([
+      [notResult],
+      '',
+      /^Error: .*other\.json is not a job result \(the resource of simjob result <id> --json\)\./,
+    ]);
     cases.push([[empty], '', /^Error: .*empty\.json holds an empty list: no results to read\./]);
     cases.push([['-', '-'], '', /^Error: Only one input can come from stdin \("-"\)\.\n/]);
     cases.push([[notJson, '-o', join(dir, 'no', 'such', 'dir', 'x.html')], '', /^Error: .*not\.json is not JSON/]);
@@ -201,7 +250,9 @@ describe('simjob report', () => {
     const id = await finished();
     const r = await simjob(['report', id, '-o', join(dir, 'no', 'such', 'dir', 'x.html')], { env });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/^Error: Cannot write the report to .*x\.html: its folder does not exist\. Choose another file with -o <file\.html>\.\n$/);
+    expect(r.stderr).toMatch(
+      /^Error: Cannot write the report to .*x\.html: its folder does not exist\. Choose another file with -o <file\.html>\.\n$/,
+    );
   });
 });
 

@@ -26,7 +26,10 @@ async function finished(args: string[]): Promise<string> {
 
 /** The ranked rows of the piped (TSV) table: [rank, name, dps, error, Δ, Δ%, stage]. */
 function rows(stdout: string): string[][] {
-  return stdout.split('\n').filter((l) => /^\d+\t/.test(l)).map((l) => l.split('\t'));
+  return stdout
+    .split('\n')
+    .filter((l) => /^\d+\t/.test(l))
+    .map((l) => l.split('\t'));
 }
 const dps = (cell: string) => Number(cell.replace(/,/g, ''));
 
@@ -42,7 +45,9 @@ describe('result of a job with 1,000 profilesets', () => {
     const table = rows(run.stdout);
     expect(table).toHaveLength(20);
     expect(table.map((r) => r[0])).toEqual(Array.from({ length: 20 }, (_, i) => String(i + 1)));
-    expect(run.stderr).toContain('The summary holds the top 200 of 1,000 profilesets (showing 20; --top N for more); --all reads every one from the JSON report.');
+    expect(run.stderr).toContain(
+      'The summary holds the top 200 of 1,000 profilesets (showing 20; --top N for more); --all reads every one from the JSON report.',
+    );
     const top200 = rows((await simjob(['result', id, '--top', '200'], { env })).stdout);
     expect(top200).toHaveLength(200);
   });
@@ -64,7 +69,8 @@ describe('result of a job with 1,000 profilesets', () => {
     expect(means).toEqual([...means].sort((a, b) => b - a));
     expect(run.stderr).toContain('All 1,000 profilesets, read from the JSON report.');
     // the first 200 are the summary's, in the same order with the same figures
-    const summary = JSON.parse((await simjob(['result', id, '--json'], { env })).stdout).result.summary.mainActor.profilesets.results as Array<{ name: string; mean: number }>;
+    const summary = JSON.parse((await simjob(['result', id, '--json'], { env })).stdout).result.summary.mainActor
+      .profilesets.results as Array<{ name: string; mean: number }>;
     expect(table.slice(0, 200).map((r) => r[1])).toEqual(summary.map((p) => p.name));
     const fetched = server.artifactRequests.slice(before);
     expect(fetched.some((r) => r.path.endsWith('.json') && r.status === 200)).toBe(true);
@@ -112,13 +118,20 @@ describe('result views', () => {
     expect(run.stdout).toMatch(/Build +nightly @ [0-9a-f]{10}\n/);
     expect(run.stdout).toMatch(/Sim time +[\d.]+ s\nTotal time +[\d.]+ s\n/);
     expect(run.stdout).toMatch(/Credits +\d+ \(incl\. \d+ priority fee\)\n/);
-    expect(run.stdout).toMatch(/Artifacts +json_report, html_report, input, stdout_log, stderr_log\nHTML report +http:\/\/\S+report\.html\nShare +http:\/\/\S+\/share\//);
+    expect(run.stdout).toMatch(
+      /Artifacts +json_report, html_report, input, stdout_log, stderr_log\nHTML report +http:\/\/\S+report\.html\nShare +http:\/\/\S+\/share\//,
+    );
   });
 
   it('a queue timeout: cancelled, queue_timeout, safe to resubmit, exit 3', async () => {
-    const r = await simjob(['submit', profile, '--channel', 'nightly', '--max-queue', '1', '--meta', 'test.queueMs=5000', '--wait'], { env });
+    const r = await simjob(
+      ['submit', profile, '--channel', 'nightly', '--max-queue', '1', '--meta', 'test.queueMs=5000', '--wait'],
+      { env },
+    );
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toMatch(/Status +cancelled\n/);
-    expect(r.stdout).toContain('queue_timeout: Waited in the queue longer than 1 s; the job never started.\nThe job never started, so nothing was billed: it is safe to resubmit');
+    expect(r.stdout).toContain(
+      'queue_timeout: Waited in the queue longer than 1 s; the job never started.\nThe job never started, so nothing was billed: it is safe to resubmit',
+    );
   });
 });

@@ -37,7 +37,9 @@ describe('compare and report: the same errors for the same bad saved --json inpu
     const shown = join(dir, 'evil\\x1b[31m.json');
     expect(await refusedByBoth(evil)).toBe(`Error: ${shown} does not exist. ${HINT}\n`);
     path('evil\u001b[31m.json', 'hello');
-    expect(await refusedByBoth(evil)).toMatch(new RegExp(`^Error: ${escapeRegExp(shown)} is not JSON: .+\\. ${escapeRegExp(HINT)}\\n$`));
+    expect(await refusedByBoth(evil)).toMatch(
+      new RegExp(`^Error: ${escapeRegExp(shown)} is not JSON: .+\\. ${escapeRegExp(HINT)}\\n$`),
+    );
   });
 
   it('a folder', async () => {
@@ -53,27 +55,43 @@ describe('compare and report: the same errors for the same bad saved --json inpu
 
   it('an item that is neither a result nor a job record is named NAME[i]; a lone one by the name', async () => {
     const batch = path('batch.json', `[${job}, {"hello": 1}]`);
-    expect(await refusedByBoth(batch)).toBe(`Error: ${batch}[1] is not a job result (the resource of simjob result <id> --json). ${HINT}\n`);
+    expect(await refusedByBoth(batch)).toBe(
+      `Error: ${batch}[1] is not a job result (the resource of simjob result <id> --json). ${HINT}\n`,
+    );
     const lone = path('lone.json', '{"hello": 1}');
-    expect(await refusedByBoth(lone)).toBe(`Error: ${lone} is not a job result (the resource of simjob result <id> --json). ${HINT}\n`);
+    expect(await refusedByBoth(lone)).toBe(
+      `Error: ${lone} is not a job result (the resource of simjob result <id> --json). ${HINT}\n`,
+    );
     // a job record whose result is not a result is not taken for a job saved without one
-    const broken = path('broken.json', JSON.stringify({ id: '123456789012345678', status: 'completed', result: 'none' }));
-    expect(await refusedByBoth(broken)).toBe(`Error: ${broken} is not a job result (the resource of simjob result <id> --json). ${HINT}\n`);
+    const broken = path(
+      'broken.json',
+      JSON.stringify({ id: '123456789012345678', status: 'completed', result: 'none' }),
+    );
+    expect(await refusedByBoth(broken)).toBe(
+      `Error: ${broken} is not a job result (the resource of simjob result <id> --json). ${HINT}\n`,
+    );
   });
 
   it('a submission saved without --wait: report fetches it by its id (report.test.ts); compare has no result to compare', async () => {
     const submitted = path('submitted.json', JSON.stringify({ success: true, id: '123456789012345678' }));
     const r = await simjob(['compare', submitted, submitted], { env: { PATH: process.env.PATH! } });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe(`Error: ${submitted} is a submission saved without --wait: it holds no result to compare. Compare the job itself: simjob compare 123456789012345678 …\n`);
+    expect(r.stderr).toBe(
+      `Error: ${submitted} is a submission saved without --wait: it holds no result to compare. Compare the job itself: simjob compare 123456789012345678 …\n`,
+    );
   });
 
   it('a saved job whose id is not a job id (a path, spaces, nothing): refused before anything is fetched', async () => {
-    const result = (id: string) => JSON.stringify({ id, status: 'completed', result: { summary: null, artifacts: [] } });
+    const result = (id: string) =>
+      JSON.stringify({ id, status: 'completed', result: { summary: null, artifacts: [] } });
     const escaping = path('escaping.json', result('../../v1/usage'));
-    expect(await refusedByBoth(escaping)).toBe(`Error: ${escaping} holds "../../v1/usage" as its job id, which is not a job id. ${HINT}\n`);
+    expect(await refusedByBoth(escaping)).toBe(
+      `Error: ${escaping} holds "../../v1/usage" as its job id, which is not a job id. ${HINT}\n`,
+    );
     const batch = path('spaced.json', `[${job}, ${JSON.stringify({ id: 'a b\u001b[2J', status: 'failed' })}]`);
-    expect(await refusedByBoth(batch)).toBe(`Error: ${batch}[1] holds "a b\\x1b[2J" as its job id, which is not a job id. ${HINT}\n`);
+    expect(await refusedByBoth(batch)).toBe(
+      `Error: ${batch}[1] holds "a b\\x1b[2J" as its job id, which is not a job id. ${HINT}\n`,
+    );
     const empty = path('no-id.json', result(''));
     expect(await refusedByBoth(empty)).toBe(`Error: ${empty} holds "" as its job id, which is not a job id. ${HINT}\n`);
   });
@@ -85,10 +103,16 @@ describe('compare and report: the same errors for the same bad saved --json inpu
 
 describe('compare and report: a saved result written by Windows tools', () => {
   const actor = (mean: number) => ({ name: 'alpha', mean, mean_error: 10, mean_stddev: 100, profilesets: null });
-  const saved = (mean: number) => JSON.stringify({
-    id: '123456789012345678', status: 'completed',
-    result: { summary: { metric: 'dps', mainActor: actor(mean), multiStage: null }, artifacts: [] },
-  }, null, 2);
+  const saved = (mean: number) =>
+    JSON.stringify(
+      {
+        id: '123456789012345678',
+        status: 'completed',
+        result: { summary: { metric: 'dps', mainActor: actor(mean), multiStage: null }, artifacts: [] },
+      },
+      null,
+      2,
+    );
 
   const utf8 = (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
   const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
@@ -112,25 +136,36 @@ describe('compare and report: a saved result written by Windows tools', () => {
 });
 
 describe('compare and report: a result of 125,000 profilesets', () => {
-  it('is read, compared and written as a page (no call with an argument per profileset)', { timeout: 120_000 }, async () => {
-    const count = 125_000;
-    const results = Array.from({ length: count }, (_, i) => ({
-      name: `set_${i}`, mean: 50_000 + (i % 997), mean_error: 20, mean_stddev: 200, stage: null,
-    }));
-    const actor = { name: 'alpha', mean: 50_000, mean_error: 20, mean_stddev: 200, profilesets: { count, results } };
-    const big = join(dir, 'many.json');
-    const summary = { metric: 'dps', mainActor: actor, multiStage: null };
-    writeFileSync(big, JSON.stringify({ id: '123456789012345678', status: 'completed', result: { summary, artifacts: [] } }));
-    const env = { PATH: process.env.PATH! };
-    const page = join(dir, 'many.html');
-    const reported = await simjob(['report', big, '-o', page], { env, cwd: dir });
-    expect(reported.exitCode, reported.stderr).toBe(0);
-    expect(reported.stdout).toContain('1 job, 125,000 profilesets.');
-    expect(readFileSync(page, 'utf8')).toContain('set_124999');
-    const compared = await simjob(['compare', big, big, '--fail-on-regression', '1'], { env, cwd: dir });
-    expect(compared.exitCode, compared.stderr).toBe(0);
-    expect(compared.stderr).toContain('0 of 125001 differences are significant.');
-  });
+  it(
+    'is read, compared and written as a page (no call with an argument per profileset)',
+    { timeout: 120_000 },
+    async () => {
+      const count = 125_000;
+      const results = Array.from({ length: count }, (_, i) => ({
+        name: `set_${i}`,
+        mean: 50_000 + (i % 997),
+        mean_error: 20,
+        mean_stddev: 200,
+        stage: null,
+      }));
+      const actor = { name: 'alpha', mean: 50_000, mean_error: 20, mean_stddev: 200, profilesets: { count, results } };
+      const big = join(dir, 'many.json');
+      const summary = { metric: 'dps', mainActor: actor, multiStage: null };
+      writeFileSync(
+        big,
+        JSON.stringify({ id: '123456789012345678', status: 'completed', result: { summary, artifacts: [] } }),
+      );
+      const env = { PATH: process.env.PATH! };
+      const page = join(dir, 'many.html');
+      const reported = await simjob(['report', big, '-o', page], { env, cwd: dir });
+      expect(reported.exitCode, reported.stderr).toBe(0);
+      expect(reported.stdout).toContain('1 job, 125,000 profilesets.');
+      expect(readFileSync(page, 'utf8')).toContain('set_124999');
+      const compared = await simjob(['compare', big, big, '--fail-on-regression', '1'], { env, cwd: dir });
+      expect(compared.exitCode, compared.stderr).toBe(0);
+      expect(compared.stderr).toContain('0 of 125001 differences are significant.');
+    },
+  );
 });
 
 function escapeRegExp(text: string): string {

@@ -43,7 +43,22 @@ describe('submit --scenarios against the service', () => {
     const profiles = NAMES.map((n) => join(dir, `${n.toLowerCase()}.simc`));
     const junit = join(dir, 'jobs.xml');
     const md = join(dir, 'summary.md');
-    const r = await simjob(['submit', ...profiles, '--channel', 'nightly', '--scenarios', 'raid', '--wait', '--report', `junit=${junit}`, '--report', `markdown=${md}`], { env: userEnv(server) });
+    const r = await simjob(
+      [
+        'submit',
+        ...profiles,
+        '--channel',
+        'nightly',
+        '--scenarios',
+        'raid',
+        '--wait',
+        '--report',
+        `junit=${junit}`,
+        '--report',
+        `markdown=${md}`,
+      ],
+      { env: userEnv(server) },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
 
     const jobs = [...server.jobs.values()].filter((j) => j.submission.metadata?.scenario);
@@ -51,7 +66,9 @@ describe('submit --scenarios against the service', () => {
     const pairs = jobs.map((j) => `${j.submission.metadata!.profile} | ${j.submission.metadata!.scenario}`).sort();
     expect(pairs).toEqual(profiles.flatMap((p) => RAID.map((s) => `${p} | ${s}`)).sort());
     // the scenario's options are appended to the profile, after a comment naming it
-    const dungeon = jobs.find((j) => j.submission.metadata!.scenario === 'DungeonSlice' && j.submission.metadata!.profile === profiles[0])!;
+    const dungeon = jobs.find(
+      (j) => j.submission.metadata!.scenario === 'DungeonSlice' && j.submission.metadata!.profile === profiles[0],
+    )!;
     expect(dungeon.submission.profileText).toMatch(/\n# simjob scenario: DungeonSlice\nfight_style=DungeonSlice\n$/);
     expect(dungeon.submission.profileText.startsWith(readFileSync(profiles[0]!, 'utf8'))).toBe(true);
 
@@ -62,7 +79,9 @@ describe('submit --scenarios against the service', () => {
     expect(rows).toHaveLength(3 * 4);
     for (const [i, profile] of profiles.entries()) {
       const mine = rows.filter((row) => row[0] === profile);
-      expect(mine.map((row) => row[1])).toEqual(expect.arrayContaining([`${NAMES[i]} (actor)`, 'set_0', 'set_1', 'set_2']));
+      expect(mine.map((row) => row[1])).toEqual(
+        expect.arrayContaining([`${NAMES[i]} (actor)`, 'set_0', 'set_1', 'set_2']),
+      );
       for (let col = 2; col < 5; col++) {
         for (const row of mine) expect(row[col]).toMatch(CELL);
         expect(mine.map((row) => Number(/#(\d+)$/.exec(row[col]!)![1])).sort()).toEqual([1, 2, 3, 4]);
@@ -71,7 +90,12 @@ describe('submit --scenarios against the service', () => {
     // the actor's cell is its job's DPS
     const result = JSON.parse((await simjob(['result', dungeon.id, '--json'], { env: userEnv(server) })).stdout);
     const actorRow = rows.find((row) => row[0] === profiles[0] && row[1] === 'Alpha (actor)')!;
-    expect(actorRow[4]).toContain(result.result.summary.mainActor.mean.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
+    expect(actorRow[4]).toContain(
+      result.result.summary.mainActor.mean.toLocaleString('en-US', {
+        minimumFractionDigits: 1,
+        maximumFractionDigits: 1,
+      }),
+    );
     expect(r.stderr).toContain('9 jobs (3 profiles × 3 scenarios): 9 completed.');
 
     const report = await validateJunit(junit);
@@ -85,17 +109,39 @@ describe('submit --scenarios against the service', () => {
   it('--json: the array of 9 results, each carrying its scenario; a failed job is a JUnit failure with its reason, exit 3', async () => {
     const junit = join(dir, 'failed.xml');
     const profile = join(dir, 'alpha.simc');
-    const r = await simjob(['submit', profile, '--channel', 'nightly', '--scenario', 'desired_targets=1,5', '--scenario', 'fight_style=patchwerk,dungeonslice', '--meta', 'test.outcome=failed', '--wait', '--json', '--report', `junit=${junit}`], { env: userEnv(server) });
+    const r = await simjob(
+      [
+        'submit',
+        profile,
+        '--channel',
+        'nightly',
+        '--scenario',
+        'desired_targets=1,5',
+        '--scenario',
+        'fight_style=patchwerk,dungeonslice',
+        '--meta',
+        'test.outcome=failed',
+        '--wait',
+        '--json',
+        '--report',
+        `junit=${junit}`,
+      ],
+      { env: userEnv(server) },
+    );
     expect(r.exitCode).toBe(3);
     const body = JSON.parse(r.stdout) as Array<{ status: string; metadata: Record<string, string> }>;
     expect(body.map((b) => b.metadata.scenario).sort()).toEqual([
-      'desired_targets=1 fight_style=DungeonSlice', 'desired_targets=1 fight_style=Patchwerk',
-      'desired_targets=5 fight_style=DungeonSlice', 'desired_targets=5 fight_style=Patchwerk',
+      'desired_targets=1 fight_style=DungeonSlice',
+      'desired_targets=1 fight_style=Patchwerk',
+      'desired_targets=5 fight_style=DungeonSlice',
+      'desired_targets=5 fight_style=Patchwerk',
     ]);
     expect(body.every((b) => b.metadata.profile === profile && b.metadata['test.outcome'] === 'failed')).toBe(true);
     const report = await validateJunit(junit);
     expect(report).toMatchObject({ tests: 4, failures: 4, errors: 0 });
-    expect(readFileSync(junit, 'utf8')).toMatch(/<failure message="job \d+ failed \(execution_failed\)[^"]*" type="execution_failed">/);
+    expect(readFileSync(junit, 'utf8')).toMatch(
+      /<failure message="job \d+ failed \(execution_failed\)[^"]*" type="execution_failed">/,
+    );
   });
 
   it('bad scenarios and metadata that would not fit are one-line usage errors (exit 2), before anything is sent', async () => {
@@ -103,22 +149,43 @@ describe('submit --scenarios against the service', () => {
     const before = server.jobs.size;
     const cases: Array<[string[], string]> = [
       [['--scenario', 'fight_style=Tank'], 'Error: --scenario fight_style=Tank: want one of Patchwerk, '],
-      [['--scenario', 'desired_targets=0'], 'Error: --scenario desired_targets=0: want a whole number of targets from 1 to 100.'],
+      [
+        ['--scenario', 'desired_targets=0'],
+        'Error: --scenario desired_targets=0: want a whole number of targets from 1 to 100.',
+      ],
       [['--scenario', 'max_time'], 'Error: --scenario must be KEY=V1,V2,… (got "max_time").'],
       [['--scenario', 'warrior=x'], 'Error: --scenario warrior: only global sim options can make a scenario.'],
       // every actor directive the profile analysis knows, and what the service refuses, not a list of its own
       [['--scenario', 'pet=x'], 'Error: --scenario pet: only global sim options can make a scenario.'],
       [['--scenario', 'tank_dummy=x'], 'Error: --scenario tank_dummy: only global sim options can make a scenario.'],
-      [['--scenario', 'process_priority=low'], 'Error: --scenario process_priority: only global sim options can make a scenario.'],
+      [
+        ['--scenario', 'process_priority=low'],
+        'Error: --scenario process_priority: only global sim options can make a scenario.',
+      ],
       [['--scenario', 'target_error=0.1,,0.2'], 'Error: --scenario target_error has an empty value.'],
       [['--scenario', 'iterations=1 0'], 'Error: --scenario iterations=1 0: a value is one word'],
       [['--scenarios', 'mythic'], 'Error: --scenarios must be one of raid, '],
-      [['--scenarios', 'raid', '--meta', 'scenario=x'], 'Error: --meta scenario=… clashes with the scenario simjob records on every job of a batch.'],
-      [['--scenarios', 'raid', ...Array.from({ length: 19 }, (_, i) => ['--meta', `k${i}=v`]).flat()], 'Error: --meta was given 19 times; simjob adds 2 more (profile, scenario) and the service keeps at most 20.'],
-      [['--scenarios', 'raid', '--meta', `note=${'x'.repeat(480)}`, '--meta', `more=${'y'.repeat(480)}`], 'Error: The metadata of '],
-      [['--scenarios', 'raid', '--report', 'junit=out.xml'], 'Error: --report writes what the jobs ended with; it needs --wait.'],
+      [
+        ['--scenarios', 'raid', '--meta', 'scenario=x'],
+        'Error: --meta scenario=… clashes with the scenario simjob records on every job of a batch.',
+      ],
+      [
+        ['--scenarios', 'raid', ...Array.from({ length: 19 }, (_, i) => ['--meta', `k${i}=v`]).flat()],
+        'Error: --meta was given 19 times; simjob adds 2 more (profile, scenario) and the service keeps at most 20.',
+      ],
+      [
+        ['--scenarios', 'raid', '--meta', `note=${'x'.repeat(480)}`, '--meta', `more=${'y'.repeat(480)}`],
+        'Error: The metadata of ',
+      ],
+      [
+        ['--scenarios', 'raid', '--report', 'junit=out.xml'],
+        'Error: --report writes what the jobs ended with; it needs --wait.',
+      ],
       [['--scenarios', 'raid', '--wait', '--report', 'html=x'], 'Error: --report html: not a report format.'],
-      [['--scenarios', 'raid', '--wait', '--report', `junit=${join(dir, 'nope', 'x.xml')}`], `Error: --report junit=${join(dir, 'nope', 'x.xml')}: the folder`],
+      [
+        ['--scenarios', 'raid', '--wait', '--report', `junit=${join(dir, 'nope', 'x.xml')}`],
+        `Error: --report junit=${join(dir, 'nope', 'x.xml')}: the folder`,
+      ],
       [['--scenarios', 'raid', '--plain'], 'Error: --scenario needs the JSON body'],
     ];
     for (const [args, message] of cases) {
@@ -138,9 +205,28 @@ describe('submit --scenarios with --local and the stand-in simc', () => {
   });
 
   it('3 profiles × 3 scenarios: 9 local jobs with their metadata, one 3-column table, a JUnit file of 9 cases', async () => {
-    const profiles = NAMES.map((n) => localProfile(env, `${n.toLowerCase()}.simc`, `warrior="${n}"\nlevel=80\nspec=fury\nprofileset."low"+=fake_dps=30000\nprofileset."high"+=fake_dps=300000\n`));
+    const profiles = NAMES.map((n) =>
+      localProfile(
+        env,
+        `${n.toLowerCase()}.simc`,
+        `warrior="${n}"\nlevel=80\nspec=fury\nprofileset."low"+=fake_dps=30000\nprofileset."high"+=fake_dps=300000\n`,
+      ),
+    );
     const junit = join(env.SIMJOB_DATA_DIR, '..', 'jobs.xml');
-    const r = await run(env, ['submit', ...profiles, '--local', '--scenario', 'fight_style=Patchwerk,DungeonSlice,HeavyMovement', '--wait', '--report', `junit=${junit}`], 120_000);
+    const r = await run(
+      env,
+      [
+        'submit',
+        ...profiles,
+        '--local',
+        '--scenario',
+        'fight_style=Patchwerk,DungeonSlice,HeavyMovement',
+        '--wait',
+        '--report',
+        `junit=${junit}`,
+      ],
+      120_000,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     const styles = ['fight_style=Patchwerk', 'fight_style=DungeonSlice', 'fight_style=HeavyMovement'];
     const rows = tableOf(r.stdout, ['Profile', 'Name', ...styles].join('\t'));
@@ -149,10 +235,16 @@ describe('submit --scenarios with --local and the stand-in simc', () => {
       const mine = rows.filter((row) => row[0] === profile);
       // the actor first, then its profilesets; the stand-in's fake_dps makes the ranking certain: high, actor, low
       expect(mine.map((row) => row[1])).toEqual([`${NAMES[i]} (actor)`, 'high', 'low']);
-      for (let col = 2; col < 5; col++) expect(mine.map((row) => /#(\d)$/.exec(row[col]!)?.[1])).toEqual(['2', '1', '3']);
+      for (let col = 2; col < 5; col++)
+        expect(mine.map((row) => /#(\d)$/.exec(row[col]!)?.[1])).toEqual(['2', '1', '3']);
     }
-    const listed = json<Array<{ id: string; metadata: Record<string, string> }>>(await run(env, ['jobs', '--local', '--json', '--limit', '20']));
-    const jobs = (Array.isArray(listed) ? listed : (listed as any).jobs) as Array<{ id: string; metadata: Record<string, string> | null }>;
+    const listed = json<Array<{ id: string; metadata: Record<string, string> }>>(
+      await run(env, ['jobs', '--local', '--json', '--limit', '20']),
+    );
+    const jobs = (Array.isArray(listed) ? listed : (listed as any).jobs) as Array<{
+      id: string;
+      metadata: Record<string, string> | null;
+    }>;
     const marks = jobs.map((j) => `${j.metadata?.profile} | ${j.metadata?.scenario}`).sort();
     expect(marks).toEqual(profiles.flatMap((p) => styles.map((s) => `${p} | ${s}`)).sort());
     expect(await validateJunit(junit)).toMatchObject({ tests: 9, failures: 0, errors: 0 });

@@ -42,7 +42,10 @@ describe('usage', () => {
     try {
       const usage = await simjob(['usage'], { env: { ...env, SIMJOB_BASE_URL: newer.url } });
       expect(usage.exitCode, usage.stderr).toBe(0);
-      expect(JSON.parse((await simjob(['usage', '--json'], { env: { ...env, SIMJOB_BASE_URL: newer.url } })).stdout).plan.maxRuntimeSeconds).toBeNull();
+      expect(
+        JSON.parse((await simjob(['usage', '--json'], { env: { ...env, SIMJOB_BASE_URL: newer.url } })).stdout).plan
+          .maxRuntimeSeconds,
+      ).toBeNull();
       expect(usage.stdout).toMatch(/Credits per job +48,000 max \(default 9,600\)/);
       expect(usage.stdout).toMatch(/Max runtime +about 1,500 s \(default about 300 s\), from the credit budget/);
     } finally {
@@ -67,7 +70,10 @@ describe('submit --max-credits', () => {
       [['--max-credits', '12.5'], 'Error: --max-credits must be a positive whole number'],
       [['--max-credits', '6400', '--max-runtime', '200'], 'Error: --max-credits and --max-runtime do not go together'],
       [['--max-credits', '6400', '--plain'], 'Error: --max-credits cannot be sent with --plain'],
-      [['--max-credits', '6400', '--local'], 'Error: --max-credits is a budget on the hosted service; local runs cost no credits.'],
+      [
+        ['--max-credits', '6400', '--local'],
+        'Error: --max-credits is a budget on the hosted service; local runs cost no credits.',
+      ],
     ];
     for (const [args, error] of cases) {
       const result = await simjob(['submit', profile, '--channel', 'nightly', ...args], { env });
@@ -80,7 +86,10 @@ describe('submit --max-credits', () => {
 
 describe('hints name the job', () => {
   it('result of a running job (409 result_not_ready) says which job to wait for', async () => {
-    const submitted = await simjob(['submit', profile, '--channel', 'nightly', '--json', '--meta', 'test.runMs=600000'], { env });
+    const submitted = await simjob(
+      ['submit', profile, '--channel', 'nightly', '--json', '--meta', 'test.runMs=600000'],
+      { env },
+    );
     const id = JSON.parse(submitted.stdout).id as string;
     const result = await simjob(['result', id], { env });
     expect(result.exitCode).toBe(1);
@@ -111,12 +120,19 @@ describe('result of the newer summary fields', () => {
     expect(means).toEqual([...means].sort((a, b) => b - a));
     const shown = await simjob(['result', id], { env });
     expect(shown.exitCode, shown.stderr).toBe(0);
-    const rows = shown.stdout.split('\n').filter((l) => /^\d+\t/.test(l)).map((l) => l.split('\t'));
+    const rows = shown.stdout
+      .split('\n')
+      .filter((l) => /^\d+\t/.test(l))
+      .map((l) => l.split('\t'));
     expect(rows.map((r) => r[1])).toEqual(actors.results.map((a: { name: string }) => a.name));
     const fury = actors.results.find((a: { name: string }) => a.name === 'Fury');
     rows.forEach((row, i) => {
       const mean = actors.results[i].mean as number;
-      expect(row[4]).toBe(row[1] === 'Fury' ? '' : `${mean > fury.mean ? '+' : '−'}${(Math.abs(mean - fury.mean) / fury.mean * 100).toFixed(2)}%`);
+      expect(row[4]).toBe(
+        row[1] === 'Fury'
+          ? ''
+          : `${mean > fury.mean ? '+' : '−'}${((Math.abs(mean - fury.mean) / fury.mean) * 100).toFixed(2)}%`,
+      );
     });
   });
 

@@ -27,20 +27,40 @@ afterAll(async () => {
 async function builtinsLoadedBy(args: string[], env: Record<string, string>): Promise<string[]> {
   const preload = join(dir, 'module-list.cjs');
   const out = join(dir, 'modules.json');
-  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`);
-  const run = await execa(process.execPath, ['--require', preload, BIN, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, extendEnv: false, reject: false });
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`,
+  );
+  const run = await execa(process.execPath, ['--require', preload, BIN, ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    extendEnv: false,
+    reject: false,
+  });
   expect(run.exitCode, run.stderr).toBe(0);
-  return (JSON.parse(readFileSync(out, 'utf8')) as string[]).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+  return (JSON.parse(readFileSync(out, 'utf8')) as string[])
+    .filter((m) => m.startsWith('NativeModule '))
+    .map((m) => m.slice('NativeModule '.length));
 }
 
 describe('start-up of simjob status --json', () => {
   it('loads neither undici, TLS, node:crypto, child processes nor fs/promises for a plain http service', async () => {
     const env = { SIMJOB_CONFIG_DIR: join(dir, 'config'), SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good' };
-    const submitted = await execa(process.execPath, [BIN, 'submit', '-', '--channel', 'nightly', '--json'], { env, input: 'warrior="Startup"\n' });
+    const submitted = await execa(process.execPath, [BIN, 'submit', '-', '--channel', 'nightly', '--json'], {
+      env,
+      input: 'warrior="Startup"\n',
+    });
     const { id } = JSON.parse(submitted.stdout) as { id: string };
     const loaded = await builtinsLoadedBy(['status', id, '--json'], env);
     expect(loaded).toContain('http'); // it did make its request
-    const costly = ['internal/deps/undici/undici', 'tls', 'https', 'crypto', 'child_process', 'internal/fs/promises', 'internal/readline/interface'];
+    const costly = [
+      'internal/deps/undici/undici',
+      'tls',
+      'https',
+      'crypto',
+      'child_process',
+      'internal/fs/promises',
+      'internal/readline/interface',
+    ];
     expect(loaded.filter((m) => costly.includes(m))).toEqual([]);
   });
 
@@ -55,7 +75,11 @@ function staticSources(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file)) return new Set();
   seen.add(file);
   const text = readFileSync(file, 'utf8');
-  const sources = new Set((JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^.*?src\//, 'src/')));
+  const sources = new Set(
+    (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources.map((s) =>
+      s.replace(/^.*?src\//, 'src/'),
+    ),
+  );
   for (const [, imported] of text.matchAll(/^(?:var [\w$]+ = )?require\('(\.\.?\/[^']+\.js)'\);$/gm)) {
     for (const source of staticSources(join(dirname(file), imported!), seen)) sources.add(source);
   }
@@ -67,8 +91,13 @@ describe('a local submit', () => {
 
   it('loads neither node:crypto for its ids, temp files and locks nor fs/promises and readline', async () => {
     const env = freshEnv();
-    const loaded = await builtinsLoadedBy(['submit', profileFile(env, 'p.simc', quickProfile('Modules')), '--local', '--json'], env);
-    expect(loaded.filter((m) => ['crypto', 'internal/fs/promises', 'internal/readline/interface'].includes(m))).toEqual([]);
+    const loaded = await builtinsLoadedBy(
+      ['submit', profileFile(env, 'p.simc', quickProfile('Modules')), '--local', '--json'],
+      env,
+    );
+    expect(loaded.filter((m) => ['crypto', 'internal/fs/promises', 'internal/readline/interface'].includes(m))).toEqual(
+      [],
+    );
     const [job] = json(await run(env, ['jobs', '--local', '--json'])).jobs as Array<{ id: string }>;
     expect(job?.id).toMatch(/^local-[0-9a-z]{18}$/);
     await waitForStatus(env, job!.id, 'completed'); // a job like any other: the worker runs it
@@ -76,7 +105,10 @@ describe('a local submit', () => {
 
   it('--wait runs the job without fs/promises and readline', async () => {
     const env = freshEnv();
-    const loaded = await builtinsLoadedBy(['submit', profileFile(env, 'w.simc', quickProfile('Waits')), '--local', '--wait', '--json'], env);
+    const loaded = await builtinsLoadedBy(
+      ['submit', profileFile(env, 'w.simc', quickProfile('Waits')), '--local', '--wait', '--json'],
+      env,
+    );
     expect(loaded).toContain('child_process'); // it did run simc itself
     expect(loaded.filter((m) => ['internal/fs/promises', 'internal/readline/interface'].includes(m))).toEqual([]);
     const [job] = json(await run(env, ['jobs', '--local', '--json'])).jobs as Array<{ id: string; status: string }>;
@@ -101,4 +133,3 @@ describe('the local backend', () => {
     expect([...loaded].filter((source) => /^src\/api\/(http|remote|transport)\.ts$/.test(source))).toEqual([]);
   });
 });
-

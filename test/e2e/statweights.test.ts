@@ -17,46 +17,80 @@ import { freshLocalEnvs, json, profileFile, run, type LocalEnv } from './local-h
 import { userEnv } from './wait-helpers.js';
 
 const EXPORT = resolve(REPO_ROOT, 'test', 'fixtures', 'addon', 'fury-equipped-only.txt');
-const PAWN = /^\( Pawn: v1: "[^"]+-[A-Za-z]+": Class=[A-Za-z]+, Spec=[A-Za-z]+, {2}\w+=-?\d+\.\d\d(, \w+=-?\d+\.\d\d)* \)$/;
+const PAWN =
+  /^\( Pawn: v1: "[^"]+-[A-Za-z]+": Class=[A-Za-z]+, Spec=[A-Za-z]+, {2}\w+=-?\d+\.\d\d(, \w+=-?\d+\.\d\d)* \)$/;
 
-interface Weight { stat: string; weight: number; error: number; normalised: number; normalisedError: number }
-interface StatWeightsJson { weights: Weight[]; pawn: string; normalisedTo: string; equalWithinError: string[][]; method: string }
+interface Weight {
+  stat: string;
+  weight: number;
+  error: number;
+  normalised: number;
+  normalisedError: number;
+}
+interface StatWeightsJson {
+  weights: Weight[];
+  pawn: string;
+  normalisedTo: string;
+  equalWithinError: string[][];
+  method: string;
+}
 
 /** A mage (primary: intellect) whose every point of a stat is worth `weights` DPS in the stand-in. */
 function mage(env: LocalEnv, name: string, weights: Record<string, number>): string {
-  const knob = Object.entries(weights).map(([k, v]) => `${k}:${v}`).join(',');
-  return profileFile(env, `${name}.simc`, `# fake.weights=${knob}\nseed=20261128\nmage="${name}"\nspec=frost\nlevel=90\n`);
+  const knob = Object.entries(weights)
+    .map(([k, v]) => `${k}:${v}`)
+    .join(',');
+  return profileFile(
+    env,
+    `${name}.simc`,
+    `# fake.weights=${knob}\nseed=20261128\nmage="${name}"\nspec=frost\nlevel=90\n`,
+  );
 }
 
 const TRUE_A = { int: 3, crit: 1.6, haste: 2.2, mastery: 1.2, vers: 0.8 };
 const TRUE_B = { int: 2.4, crit: 1.0, haste: 1.0, mastery: 2.6, vers: 1.8 };
-const KEYS: Record<string, keyof typeof TRUE_A> = { intellect: 'int', crit: 'crit', haste: 'haste', mastery: 'mastery', vers: 'vers' };
+const KEYS: Record<string, keyof typeof TRUE_A> = {
+  intellect: 'int',
+  crit: 'crit',
+  haste: 'haste',
+  mastery: 'mastery',
+  vers: 'vers',
+};
 
 function expectTrueWeights(sw: StatWeightsJson, truth: Record<string, number>): void {
   for (const w of sw.weights) {
     const want = truth[KEYS[w.stat]!]!;
     expect(Math.abs(w.weight - want), `${w.stat}: ${w.weight} ± ${w.error}, true ${want}`).toBeLessThanOrEqual(w.error);
   }
-  const byTruth = Object.keys(KEYS).filter((k) => truth[KEYS[k]!] !== undefined).sort((a, b) => truth[KEYS[b]!]! - truth[KEYS[a]!]!);
+  const byTruth = Object.keys(KEYS)
+    .filter((k) => truth[KEYS[k]!] !== undefined)
+    .sort((a, b) => truth[KEYS[b]!]! - truth[KEYS[a]!]!);
   const distinct = byTruth.filter((k, i) => i === 0 || truth[KEYS[k]!] !== truth[KEYS[byTruth[i - 1]!]!]);
-  const measured = [...sw.weights].sort((a, b) => b.weight - a.weight).map((w) => w.stat).filter((s) => distinct.includes(s));
+  const measured = [...sw.weights]
+    .sort((a, b) => b.weight - a.weight)
+    .map((w) => w.stat)
+    .filter((s) => distinct.includes(s));
   if (distinct.length === byTruth.length) expect(measured).toEqual(byTruth);
 }
 
 describe('simjob statweights --local', () => {
   const fresh = freshLocalEnvs();
 
-  it('finds the stand-in\'s true weights within their errors, in order, with the table and the Pawn string', async () => {
+  it("finds the stand-in's true weights within their errors, in order, with the table and the Pawn string", async () => {
     const env = fresh({ FAKE_SIMC_ITER_US: '0' });
     const done = await run(env, ['statweights', mage(env, 'Frosty', TRUE_A), '--local', '--wait'], 90_000);
     expect(done.exitCode, done.stderr).toBe(0);
-    expect(done.stderr).toContain('Frosty (frost mage): weighing Intellect, Crit, Haste, Mastery, Versatility by the baseline and 5 profilesets adding 300 points each, target_error 0.05.');
+    expect(done.stderr).toContain(
+      'Frosty (frost mage): weighing Intellect, Crit, Haste, Mastery, Versatility by the baseline and 5 profilesets adding 300 points each, target_error 0.05.',
+    );
     expect(done.stdout).toContain('Stat weights of Frosty (Frost Mage), dps per point (+300 points each):');
     expect(done.stdout).toMatch(/^Stat\tdps\/point\t±\tIntellect = 1\t±$/m);
     expect(done.stdout).toMatch(/^Intellect\t\d\.\d\d\t0\.\d\d\t1\.00\t$/m);
     const pawn = done.stdout.split('\n').find((l) => l.startsWith('( Pawn:')) ?? '';
     expect(pawn).toMatch(PAWN);
-    expect(pawn).toMatch(/^\( Pawn: v1: "Frosty-Frost": Class=Mage, Spec=Frost, {2}Intellect=[\d.]+, CritRating=[\d.]+, HasteRating=[\d.]+, MasteryRating=[\d.]+, Versatility=[\d.]+ \)$/);
+    expect(pawn).toMatch(
+      /^\( Pawn: v1: "Frosty-Frost": Class=Mage, Spec=Frost, {2}Intellect=[\d.]+, CritRating=[\d.]+, HasteRating=[\d.]+, MasteryRating=[\d.]+, Versatility=[\d.]+ \)$/,
+    );
 
     const id = /Job\s+(local-\S+)/.exec(done.stdout)?.[1] ?? '';
     const later = await run(env, ['result', id, '--json']);
@@ -75,7 +109,9 @@ describe('simjob statweights --local', () => {
     expect(done.exitCode, done.stderr).toBe(0);
     const sw = json(done).statWeights as StatWeightsJson;
     expectTrueWeights(sw, TRUE_B);
-    expect(sw.weights.find((w) => w.stat === 'mastery')!.weight).toBeGreaterThan(sw.weights.find((w) => w.stat === 'haste')!.weight);
+    expect(sw.weights.find((w) => w.stat === 'mastery')!.weight).toBeGreaterThan(
+      sw.weights.find((w) => w.stat === 'haste')!.weight,
+    );
     expect(sw.equalWithinError).toContainEqual(['crit', 'haste']);
 
     const human = await run(env, ['result', json(done).id as string]);
@@ -95,12 +131,19 @@ describe('simjob statweights --local', () => {
     expect(section).toContain(sw.pawn.replace(/"/g, '&quot;'));
   });
 
-  it('--method scale reads simc\'s scale factors from the job\'s JSON report', async () => {
+  it("--method scale reads simc's scale factors from the job's JSON report", async () => {
     const env = fresh({ FAKE_SIMC_ITER_US: '0' });
-    const done = await run(env, ['statweights', mage(env, 'Frosty', TRUE_A), '--method', 'scale', '--local', '--wait', '--json'], 90_000);
+    const done = await run(
+      env,
+      ['statweights', mage(env, 'Frosty', TRUE_A), '--method', 'scale', '--local', '--wait', '--json'],
+      90_000,
+    );
     expect(done.exitCode, done.stderr).toBe(0);
     const record = json(done);
-    expect(record.metadata).toMatchObject({ kind: 'statweights', statweights: 'scale:-:mage:frost:intellect+crit+haste+mastery+vers' });
+    expect(record.metadata).toMatchObject({
+      kind: 'statweights',
+      statweights: 'scale:-:mage:frost:intellect+crit+haste+mastery+vers',
+    });
     const sw = record.statWeights as StatWeightsJson;
     expect(sw.method).toBe('scale');
     expectTrueWeights(sw, TRUE_A);
@@ -123,11 +166,26 @@ describe('simjob statweights --local', () => {
     const env = fresh();
     const dir = tempDir('simjob-sw-bad-');
     const cases: Array<[string[], RegExp]> = [
-      [['statweights', mage(env, 'A', TRUE_A), '--stats', 'primary,spirit'], /^Error: --stats spirit: simc has no stat of that name to add\./],
-      [['statweights', mage(env, 'B', TRUE_A), '--stats', 'weapon_dps'], /^Error: --stats weapon_dps: simc has no option that adds Weapon DPS/],
-      [['statweights', profileFile(env, 'none.simc', 'iterations=100\n')], /^Error: .*none\.simc declares no player to weigh\./],
-      [['statweights', write(dir, 'bad.txt', '# SimC Addon 12.0.1-01\n# Checksum: 1234\nnonsense\n')], /^Error: .*bad\.txt: /],
-      [['statweights', mage(env, 'C', TRUE_A), '--method', 'scale', '--amount', '100'], /^Error: --amount is the points each profileset adds/],
+      [
+        ['statweights', mage(env, 'A', TRUE_A), '--stats', 'primary,spirit'],
+        /^Error: --stats spirit: simc has no stat of that name to add\./,
+      ],
+      [
+        ['statweights', mage(env, 'B', TRUE_A), '--stats', 'weapon_dps'],
+        /^Error: --stats weapon_dps: simc has no option that adds Weapon DPS/,
+      ],
+      [
+        ['statweights', profileFile(env, 'none.simc', 'iterations=100\n')],
+        /^Error: .*none\.simc declares no player to weigh\./,
+      ],
+      [
+        ['statweights', write(dir, 'bad.txt', '# SimC Addon 12.0.1-01\n# Checksum: 1234\nnonsense\n')],
+        /^Error: .*bad\.txt: /,
+      ],
+      [
+        ['statweights', mage(env, 'C', TRUE_A), '--method', 'scale', '--amount', '100'],
+        /^Error: --amount is the points each profileset adds/,
+      ],
     ];
     for (const [args, message] of cases) {
       const done = await run(env, [...args, '--local']);
@@ -157,12 +215,31 @@ describe('simjob statweights on the service', () => {
   it('sends the baseline and one profileset per stat, marked for result, and reads the weights from the summary', async () => {
     const dir = tempDir('simjob-sw-remote-');
     const profile = write(dir, 'war.simc', 'warrior="Axe"\nspec=fury\nenchant_mastery_rating=50\n');
-    const done = await simjob(['statweights', profile, '--channel', 'latest', '--wait', '--json', '--stats', 'primary,crit,mastery', '--amount', '400'], { env: userEnv(server), timeoutMs: 30_000 });
+    const done = await simjob(
+      [
+        'statweights',
+        profile,
+        '--channel',
+        'latest',
+        '--wait',
+        '--json',
+        '--stats',
+        'primary,crit,mastery',
+        '--amount',
+        '400',
+      ],
+      { env: userEnv(server), timeoutMs: 30_000 },
+    );
     expect(done.exitCode, done.stderr).toBe(0);
     const record = JSON.parse(done.stdout);
     const job = server.jobs.get(record.id)!;
-    expect(job.submission.profileText).toContain('profileset."Strength"+=enchant_strength=400\nprofileset."Crit"+=enchant_crit_rating=400\nprofileset."Mastery"+=enchant_mastery_rating=450\n');
-    expect(record.metadata).toEqual({ kind: 'statweights', statweights: 'profilesets:400:warrior:fury:strength+crit+mastery' });
+    expect(job.submission.profileText).toContain(
+      'profileset."Strength"+=enchant_strength=400\nprofileset."Crit"+=enchant_crit_rating=400\nprofileset."Mastery"+=enchant_mastery_rating=450\n',
+    );
+    expect(record.metadata).toEqual({
+      kind: 'statweights',
+      statweights: 'profilesets:400:warrior:fury:strength+crit+mastery',
+    });
     const sets = record.result.summary.mainActor.profilesets.results as Array<{ name: string; mean: number }>;
     const base = record.result.summary.mainActor.mean as number;
     const sw = record.statWeights as StatWeightsJson;
@@ -182,25 +259,32 @@ describe('simjob statweights on the service', () => {
       [write(dir, 'c.txt', '# SimC Addon 12.0.1-01\n# Checksum: 0\n')],
     ];
     for (const args of cases) {
-      const done = await simjob(['statweights', ...args, '--channel', 'latest', '--wait'], { env: userEnv(server), timeoutMs: 30_000 });
+      const done = await simjob(['statweights', ...args, '--channel', 'latest', '--wait'], {
+        env: userEnv(server),
+        timeoutMs: 30_000,
+      });
       expect(done.exitCode, done.stderr).toBe(2);
       expect(done.stderr.trim().split('\n')).toHaveLength(1);
     }
     expect(server.requests.length).toBe(before);
   });
 
-  it('--method scale downloads the JSON report artifact and reads simc\'s scale factors from it', async () => {
+  it("--method scale downloads the JSON report artifact and reads simc's scale factors from it", async () => {
     const dir = tempDir('simjob-sw-remote-');
     const profile = write(dir, 'lock.simc', 'warlock="Hex"\nspec=affliction\n');
-    const done = await simjob(['statweights', profile, '--channel', 'latest', '--wait', '--method', 'scale', '--stats', 'crit,haste'], { env: userEnv(server), timeoutMs: 30_000 });
+    const done = await simjob(
+      ['statweights', profile, '--channel', 'latest', '--wait', '--method', 'scale', '--stats', 'crit,haste'],
+      { env: userEnv(server), timeoutMs: 30_000 },
+    );
     expect(done.exitCode, done.stderr).toBe(0);
     const id = /Job\s+(\d+)/.exec(done.stdout)?.[1] ?? '';
     const text = server.jobs.get(id)!.submission.profileText;
     expect(text).toContain('calculate_scale_factors=1\nscale_only=crit,haste\n');
     const factors = scaleFactorsOf(server.jobs.get(id)!).scale_factors as Record<string, number>;
     const pawn = done.stdout.split('\n').find((l) => l.startsWith('( Pawn:'));
-    expect(pawn).toBe(`( Pawn: v1: "Hex-Affliction": Class=Warlock, Spec=Affliction,  CritRating=${factors.Crit!.toFixed(2)}, HasteRating=${factors.Haste!.toFixed(2)} )`);
+    expect(pawn).toBe(
+      `( Pawn: v1: "Hex-Affliction": Class=Warlock, Spec=Affliction,  CritRating=${factors.Crit!.toFixed(2)}, HasteRating=${factors.Haste!.toFixed(2)} )`,
+    );
     expect(server.artifactRequests.some((r) => r.method === 'GET' && r.status === 200)).toBe(true);
   });
 });
-

@@ -18,7 +18,10 @@ const one = join(work, 'one');
 const two = join(work, 'two');
 const profile = join(one, 'fury.simc');
 const FURY = 'warrior="Fury"\nspec=fury\nlevel=90\n';
-for (const [dir, names] of [[one, ['fury']], [two, ['alpha', 'bravo']]] as const) {
+for (const [dir, names] of [
+  [one, ['fury']],
+  [two, ['alpha', 'bravo']],
+] as const) {
   mkdirSync(dir, { recursive: true });
   for (const name of names) writeFileSync(join(dir, `${name}.simc`), FURY.replace('Fury', name));
 }
@@ -44,7 +47,11 @@ describe('--json is an array for a batch, however many profiles it matched', () 
   it('a quoted pattern matching one profile, with --wait: an array of one result (the README CI recipe)', async () => {
     const result = await simjob(['submit', `${one}/*.simc`, '-c', 'nightly', '--wait', '--json'], { env: remoteEnv() });
     expect(result.exitCode, result.stderr).toBe(0);
-    const body = JSON.parse(result.stdout) as Array<{ id: string; status: string; result: { summary: { mainActor: { mean: number } } } }>;
+    const body = JSON.parse(result.stdout) as Array<{
+      id: string;
+      status: string;
+      result: { summary: { mainActor: { mean: number } } };
+    }>;
     expect(Array.isArray(body)).toBe(true);
     expect(body).toHaveLength(1);
     expect(body[0]).toMatchObject({ status: 'completed', metadata: { profile } });
@@ -54,7 +61,10 @@ describe('--json is an array for a batch, however many profiles it matched', () 
   it('the same pattern matching two profiles: an array of two', async () => {
     const result = await simjob(['submit', `${two}/*.simc`, '-c', 'nightly', '--wait', '--json'], { env: remoteEnv() });
     expect(result.exitCode, result.stderr).toBe(0);
-    expect((JSON.parse(result.stdout) as Array<{ status: string }>).map((r) => r.status)).toEqual(['completed', 'completed']);
+    expect((JSON.parse(result.stdout) as Array<{ status: string }>).map((r) => r.status)).toEqual([
+      'completed',
+      'completed',
+    ]);
   });
 
   it('without --wait and in a dry run too; one plain file stays one object', async () => {
@@ -78,9 +88,15 @@ describe('refused before anything is sent (exit 2, one line)', () => {
     const env = remoteEnv();
     const before = submits();
     for (const args of [['--dry-run'], []]) {
-      expectRefused(await simjob(['submit', profile, '-c', 'weekly', '--idempotency-key', '', ...args], { env }), '--idempotency-key is empty');
+      expectRefused(
+        await simjob(['submit', profile, '-c', 'weekly', '--idempotency-key', '', ...args], { env }),
+        '--idempotency-key is empty',
+      );
     }
-    expectRefused(await simjob(['submit', profile, '-c', 'weekly', '--idempotency-key', 'x'.repeat(300)], { env }), '--idempotency-key must be 1-255');
+    expectRefused(
+      await simjob(['submit', profile, '-c', 'weekly', '--idempotency-key', 'x'.repeat(300)], { env }),
+      '--idempotency-key must be 1-255',
+    );
     expect(submits()).toBe(before);
   });
 
@@ -94,19 +110,29 @@ describe('refused before anything is sent (exit 2, one line)', () => {
       [['--report', `junit=${join(work, 'x.xml')}`], '--report writes what the jobs ended with; it needs --wait.'],
       [['--timeout', '5m', '--dry-run'], '--timeout stops waiting after that long; it needs --wait.'],
     ];
-    for (const [args, message] of cases) expectRefused(await simjob(['submit', profile, '-c', 'nightly', ...args], { env }), message);
+    for (const [args, message] of cases)
+      expectRefused(await simjob(['submit', profile, '-c', 'nightly', ...args], { env }), message);
     expect(submits()).toBe(before);
 
     const csv = await simjob(['submit', profile, '-c', 'nightly', '--csv', '--json'], { env });
     expect(csv.exitCode, csv.stderr).toBe(0);
-    const waited = await simjob(['submit', profile, '-c', 'nightly', '--wait', '--timeout', '5m', '--top', '3', '--json'], { env });
+    const waited = await simjob(
+      ['submit', profile, '-c', 'nightly', '--wait', '--timeout', '5m', '--top', '3', '--json'],
+      { env },
+    );
     expect(waited.exitCode, waited.stderr).toBe(0);
     expect(JSON.parse(waited.stdout)).toMatchObject({ status: 'completed' });
 
     // status takes the same wait flags, and the same rule
     const id = JSON.parse(waited.stdout).id as string;
-    expectRefused(await simjob(['status', id, '--timeout', '5m'], { env }), '--timeout stops waiting after that long; it needs --wait.');
-    expectRefused(await simjob(['status', id, '--top', '3', '--json'], { env }), '--top picks the profilesets of the result shown; it needs --wait.');
+    expectRefused(
+      await simjob(['status', id, '--timeout', '5m'], { env }),
+      '--timeout stops waiting after that long; it needs --wait.',
+    );
+    expectRefused(
+      await simjob(['status', id, '--top', '3', '--json'], { env }),
+      '--top picks the profilesets of the result shown; it needs --wait.',
+    );
     expect((await simjob(['status', id, '--wait', '--top', '3'], { env })).exitCode).toBe(0);
   });
 });
@@ -116,7 +142,7 @@ describe('local mode', () => {
   const TEXT = quickProfile('Capped', ['iterations=300000', 'threads=4']);
   const warningsOf = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('Warning: '));
 
-  it('--dry-run shows the local run: simc, its arguments, the profile as simc gets it, the real run\'s warnings; no request', async () => {
+  it("--dry-run shows the local run: simc, its arguments, the profile as simc gets it, the real run's warnings; no request", async () => {
     const env = freshEnv();
     const path = profileFile(env, 'capped.simc', TEXT);
     const dry = await run(env, ['submit', path, '--local', '--simc', FAKE_SIMC, '--dry-run', '--json']);
@@ -152,7 +178,10 @@ describe('local mode', () => {
     const path = profileFile(env, 'hook.simc', quickProfile('Hook'));
     for (const extra of [[], ['--dry-run']]) {
       const result = await run(env, ['submit', path, '--local', '--webhook', ...extra]);
-      expectRefused(result, 'This local job asks for a webhook, but no URL and no signing secret is configured (webhook_not_configured).');
+      expectRefused(
+        result,
+        'This local job asks for a webhook, but no URL and no signing secret is configured (webhook_not_configured).',
+      );
       expect(result.stderr).toContain('simjob config set webhook.url');
     }
     // (a plain `submit --local` starts the worker before the CLI loads: it finds no job and leaves after its grace)
@@ -160,12 +189,14 @@ describe('local mode', () => {
     expect(JSON.parse(listed.stdout).jobs).toEqual([]);
   });
 
-  it('a batch --wait shows simc\'s notifications under its summary, each with its profile (a mistyped option shows)', async () => {
+  it("a batch --wait shows simc's notifications under its summary, each with its profile (a mistyped option shows)", async () => {
     const env = freshEnv();
     const typo = profileFile(env, 'typo.simc', quickProfile('Typo', ['xyzzy=1']));
     const clean = profileFile(env, 'clean.simc', quickProfile('Clean'));
     const result = await run(env, ['submit', typo, clean, '--local', '--wait']);
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(warningsOf(result.stderr)).toEqual([`Warning: ${typo}: simc notification: Warning: Unknown option 'xyzzy' with value '1', ignoring`]);
+    expect(warningsOf(result.stderr)).toEqual([
+      `Warning: ${typo}: simc notification: Warning: Unknown option 'xyzzy' with value '1', ignoring`,
+    ]);
   });
 });

@@ -25,7 +25,9 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 const OWN_SGR = /\u001b\[[0-9;]*m/g;
 
 async function submitted(meta: string[]): Promise<string> {
-  const r = await simjob(['submit', profile, '--channel', 'nightly', '--json', ...meta.flatMap((m) => ['--meta', m])], { env });
+  const r = await simjob(['submit', profile, '--channel', 'nightly', '--json', ...meta.flatMap((m) => ['--meta', m])], {
+    env,
+  });
   expect(r.exitCode, r.stderr).toBe(0);
   const id = JSON.parse(r.stdout).id as string;
   await server.waitForJob(id);
@@ -103,16 +105,24 @@ describe('hostile server, colour forced', () => {
 describe('hostile server, on a terminal', () => {
   it('the wait spinner and the status view show the attacks as text, in colour', async () => {
     server.setHostile(false);
-    const r = await simjob(['submit', profile, '--channel', 'nightly', '--multistage', '--json', '--meta', 'test.runMs=1500'], { env });
+    const r = await simjob(
+      ['submit', profile, '--channel', 'nightly', '--multistage', '--json', '--meta', 'test.runMs=1500'],
+      { env },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     const id = JSON.parse(r.stdout).id as string;
     server.setHostile(true, { spare: ['id', 'status'] }); // so the wait still ends
     try {
-      const term = await spawnPty(['status', id, '--wait'], { ...userEnv(server), SIMJOB_CONFIG_DIR: env.SIMJOB_CONFIG_DIR!, SIMJOB_DATA_DIR: env.SIMJOB_DATA_DIR! });
+      const term = await spawnPty(['status', id, '--wait'], {
+        ...userEnv(server),
+        SIMJOB_CONFIG_DIR: env.SIMJOB_CONFIG_DIR!,
+        SIMJOB_DATA_DIR: env.SIMJOB_DATA_DIR!,
+      });
       const { output } = await term.exit;
       expect(output).toContain('\\x1b]0;pwned\\x07'); // shown, escaped
       // The spinner moves the cursor itself, so not every ESC is foreign here; but none of the attacks got through.
-      for (const raw of ['\u001b]0;', '\u0007', '\u009b', '\u007f', '\u0000', '\u001b[31mRED']) expect(output).not.toContain(raw);
+      for (const raw of ['\u001b]0;', '\u0007', '\u009b', '\u007f', '\u0000', '\u001b[31mRED'])
+        expect(output).not.toContain(raw);
     } finally {
       server.setHostile(true);
     }
@@ -125,10 +135,21 @@ describe('hostile webhook sender', () => {
     while (cleanups.length) await cleanups.pop()!();
   });
 
-  it('webhook listen prints the event\'s fields as text', async () => {
+  it("webhook listen prints the event's fields as text", async () => {
     const secret = 'whsec_hostile';
-    const l = await startListen({ ...isolatedDirs(), SIMJOB_WEBHOOK_SECRET: secret, NO_COLOR: '1' }, ['--max-events', '1'], cleanups);
-    const body = Buffer.from(JSON.stringify({ kind: `job.terminal${HOSTILE_TEXT}`, version: 'v1', timestamp: `2026-01-01T00:00:00Z${HOSTILE_TEXT}`, payload: { id: `job${HOSTILE_TEXT}`, status: `failed${HOSTILE_TEXT}`, statusReason: HOSTILE_TEXT } }));
+    const l = await startListen(
+      { ...isolatedDirs(), SIMJOB_WEBHOOK_SECRET: secret, NO_COLOR: '1' },
+      ['--max-events', '1'],
+      cleanups,
+    );
+    const body = Buffer.from(
+      JSON.stringify({
+        kind: `job.terminal${HOSTILE_TEXT}`,
+        version: 'v1',
+        timestamp: `2026-01-01T00:00:00Z${HOSTILE_TEXT}`,
+        payload: { id: `job${HOSTILE_TEXT}`, status: `failed${HOSTILE_TEXT}`, statusReason: HOSTILE_TEXT },
+      }),
+    );
     const answer = await postRaw(l.url, body, {
       'content-type': 'application/json',
       'x-service-signature': signatureHeader(secret, Math.floor(Date.now() / 1000), body),
@@ -143,14 +164,20 @@ describe('hostile webhook sender', () => {
 });
 
 describe('hostile text from simc and a profile, in local mode', () => {
-  it('simc\'s Error: line quoting a file name, the profile warning and the status reason are shown as text', async () => {
+  it("simc's Error: line quoting a file name, the profile warning and the status reason are shown as text", async () => {
     const local = localEnv();
     try {
-      const path = localProfile(local, 'p.simc', quickProfile('A', [`input=missing${HOSTILE_TEXT.replace(/[\r\n\u0000]/g, '')}.simc`]));
+      const path = localProfile(
+        local,
+        'p.simc',
+        quickProfile('A', [`input=missing${HOSTILE_TEXT.replace(/[\r\n\u0000]/g, '')}.simc`]),
+      );
       const r = await run(local, ['submit', path, '--local', '--wait']);
       expect(r.exitCode, r.stderr).toBe(3);
       expectClean(r, 'local simc error');
-      expect(r.stdout).toMatch(/simulation_error: .*Unable to open input parameter file 'missing\\x1b\]0;pwned\\x07\\x1b\[2K\\x1b\[31mRED\\x9b1m\\x7fX\.simc'/);
+      expect(r.stdout).toMatch(
+        /simulation_error: .*Unable to open input parameter file 'missing\\x1b\]0;pwned\\x07\\x1b\[2K\\x1b\[31mRED\\x9b1m\\x7fX\.simc'/,
+      );
     } finally {
       await cleanUp(local);
     }
@@ -163,7 +190,9 @@ describe('--json stays byte-faithful', () => {
     ['status', () => ['status', failed], () => `/v1/sim/jobs/${failed}/status`],
   ])('%s --json prints the resource exactly, controls and all', async (_name, args, path) => {
     const r = await simjob([...args(), '--json'], { env });
-    const answer = await fetch(`${server.url}${path()}`, { headers: { authorization: `Bearer ${env.SIMJOB_API_KEY}` } });
+    const answer = await fetch(`${server.url}${path()}`, {
+      headers: { authorization: `Bearer ${env.SIMJOB_API_KEY}` },
+    });
     const body = await answer.text();
     expect(r.stdout).toBe(`${body}\n`);
     expect(JSON.stringify(JSON.parse(r.stdout))).toContain(JSON.stringify(HOSTILE_TEXT).slice(1, -1));

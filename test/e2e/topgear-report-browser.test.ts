@@ -25,12 +25,38 @@ const TIED = [
 function tiedRecord(): unknown {
   const results = TIED.map((name, i) => ({ name, mean: 50_600 - i * 4, mean_error: 25, mean_stddev: 12.8, stage: 3 }));
   for (let i = 0; i < 356; i++) {
-    results.push({ name: `Filler Ring ${i} (276) in finger${1 + (i % 2)}, Alnhara Lantern (285) in trinket1`, mean: 50_400 - i * 2, mean_error: 60, mean_stddev: 30, stage: 1 });
+    results.push({
+      name: `Filler Ring ${i} (276) in finger${1 + (i % 2)}, Alnhara Lantern (285) in trinket1`,
+      mean: 50_400 - i * 2,
+      mean_error: 60,
+      mean_stddev: 30,
+      stage: 1,
+    });
   }
-  const stages = [{ stage: 1, label: 'initial', profilesets: 360, culled: 340 }, { stage: 2, label: 'final', profilesets: 20, culled: 16 }];
+  const stages = [
+    { stage: 1, label: 'initial', profilesets: 360, culled: 340 },
+    { stage: 2, label: 'final', profilesets: 20, culled: 16 },
+  ];
   return {
-    id: 'local-01m86tj19efvvza325', status: 'completed', metadata: { kind: 'topgear' }, createdAt: '2026-11-28T12:00:00Z', completedAt: '2026-11-28T12:05:00Z',
-    result: { summary: { metric: 'dps', mainActor: { name: 'Examplewar', mean: 49_700, mean_error: 30, mean_stddev: 15, profilesets: { count: results.length, results } }, multiStage: { enabled: true, stages } }, artifacts: [] },
+    id: 'local-01m86tj19efvvza325',
+    status: 'completed',
+    metadata: { kind: 'topgear' },
+    createdAt: '2026-11-28T12:00:00Z',
+    completedAt: '2026-11-28T12:05:00Z',
+    result: {
+      summary: {
+        metric: 'dps',
+        mainActor: {
+          name: 'Examplewar',
+          mean: 49_700,
+          mean_error: 30,
+          mean_stddev: 15,
+          profilesets: { count: results.length, results },
+        },
+        multiStage: { enabled: true, stages },
+      },
+      artifacts: [],
+    },
   };
 }
 
@@ -73,10 +99,14 @@ describe.skipIf(!chromiumInstalled && !process.env.CI)('the report of a tied top
   it('opens with the answer: the tie, its combinations, what would separate them, the vault pick', async () => {
     const v = await visit(browser, page);
     await v.page.setViewportSize({ width: 1280, height: 900 });
-    const first = await v.page.evaluate<string[]>("Array.from(document.querySelector('main').children).slice(0, 3).map((e) => e.className || e.tagName)");
+    const first = await v.page.evaluate<string[]>(
+      "Array.from(document.querySelector('main').children).slice(0, 3).map((e) => e.className || e.tagName)",
+    );
     expect(first).toEqual(['H1', 'sub', 'answer']);
     const answer = await v.page.locator('section.answer').innerText();
-    expect(answer).toMatch(/^4 combinations are within the error of the best: Voidbreaker's Veil \(289\) in head, Amulet of the Abyssal Hymn \(282\) in neck, Sin'dorei Band of Hope \(282\) in finger1 \(\+900\.0 dps ± 39\.1/);
+    expect(answer).toMatch(
+      /^4 combinations are within the error of the best: Voidbreaker's Veil \(289\) in head, Amulet of the Abyssal Hymn \(282\) in neck, Sin'dorei Band of Hope \(282\) in finger1 \(\+900\.0 dps ± 39\.1/,
+    );
     for (const name of TIED) expect(answer).toContain(name);
     expect(answer).toContain('What would separate them:');
     expect(answer).toContain('Great Vault: Heart of Ancient Hunger (298, vault) in trinket2');
@@ -89,7 +119,11 @@ describe.skipIf(!chromiumInstalled && !process.env.CI)('the report of a tied top
     const v = await visit(browser, page);
     await v.page.setViewportSize({ width: 1280, height: 900 });
     type Lines = { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> };
-    const labels = await v.page.locator('svg.chart.bars text.label').evaluateAll((ts) => ts.map((t) => Array.from((t as unknown as Lines).querySelectorAll('tspan'), (s) => s.textContent).join(' ')));
+    const labels = await v.page
+      .locator('svg.chart.bars text.label')
+      .evaluateAll((ts) =>
+        ts.map((t) => Array.from((t as unknown as Lines).querySelectorAll('tspan'), (s) => s.textContent).join(' ')),
+      );
     TIED.forEach((name, i) => expect(labels[i]).toBe(`${i + 1}. ${name}`));
     expect(labels).toContain('equipped set (Examplewar)');
     const notes = await v.page.locator('svg.chart.bars text.value').allTextContents();

@@ -47,12 +47,22 @@ export function spawnCli(args: string[], env: Record<string, string>): Live {
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const done = child.then((r) => ({ exitCode: r.exitCode ?? -1, stdout: out, stderr: err, durationMs: Date.now() - started }));
+  const done = child.then((r) => ({
+    exitCode: r.exitCode ?? -1,
+    stdout: out,
+    stderr: err,
+    durationMs: Date.now() - started,
+  }));
   return {
     process: child,
     stdout: () => out,
     stderr: () => err,
-    waitForStderr: (pattern, ms = 20_000) => until(() => err.match(pattern), ms, () => `stderr never matched ${pattern}:\n${err}`),
+    waitForStderr: (pattern, ms = 20_000) =>
+      until(
+        () => err.match(pattern),
+        ms,
+        () => `stderr never matched ${pattern}:\n${err}`,
+      ),
     done,
   };
 }
@@ -81,31 +91,55 @@ export async function spawnPty(args: string[], env: Record<string, string>, cols
   const term = pty.spawn(process.execPath, [BIN, ...args], {
     cols,
     rows: 40,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: process.env.TMPDIR ?? '', TERM: 'xterm-256color', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      TMPDIR: process.env.TMPDIR ?? '',
+      TERM: 'xterm-256color',
+      ...env,
+    },
   });
   let output = '';
   term.onData((d) => (output += d));
-  const exit = new Promise<{ exitCode: number; output: string }>((done) => term.onExit((e) => setTimeout(() => done({ exitCode: e.exitCode, output }), 50)));
+  const exit = new Promise<{ exitCode: number; output: string }>((done) =>
+    term.onExit((e) => setTimeout(() => done({ exitCode: e.exitCode, output }), 50)),
+  );
   return {
     output: () => output,
     write: (data) => term.write(data),
-    waitFor: (pattern, ms = 20_000) => until(() => stripVTControlCharacters(output).match(pattern), ms, () => `the terminal never showed ${pattern}:\n${output}`),
+    waitFor: (pattern, ms = 20_000) =>
+      until(
+        () => stripVTControlCharacters(output).match(pattern),
+        ms,
+        () => `the terminal never showed ${pattern}:\n${output}`,
+      ),
     exit,
   };
 }
 
 /** The state word of each `[m:ss] …` progress line. */
 export function stateLines(stderr: string): string[] {
-  return stderr.split('\n').filter((l) => /^\[\d+:\d\d\] /.test(l)).map((l) => l.replace(/^\[\d+:\d\d\] /, '').split(/[ ·]/)[0]!);
+  return stderr
+    .split('\n')
+    .filter((l) => /^\[\d+:\d\d\] /.test(l))
+    .map((l) => l.replace(/^\[\d+:\d\d\] /, '').split(/[ ·]/)[0]!);
 }
 
 /** Cancel a job through the API, so long-running test jobs do not hold the server's compute slots. */
 export async function cancelJob(server: TestServer, id: string, key = 'sk_test_good'): Promise<void> {
-  await fetch(`${server.url}/v1/sim/jobs/${id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+  await fetch(`${server.url}/v1/sim/jobs/${id}/cancel`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+  });
 }
 
 /** Submit a profile to the test server (built bin, `--json`) and wait until the server has finished the job. */
-export async function submitFinished(server: TestServer, env: Record<string, string>, profile: string, args: string[] = []): Promise<string> {
+export async function submitFinished(
+  server: TestServer,
+  env: Record<string, string>,
+  profile: string,
+  args: string[] = [],
+): Promise<string> {
   const r = await simjob(['submit', profile, '--channel', 'nightly', '--json', ...args], { env });
   expect(r.exitCode, r.stderr).toBe(0);
   const id = JSON.parse(r.stdout).id as string;

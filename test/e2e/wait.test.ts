@@ -18,7 +18,9 @@ afterAll(async () => {
 });
 
 async function submitted(meta: string[] = []): Promise<string> {
-  const r = await simjob(['submit', profile, '--channel', 'nightly', '--json', ...meta.flatMap((m) => ['--meta', m])], { env });
+  const r = await simjob(['submit', profile, '--channel', 'nightly', '--json', ...meta.flatMap((m) => ['--meta', m])], {
+    env,
+  });
   expect(r.exitCode, r.stderr).toBe(0);
   return JSON.parse(r.stdout).id as string;
 }
@@ -78,7 +80,11 @@ describe('submit --wait without a terminal', () => {
     const id = await submitted(['test.runMs=60000']);
     const run = await simjob(['status', id, '--wait', '--timeout', '2s'], { env });
     expect(run.exitCode).toBe(8);
-    expect(run.stderr).toMatch(new RegExp(`Error: Job ${id} is still (queued|starting|running) after 2 s\\. It keeps running; pick it up with: simjob status ${id} --wait`));
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `Error: Job ${id} is still (queued|starting|running) after 2 s\\. It keeps running; pick it up with: simjob status ${id} --wait`,
+      ),
+    );
     expect(run.stdout).toBe('');
     expect(isTerminalState(server.jobs.get(id)!.status)).toBe(false);
     await cancelJob(server, id);
@@ -104,7 +110,11 @@ describe('Ctrl-C', () => {
     live.process.kill('SIGINT');
     const run = await live.done;
     expect(run.exitCode).toBe(130);
-    expect(run.stderr).toMatch(new RegExp(`Stopped waiting; job ${id} keeps running \\(last seen running \\d+%\\)\\. Pick it up again with: simjob status ${id} --wait\\n$`));
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `Stopped waiting; job ${id} keeps running \\(last seen running \\d+%\\)\\. Pick it up again with: simjob status ${id} --wait\\n$`,
+      ),
+    );
     expect(server.jobs.get(id)!.status).toBe('running');
     await cancelJob(server, id);
   });
@@ -124,7 +134,13 @@ describe('Ctrl-C', () => {
 
   it('a second Ctrl-C exits at once, even while the cancel is under way', async () => {
     const id = await submitted(['test.runMs=60000']);
-    server.inject({ method: 'POST', path: `/v1/sim/jobs/${id}/cancel`, status: 200, body: { success: true, id, status: 'cancelled' }, delayMs: 8000 });
+    server.inject({
+      method: 'POST',
+      path: `/v1/sim/jobs/${id}/cancel`,
+      status: 200,
+      body: { success: true, id, status: 'cancelled' },
+      delayMs: 8000,
+    });
     const live = spawnCli(['status', id, '--wait', '--cancel-on-interrupt'], env);
     await live.waitForStderr(/\] running/);
     live.process.kill('SIGINT');
@@ -141,7 +157,11 @@ describe('Ctrl-C', () => {
 
 describe('submit --wait on a terminal (pseudo-terminal)', () => {
   it('an ora spinner on stderr with state, ETA, progress, stage and elapsed time; then the result', async () => {
-    const term = await spawnPty(['submit', profile, '--channel', 'nightly', '--multistage', '--wait', '--meta', 'test.queueMs=3000'], env, 110);
+    const term = await spawnPty(
+      ['submit', profile, '--channel', 'nightly', '--multistage', '--wait', '--meta', 'test.queueMs=3000'],
+      env,
+      110,
+    );
     await term.waitFor(/queued · starts in ~\d s · 0:0\d/);
     await term.waitFor(/running ■*□* \d+% · stage \d\/3 (initial|intermediate|final) · 0:0\d/);
     const { exitCode, output } = await term.exit;

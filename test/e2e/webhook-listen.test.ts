@@ -24,7 +24,11 @@ function listen(args: string[], env: Record<string, string> = {}): Promise<Liste
   return startListen({ ...isolatedDirs(), SIMJOB_WEBHOOK_SECRET: SECRET, ...env }, args, cleanups);
 }
 
-const job = (n: number) => ({ id: `local-01j9x4b8c2m6k0p3q${n}`, status: n % 2 ? 'completed' : 'failed', statusReason: n % 2 ? null : 'simc exited with code 1: ☃' });
+const job = (n: number) => ({
+  id: `local-01j9x4b8c2m6k0p3q${n}`,
+  status: n % 2 ? 'completed' : 'failed',
+  statusReason: n % 2 ? null : 'simc exited with code 1: ☃',
+});
 
 /** A retry of an already delivered event, as the service sends it: same event id and body, new delivery id. */
 function redeliver(url: string, eventId: string, body: string, secret = SECRET) {
@@ -42,22 +46,38 @@ describe('simjob webhook listen', () => {
     const l = await listen(['--json', '--max-events', '2']);
     expect(l.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
 
-    const first = await deliverTerminalEvent({ job: job(1), target: { url: l.url, secret: SECRET }, store: fileRecordStore(join(tempDir('simjob-listen-'), 'webhook.json')) });
+    const first = await deliverTerminalEvent({
+      job: job(1),
+      target: { url: l.url, secret: SECRET },
+      store: fileRecordStore(join(tempDir('simjob-listen-'), 'webhook.json')),
+    });
     expect(first.state).toBe('delivered');
     expect(first.attempts).toHaveLength(1);
 
     expect(await redeliver(l.url, first.eventId, first.body)).toEqual({ kind: 'answered', status: 200 });
     expect(await redeliver(l.url, first.eventId, first.body)).toEqual({ kind: 'answered', status: 200 });
     expect(await redeliver(l.url, 'evt_forged', first.body, 'whsec_wrong')).toEqual({ kind: 'answered', status: 400 });
-    expect(await redeliver(l.url, 'evt_tampered', first.body.replace('completed', 'cancelled'))).toMatchObject({ status: 200 }); // validly signed: a new event
+    expect(await redeliver(l.url, 'evt_tampered', first.body.replace('completed', 'cancelled'))).toMatchObject({
+      status: 200,
+    }); // validly signed: a new event
 
     const result = await l.child;
     expect(result.exitCode).toBe(0);
-    const lines = l.stdout().trimEnd().split('\n').map((line) => JSON.parse(line) as { eventId: string; deliveryId: string; event: unknown });
+    const lines = l
+      .stdout()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { eventId: string; deliveryId: string; event: unknown });
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toEqual({ eventId: first.eventId, deliveryId: first.attempts[0]!.deliveryId, event: JSON.parse(first.body) });
+    expect(lines[0]).toEqual({
+      eventId: first.eventId,
+      deliveryId: first.attempts[0]!.deliveryId,
+      event: JSON.parse(first.body),
+    });
     expect(lines[1]).toMatchObject({ eventId: 'evt_tampered', event: { payload: { status: 'cancelled' } } });
-    expect(l.stderr().match(/Duplicate delivery dlv_\w+ of event (\w+): answered 200, not processed again\./g)).toHaveLength(2);
+    expect(
+      l.stderr().match(/Duplicate delivery dlv_\w+ of event (\w+): answered 200, not processed again\./g),
+    ).toHaveLength(2);
     expect(l.stderr()).toMatch(/Warning: Delivery dlv_\w+ answered 400: the signature does not match the body/);
     expect(l.stderr()).toMatch(/Stopped after 2 events\.\n$/);
     expect(l.stdout() + l.stderr()).not.toContain(SECRET);
@@ -68,7 +88,12 @@ describe('simjob webhook listen', () => {
     // Fails on its first two runs, then records its environment and succeeds.
     const command = `n=$(cat "${dir}/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "${dir}/count"; [ $n -ge 3 ] || exit 7; env | grep '^SIMJOB_' | grep -v SECRET | sort > "${dir}/env"; cat > "${dir}/stdin"; echo "ran for $SIMJOB_JOB_ID"`;
     const l = await listen(['--max-events', '1', '--exec', command]);
-    const record = await deliverTerminalEvent({ job: job(2), target: { url: l.url, secret: SECRET }, store: fileRecordStore(join(dir, 'webhook.json')), delaysMs: FAST });
+    const record = await deliverTerminalEvent({
+      job: job(2),
+      target: { url: l.url, secret: SECRET },
+      store: fileRecordStore(join(dir, 'webhook.json')),
+      delaysMs: FAST,
+    });
 
     expect(record.state).toBe('delivered');
     expect(record.attempts.map((a) => a.status)).toEqual([500, 500, 200]);
@@ -76,9 +101,13 @@ describe('simjob webhook listen', () => {
     const result = await l.child;
     expect(result.exitCode).toBe(0);
     // Human output: one line for the one event.
-    expect(l.stdout()).toBe(`${JSON.parse(record.body).timestamp}  job.terminal  ${job(2).id}  failed  ${record.eventId}  simc exited with code 1: ☃\n`);
+    expect(l.stdout()).toBe(
+      `${JSON.parse(record.body).timestamp}  job.terminal  ${job(2).id}  failed  ${record.eventId}  simc exited with code 1: ☃\n`,
+    );
     for (const a of record.attempts.slice(0, 2)) {
-      expect(l.stderr()).toContain(`Warning: Delivery ${a.deliveryId} answered 500 so the sender retries: --exec exited with code 7.`);
+      expect(l.stderr()).toContain(
+        `Warning: Delivery ${a.deliveryId} answered 500 so the sender retries: --exec exited with code 7.`,
+      );
     }
     expect(l.stderr()).toContain(`ran for ${job(2).id}`);
     const env = readFileSync(join(dir, 'env'), 'utf8');
@@ -95,7 +124,12 @@ describe('simjob webhook listen', () => {
     const target = await scriptedReceiver([503, 200]);
     cleanups.push(target.close);
     const l = await listen(['--max-events', '1', '--forward-to', target.url]);
-    const record = await deliverTerminalEvent({ job: job(3), target: { url: l.url, secret: SECRET }, store: fileRecordStore(join(tempDir('simjob-listen-'), 'webhook.json')), delaysMs: FAST });
+    const record = await deliverTerminalEvent({
+      job: job(3),
+      target: { url: l.url, secret: SECRET },
+      store: fileRecordStore(join(tempDir('simjob-listen-'), 'webhook.json')),
+      delaysMs: FAST,
+    });
 
     expect(record.attempts.map((a) => a.status)).toEqual([502, 200]);
     expect(target.requests).toHaveLength(2);
@@ -107,7 +141,9 @@ describe('simjob webhook listen', () => {
       expect(q.headers['x-service-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     });
     expect((await l.child).exitCode).toBe(0);
-    expect(l.stderr()).toMatch(/answered 502 so the sender retries: --forward-to http:\/\/127\.0\.0\.1:\d+\/hook failed: HTTP 503/);
+    expect(l.stderr()).toMatch(
+      /answered 502 so the sender retries: --forward-to http:\/\/127\.0\.0\.1:\d+\/hook failed: HTTP 503/,
+    );
   });
 
   it('Ctrl-C stops it cleanly with exit 0', async () => {
@@ -125,10 +161,20 @@ describe('simjob webhook listen', () => {
     cleanups.push(() => new Promise((r) => blocker.close(r)));
     const port = String((blocker.address() as { port: number }).port);
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...isolatedDirs() };
-    const busy = await execa(process.execPath, [BIN, 'webhook', 'listen', '--port', port], { env: { ...env, SIMJOB_WEBHOOK_SECRET: SECRET }, extendEnv: false, reject: false });
+    const busy = await execa(process.execPath, [BIN, 'webhook', 'listen', '--port', port], {
+      env: { ...env, SIMJOB_WEBHOOK_SECRET: SECRET },
+      extendEnv: false,
+      reject: false,
+    });
     expect(busy.exitCode).toBe(2);
-    expect(busy.stderr).toBe(`Error: Port ${port} on 127.0.0.1 is already in use. Pick another with --port, or --port 0 for any free port.`);
-    const noSecret = await execa(process.execPath, [BIN, 'webhook', 'listen', '--port', '0'], { env, extendEnv: false, reject: false });
+    expect(busy.stderr).toBe(
+      `Error: Port ${port} on 127.0.0.1 is already in use. Pick another with --port, or --port 0 for any free port.`,
+    );
+    const noSecret = await execa(process.execPath, [BIN, 'webhook', 'listen', '--port', '0'], {
+      env,
+      extendEnv: false,
+      reject: false,
+    });
     expect(noSecret.exitCode).toBe(2);
     expect(noSecret.stderr).toMatch(/^Error: No webhook signing secret\./);
   });
@@ -148,8 +194,16 @@ describe('simjob webhook listen', () => {
     const dirs = isolatedDirs();
     const dir = tempDir('simjob-listen-');
     const command = `echo "$SIMJOB_EVENT_ID" >> "${dir}/runs"`;
-    const first = await startListen({ ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET }, ['--max-events', '1', '--exec', command], cleanups);
-    const record = await deliverTerminalEvent({ job: job(7), target: { url: first.url, secret: SECRET }, store: fileRecordStore(join(dir, 'webhook.json')) });
+    const first = await startListen(
+      { ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET },
+      ['--max-events', '1', '--exec', command],
+      cleanups,
+    );
+    const record = await deliverTerminalEvent({
+      job: job(7),
+      target: { url: first.url, secret: SECRET },
+      store: fileRecordStore(join(dir, 'webhook.json')),
+    });
     expect(record.state).toBe('delivered');
     expect((await first.child).exitCode).toBe(0);
     expect(readFileSync(join(dir, 'runs'), 'utf8').trim().split('\n')).toHaveLength(1);
@@ -158,7 +212,9 @@ describe('simjob webhook listen', () => {
     expect(await redeliver(second.url, record.eventId, record.body)).toEqual({ kind: 'answered', status: 200 });
     second.child.kill('SIGINT');
     expect((await second.child).exitCode).toBe(0);
-    expect(second.stderr()).toMatch(new RegExp(`Duplicate delivery dlv_\\w+ of event ${record.eventId}: answered 200, not processed again\\.`));
+    expect(second.stderr()).toMatch(
+      new RegExp(`Duplicate delivery dlv_\\w+ of event ${record.eventId}: answered 200, not processed again\\.`),
+    );
     expect(second.stderr()).toMatch(/Stopped after 0 events\.\n$/);
     expect(readFileSync(join(dir, 'runs'), 'utf8').trim().split('\n')).toHaveLength(1);
   });
@@ -168,9 +224,17 @@ describe('simjob webhook listen', () => {
     const seenFile = join(dirs.SIMJOB_DATA_DIR, 'webhook-listen-seen.json');
     mkdirSync(dirs.SIMJOB_DATA_DIR, { recursive: true });
     const old = Date.now() - 301_000;
-    writeFileSync(seenFile, JSON.stringify({ version: 1, seen: { evt_old: old, evt_gone: old, evt_recent: Date.now() - 5_000 } }));
+    writeFileSync(
+      seenFile,
+      JSON.stringify({ version: 1, seen: { evt_old: old, evt_gone: old, evt_recent: Date.now() - 5_000 } }),
+    );
     const l = await startListen({ ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET }, ['--json', '--max-events', '1'], cleanups);
-    const body = JSON.stringify({ kind: 'job.terminal', version: 'v1', timestamp: new Date().toISOString(), payload: job(8) });
+    const body = JSON.stringify({
+      kind: 'job.terminal',
+      version: 'v1',
+      timestamp: new Date().toISOString(),
+      payload: job(8),
+    });
     expect(await redeliver(l.url, 'evt_recent', body)).toEqual({ kind: 'answered', status: 200 }); // a duplicate: not printed
     expect(await redeliver(l.url, 'evt_old', body)).toEqual({ kind: 'answered', status: 200 }); // forgotten: runs
     expect((await l.child).exitCode).toBe(0);
@@ -180,8 +244,14 @@ describe('simjob webhook listen', () => {
     expect(seen.evt_old).toBeGreaterThan(old); // seen again now, not the old entry
 
     writeFileSync(seenFile, '{"version":1,"seen":{"evt_');
-    const again = await startListen({ ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET }, ['--json', '--max-events', '1'], cleanups);
-    expect(again.stderr()).toMatch(/Warning: .*webhook-listen-seen\.json is damaged \(not JSON\); starting with no seen event ids/);
+    const again = await startListen(
+      { ...dirs, SIMJOB_WEBHOOK_SECRET: SECRET },
+      ['--json', '--max-events', '1'],
+      cleanups,
+    );
+    expect(again.stderr()).toMatch(
+      /Warning: .*webhook-listen-seen\.json is damaged \(not JSON\); starting with no seen event ids/,
+    );
     expect(await redeliver(again.url, 'evt_new', body)).toEqual({ kind: 'answered', status: 200 });
     expect((await again.child).exitCode).toBe(0);
     expect(Object.keys(JSON.parse(readFileSync(seenFile, 'utf8')).seen)).toContain('evt_new');

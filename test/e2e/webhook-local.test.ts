@@ -49,7 +49,11 @@ function alive(pid: number | undefined): boolean {
   }
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -76,15 +80,16 @@ const recordOf = (env: Env, id: string): DeliveryRecord | undefined => {
   const path = join(env.SIMJOB_DATA_DIR!, 'jobs', id, 'webhook.json');
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as DeliveryRecord) : undefined;
 };
-const settled = (env: Env, id: string) => waitFor(`the delivery of ${id} to end`, () => {
-  const record = recordOf(env, id);
-  return record && record.state !== 'pending' ? record : undefined;
-});
+const settled = (env: Env, id: string) =>
+  waitFor(`the delivery of ${id} to end`, () => {
+    const record = recordOf(env, id);
+    return record && record.state !== 'pending' ? record : undefined;
+  });
 
 const listen = (env: Env, args: string[]) => startListen(env, args, cleanups);
 
 describe('local jobs with --webhook', () => {
-  it('a local job\'s job.terminal event reaches `simjob webhook listen` and verifies', async () => {
+  it("a local job's job.terminal event reaches `simjob webhook listen` and verifies", async () => {
     const listenEnv = { ...isolatedDirs(), SIMJOB_WEBHOOK_SECRET: SECRET };
     const l = await listen(listenEnv, ['--json', '--max-events', '1']);
     const env = localEnv({ SIMJOB_WEBHOOK_URL: l.url, SIMJOB_WEBHOOK_SECRET: SECRET });
@@ -95,19 +100,35 @@ describe('local jobs with --webhook', () => {
 
     expect((await l.child).exitCode).toBe(0);
     const line = JSON.parse(l.stdout()) as { eventId: string; deliveryId: string; event: Record<string, any> };
-    expect(line.event).toEqual({ kind: 'job.terminal', version: 'v1', timestamp: expect.any(String), payload: { id, status: 'completed', statusReason: null } });
-    expect(Date.parse(line.event.timestamp)).toBeGreaterThanOrEqual(Date.parse(JSON.parse(finished.stdout).completedAt));
+    expect(line.event).toEqual({
+      kind: 'job.terminal',
+      version: 'v1',
+      timestamp: expect.any(String),
+      payload: { id, status: 'completed', statusReason: null },
+    });
+    expect(Date.parse(line.event.timestamp)).toBeGreaterThanOrEqual(
+      Date.parse(JSON.parse(finished.stdout).completedAt),
+    );
 
     const record = await settled(env, id);
-    expect(record).toMatchObject({ state: 'delivered', eventId: line.eventId, jobId: id, attempts: [{ deliveryId: line.deliveryId, status: 200, result: 'delivered' }] });
+    expect(record).toMatchObject({
+      state: 'delivered',
+      eventId: line.eventId,
+      jobId: id,
+      attempts: [{ deliveryId: line.deliveryId, status: 200, result: 'delivered' }],
+    });
     const subscription = readFileSync(join(env.SIMJOB_DATA_DIR, 'jobs', id, 'webhook-subscription.json'), 'utf8');
     expect(JSON.parse(subscription)).toEqual({ url: l.url, profile: 'default' });
     for (const file of ['webhook.json', 'webhook-subscription.json', 'job.json']) {
       expect(readFileSync(join(env.SIMJOB_DATA_DIR, 'jobs', id, file), 'utf8')).not.toContain(SECRET);
     }
     // The worker logs the attempt after it writes the record: wait for the line rather than race it.
-    const logged = new RegExp(`webhook ${line.eventId} for ${id}: attempt 1/6 ${line.deliveryId} → HTTP 200 \\(delivered\\)`);
-    await waitFor('the attempt in worker.log', () => (logged.test(readFileSync(join(env.SIMJOB_DATA_DIR, 'worker.log'), 'utf8')) ? true : undefined));
+    const logged = new RegExp(
+      `webhook ${line.eventId} for ${id}: attempt 1/6 ${line.deliveryId} → HTTP 200 \\(delivered\\)`,
+    );
+    await waitFor('the attempt in worker.log', () =>
+      logged.test(readFileSync(join(env.SIMJOB_DATA_DIR, 'worker.log'), 'utf8')) ? true : undefined,
+    );
   });
 
   it('without a URL or secret, a local --webhook submission is refused like the service (webhook_not_configured), exit 2 as a missing setting', async () => {
@@ -118,11 +139,17 @@ describe('local jobs with --webhook', () => {
       'Error: This local job asks for a webhook, but no URL is configured (webhook_not_configured). Set the receiver with `simjob config set webhook.url http://127.0.0.1:8790/webhooks` (or SIMJOB_WEBHOOK_URL) and the signing secret with `simjob webhook secret set` (or SIMJOB_WEBHOOK_SECRET), or submit without --webhook.\n',
     );
     const bare = localEnv();
-    expect((await simjob(['config', 'set', 'webhook.url', 'http://127.0.0.1:9/hooks'], { env: bare })).exitCode).toBe(0);
-    const noSecret = await simjob(['submit', profile(bare, 'NoSecret'), '--local', '--webhook', '--json'], { env: bare });
+    expect((await simjob(['config', 'set', 'webhook.url', 'http://127.0.0.1:9/hooks'], { env: bare })).exitCode).toBe(
+      0,
+    );
+    const noSecret = await simjob(['submit', profile(bare, 'NoSecret'), '--local', '--webhook', '--json'], {
+      env: bare,
+    });
     expect(noSecret.exitCode).toBe(2);
     expect(noSecret.stdout).toBe('');
-    expect(noSecret.stderr).toMatch(/^Error: This local job asks for a webhook, but no signing secret is configured \(webhook_not_configured\)\./);
+    expect(noSecret.stderr).toMatch(
+      /^Error: This local job asks for a webhook, but no signing secret is configured \(webhook_not_configured\)\./,
+    );
     const jobs = await simjob(['jobs', '--local', '--json'], { env: bare });
     expect(JSON.parse(jobs.stdout).jobs).toEqual([]);
   });
@@ -145,7 +172,9 @@ describe('local jobs with --webhook', () => {
     expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(4_000);
     for (const q of receiver.requests) {
       expect(q.body.toString('utf8')).toBe(record.body);
-      expect(verifySignature({ secret: SECRET, header: q.headers['x-service-signature'] as string, rawBody: q.body }).ok).toBe(true);
+      expect(
+        verifySignature({ secret: SECRET, header: q.headers['x-service-signature'] as string, rawBody: q.body }).ok,
+      ).toBe(true);
     }
     expect(JSON.parse(record.body).payload).toMatchObject({ id, status: 'failed' });
   }, 40_000);
@@ -155,14 +184,20 @@ describe('local jobs with --webhook', () => {
     cleanups.push(receiver.close);
     const env = localEnv({ SIMJOB_WEBHOOK_URL: receiver.url, SIMJOB_WEBHOOK_SECRET: SECRET });
     const blocker = await submit(env, profile(env, 'Blocker', ['# fake.hang_after=1']));
-    await waitFor('the blocker to run', async () => (JSON.parse((await simjob(['status', blocker, '--json'], { env })).stdout).status === 'running' ? true : undefined));
+    await waitFor('the blocker to run', async () =>
+      JSON.parse((await simjob(['status', blocker, '--json'], { env })).stdout).status === 'running' ? true : undefined,
+    );
     const queued = await submit(env, profile(env, 'Queued'), ['--webhook']);
     expect((await simjob(['cancel', queued], { env })).exitCode).toBe(0);
 
     const record = await settled(env, queued);
     expect(record.state).toBe('delivered');
     expect(receiver.requests).toHaveLength(1);
-    expect(JSON.parse(receiver.requests[0]!.body.toString('utf8')).payload).toEqual({ id: queued, status: 'cancelled', statusReason: expect.any(String) });
+    expect(JSON.parse(receiver.requests[0]!.body.toString('utf8')).payload).toEqual({
+      id: queued,
+      status: 'cancelled',
+      statusReason: expect.any(String),
+    });
     await simjob(['cancel', blocker], { env });
   });
 
@@ -185,7 +220,9 @@ describe('local jobs with --webhook', () => {
     expect(record.attempts.map((a) => a.status)).toEqual([503, 200]);
     expect(receiver.requests.map((q) => q.headers['x-service-event-id'])).toEqual([record.eventId, record.eventId]);
     // The worker clears the pending entry after it writes the record: wait for it rather than race it.
-    await waitFor('the pending entry to be cleared', () => (existsSync(join(env.SIMJOB_DATA_DIR, 'webhooks', id)) ? undefined : true));
+    await waitFor('the pending entry to be cleared', () =>
+      existsSync(join(env.SIMJOB_DATA_DIR, 'webhooks', id)) ? undefined : true,
+    );
   });
 
   it('a job retried after its worker died sends one event, after the final attempt', async () => {
@@ -207,6 +244,10 @@ describe('local jobs with --webhook', () => {
     expect(record.state).toBe('delivered');
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.requests).toHaveLength(1);
-    expect(JSON.parse(receiver.requests[0]!.body.toString('utf8')).payload).toEqual({ id, status: 'completed', statusReason: null });
+    expect(JSON.parse(receiver.requests[0]!.body.toString('utf8')).payload).toEqual({
+      id,
+      status: 'completed',
+      statusReason: null,
+    });
   });
 });

@@ -242,7 +242,21 @@ export class Sample {
   /** Full analysis: extended-sample fields + quartiles. */
   analyze() {
     const n = this.n;
-    if (n === 0) return { sum: 0, count: 0, mean: 0, min: 0, max: 0, median: 0, q1: 0, q3: 0, variance: 0, std_dev: 0, mean_variance: 0, mean_std_dev: 0 };
+    if (n === 0)
+      return {
+        sum: 0,
+        count: 0,
+        mean: 0,
+        min: 0,
+        max: 0,
+        median: 0,
+        q1: 0,
+        q3: 0,
+        variance: 0,
+        std_dev: 0,
+        mean_variance: 0,
+        mean_std_dev: 0,
+      };
     const data = this.buf.slice(0, n);
     let sum = 0;
     for (const x of data) sum += x;
@@ -350,7 +364,13 @@ export class ProgressBar {
     if (this.type === 1) {
       const fields = [p.base];
       if (p.phase) fields.push(p.phase);
-      fields.push(String(this.workIndex), String(this.totalPhases), String(shownCur), String(p.total), simcToString(ips));
+      fields.push(
+        String(this.workIndex),
+        String(this.totalPhases),
+        String(shownCur),
+        String(p.total),
+        simcToString(ips),
+      );
       if (p.targetError > 0) fields.push(simcToString(p.mean), simcToString(p.error));
       if (remaining > 0) fields.push(simcToString(round(remaining, 3)));
       else if (p.finished && current > 0) fields.push(simcToString(round(current, 3)));
@@ -409,10 +429,18 @@ export async function runPhase(o) {
   const ce = sim.confidence_estimator;
 
   // one stream per actor and metric, so adding a metric never changes another metric's numbers
-  const rngs = actors.map((a, i) => Object.fromEntries(Object.keys(a.truths).map((k) => [k, new Rng(o.seed, `${o.base}/${o.phase}/${i}/${a.label}/${k}`)])));
+  const rngs = actors.map((a, i) =>
+    Object.fromEntries(
+      Object.keys(a.truths).map((k) => [k, new Rng(o.seed, `${o.base}/${o.phase}/${i}/${a.label}/${k}`)]),
+    ),
+  );
   const actRng = actors.map((a, i) => new Rng(o.seed, `${o.base}/${o.phase}/${i}/${a.label}/actions`));
   const lenRng = new Rng(o.seed, `${o.base}/${o.phase}/fight_length`);
-  const samples = actors.map((a) => ({ m: Object.fromEntries(Object.keys(a.truths).map((k) => [k, new Sample()])), len: new Sample(), actions: new Sample() }));
+  const samples = actors.map((a) => ({
+    m: Object.fromEntries(Object.keys(a.truths).map((k) => [k, new Sample()])),
+    len: new Sample(),
+    actions: new Sample(),
+  }));
   const simLength = new Sample();
   const raidDps = new Sample();
   const raidDmg = new Sample();
@@ -481,7 +509,10 @@ export async function runPhase(o) {
           stopAt = Math.min(cap, n + threads - 1);
           total = stopAt;
         } else {
-          total = Math.min(cap, Math.max(n, Math.trunc(n * ((currentError * currentError) / (targetError * targetError)))));
+          total = Math.min(
+            cap,
+            Math.max(n, Math.trunc(n * ((currentError * currentError) / (targetError * targetError)))),
+          );
         }
       }
     }
@@ -489,7 +520,19 @@ export async function runPhase(o) {
     if (n - lastProgress >= progressInterval && n < stopAt && (targetError <= 0 || n >= interval)) {
       lastProgress = n;
       if (sim.report_progress) {
-        const printed = bar.print({ base: o.base, phase: o.phase, cur: n, total, threads, targetError, mean: currentMean, error: currentError, elapsed: elapsed(), finished: false, profilesetsKnown: o.profilesetsKnown });
+        const printed = bar.print({
+          base: o.base,
+          phase: o.phase,
+          cur: n,
+          total,
+          threads,
+          targetError,
+          mean: currentMean,
+          error: currentError,
+          elapsed: elapsed(),
+          finished: false,
+          profilesetsKnown: o.profilesetsKnown,
+        });
         if (printed) await control.onProgressLine(bar.lines);
       }
     }
@@ -502,7 +545,19 @@ export async function runPhase(o) {
   }
 
   if (stoppedBy !== 'canceled' && sim.report_progress && n > 0) {
-    bar.print({ base: o.base, phase: o.phase, cur: n, total: n, threads, targetError, mean: currentMean, error: currentError, elapsed: elapsed(), finished: true, profilesetsKnown: o.profilesetsKnown });
+    bar.print({
+      base: o.base,
+      phase: o.phase,
+      cur: n,
+      total: n,
+      threads,
+      targetError,
+      mean: currentMean,
+      error: currentError,
+      elapsed: elapsed(),
+      finished: true,
+      profilesetsKnown: o.profilesetsKnown,
+    });
   }
   bar.phaseTimes.push(elapsed());
 

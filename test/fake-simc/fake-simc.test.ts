@@ -68,7 +68,10 @@ const profile = (text: string) => {
 };
 /** Tab-separated progressbar_type=1 lines. */
 const progressLines = (stdout: string) =>
-  stdout.split('\n').filter((l) => /^(Baseline|Profileset|Scaling)\t/.test(l)).map((l) => l.split('\t'));
+  stdout
+    .split('\n')
+    .filter((l) => /^(Baseline|Profileset|Scaling)\t/.test(l))
+    .map((l) => l.split('\t'));
 
 const BASIC = ['warrior=Tester', 'spec=fury', 'output=/dev/null'];
 
@@ -85,7 +88,8 @@ describe('version line and CLI', () => {
   });
 
   it('takes the version line from FAKE_SIMC_VERSION_LINE, also into the json report', async () => {
-    const line = 'SimulationCraft 1210-01 for World of Warcraft 12.1.0.69814 Live (wow build 69814, git build thewarwithin abc1234)';
+    const line =
+      'SimulationCraft 1210-01 for World of Warcraft 12.1.0.69814 Live (wow build 69814, git build thewarwithin abc1234)';
     const json = tmp('v.json');
     const r = await simc([...BASIC, 'iterations=20', `json2=${json}`], { env: { FAKE_SIMC_VERSION_LINE: line } });
     expect(firstLine(r.stdout)).toBe(line);
@@ -196,11 +200,27 @@ describe('json2 report', () => {
 
   it('has the fixture top level and sim layout', () => {
     expect(Object.keys(json)).toEqual([
-      'version', 'report_version', 'ptr_enabled', 'beta_enabled', 'build_date', 'build_time', 'timestamp',
-      'git_revision', 'git_branch', 'sim',
+      'version',
+      'report_version',
+      'ptr_enabled',
+      'beta_enabled',
+      'build_date',
+      'build_time',
+      'timestamp',
+      'git_revision',
+      'git_branch',
+      'sim',
     ]);
     expect(json.report_version).toBe('2.0.0');
-    expect(Object.keys(json.sim)).toEqual(['options', 'overrides', 'players', 'profilesets', 'statistics', 'targets', 'sim_auras']);
+    expect(Object.keys(json.sim)).toEqual([
+      'options',
+      'overrides',
+      'players',
+      'profilesets',
+      'statistics',
+      'targets',
+      'sim_auras',
+    ]);
     expect(raw.includes('\n')).toBe(false); // compact, one line
   });
 
@@ -230,7 +250,18 @@ describe('json2 report', () => {
     expect(p.specialization).toBe('Fury Warrior');
     expect(p.role).toBe('attack');
     const dps = p.collected_data.dps;
-    expect(Object.keys(dps)).toEqual(['sum', 'count', 'mean', 'min', 'max', 'median', 'variance', 'std_dev', 'mean_variance', 'mean_std_dev']);
+    expect(Object.keys(dps)).toEqual([
+      'sum',
+      'count',
+      'mean',
+      'min',
+      'max',
+      'median',
+      'variance',
+      'std_dev',
+      'mean_variance',
+      'mean_std_dev',
+    ]);
     expect(dps).not.toHaveProperty('mean_error');
     expect(dps.count).toBe(400 - 4);
     expect(dps.sum / dps.count).toBeCloseTo(dps.mean, 6);
@@ -253,7 +284,19 @@ describe('json2 report', () => {
     expect(ps.metric).toBe('Damage per Second');
     expect(ps.results.map((r: any) => r.name)).toEqual(['zeta high', 'alpha_low', 'middle']);
     for (const r of ps.results) {
-      expect(Object.keys(r)).toEqual(['name', 'mean', 'min', 'max', 'stddev', 'mean_stddev', 'mean_error', 'median', 'first_quartile', 'third_quartile', 'iterations']);
+      expect(Object.keys(r)).toEqual([
+        'name',
+        'mean',
+        'min',
+        'max',
+        'stddev',
+        'mean_stddev',
+        'mean_error',
+        'median',
+        'first_quartile',
+        'third_quartile',
+        'iterations',
+      ]);
       expect(r.mean_error).toBeCloseTo(r.mean_stddev * CE, 6);
       expect(r.iterations).toBe(400);
     }
@@ -403,7 +446,13 @@ describe('determinism and true DPS', () => {
 
   it('a # fake.dps directive sets the true DPS; the measured mean is within error of it', async () => {
     const file = tmp('override.json');
-    const r = await simc([profile('mage=Caster\nspec=frost\n# fake.dps=51234.5\n'), 'target_error=0.2', 'seed=99', `json2=${file}`, 'output=/dev/null']);
+    const r = await simc([
+      profile('mage=Caster\nspec=frost\n# fake.dps=51234.5\n'),
+      'target_error=0.2',
+      'seed=99',
+      `json2=${file}`,
+      'output=/dev/null',
+    ]);
     expect(r.code).toBe(0);
     const dps = readJson(file).sim.players[0].collected_data.dps;
     const meanError = dps.mean_std_dev * CE;
@@ -413,7 +462,15 @@ describe('determinism and true DPS', () => {
 
   it('fake_dps / fake_noise tokens work on the command line too', async () => {
     const file = tmp('tok.json');
-    await simc([...BASIC, 'fake_dps=30000', 'fake_noise=0.1', 'iterations=2000', 'threads=1', 'seed=8', `json2=${file}`]);
+    await simc([
+      ...BASIC,
+      'fake_dps=30000',
+      'fake_noise=0.1',
+      'iterations=2000',
+      'threads=1',
+      'seed=8',
+      `json2=${file}`,
+    ]);
     const dps = readJson(file).sim.players[0].collected_data.dps;
     expect(Math.abs(dps.mean - 30000)).toBeLessThan(4 * dps.mean_std_dev * CE);
     expect(dps.std_dev / dps.mean).toBeGreaterThan(0.08);
@@ -422,8 +479,17 @@ describe('determinism and true DPS', () => {
 
   it('a profileset that leaves the actor unchanged has the baseline true DPS', async () => {
     const file = tmp('same.json');
-    await simc([...BASIC, 'talents=XYZ', 'fake_dps=45000', 'profileset.same=talents=XYZ', 'profileset.other=talents=QQQ',
-      'iterations=3000', 'threads=1', 'seed=4', `json2=${file}`]);
+    await simc([
+      ...BASIC,
+      'talents=XYZ',
+      'fake_dps=45000',
+      'profileset.same=talents=XYZ',
+      'profileset.other=talents=QQQ',
+      'iterations=3000',
+      'threads=1',
+      'seed=4',
+      `json2=${file}`,
+    ]);
     const j = readJson(file);
     const [same, other] = j.sim.profilesets.results;
     expect(Math.abs(same.mean - 45000)).toBeLessThan(4 * same.mean_error);
@@ -442,7 +508,9 @@ describe('profile syntax', () => {
 
   it('reads a profile from stdin with -', async () => {
     const file = tmp('stdin.json');
-    const r = await simc(['-', 'iterations=20', `json2=${file}`, 'output=/dev/null'], { input: 'priest=FromStdin\nspec=shadow\n' });
+    const r = await simc(['-', 'iterations=20', `json2=${file}`, 'output=/dev/null'], {
+      input: 'priest=FromStdin\nspec=shadow\n',
+    });
     expect(r.code).toBe(0);
     expect(readJson(file).sim.players[0].specialization).toBe('Shadow Priest');
   });
@@ -470,7 +538,9 @@ describe('profile syntax', () => {
     const out = tmp('r.txt');
     const r = await simc(['warrior=X', 'iterations=20', `html=${html}`, `output=${out}`]);
     expect(r.code).toBe(0);
-    expect(readFileSync(out, 'utf8')).toMatch(/SYNTHETIC NUMBERS from the stand-in simc.*NOT a SimulationCraft simulation result/);
+    expect(readFileSync(out, 'utf8')).toMatch(
+      /SYNTHETIC NUMBERS from the stand-in simc.*NOT a SimulationCraft simulation result/,
+    );
     const h = readFileSync(html, 'utf8');
     expect(h).toMatch(/<title>STAND-IN simc report \(synthetic numbers\)<\/title>/);
     expect(h).toContain('NOT a SimulationCraft simulation result');
@@ -482,20 +552,68 @@ describe('profile syntax', () => {
 
 describe('errors', () => {
   const cases: [string, string[], RegExp][] = [
-    ['unknown bare token', ['warrior=x', 'typo_file'], /^Error: Incorrect option format: Unexpected parameter 'typo_file'\. Expected format: name=value\n$/],
-    ['missing input file', ['input=nothere.simc'], /^Error: Incorrect option format: Unable to open input parameter file 'nothere\.simc'\.\n$/],
+    [
+      'unknown bare token',
+      ['warrior=x', 'typo_file'],
+      /^Error: Incorrect option format: Unexpected parameter 'typo_file'\. Expected format: name=value\n$/,
+    ],
+    [
+      'missing input file',
+      ['input=nothere.simc'],
+      /^Error: Incorrect option format: Unable to open input parameter file 'nothere\.simc'\.\n$/,
+    ],
     ['nothing to sim', ['iterations=10'], /^Error: Setup failure: Nothing to sim!\n$/],
-    ['out-of-range actor option', ['warrior=x', 'level=95'], /^Error: Setup failure: Option 'level' with value '95': Option 'level' with value '95' not within valid boundaries \[0\.\.90\]\n$/],
-    ['out-of-range sim option', ['warrior=x', 'vary_combat_length=2'], /^Error: Setup failure: Option 'vary_combat_length' with value '2': .*not within valid boundaries \[0\.\.1\]\n$/],
-    ['bad bool', ['warrior=x', 'report_details=yes'], /^Error: Setup failure: Option 'report_details' with value 'yes': Acceptable values for 'report_details' are '1' or '0'\n$/],
-    ['deterministic + target_error', ['warrior=x', 'deterministic=1'], /^Error: Setup failure: deterministic=1 cannot be used with non-zero target_error values!\n$/],
-    ['strict parsing', ['warrior=x', 'iterations=10', 'tyop=1', 'strict_parsing=1'], /^Error: Setup failure: Unknown option 'tyop' with value '1'\.\n$/],
-    ['bad json version', ['warrior=x', 'json=a.json,version=7'], /Cannot generate JSON report with version 7\. Available non-deprecated versions: 3\.0\.0-alpha1 \/ 2\.0\.0\./],
-    ['profileset defines an actor', ['warrior=x', 'profileset.bad=mage=y'], /^Error: Profileset 'bad': Invalid profileset option: Profilesets cannot define additional actors 'mage=y'\.\n$/],
-    ['profileset main actor index', ['warrior=x', 'profileset.a=talents=1', 'profileset_main_actor_index=2'], /^Error: Profileset 'a': Invalid profileset option: 'profileset_main_actor_index=2' out of range, only 1 actors are defined\.\n$/],
+    [
+      'out-of-range actor option',
+      ['warrior=x', 'level=95'],
+      /^Error: Setup failure: Option 'level' with value '95': Option 'level' with value '95' not within valid boundaries \[0\.\.90\]\n$/,
+    ],
+    [
+      'out-of-range sim option',
+      ['warrior=x', 'vary_combat_length=2'],
+      /^Error: Setup failure: Option 'vary_combat_length' with value '2': .*not within valid boundaries \[0\.\.1\]\n$/,
+    ],
+    [
+      'bad bool',
+      ['warrior=x', 'report_details=yes'],
+      /^Error: Setup failure: Option 'report_details' with value 'yes': Acceptable values for 'report_details' are '1' or '0'\n$/,
+    ],
+    [
+      'deterministic + target_error',
+      ['warrior=x', 'deterministic=1'],
+      /^Error: Setup failure: deterministic=1 cannot be used with non-zero target_error values!\n$/,
+    ],
+    [
+      'strict parsing',
+      ['warrior=x', 'iterations=10', 'tyop=1', 'strict_parsing=1'],
+      /^Error: Setup failure: Unknown option 'tyop' with value '1'\.\n$/,
+    ],
+    [
+      'bad json version',
+      ['warrior=x', 'json=a.json,version=7'],
+      /Cannot generate JSON report with version 7\. Available non-deprecated versions: 3\.0\.0-alpha1 \/ 2\.0\.0\./,
+    ],
+    [
+      'profileset defines an actor',
+      ['warrior=x', 'profileset.bad=mage=y'],
+      /^Error: Profileset 'bad': Invalid profileset option: Profilesets cannot define additional actors 'mage=y'\.\n$/,
+    ],
+    [
+      'profileset main actor index',
+      ['warrior=x', 'profileset.a=talents=1', 'profileset_main_actor_index=2'],
+      /^Error: Profileset 'a': Invalid profileset option: 'profileset_main_actor_index=2' out of range, only 1 actors are defined\.\n$/,
+    ],
     ['copy without source', ['copy=z'], /No active player as source for profile copy available/],
-    ['missing template variable', ['warrior=x', 'talents=$(nope)'], /^Error: Incorrect option format: Missing template variable: 'nope'\n$/],
-    ['output file cannot be opened', ['warrior=x', 'output=/nonexistent-dir/x.txt'], /^Error: Setup failure: Unable to open output file '\/nonexistent-dir\/x\.txt'\n$/],
+    [
+      'missing template variable',
+      ['warrior=x', 'talents=$(nope)'],
+      /^Error: Incorrect option format: Missing template variable: 'nope'\n$/,
+    ],
+    [
+      'output file cannot be opened',
+      ['warrior=x', 'output=/nonexistent-dir/x.txt'],
+      /^Error: Setup failure: Unable to open output file '\/nonexistent-dir\/x\.txt'\n$/,
+    ],
   ];
   for (const [name, args, re] of cases) {
     it(`${name} → Error: on stderr, exit 1`, async () => {
@@ -532,7 +650,11 @@ describe('failure knobs and signals', () => {
   });
 
   it('crash (signal mode): killed by SIGSEGV', async () => {
-    const r = await simc([profile('warrior=x\n# fake.crash_after=1\n# fake.crash_mode=signal\n'), 'iterations=500', 'output=/dev/null']);
+    const r = await simc([
+      profile('warrior=x\n# fake.crash_after=1\n# fake.crash_mode=signal\n'),
+      'iterations=500',
+      'output=/dev/null',
+    ]);
     expect(r.code).toBeNull();
     expect(r.signal).toBe('SIGSEGV');
   });
@@ -571,7 +693,8 @@ describe('failure knobs and signals', () => {
       const r = await simc([...BASIC, 'iterations=50', `json2=${file}`], { env: { FAKE_SIMC_BAD_REPORT: mode } });
       expect(r.code).toBe(0);
       expect(() => JSON.parse(readFileSync(file, 'utf8'))).toThrow();
-      if (mode === 'writer_error') expect(r.stderr).toContain('Error generating JSON report: JSON Writer did not accept document.');
+      if (mode === 'writer_error')
+        expect(r.stderr).toContain('Error generating JSON report: JSON Writer did not accept document.');
     });
   }
 
@@ -619,15 +742,18 @@ describe('failure knobs and signals', () => {
   it('SIGINT with profilesets cancels: exit 1, no report', async () => {
     const file = tmp('intps.json');
     let sent = false;
-    const r = await simc([...BASIC, 'iterations=100000', 'threads=2', 'progressbar_type=1', `json2=${file}`, 'profileset.a=talents=1'], {
-      env: { FAKE_SIMC_ITER_US: '200' },
-      onStdout: (child, out) => {
-        if (!sent && progressLines(out).length >= 1) {
-          sent = true;
-          child.kill('SIGINT');
-        }
+    const r = await simc(
+      [...BASIC, 'iterations=100000', 'threads=2', 'progressbar_type=1', `json2=${file}`, 'profileset.a=talents=1'],
+      {
+        env: { FAKE_SIMC_ITER_US: '200' },
+        onStdout: (child, out) => {
+          if (!sent && progressLines(out).length >= 1) {
+            sent = true;
+            child.kill('SIGINT');
+          }
+        },
       },
-    });
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('Simulation was canceled.');
     expect(existsSync(file)).toBe(false);

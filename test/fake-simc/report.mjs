@@ -85,16 +85,38 @@ function nz(obj, key, a, fn) {
 
 function dbcJson(vinfo, ptr) {
   return {
-    Live: { build_level: vinfo.build, wow_version: vinfo.wowVersion, hotfix_date: '2026-03-10', hotfix_build: vinfo.build, hotfix_hash: 'standin0000000000000000000000000000000000000000000000000000000000' },
-    PTR: { build_level: vinfo.build, wow_version: vinfo.wowVersion, hotfix_date: '2026-03-10', hotfix_build: vinfo.build, hotfix_hash: 'standin0000000000000000000000000000000000000000000000000000000000' },
+    Live: {
+      build_level: vinfo.build,
+      wow_version: vinfo.wowVersion,
+      hotfix_date: '2026-03-10',
+      hotfix_build: vinfo.build,
+      hotfix_hash: 'standin0000000000000000000000000000000000000000000000000000000000',
+    },
+    PTR: {
+      build_level: vinfo.build,
+      wow_version: vinfo.wowVersion,
+      hotfix_date: '2026-03-10',
+      hotfix_build: vinfo.build,
+      hotfix_hash: 'standin0000000000000000000000000000000000000000000000000000000000',
+    },
     version_used: ptr ? 'PTR' : 'Live',
   };
 }
 
 const RESOURCE_BY_CLASS = {
-  mage: ['mana', 5000], priest: ['mana', 5000], warlock: ['mana', 5000], shaman: ['mana', 5000],
-  druid: ['mana', 5000], paladin: ['mana', 5000], evoker: ['mana', 5000], monk: ['energy', 10],
-  rogue: ['energy', 10], hunter: ['focus', 5], deathknight: ['rune', 0], demonhunter: ['fury', 0], warrior: ['rage', 0],
+  mage: ['mana', 5000],
+  priest: ['mana', 5000],
+  warlock: ['mana', 5000],
+  shaman: ['mana', 5000],
+  druid: ['mana', 5000],
+  paladin: ['mana', 5000],
+  evoker: ['mana', 5000],
+  monk: ['energy', 10],
+  rogue: ['energy', 10],
+  hunter: ['focus', 5],
+  deathknight: ['rune', 0],
+  demonhunter: ['fury', 0],
+  warrior: ['rage', 0],
 };
 
 function timeline(rng, mean, noise, seconds) {
@@ -182,12 +204,24 @@ function playerJson(ctx, actor, res, { enemy = false } = {}) {
     const dmg = res.dmg;
     nz(cd, 'dmg', dmg, basic);
     nz(cd, 'compound_dmg', dmg, basic);
-    if (m.dps && m.dps.mean !== 0) cd.timeline_dmg = timeline(res.rand, m.dps.mean, res.noise, Math.ceil(res.len.max || 0));
+    if (m.dps && m.dps.mean !== 0)
+      cd.timeline_dmg = timeline(res.rand, m.dps.mean, res.noise, Math.ceil(res.len.max || 0));
     if (sim.desired_targets > 1) nz(cd, 'prioritydps', m.dps, extended);
     nz(cd, 'dps', m.dps, extended);
     nz(cd, 'dpse', m.dps, basic);
     if (actor.role === 'tank' || actor.role === 'heal') {
-      const zero = { sum: 0, count: res.len.count, mean: 0, min: 0, max: 0, median: 0, variance: 0, std_dev: 0, mean_variance: 0, mean_std_dev: 0 };
+      const zero = {
+        sum: 0,
+        count: res.len.count,
+        mean: 0,
+        min: 0,
+        max: 0,
+        median: 0,
+        variance: 0,
+        std_dev: 0,
+        mean_variance: 0,
+        mean_std_dev: 0,
+      };
       const hps = m.hps ?? zero;
       if (actor.role === 'tank') {
         cd.dtps = extended(m.dtps ?? zero);
@@ -195,7 +229,13 @@ function playerJson(ctx, actor, res, { enemy = false } = {}) {
         cd.deaths = extended(zero);
         cd.max_spike_amount = extended(zero);
       }
-      cd.heal = basic({ ...hps, sum: hps.sum * res.len.mean, mean: hps.mean * res.len.mean, min: hps.min * res.len.mean, max: hps.max * res.len.mean });
+      cd.heal = basic({
+        ...hps,
+        sum: hps.sum * res.len.mean,
+        mean: hps.mean * res.len.mean,
+        min: hps.min * res.len.mean,
+        max: hps.max * res.len.mean,
+      });
       cd.compound_heal = cd.heal;
       cd.hps = extended(hps);
       cd.hpse = basic(hps);
@@ -211,28 +251,66 @@ function playerJson(ctx, actor, res, { enemy = false } = {}) {
       }
     }
     if (sim.target_error > 0 && m.dps && m.dps.count > 0) cd.target_metric = extended(m.dps);
-    const primary = /mage|priest|warlock|evoker/.test(actor.cls) ? 'intellect' : /rogue|hunter|monk|demonhunter/.test(actor.cls) ? 'agility' : 'strength';
+    const primary = /mage|priest|warlock|evoker/.test(actor.cls)
+      ? 'intellect'
+      : /rogue|hunter|monk|demonhunter/.test(actor.cls)
+        ? 'agility'
+        : 'strength';
     cd.buffed_stats = {
-      attribute: { strength: d(primary === 'strength' ? 2100 : 270), agility: d(primary === 'agility' ? 2100 : 423), stamina: d(14149), intellect: d(primary === 'intellect' ? 2100 : 500) },
+      attribute: {
+        strength: d(primary === 'strength' ? 2100 : 270),
+        agility: d(primary === 'agility' ? 2100 : 423),
+        stamina: d(14149),
+        intellect: d(primary === 'intellect' ? 2100 : 500),
+      },
       stats: {
-        crit_rating: d(271), crit_pct: d(0.1389), haste_rating: d(365), haste_pct: d(0.1605),
-        mastery_rating: d(605), mastery_pct: d(0.4184), versatility_rating: d(316), versatility_pct: d(0.1191),
-        armor: d(388), dodge: d(0.03),
+        crit_rating: d(271),
+        crit_pct: d(0.1389),
+        haste_rating: d(365),
+        haste_pct: d(0.1605),
+        mastery_rating: d(605),
+        mastery_pct: d(0.4184),
+        versatility_rating: d(316),
+        versatility_pct: d(0.1191),
+        armor: d(388),
+        dodge: d(0.03),
       },
     };
   }
   if (sim.report_details && !enemy && res.metrics.dps) {
     const [rname] = RESOURCE_BY_CLASS[actor.cls] ?? ['mana'];
-    const lost = { ...res.actions, sum: res.actions.sum * 1500, mean: res.actions.mean * 1500, min: res.actions.min * 1500, max: res.actions.max * 1500 };
+    const lost = {
+      ...res.actions,
+      sum: res.actions.sum * 1500,
+      mean: res.actions.mean * 1500,
+      min: res.actions.min * 1500,
+      max: res.actions.max * 1500,
+    };
     cd.resource_lost = { [rname]: basic(lost) };
-    cd.resource_overflowed = { [rname]: basic({ ...lost, sum: lost.sum * 0.02, mean: lost.mean * 0.02, min: lost.min * 0.02, max: lost.max * 0.02 }) };
-    cd.combat_end_resource = { [rname]: basic({ ...res.len, sum: res.len.count * 1000, mean: 1000, min: 1000, max: 1000 }) };
+    cd.resource_overflowed = {
+      [rname]: basic({
+        ...lost,
+        sum: lost.sum * 0.02,
+        mean: lost.mean * 0.02,
+        min: lost.min * 0.02,
+        max: lost.max * 0.02,
+      }),
+    };
+    cd.combat_end_resource = {
+      [rname]: basic({ ...res.len, sum: res.len.count * 1000, mean: 1000, min: 1000, max: 1000 }),
+    };
     cd.resource_timelines = { [rname]: timeline(res.rand, 1000, res.noise, Math.ceil(res.len.max || 0)) };
     const resources = { [rname]: d(1000) };
     cd.action_sequence_precombat = [];
     cd.action_sequence = [0, 1.5, 3].map((time) => ({
-      time: d(time), id: 1, name: 'synthetic_attack', target: ctx.targets[0]?.name ?? 'Fluffy_Pillow',
-      spell_name: 'Synthetic Attack (stand-in)', queue_failed: false, resources, resources_max: resources,
+      time: d(time),
+      id: 1,
+      name: 'synthetic_attack',
+      target: ctx.targets[0]?.name ?? 'Fluffy_Pillow',
+      spell_name: 'Synthetic Attack (stand-in)',
+      queue_failed: false,
+      resources,
+      resources_max: resources,
     }));
   }
   p.collected_data = cd;
@@ -241,10 +319,20 @@ function playerJson(ctx, actor, res, { enemy = false } = {}) {
     p.buffs_constant = [];
     p.procs = [];
     p.gains = [];
-    p.stats = enemy || !res.metrics.dps ? [] : [{
-      id: 1, spell_name: 'Synthetic Attack (stand-in)', name: 'synthetic_attack', school: 'physical', type: 'damage',
-      num_executes: basic(res.actions), compound_amount: d(res.dmg.mean),
-    }];
+    p.stats =
+      enemy || !res.metrics.dps
+        ? []
+        : [
+            {
+              id: 1,
+              spell_name: 'Synthetic Attack (stand-in)',
+              name: 'synthetic_attack',
+              school: 'physical',
+              type: 'damage',
+              num_executes: basic(res.actions),
+              compound_amount: d(res.dmg.mean),
+            },
+          ];
     p.stats_pets = {};
   }
   p.gear = enemy ? {} : gearJson(actor);
@@ -256,15 +344,50 @@ function playerJson(ctx, actor, res, { enemy = false } = {}) {
 export function metricData(res, metric) {
   const m = res.metrics;
   switch (metric) {
-    case 'dps': case 'dpse': case 'dpsp': return m.dps;
-    case 'hps': case 'hpse': return m.hps;
-    case 'aps': return m.aps;
-    case 'haps': return m.hps && m.aps ? { ...m.hps, mean: m.hps.mean + m.aps.mean, min: m.hps.min + m.aps.min, max: m.hps.max + m.aps.max, median: m.hps.median + m.aps.median, q1: m.hps.q1 + m.aps.q1, q3: m.hps.q3 + m.aps.q3 } : m.hps;
-    case 'dtps': case 'htps': return metric === 'dtps' ? m.dtps : m.hps && m.dtps ? m.hps : undefined;
-    case 'dmg_taken': return m.dtps ? { ...m.dtps, mean: m.dtps.mean * res.len.mean, min: m.dtps.min * res.len.mean, max: m.dtps.max * res.len.mean, median: m.dtps.median * res.len.mean, q1: m.dtps.q1 * res.len.mean, q3: m.dtps.q3 * res.len.mean, std_dev: m.dtps.std_dev * res.len.mean, mean_std_dev: m.dtps.mean_std_dev * res.len.mean } : undefined;
-    case 'time': return res.len;
-    case 'raid_dps': return res.raidDps;
-    default: return undefined; // deaths etc. → 0
+    case 'dps':
+    case 'dpse':
+    case 'dpsp':
+      return m.dps;
+    case 'hps':
+    case 'hpse':
+      return m.hps;
+    case 'aps':
+      return m.aps;
+    case 'haps':
+      return m.hps && m.aps
+        ? {
+            ...m.hps,
+            mean: m.hps.mean + m.aps.mean,
+            min: m.hps.min + m.aps.min,
+            max: m.hps.max + m.aps.max,
+            median: m.hps.median + m.aps.median,
+            q1: m.hps.q1 + m.aps.q1,
+            q3: m.hps.q3 + m.aps.q3,
+          }
+        : m.hps;
+    case 'dtps':
+    case 'htps':
+      return metric === 'dtps' ? m.dtps : m.hps && m.dtps ? m.hps : undefined;
+    case 'dmg_taken':
+      return m.dtps
+        ? {
+            ...m.dtps,
+            mean: m.dtps.mean * res.len.mean,
+            min: m.dtps.min * res.len.mean,
+            max: m.dtps.max * res.len.mean,
+            median: m.dtps.median * res.len.mean,
+            q1: m.dtps.q1 * res.len.mean,
+            q3: m.dtps.q3 * res.len.mean,
+            std_dev: m.dtps.std_dev * res.len.mean,
+            mean_std_dev: m.dtps.mean_std_dev * res.len.mean,
+          }
+        : undefined;
+    case 'time':
+      return res.len;
+    case 'raid_dps':
+      return res.raidDps;
+    default:
+      return undefined; // deaths etc. → 0
   }
 }
 
@@ -273,7 +396,11 @@ function resultEntry(a, ce, iterations, withIterations, metricName) {
   const o = {};
   if (metricName) o.metric = metricName;
   Object.assign(o, {
-    mean: d(z.mean), min: d(z.min), max: d(z.max), stddev: d(z.std_dev), mean_stddev: d(z.mean_std_dev),
+    mean: d(z.mean),
+    min: d(z.min),
+    max: d(z.max),
+    stddev: d(z.std_dev),
+    mean_stddev: d(z.mean_std_dev),
     mean_error: d(z.mean_std_dev * ce),
   });
   if (z.median !== 0) Object.assign(o, { median: d(z.median), first_quartile: d(z.q1), third_quartile: d(z.q3) });
@@ -335,22 +462,42 @@ export function buildJson(ctx, entry) {
     threads: sim.threads,
     seed: new Raw(sim.seed.toString()),
     single_actor_batch: Boolean(sim.single_actor_batch),
-    queue_lag: d(0.005), queue_lag_stddev: d(0.001), gcd_lag: d(0.15), gcd_lag_stddev: d(0.037),
-    channel_lag: d(0.25), channel_lag_stddev: d(0.062), queue_gcd_reduction: d(0.1), strict_gcd_queue: false,
+    queue_lag: d(0.005),
+    queue_lag_stddev: d(0.001),
+    gcd_lag: d(0.15),
+    gcd_lag_stddev: d(0.037),
+    channel_lag: d(0.25),
+    channel_lag_stddev: d(0.062),
+    queue_gcd_reduction: d(0.1),
+    strict_gcd_queue: false,
     confidence: d(sim.confidence),
     confidence_estimator: d(ctx.confidenceEstimator),
-    world_lag: d(0.1), world_lag_stddev: d(0.01), travel_variance: d(0), default_skill: d(1), reaction_time: d(0.5),
-    regen_periodicity: d(0.25), ignite_sampling_delta: d(0.2),
+    world_lag: d(0.1),
+    world_lag_stddev: d(0.01),
+    travel_variance: d(0),
+    default_skill: d(1),
+    reaction_time: d(0.5),
+    regen_periodicity: d(0.25),
+    ignite_sampling_delta: d(0.2),
     fixed_time: Boolean(sim.fixed_time),
     optimize_expressions: 2,
     optimal_raid: sim.optimal_raid,
-    log: 0, debug_each: 0, stat_cache: 1, max_aoe_enemies: 20, enemy_death_pct: d(0), challenge_mode: false,
-    timewalk: -1, pvp_mode: false, rng: { name: 'xoshiro256+' },
+    log: 0,
+    debug_each: 0,
+    stat_cache: 1,
+    max_aoe_enemies: 20,
+    enemy_death_pct: d(0),
+    challenge_mode: false,
+    timewalk: -1,
+    pvp_mode: false,
+    rng: { name: 'xoshiro256+' },
     deterministic: sim.deterministic,
-    average_range: 1, average_gauss: 0,
+    average_range: 1,
+    average_gauss: 0,
     fight_style: sim.fight_style,
     desired_targets: sim.desired_targets,
-    default_aura_delay: d(0.03), default_aura_delay_stddev: d(0.005),
+    default_aura_delay: d(0.03),
+    default_aura_delay_stddev: d(0.005),
     profileset_metric: sim.profileset_metric[0],
     profileset_multiactor_base_name: sim.profileset_multiactor_base_name,
     dbc: dbcJson(vinfo, sim.ptr),
@@ -409,12 +556,18 @@ export function textReport(ctx) {
   for (const pl of [...base.players].sort((a, b) => (a.actor.name < b.actor.name ? -1 : 1))) {
     const a = pl.actor;
     lines.push('', `Player: ${a.name} ${a.race} ${a.cls} ${a.spec} ${a.level}`);
-    for (const [label, key] of [['DPS', 'dps'], ['HPS', 'hps'], ['DTPS', 'dtps']]) {
+    for (const [label, key] of [
+      ['DPS', 'dps'],
+      ['HPS', 'hps'],
+      ['DTPS', 'dtps'],
+    ]) {
       const s = pl.res.metrics[key];
       if (!s || s.sum <= 0) continue;
       const err = s.mean_std_dev * ctx.confidenceEstimator;
       const range = (s.max - s.min) / 2;
-      lines.push(`  ${label}=${s.mean} ${label}-Error=${err}/${((err * 100) / s.mean).toFixed(2)}% ${label}-Range=${range}/${((range * 100) / s.mean).toFixed(2)}%`);
+      lines.push(
+        `  ${label}=${s.mean} ${label}-Error=${err}/${((err * 100) / s.mean).toFixed(2)}% ${label}-Range=${range}/${((range * 100) / s.mean).toFixed(2)}%`,
+      );
     }
     lines.push('');
     if (a.talents) lines.push(`  Talents: ${a.talents}`);
@@ -443,7 +596,8 @@ export function textReport(ctx) {
 
 // ---------------------------------------------------------------- html report
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const esc = (s) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
 export function htmlReport(ctx) {
   const { sim, base, vinfo } = ctx;
@@ -484,10 +638,14 @@ td:first-child, th:first-child { text-align: left; }
 <table><tr><th>Name</th><th>Spec</th><th>DPS</th><th>Error</th><th>Samples</th></tr>
 ${rows}
 </table>
-${ctx.profilesetResults.length ? `<h2>Profile sets (synthetic ${esc(METRICS[sim.profileset_metric[0]])})</h2>
+${
+  ctx.profilesetResults.length
+    ? `<h2>Profile sets (synthetic ${esc(METRICS[sim.profileset_metric[0]])})</h2>
 <table><tr><th>Name</th><th>Median</th><th>Mean</th><th>Iterations</th></tr>
 ${psRows}
-</table>` : ''}
+</table>`
+    : ''
+}
 ${notes ? `<h2>Notifications</h2><ul>${notes}</ul>` : ''}
 <div class="standin">${esc(STAND_IN_NOTICE)}</div>
 </body>

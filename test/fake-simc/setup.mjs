@@ -25,7 +25,15 @@ export const CLASSES = {
 /** Options that start a new actor scope (contract §1.6; profileset.cpp is_actor_scope). */
 export const ACTOR_SCOPE = [
   ...Object.keys(CLASSES),
-  'player_simplified', 'enemy', 'tank_dummy', 'pet', 'guardian', 'copy', 'armory', 'local_json', 'guild',
+  'player_simplified',
+  'enemy',
+  'tank_dummy',
+  'pet',
+  'guardian',
+  'copy',
+  'armory',
+  'local_json',
+  'guild',
 ];
 
 export const FIGHT_STYLES = {
@@ -65,56 +73,246 @@ export const JSON_VERSIONS = ['3.0.0-alpha1', '2.0.0'];
 
 const TANK_SPECS = new Set(['blood', 'vengeance', 'guardian', 'brewmaster', 'protection']);
 export const GEAR_SLOTS = [
-  'head', 'neck', 'shoulders', 'shirt', 'chest', 'waist', 'legs', 'feet', 'wrists', 'hands',
-  'finger1', 'finger2', 'trinket1', 'trinket2', 'back', 'main_hand', 'off_hand', 'tabard', 'ranged',
+  'head',
+  'neck',
+  'shoulders',
+  'shirt',
+  'chest',
+  'waist',
+  'legs',
+  'feet',
+  'wrists',
+  'hands',
+  'finger1',
+  'finger2',
+  'trinket1',
+  'trinket2',
+  'back',
+  'main_hand',
+  'off_hand',
+  'tabard',
+  'ranged',
 ];
 const SLOT_ALIASES = { shoulder: 'shoulders', wrist: 'wrists', mainhand: 'main_hand', offhand: 'off_hand' };
 
 // Actor options the stand-in knows by name (anything containing '.' is accepted too, e.g. actions.x,
 // midnight.foo). Others given while an actor is active fall through to the sim table.
 const ACTOR_OPTIONS = new Set([
-  'spec', 'level', 'race', 'role', 'position', 'talents', 'class_talents', 'spec_talents', 'hero_talents',
-  'talent_override', 'professions', 'profession', 'potion', 'flask', 'food', 'augmentation', 'rune',
-  'temporary_enchant', 'source', 'origin', 'region', 'server', 'thumbnail', 'id', 'timeofday',
-  'zandalari_loa', 'vulpera_tricks', 'earthen_mineral', 'set_bonus', 'bugs', 'ready_trigger', 'skill',
-  'distance', 'quiet', 'sleeping', 'scale_player', 'invert_scaling', 'save', 'save_gear', 'save_talents',
-  'save_actions', 'actions', 'items', 'world_lag', 'world_lag_stddev', 'brain_lag', 'brain_lag_stddev',
-  'reaction_time', 'target', 'use_item_verification', 'stat_timelines', 'dps_plot', 'covenant', 'soulbind',
-  'renown', 'azerite_override', 'shadowlands', 'dragonflight', 'thewarwithin', 'midnight', 'apl_variable',
-  'enchant_strength', 'enchant_agility', 'enchant_stamina', 'enchant_intellect', 'enchant_crit_rating',
-  'enchant_haste_rating', 'enchant_mastery_rating', 'enchant_versatility_rating', 'gear_strength',
-  'gear_agility', 'gear_stamina', 'gear_intellect', 'gear_crit_rating', 'gear_haste_rating',
-  'gear_mastery_rating', 'gear_versatility_rating', 'gear_armor', 'gear_leech_rating', 'gear_speed_rating',
-  'gear_avoidance_rating', 'meta_gem', 'cooldowns', 'health', 'name', 'major_power', 'minor_power',
-  ...GEAR_SLOTS, ...Object.keys(SLOT_ALIASES),
+  'spec',
+  'level',
+  'race',
+  'role',
+  'position',
+  'talents',
+  'class_talents',
+  'spec_talents',
+  'hero_talents',
+  'talent_override',
+  'professions',
+  'profession',
+  'potion',
+  'flask',
+  'food',
+  'augmentation',
+  'rune',
+  'temporary_enchant',
+  'source',
+  'origin',
+  'region',
+  'server',
+  'thumbnail',
+  'id',
+  'timeofday',
+  'zandalari_loa',
+  'vulpera_tricks',
+  'earthen_mineral',
+  'set_bonus',
+  'bugs',
+  'ready_trigger',
+  'skill',
+  'distance',
+  'quiet',
+  'sleeping',
+  'scale_player',
+  'invert_scaling',
+  'save',
+  'save_gear',
+  'save_talents',
+  'save_actions',
+  'actions',
+  'items',
+  'world_lag',
+  'world_lag_stddev',
+  'brain_lag',
+  'brain_lag_stddev',
+  'reaction_time',
+  'target',
+  'use_item_verification',
+  'stat_timelines',
+  'dps_plot',
+  'covenant',
+  'soulbind',
+  'renown',
+  'azerite_override',
+  'shadowlands',
+  'dragonflight',
+  'thewarwithin',
+  'midnight',
+  'apl_variable',
+  'enchant_strength',
+  'enchant_agility',
+  'enchant_stamina',
+  'enchant_intellect',
+  'enchant_crit_rating',
+  'enchant_haste_rating',
+  'enchant_mastery_rating',
+  'enchant_versatility_rating',
+  'gear_strength',
+  'gear_agility',
+  'gear_stamina',
+  'gear_intellect',
+  'gear_crit_rating',
+  'gear_haste_rating',
+  'gear_mastery_rating',
+  'gear_versatility_rating',
+  'gear_armor',
+  'gear_leech_rating',
+  'gear_speed_rating',
+  'gear_avoidance_rating',
+  'meta_gem',
+  'cooldowns',
+  'health',
+  'name',
+  'major_power',
+  'minor_power',
+  ...GEAR_SLOTS,
+  ...Object.keys(SLOT_ALIASES),
 ]);
 
 // Sim options accepted silently (no effect on the stand-in). The rest of the sim table is in SIM_OPTIONS.
 const SIM_IGNORED = new Set([
-  'analyze_error_interval_max', 'process_priority', 'thread_priority', 'cleanup_threads', 'target_error_role',
-  'queue_lag', 'queue_lag_stddev', 'gcd_lag', 'gcd_lag_stddev', 'channel_lag', 'channel_lag_stddev',
-  'queue_gcd_reduction', 'strict_gcd_queue', 'world_lag', 'world_lag_stddev', 'travel_variance',
-  'default_skill', 'reaction_time', 'regen_periodicity', 'ignite_sampling_delta', 'optimize_expressions',
-  'stat_cache', 'max_aoe_enemies', 'enemy_death_pct', 'challenge_mode', 'timewalk', 'pvp_mode', 'rng',
-  'average_range', 'average_gauss', 'default_aura_delay', 'default_aura_delay_stddev', 'raid_events',
-  'target_health', 'target_level', 'target_race', 'target_name', 'bloodlust_percent', 'bloodlust_time',
-  'display_build', 'show_hotfixes', 'show_bonus_ids', 'decorated_tooltips', 'chart_show_relative_difference',
-  'chart_boxplot_percentile', 'report_precision', 'report_pets_separately', 'report_targets',
-  'report_raw_abilities', 'report_rng', 'statistics_level', 'separate_stats_by_actions', 'report_raid_summary',
-  'monitor_cpu', 'apikey', 'apitoken', 'default_actions', 'default_region', 'default_server',
-  'http_clear_cache', 'cache_players', 'cache_items', 'buff_uptime_timeline', 'buff_stack_uptime_timeline',
-  'talent_format', 'proxy', 'item_db_source', 'allow_potions', 'allow_food', 'allow_flasks',
-  'allow_augmentations', 'solo_raid', 'normalize_scale_factors', 'scale_only', 'scale_over',
-  'scale_delta_multiplier', 'positive_scale_delta', 'center_scale_delta', 'scale_lag', 'dps_plot_stat',
-  'dps_plot_points', 'dps_plot_step', 'dps_plot_iterations', 'dps_plot_target_error', 'reforge_plot_stat',
-  'reforge_plot_amount', 'reforge_plot_step', 'reforge_plot_iterations', 'reforge_plot_output_file',
-  'save_prefix', 'save_suffix', 'save_talent_str', 'save_raid_summary', 'save_profiles',
-  'save_profile_with_actions', 'maximize_reporting', 'report_iteration_data', 'ilevel_raid_report',
-  'distance_targeting_enabled', 'enable_dps_healing', 'scaling_normalized', 'global_item_upgrade_level',
-  'spell_query_xml_output_file', 'spell_query_level', 'auto_ready_trigger', 'use_optimal_buffs_and_debuffs',
-  'fixed_time_health', 'ignore_invulnerable_targets', 'enemy_health', 'desired_targets_max',
-  'profileset_output_data', 'profileset_init_threads', 'party', 'active', 'log', 'debug', 'debug_each',
-  'debug_seed', 'hosted_html', 'json_full_states', 'reference_player', 'raid_events+',
+  'analyze_error_interval_max',
+  'process_priority',
+  'thread_priority',
+  'cleanup_threads',
+  'target_error_role',
+  'queue_lag',
+  'queue_lag_stddev',
+  'gcd_lag',
+  'gcd_lag_stddev',
+  'channel_lag',
+  'channel_lag_stddev',
+  'queue_gcd_reduction',
+  'strict_gcd_queue',
+  'world_lag',
+  'world_lag_stddev',
+  'travel_variance',
+  'default_skill',
+  'reaction_time',
+  'regen_periodicity',
+  'ignite_sampling_delta',
+  'optimize_expressions',
+  'stat_cache',
+  'max_aoe_enemies',
+  'enemy_death_pct',
+  'challenge_mode',
+  'timewalk',
+  'pvp_mode',
+  'rng',
+  'average_range',
+  'average_gauss',
+  'default_aura_delay',
+  'default_aura_delay_stddev',
+  'raid_events',
+  'target_health',
+  'target_level',
+  'target_race',
+  'target_name',
+  'bloodlust_percent',
+  'bloodlust_time',
+  'display_build',
+  'show_hotfixes',
+  'show_bonus_ids',
+  'decorated_tooltips',
+  'chart_show_relative_difference',
+  'chart_boxplot_percentile',
+  'report_precision',
+  'report_pets_separately',
+  'report_targets',
+  'report_raw_abilities',
+  'report_rng',
+  'statistics_level',
+  'separate_stats_by_actions',
+  'report_raid_summary',
+  'monitor_cpu',
+  'apikey',
+  'apitoken',
+  'default_actions',
+  'default_region',
+  'default_server',
+  'http_clear_cache',
+  'cache_players',
+  'cache_items',
+  'buff_uptime_timeline',
+  'buff_stack_uptime_timeline',
+  'talent_format',
+  'proxy',
+  'item_db_source',
+  'allow_potions',
+  'allow_food',
+  'allow_flasks',
+  'allow_augmentations',
+  'solo_raid',
+  'normalize_scale_factors',
+  'scale_only',
+  'scale_over',
+  'scale_delta_multiplier',
+  'positive_scale_delta',
+  'center_scale_delta',
+  'scale_lag',
+  'dps_plot_stat',
+  'dps_plot_points',
+  'dps_plot_step',
+  'dps_plot_iterations',
+  'dps_plot_target_error',
+  'reforge_plot_stat',
+  'reforge_plot_amount',
+  'reforge_plot_step',
+  'reforge_plot_iterations',
+  'reforge_plot_output_file',
+  'save_prefix',
+  'save_suffix',
+  'save_talent_str',
+  'save_raid_summary',
+  'save_profiles',
+  'save_profile_with_actions',
+  'maximize_reporting',
+  'report_iteration_data',
+  'ilevel_raid_report',
+  'distance_targeting_enabled',
+  'enable_dps_healing',
+  'scaling_normalized',
+  'global_item_upgrade_level',
+  'spell_query_xml_output_file',
+  'spell_query_level',
+  'auto_ready_trigger',
+  'use_optimal_buffs_and_debuffs',
+  'fixed_time_health',
+  'ignore_invulnerable_targets',
+  'enemy_health',
+  'desired_targets_max',
+  'profileset_output_data',
+  'profileset_init_threads',
+  'party',
+  'active',
+  'log',
+  'debug',
+  'debug_each',
+  'debug_seed',
+  'hosted_html',
+  'json_full_states',
+  'reference_player',
+  'raid_events+',
 ]);
 
 const SIM_PREFIXES = ['override.', 'bfa.', 'shadowlands.', 'dragonflight.', 'thewarwithin.', 'midnight.', 'legion.'];
@@ -158,7 +356,12 @@ function checkRange(name, raw, n, min, max) {
 function parseVer(v) {
   const m = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?$/.exec(v);
   if (!m) return null;
-  return { major: +m[1], minor: m[2] === undefined ? null : +m[2], patch: m[3] === undefined ? null : +m[3], pre: m[4] ?? '' };
+  return {
+    major: +m[1],
+    minor: m[2] === undefined ? null : +m[2],
+    patch: m[3] === undefined ? null : +m[3],
+    pre: m[4] ?? '',
+  };
 }
 function cmpVer(a, b) {
   for (const k of ['major', 'minor', 'patch']) {
@@ -172,26 +375,35 @@ function cmpVer(a, b) {
 }
 function satisfies(version, range) {
   const v = parseVer(version);
-  return range.trim().split(/\s+/).every((part) => {
-    const m = /^(>=|<=|>|<|=|\^|~)?v?(.+)$/.exec(part);
-    if (!m) return false;
-    const op = m[1] ?? '';
-    const r = parseVer(m[2]);
-    if (!r) return false;
-    const partial = r.minor === null || r.patch === null;
-    const c = cmpVer(v, r);
-    switch (op) {
-      case '>=': return c >= 0;
-      case '>': return c > 0;
-      case '<=': return c <= 0;
-      case '<': return c < 0;
-      case '^': return v.major === r.major && c >= 0;
-      case '~': return v.major === r.major && v.minor === (r.minor ?? v.minor) && c >= 0;
-      default:
-        if (partial) return v.major === r.major && (r.minor === null || v.minor === r.minor);
-        return c === 0;
-    }
-  });
+  return range
+    .trim()
+    .split(/\s+/)
+    .every((part) => {
+      const m = /^(>=|<=|>|<|=|\^|~)?v?(.+)$/.exec(part);
+      if (!m) return false;
+      const op = m[1] ?? '';
+      const r = parseVer(m[2]);
+      if (!r) return false;
+      const partial = r.minor === null || r.patch === null;
+      const c = cmpVer(v, r);
+      switch (op) {
+        case '>=':
+          return c >= 0;
+        case '>':
+          return c > 0;
+        case '<=':
+          return c <= 0;
+        case '<':
+          return c < 0;
+        case '^':
+          return v.major === r.major && c >= 0;
+        case '~':
+          return v.major === r.major && v.minor === (r.minor ?? v.minor) && c >= 0;
+        default:
+          if (partial) return v.major === r.major && (r.minor === null || v.minor === r.minor);
+          return c === 0;
+      }
+    });
 }
 
 function parseJsonReport(sim, value) {
@@ -212,7 +424,9 @@ function parseJsonReport(sim, value) {
   const requested = entry.version;
   const match = requested === '' ? JSON_VERSIONS[0] : JSON_VERSIONS.find((ver) => satisfies(ver, requested));
   if (!match) {
-    throw fail(`Cannot generate JSON report with version ${requested}. Available non-deprecated versions: ${JSON_VERSIONS.join(' / ')}.`);
+    throw fail(
+      `Cannot generate JSON report with version ${requested}. Available non-deprecated versions: ${JSON_VERSIONS.join(' / ')}.`,
+    );
   }
   entry.version = match;
   sim.jsonReports.push(entry);
@@ -251,8 +465,14 @@ const SIM_OPTIONS = {
     s.fight_style = style.name;
     return true;
   },
-  profileset_main_actor_index: (s, n, v) => ((s.profileset_main_actor_index = checkRange(n, v, toInt(v), 0, 4294967295)), true),
-  profileset_report_player_index: (s, n, v) => ((s.profileset_report_player_index = checkRange(n, v, toInt(v), 0, 4294967295)), true),
+  profileset_main_actor_index: (s, n, v) => (
+    (s.profileset_main_actor_index = checkRange(n, v, toInt(v), 0, 4294967295)),
+    true
+  ),
+  profileset_report_player_index: (s, n, v) => (
+    (s.profileset_report_player_index = checkRange(n, v, toInt(v), 0, 4294967295)),
+    true
+  ),
   profileset_multiactor_base_name: (s, n, v) => ((s.profileset_multiactor_base_name = v), true),
   profileset_work_threads: (s, n, v) => ((s.profileset_work_threads = toInt(v)), true),
   profileset_metric: (s, n, v) => {
@@ -346,7 +566,8 @@ export function setup(tuples, { env = process.env, isProfileset = false, onWarni
   sim.onWarning = onWarning;
   sim.tuples = tuples;
   // strict_parsing is honoured for the whole input (stand-in choice, see README).
-  for (const t of tuples) if (t.name === 'strict_parsing' && (t.value === '0' || t.value === '1')) sim.strict_parsing = +t.value;
+  for (const t of tuples)
+    if (t.name === 'strict_parsing' && (t.value === '0' || t.value === '1')) sim.strict_parsing = +t.value;
 
   let active = null;
   tuples.forEach((t, index) => {
@@ -365,7 +586,7 @@ export function setup(tuples, { env = process.env, isProfileset = false, onWarni
         const key = base.slice(dot + 1);
         if (dot === 'profileset'.length && key.length > 0) {
           if (isProfileset) return; // profileset options of a profileset sim are not replayed
-          const list = append ? sim.profilesets.get(key) ?? [] : [];
+          const list = append ? (sim.profilesets.get(key) ?? []) : [];
           if (value !== '') list.push(value);
           sim.profilesets.set(key, list);
           return;
@@ -402,7 +623,9 @@ export function setup(tuples, { env = process.env, isProfileset = false, onWarni
   for (let j = 0; j < players.length; j++) {
     for (let i = 0; i < players.length; i++) {
       if (i !== j && players[j].name === players[i].name) {
-        sim.warn(`${players[j].name} has duplicate name, renaming to ${players[j].name}${number}. Please use unique names for all players in simulation.`);
+        sim.warn(
+          `${players[j].name} has duplicate name, renaming to ${players[j].name}${number}. Please use unique names for all players in simulation.`,
+        );
         players[j].name += String(number);
         number++;
       }
@@ -427,7 +650,10 @@ function parsePlayer(sim, name, value, active, index) {
     } else {
       const srcName = value.slice(cut + 1);
       source = [...sim.actors].reverse().find((a) => a.name === srcName && a.kind === 'player');
-      if (!source) throw fail(`Invalid source for profile copy - format is copy=target[,source]: Cannot find player '${srcName}'.`);
+      if (!source)
+        throw fail(
+          `Invalid source for profile copy - format is copy=target[,source]: Cannot find player '${srcName}'.`,
+        );
     }
     const actor = createActor(sim, 'player', source.cls, target, index);
     actor.options = source.options.map((o) => ({ ...o }));
@@ -466,7 +692,10 @@ function finishActor(sim, actor) {
   const cls = CLASSES[actor.cls];
   const spec = (get('spec') ?? cls.specs[0]).toLowerCase();
   actor.spec = spec;
-  actor.specialization = `${spec.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ')} ${cls.display}`;
+  actor.specialization = `${spec
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ')} ${cls.display}`;
   actor.level = get('level') !== undefined ? toInt(get('level')) : MAX_LEVEL;
   actor.race = get('race') ?? 'none';
   actor.role = (get('role') ?? 'auto').toLowerCase();

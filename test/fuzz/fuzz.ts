@@ -19,7 +19,8 @@ export const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 
 /** fast-check parameters of every property: the run count, and a seed to replay a failure. */
 export function params<T>(): fc.Parameters<T> {
-  if (process.env.FUZZ_SEED !== undefined) return { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED), path: process.env.FUZZ_PATH };
+  if (process.env.FUZZ_SEED !== undefined)
+    return { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED), path: process.env.FUZZ_PATH };
   return { numRuns: RUNS, ...(process.env.FUZZ_RANDOM ? {} : { seed: FIXED_SEED }) };
 }
 
@@ -32,7 +33,11 @@ type ErrorClass = abstract new (...args: never[]) => Error;
  * Run `fn`; if it throws, the error must be a SimjobError (or one of `alsoAllowed`, a module's own typed error),
  * with a one-line message and hint, rendered by the CLI as one line with exit code in `exitCodes`.
  */
-export function expectOwnErrors<T>(fn: () => T, exitCodes: readonly number[] = [1, 2], alsoAllowed: readonly ErrorClass[] = []): T | undefined {
+export function expectOwnErrors<T>(
+  fn: () => T,
+  exitCodes: readonly number[] = [1, 2],
+  alsoAllowed: readonly ErrorClass[] = [],
+): T | undefined {
   try {
     return fn();
   } catch (error) {
@@ -45,7 +50,11 @@ export function expectOwnErrors<T>(fn: () => T, exitCodes: readonly number[] = [
     expect(error.hint ?? '').not.toMatch(/[\r\n]/);
     const stdout = memoryStream(false);
     const stderr = memoryStream(false);
-    const code = renderError(new Output({ stdout, stderr, env: {}, json: false, noColor: true, quiet: false }), error, false);
+    const code = renderError(
+      new Output({ stdout, stderr, env: {}, json: false, noColor: true, quiet: false }),
+      error,
+      false,
+    );
     expect(exitCodes).toContain(code);
     expect(stderr.text().split('\n')).toHaveLength(2); // one line, then the final newline
     expect(stderr.text()).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
@@ -57,7 +66,10 @@ export function expectOwnErrors<T>(fn: () => T, exitCodes: readonly number[] = [
 export const nastyText = (maxLength = 200): fc.Arbitrary<string> =>
   fc.oneof(
     fc.string({ maxLength, unit: 'binary' }),
-    fc.string({ maxLength, unit: fc.constantFrom(...'=,.+"\'\\ \t\r\n#$()[]{}:/-_0123456789eE\u0000\u001b\u009b\u2028\ufeff'.split('')) }),
+    fc.string({
+      maxLength,
+      unit: fc.constantFrom(...'=,.+"\'\\ \t\r\n#$()[]{}:/-_0123456789eE\u0000\u001b\u009b\u2028\ufeff'.split('')),
+    }),
     fc.stringMatching(/^[a-z_.]{1,20}[+]?=.{0,40}$/),
   );
 
@@ -68,16 +80,37 @@ export type Path = ReadonlyArray<string | number>;
 export function pathsOf(value: Json, perArray = 8, prefix: Path = [], out: Path[] = []): Path[] {
   out.push(prefix);
   if (Array.isArray(value)) value.slice(0, perArray).forEach((v, i) => pathsOf(v, perArray, [...prefix, i], out));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) pathsOf(v, perArray, [...prefix, k], out);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) pathsOf(v, perArray, [...prefix, k], out);
   return out;
 }
 
-export type Mutation = { path: Path; op: 'delete' } | { path: Path; op: 'set'; value: unknown } | { path: Path; op: 'huge' };
+export type Mutation =
+  { path: Path; op: 'delete' } | { path: Path; op: 'set'; value: unknown } | { path: Path; op: 'huge' };
 
 /** Values a broken or hostile producer writes: wrong types, NaN and infinities, extremes, empties. */
 const oddValue = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom<unknown>(null, true, false, '', 'x', 0, -1, -0, 1e308, -1e308, 2 ** 53 + 2, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, [], {}, [null], '\u001b[2K'),
+  fc.constantFrom<unknown>(
+    null,
+    true,
+    false,
+    '',
+    'x',
+    0,
+    -1,
+    -0,
+    1e308,
+    -1e308,
+    2 ** 53 + 2,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    [],
+    {},
+    [null],
+    '\u001b[2K',
+  ),
 );
 
 /** A few mutations at paths of `value`: a field removed, replaced by a wrong type or an odd number, or a huge array. */
@@ -117,7 +150,8 @@ export function mutate<T>(value: T, list: readonly Mutation[]): T {
     if (m.op === 'delete') {
       if (Array.isArray(holder) && typeof key === 'number') holder.splice(key, 1);
       else delete holder[key];
-    } else if (m.op === 'set') holder[key] = structuredClone(m.value); // a copy: constants are shared between runs
+    } else if (m.op === 'set')
+      holder[key] = structuredClone(m.value); // a copy: constants are shared between runs
     else holder[key] = Array.from({ length: 20_000 }, () => holder[key]);
   }
   return root.v as T;

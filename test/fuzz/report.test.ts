@@ -29,23 +29,35 @@ function essentials(report: Json): Json {
     version: report.version,
     sim: {
       options: { iterations: sim.options?.iterations, confidence_estimator: sim.options?.confidence_estimator },
-      players: (sim.players as Json[]).slice(0, 3).map((p) => ({ name: p.name, collected_data: { dps: p.collected_data?.dps } })),
-      profilesets: sim.profilesets ? { metric: sim.profilesets.metric, results: (sim.profilesets.results as Json[]).slice(0, 12) } : undefined,
+      players: (sim.players as Json[])
+        .slice(0, 3)
+        .map((p) => ({ name: p.name, collected_data: { dps: p.collected_data?.dps } })),
+      profilesets: sim.profilesets
+        ? { metric: sim.profilesets.metric, results: (sim.profilesets.results as Json[]).slice(0, 12) }
+        : undefined,
     },
   };
 }
 
-const choices: fc.Arbitrary<MainActorChoice> = fc.record({ index: fc.oneof(fc.nat(4), fc.constantFrom(-1, 1e9, Number.NaN)), name: fc.oneof(fc.constant(null), fc.string({ maxLength: 12 })) });
+const choices: fc.Arbitrary<MainActorChoice> = fc.record({
+  index: fc.oneof(fc.nat(4), fc.constantFrom(-1, 1e9, Number.NaN)),
+  name: fc.oneof(fc.constant(null), fc.string({ maxLength: 12 })),
+});
 
 /** Paths of the numbers in `value` that JSON cannot carry (NaN, ±Infinity). */
 function nonFinite(value: unknown, path = ''): string[] {
   if (typeof value === 'number') return Number.isFinite(value) ? [] : [path];
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => nonFinite(v, `${path}.${k}`));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => nonFinite(v, `${path}.${k}`));
   return [];
 }
 
 function readLocally(report: unknown, choice: MainActorChoice): void {
-  const summary = expectOwnErrors(() => summarize(report as Json, choice, { enabled: false, reason: 'disabled_by_option', stages: [] }), [], [ReportError]);
+  const summary = expectOwnErrors(
+    () => summarize(report as Json, choice, { enabled: false, reason: 'disabled_by_option', stages: [] }),
+    [],
+    [ReportError],
+  );
   if (summary !== undefined) {
     // What a local job stores is what `result` later reads: it must pass the same schema, NaN-free.
     const stored = JSON.parse(JSON.stringify(summary)) as unknown;
@@ -61,14 +73,21 @@ describe.skipIf(REPORTS.length === 0)('simc report reading', () => {
 
   it('reads an unmutated real report', () => {
     for (const base of bases) {
-      const summary = summarize(base, { index: 0, name: null }, { enabled: false, reason: 'disabled_by_option', stages: [] });
+      const summary = summarize(
+        base,
+        { index: 0, name: null },
+        { enabled: false, reason: 'disabled_by_option', stages: [] },
+      );
       expect(summary.mainActor?.mean).toBeGreaterThan(0);
     }
   });
 
   for (const [i, base] of bases.entries()) {
     it(`mutated fields, types, numbers and array sizes (${REPORTS[i]!.split('/').pop()})`, () => {
-      fc.assert(fc.property(mutations(base, 5), choices, (list, choice) => readLocally(mutate(base, list), choice)), params());
+      fc.assert(
+        fc.property(mutations(base, 5), choices, (list, choice) => readLocally(mutate(base, list), choice)),
+        params(),
+      );
     });
   }
 
@@ -76,12 +95,27 @@ describe.skipIf(REPORTS.length === 0)('simc report reading', () => {
     const text = readFileSync(REPORTS[0]!, 'utf8');
     const corrupt = fc.oneof(
       fc.nat(text.length).map((n) => text.slice(0, n)),
-      fc.tuple(fc.nat(text.length), fc.constantFrom('NaN', 'nan', '-nan', 'Infinity', 'inf', '\u0000', '}', '"', ',')).map(([at, junk]) => text.slice(0, at) + junk + text.slice(at)),
-      fc.constantFrom('', 'null', '[]', '{}', '{"sim":null}', '{"sim":[]}', '{"sim":{}}', '{"sim":{"players":{}}}', '{"sim":{"players":[1]}}'),
+      fc
+        .tuple(fc.nat(text.length), fc.constantFrom('NaN', 'nan', '-nan', 'Infinity', 'inf', '\u0000', '}', '"', ','))
+        .map(([at, junk]) => text.slice(0, at) + junk + text.slice(at)),
+      fc.constantFrom(
+        '',
+        'null',
+        '[]',
+        '{}',
+        '{"sim":null}',
+        '{"sim":[]}',
+        '{"sim":{}}',
+        '{"sim":{"players":{}}}',
+        '{"sim":{"players":[1]}}',
+      ),
     );
-    fc.assert(fc.property(corrupt, (t) => {
-      const parsed = expectOwnErrors(() => parseReport(t), [], [ReportError]);
-      if (parsed !== undefined) readLocally(parsed, { index: 0, name: null });
-    }), { ...params(), numRuns: Math.max(20, Math.floor(params().numRuns! / 4)) });
+    fc.assert(
+      fc.property(corrupt, (t) => {
+        const parsed = expectOwnErrors(() => parseReport(t), [], [ReportError]);
+        if (parsed !== undefined) readLocally(parsed, { index: 0, name: null });
+      }),
+      { ...params(), numRuns: Math.max(20, Math.floor(params().numRuns! / 4)) },
+    );
   });
 });

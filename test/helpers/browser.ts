@@ -14,7 +14,15 @@ import { commandOnPath } from '../../src/util/on-path.js';
 export const CHROMIUM = process.env.SIMJOB_CHROMIUM ?? commandOnPath('chromium', process.env) ?? 'chromium';
 export const chromiumInstalled = existsSync(CHROMIUM);
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface Browser {
   context: BrowserContext;
@@ -25,7 +33,13 @@ export interface Browser {
 export async function launchBrowser(options: { javaScript?: boolean } = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'simjob-chromium-'));
   try {
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1200, height: 900 }, javaScriptEnabled: options.javaScript ?? true });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1200, height: 900 },
+      javaScriptEnabled: options.javaScript ?? true,
+    });
     return {
       context,
       close: async () => {

@@ -21,7 +21,10 @@ export function isolatedDirs(): { SIMJOB_CONFIG_DIR: string; SIMJOB_DATA_DIR: st
  * Run the built CLI as a user would: a separate process, piped stdio (not a TTY), no colour forced either way.
  * Only the variables given (plus PATH/HOME) are set, so the developer's own SIMJOB_* never leak in.
  */
-export async function simjob(args: string[], options: { env?: Record<string, string | undefined>; input?: string; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export async function simjob(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   const result = await execa(process.execPath, [BIN, ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...options.env },
     extendEnv: false,

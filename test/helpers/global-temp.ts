@@ -41,11 +41,15 @@ export default function setup(): () => void {
     // A throw here is only logged by vitest ("error during close"): set the exit code so the run fails.
     if (left.length) {
       process.exitCode = 1;
-      console.error(`\nThe tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in the temp folder: ${left.slice(0, 20).join(', ')}${left.length > 20 ? ', …' : ''}. Remove them in afterEach/afterAll (test/helpers/temp.ts).`);
+      console.error(
+        `\nThe tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in the temp folder: ${left.slice(0, 20).join(', ')}${left.length > 20 ? ', …' : ''}. Remove them in afterEach/afterAll (test/helpers/temp.ts).`,
+      );
     }
     if (processes.length) {
       process.exitCode = 1;
-      console.error(`\nThe tests left ${processes.length} process${processes.length === 1 ? '' : 'es'} running (now killed): ${processes.map((p) => `${p.pid} ${p.command}`).join('; ')}. Stop what a test starts in its afterEach/afterAll.`);
+      console.error(
+        `\nThe tests left ${processes.length} process${processes.length === 1 ? '' : 'es'} running (now killed): ${processes.map((p) => `${p.pid} ${p.command}`).join('; ')}. Stop what a test starts in its afterEach/afterAll.`,
+      );
     }
   };
 }
@@ -75,7 +79,10 @@ function leftoverProcesses(runDir: string): Array<{ pid: number; command: string
     try {
       const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       if (!environ.some((v) => v.startsWith(`SIMJOB_DATA_DIR=${runDir}/`))) continue;
-      found.push({ pid: Number(pid), command: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 120) });
+      found.push({
+        pid: Number(pid),
+        command: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 120),
+      });
     } catch {
       // not ours, or gone
     }

@@ -12,7 +12,11 @@ export interface Listening {
  * The built CLI's `webhook listen --port 0 …`, started as a user would, with only PATH, HOME and `env` in its
  * environment; resolves once it prints its URL. `cleanups` gets the kill of the process.
  */
-export async function startListen(env: Record<string, string>, args: string[], cleanups: Array<() => unknown>): Promise<Listening> {
+export async function startListen(
+  env: Record<string, string>,
+  args: string[],
+  cleanups: Array<() => unknown>,
+): Promise<Listening> {
   const child = execa(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...env },
     extendEnv: false,

@@ -49,9 +49,15 @@ export class Account {
   takeSubmission(clock: Clock): void {
     this.rollWindow(clock.now());
     if (this.windowCount >= this.limits.rateLimitPerMinute) {
-      throw new ApiFailure(429, 'rate_limit_exceeded', 'Too many job submissions this minute.', { scope: 'developer' }, {
-        'retry-after': String(clock.secondsUntil(this.windowStart + 60_000)),
-      });
+      throw new ApiFailure(
+        429,
+        'rate_limit_exceeded',
+        'Too many job submissions this minute.',
+        { scope: 'developer' },
+        {
+          'retry-after': String(clock.secondsUntil(this.windowStart + 60_000)),
+        },
+      );
     }
     this.windowCount++;
   }

@@ -19,7 +19,17 @@ import type { RecordedRequest } from './types.js';
 type Handler = (ctx: ServerContext, call: Call) => Answer;
 
 const HANDLERS: Record<string, Handler> = {
-  createJob, listJobs, getJob, getJobStatus, getJobResult, cancelJob, getArtifactUrl, getUsage, getCredits, listBuilds, getBuild,
+  createJob,
+  listJobs,
+  getJob,
+  getJobStatus,
+  getJobResult,
+  cancelJob,
+  getArtifactUrl,
+  getUsage,
+  getCredits,
+  listBuilds,
+  getBuild,
 };
 
 export class ApiServer {
@@ -34,7 +44,11 @@ export class ApiServer {
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => {
         if (res.headersSent) return void res.destroy();
-        const failure = new ApiFailure(500, 'internal_error', `Test server bug: ${error instanceof Error ? error.stack : String(error)}`);
+        const failure = new ApiFailure(
+          500,
+          'internal_error',
+          `Test server bug: ${error instanceof Error ? error.stack : String(error)}`,
+        );
         sendJson(res, 500, envelope(failure, newRequestId()));
       });
     });
@@ -58,7 +72,16 @@ export class ApiServer {
     if (fault && !fault.mutate) {
       record.injected = true;
       record.status = fault.status;
-      const envelopeOf = () => envelope(new ApiFailure(fault.status, fault.code ?? defaultCode(fault.status), 'Injected fault.', fault.meta === undefined ? defaultMeta(fault.status) : fault.meta), requestId);
+      const envelopeOf = () =>
+        envelope(
+          new ApiFailure(
+            fault.status,
+            fault.code ?? defaultCode(fault.status),
+            'Injected fault.',
+            fault.meta === undefined ? defaultMeta(fault.status) : fault.meta,
+          ),
+          requestId,
+        );
       return answerWithFault(res, fault, { 'x-request-id': requestId, ...fault.headers }, envelopeOf);
     }
 
@@ -78,16 +101,20 @@ export class ApiServer {
     const headers = { ...answer.headers, 'x-request-id': requestId };
     sendJson(res, answer.status, body, headers);
     record.status = answer.status;
-    record.responseValidation = this.ctx.extras.on || this.ctx.hostile.on || fault?.mutate
-      ? { valid: null, errors: [] }
-      : validateResponse(record.operation, answer.status, headers, body);
+    record.responseValidation =
+      this.ctx.extras.on || this.ctx.hostile.on || fault?.mutate
+        ? { valid: null, errors: [] }
+        : validateResponse(record.operation, answer.status, headers, body);
   }
 
   private route(method: string, path: string, call: Omit<Call, 'account' | 'params'>): Answer {
     const found = findOperation(method, path);
     if (!found) {
       const allowed = operations.filter((o) => o.pattern.test(path)).map((o) => o.method);
-      if (allowed.length) throw new ApiFailure(405, 'method_not_allowed', `${method} is not allowed on ${path}.`, null, { allow: allowed.join(', ') });
+      if (allowed.length)
+        throw new ApiFailure(405, 'method_not_allowed', `${method} is not allowed on ${path}.`, null, {
+          allow: allowed.join(', '),
+        });
       throw new ApiFailure(404, 'not_found', `No route for ${method} ${path}.`);
     }
     const account = this.ctx.accounts.authenticate(call.headers.authorization);
@@ -100,7 +127,13 @@ export class ApiServer {
 
   /** Record the request with what it parsed to and whether it keeps to openapi 1.19.1. */
   private record(
-    req: IncomingMessage, method: string, path: string, query: Record<string, string>, bytes: Buffer | null, size: number, requestId: string,
+    req: IncomingMessage,
+    method: string,
+    path: string,
+    query: Record<string, string>,
+    bytes: Buffer | null,
+    size: number,
+    requestId: string,
   ): RecordedRequest {
     const contentType = single(req.headers['content-type']) ?? null;
     const type = mediaType(contentType ?? undefined);
@@ -127,14 +160,29 @@ export class ApiServer {
       }
     }
     const { operation, validation } = validateRequest({
-      method, path, query: type === 'text/plain' ? {} : query, headers: req.headers, contentType, body: checked, bodyIsJson: type !== 'text/plain',
+      method,
+      path,
+      query: type === 'text/plain' ? {} : query,
+      headers: req.headers,
+      contentType,
+      body: checked,
+      bodyIsJson: type !== 'text/plain',
     });
     if (mappingError) {
       validation.errors.push(`text/plain form: ${mappingError}`);
       validation.valid = false;
     }
     const record: RecordedRequest = {
-      at: this.ctx.clock.now(), method, path, query, headers: { ...req.headers }, body, contentType, operation, validation, requestId,
+      at: this.ctx.clock.now(),
+      method,
+      path,
+      query,
+      headers: { ...req.headers },
+      body,
+      contentType,
+      operation,
+      validation,
+      requestId,
     };
     this.requests.push(record);
     return record;

@@ -20,7 +20,10 @@ afterEach(async () => {
 });
 
 /** A finished job's artifacts by kind. */
-async function finished(extra: Record<string, unknown> = {}, metadata?: Record<string, string>): Promise<{ id: string; artifacts: Record<string, Json> }> {
+async function finished(
+  extra: Record<string, unknown> = {},
+  metadata?: Record<string, string>,
+): Promise<{ id: string; artifacts: Record<string, Json> }> {
   const id = await newJob(server, extra, metadata);
   server.clock.advance(5000);
   const r = await get(server, `/v1/sim/jobs/${id}/result`);
@@ -31,8 +34,18 @@ async function finished(extra: Record<string, unknown> = {}, metadata?: Record<s
 describe('artifact host', () => {
   it('serves every artifact kind on another origin with its mime type, and never sees the API key', async () => {
     await start();
-    const { artifacts } = await finished({ profile: { text: 'mage="Niike"\niterations=999999\nprofileset.a+=x=1\n' }, artifacts: { html: true, csv: true } });
-    expect(Object.keys(artifacts).sort()).toEqual(['csv_report', 'html_report', 'input', 'json_report', 'stderr_log', 'stdout_log']);
+    const { artifacts } = await finished({
+      profile: { text: 'mage="Niike"\niterations=999999\nprofileset.a+=x=1\n' },
+      artifacts: { html: true, csv: true },
+    });
+    expect(Object.keys(artifacts).sort()).toEqual([
+      'csv_report',
+      'html_report',
+      'input',
+      'json_report',
+      'stderr_log',
+      'stdout_log',
+    ]);
     expect(new URL(artifacts.json_report.url).origin).toBe(server.artifactUrl);
     expect(server.artifactUrl).not.toBe(server.url);
     for (const a of Object.values(artifacts)) {
@@ -91,10 +104,14 @@ describe('artifact host', () => {
     expectEnvelope(await get(server, `/v1/sim/artifacts/${artifacts.json_report.id}/url`), 410, 'artifact_expired');
   });
 
-  it('hides another client\'s artifacts', async () => {
+  it("hides another client's artifacts", async () => {
     await start({ apiKeys: [KEY, 'sk_other'] });
     const { artifacts } = await finished();
-    expectEnvelope(await get(server, `/v1/sim/artifacts/${artifacts.json_report.id}/url`, { key: 'sk_other' }), 404, 'not_found');
+    expectEnvelope(
+      await get(server, `/v1/sim/artifacts/${artifacts.json_report.id}/url`, { key: 'sk_other' }),
+      404,
+      'not_found',
+    );
   });
 
   it('streams a large JSON report of exactly the requested size, still valid JSON', async () => {
@@ -171,7 +188,12 @@ describe('webhooks', () => {
       expect(a?.headers['x-service-event-id']).toBe(b?.headers['x-service-event-id']);
       expect(a?.headers['x-service-delivery-id']).not.toBe(b?.headers['x-service-delivery-id']);
       const event = JSON.parse(b?.body ?? '{}');
-      expect(event).toEqual({ kind: 'job.terminal', version: 'v1', timestamp: expect.any(String), payload: { id, status: 'completed', statusReason: null } });
+      expect(event).toEqual({
+        kind: 'job.terminal',
+        version: 'v1',
+        timestamp: expect.any(String),
+        payload: { id, status: 'completed', statusReason: null },
+      });
       const sig = String(b?.headers['x-service-signature']);
       const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(sig);
       expect(m).not.toBeNull();

@@ -28,7 +28,12 @@ export interface Body {
 
 function fixed(text: string): Body {
   const buf = Buffer.from(text, 'utf8');
-  return { length: buf.length, chunks: function* () { for (let i = 0; i < buf.length; i += CHUNK) yield buf.subarray(i, i + CHUNK); } };
+  return {
+    length: buf.length,
+    chunks: function* () {
+      for (let i = 0; i < buf.length; i += CHUNK) yield buf.subarray(i, i + CHUNK);
+    },
+  };
 }
 
 /** `head` + `size - head - tail` filler bytes + `tail`: exactly `size` bytes (at least head and tail), streamed. */
@@ -55,7 +60,15 @@ function jsonReport(job: Job, a: ArtifactRecord): Body {
     report_version: job.submission.jsonVersion === '3' ? '3.0.0-alpha1' : '2.0.0',
     stage: a.stage,
     sim: {
-      players: summary?.mainActor ? [{ name: summary.mainActor.name, collected_data: { dps: { mean: summary.mainActor.mean, mean_std_dev: summary.mainActor.mean_stddev } }, ...scaleFactorsOf(job) }] : [],
+      players: summary?.mainActor
+        ? [
+            {
+              name: summary.mainActor.name,
+              collected_data: { dps: { mean: summary.mainActor.mean, mean_std_dev: summary.mainActor.mean_stddev } },
+              ...scaleFactorsOf(job),
+            },
+          ]
+        : [],
       profilesets: { metric: 'dps', results },
     },
   };
@@ -82,13 +95,19 @@ export function artifactBody(job: Job, a: ArtifactRecord): Body {
     case 'csv_report':
       return fixed(csvReport(job));
     case 'html_report':
-      return fixed(`<!doctype html><html><head><title>SimulationCraft report ${job.id}</title></head><body><h1>${job.result?.summary?.mainActor?.name ?? 'Report'}</h1><p>DPS ${job.result?.summary?.mainActor?.mean ?? ''}</p></body></html>\n`);
+      return fixed(
+        `<!doctype html><html><head><title>SimulationCraft report ${job.id}</title></head><body><h1>${job.result?.summary?.mainActor?.name ?? 'Report'}</h1><p>DPS ${job.result?.summary?.mainActor?.mean ?? ''}</p></body></html>\n`,
+      );
     case 'input':
       return fixed(job.inputText);
     case 'stdout_log':
       return fixed(`SimulationCraft 1205-01 for World of Warcraft\nGenerating baseline...\nDone: ${job.status}\n`);
     case 'stderr_log':
-      return fixed(job.errorCode === 'simulation_error' ? 'Error: simulation failed: invalid talent string\n' : 'Warning: profile has no talents string; using defaults.\n');
+      return fixed(
+        job.errorCode === 'simulation_error'
+          ? 'Error: simulation failed: invalid talent string\n'
+          : 'Warning: profile has no talents string; using defaults.\n',
+      );
     default:
       return fixed('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>\n');
   }
@@ -133,7 +152,11 @@ export class ArtifactHost {
       // drain any body
     }
     const fault = this.deps.faults.take('artifacts', method, path);
-    if (fault) return answerWithFault(res, fault, { ...fault.headers }, () => ({ error: 'Injected fault', code: fault.code ?? defaultCode(fault.status) }));
+    if (fault)
+      return answerWithFault(res, fault, { ...fault.headers }, () => ({
+        error: 'Injected fault',
+        code: fault.code ?? defaultCode(fault.status),
+      }));
     if (method !== 'GET' && method !== 'HEAD') return this.text(res, 405, 'method not allowed');
     this.deps.engine.advance();
     const parts = path.split('/').filter(Boolean);
@@ -150,7 +173,8 @@ export class ArtifactHost {
   private async artifact(req: IncomingMessage, res: ServerResponse, kind: string, id: string, filename: string) {
     const a = this.deps.registry.get(id);
     const job = a ? this.deps.engine.jobs.get(a.jobId) : undefined;
-    if (!a || !job || a.filename !== filename || this.deps.engine.isExpired(job)) return this.text(res, 404, 'not found');
+    if (!a || !job || a.filename !== filename || this.deps.engine.isExpired(job))
+      return this.text(res, 404, 'not found');
     if (kind === 'a' && job.plan.redirect) {
       res.writeHead(302, { location: `${this.url}/blob/${id}/${filename}`, 'content-length': '0' });
       return void res.end();
@@ -163,7 +187,10 @@ export class ArtifactHost {
     if (!job || this.deps.engine.isExpired(job)) return this.text(res, 404, 'not found');
     const state = this.deps.shareState(job);
     const html = `<!doctype html><html><head><title>Job ${job.id}</title></head><body><h1>Job ${job.id}: ${job.status}</h1><pre>${JSON.stringify(state, null, 2)}</pre></body></html>\n`;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(html)) });
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': String(Buffer.byteLength(html)),
+    });
     res.end(html);
   }
 
@@ -176,7 +203,12 @@ export class ArtifactHost {
       jobId: job.id,
       attempt: job.attempt,
       status: job.status,
-      artifacts: (job.result?.artifacts ?? []).map((x) => ({ id: x.id, kind: x.kind, stage: x.stage, file: x.filename })),
+      artifacts: (job.result?.artifacts ?? []).map((x) => ({
+        id: x.id,
+        kind: x.kind,
+        stage: x.stage,
+        file: x.filename,
+      })),
     });
   }
 
@@ -192,7 +224,10 @@ export class ArtifactHost {
       if (!res.write(chunk)) {
         // Whichever of drain and close comes first; the other's listeners are removed (no pile-up over many chunks).
         const settled = new AbortController();
-        await Promise.race([once(res, 'drain', { signal: settled.signal }), once(res, 'close', { signal: settled.signal })]).catch(() => undefined);
+        await Promise.race([
+          once(res, 'drain', { signal: settled.signal }),
+          once(res, 'close', { signal: settled.signal }),
+        ]).catch(() => undefined);
         settled.abort();
       }
     }
@@ -200,7 +235,10 @@ export class ArtifactHost {
   }
 
   private text(res: ServerResponse, status: number, text: string): void {
-    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+    res.writeHead(status, {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+    });
     res.end(text);
   }
 }

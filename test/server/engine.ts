@@ -29,13 +29,46 @@ interface Ending {
   result: 'full' | 'logs' | 'none';
 }
 
-const ENDINGS: Record<'completed' | 'failed' | 'simulation_error' | 'execution_failed' | 'timed_out' | 'max_credits', Ending> = {
-  max_credits: { status: 'timed_out', errorCode: 'max_credits_reached', reason: 'The job reached its credit budget (runtime.maxCredits) and was stopped.', exit: null, result: 'logs' },
+const ENDINGS: Record<
+  'completed' | 'failed' | 'simulation_error' | 'execution_failed' | 'timed_out' | 'max_credits',
+  Ending
+> = {
+  max_credits: {
+    status: 'timed_out',
+    errorCode: 'max_credits_reached',
+    reason: 'The job reached its credit budget (runtime.maxCredits) and was stopped.',
+    exit: null,
+    result: 'logs',
+  },
   completed: { status: 'completed', errorCode: null, reason: null, exit: '0', result: 'full' },
-  failed: { status: 'failed', errorCode: 'execution_failed', reason: 'The simulation worker failed while running the job.', exit: null, result: 'logs' },
-  execution_failed: { status: 'failed', errorCode: 'execution_failed', reason: 'The job failed before producing any output.', exit: null, result: 'none' },
-  simulation_error: { status: 'failed', errorCode: 'simulation_error', reason: 'SimulationCraft exited with an error: see stderr_log.', exit: '1', result: 'logs' },
-  timed_out: { status: 'timed_out', errorCode: 'execution_timeout', reason: 'The job exceeded its maximum runtime.', exit: null, result: 'logs' },
+  failed: {
+    status: 'failed',
+    errorCode: 'execution_failed',
+    reason: 'The simulation worker failed while running the job.',
+    exit: null,
+    result: 'logs',
+  },
+  execution_failed: {
+    status: 'failed',
+    errorCode: 'execution_failed',
+    reason: 'The job failed before producing any output.',
+    exit: null,
+    result: 'none',
+  },
+  simulation_error: {
+    status: 'failed',
+    errorCode: 'simulation_error',
+    reason: 'SimulationCraft exited with an error: see stderr_log.',
+    exit: '1',
+    result: 'logs',
+  },
+  timed_out: {
+    status: 'timed_out',
+    errorCode: 'execution_timeout',
+    reason: 'The job exceeded its maximum runtime.',
+    exit: null,
+    result: 'logs',
+  },
 };
 
 export class Engine {
@@ -56,17 +89,52 @@ export class Engine {
     clock.onAdvance(() => this.advance());
   }
 
-  create(account: Account, submission: Submission, plan: JobPlan, inputText: string, warnings: SubmitWarning[], reserve: number, fee: number): Job {
+  create(
+    account: Account,
+    submission: Submission,
+    plan: JobPlan,
+    inputText: string,
+    warnings: SubmitWarning[],
+    reserve: number,
+    fee: number,
+  ): Job {
     this.advance();
     const now = this.clock.now();
     const pendingUntil = now + this.settings.pendingMs;
     const job: Job = {
-      id: newId(), seq: ++this.seq, owner: account.key, submission, plan, inputText, warnings,
-      priorityFeeCredits: fee, reservedCredits: reserve, status: 'pending', attempt: 1, retried: false,
-      createdAt: now, queuedAt: now, pendingUntil, eligibleAt: Math.max(pendingUntil, now + plan.queueMs),
-      startedAt: null, runningAt: null, completedAt: null, cancelRequestedAt: null, cancelAt: null, userCancelled: false,
-      updatedAt: now, errorCode: null, statusReason: null, simcExitCode: null, simDurationMs: null, progressPercent: null,
-      creditsConsumed: null, build: null, result: null, expired: false, webhookSent: false,
+      id: newId(),
+      seq: ++this.seq,
+      owner: account.key,
+      submission,
+      plan,
+      inputText,
+      warnings,
+      priorityFeeCredits: fee,
+      reservedCredits: reserve,
+      status: 'pending',
+      attempt: 1,
+      retried: false,
+      createdAt: now,
+      queuedAt: now,
+      pendingUntil,
+      eligibleAt: Math.max(pendingUntil, now + plan.queueMs),
+      startedAt: null,
+      runningAt: null,
+      completedAt: null,
+      cancelRequestedAt: null,
+      cancelAt: null,
+      userCancelled: false,
+      updatedAt: now,
+      errorCode: null,
+      statusReason: null,
+      simcExitCode: null,
+      simDurationMs: null,
+      progressPercent: null,
+      creditsConsumed: null,
+      build: null,
+      result: null,
+      expired: false,
+      webhookSent: false,
     };
     account.reserve(reserve);
     this.jobs.set(job.id, job);
@@ -107,7 +175,13 @@ export class Engine {
     if (job.status === 'pending' || job.status === 'queued') {
       job.cancelRequestedAt = now;
       job.userCancelled = true;
-      this.finish(job, now, { status: 'cancelled', errorCode: 'user_cancelled', reason: 'Cancelled by request before it started.', exit: null, result: 'none' });
+      this.finish(job, now, {
+        status: 'cancelled',
+        errorCode: 'user_cancelled',
+        reason: 'Cancelled by request before it started.',
+        exit: null,
+        result: 'none',
+      });
       return { success: true, id: job.id, status: 'cancelled' };
     }
     if (job.status === 'starting' || job.status === 'running') {
@@ -117,10 +191,18 @@ export class Engine {
         job.updatedAt = now;
         this.advance();
       }
-      return { success: true, id: job.id, status: 'cancel_requested', cancelRequestedAt: this.clock.iso(job.cancelRequestedAt ?? now) };
+      return {
+        success: true,
+        id: job.id,
+        status: 'cancel_requested',
+        cancelRequestedAt: this.clock.iso(job.cancelRequestedAt ?? now),
+      };
     }
     if (job.status === 'cancelled' && job.userCancelled) return { success: true, id: job.id, status: 'cancelled' };
-    throw new ApiFailure(409, 'job_not_cancellable', `Job ${job.id} is already ${job.status}.`, { id: job.id, status: job.status });
+    throw new ApiFailure(409, 'job_not_cancellable', `Job ${job.id} is already ${job.status}.`, {
+      id: job.id,
+      status: job.status,
+    });
   }
 
   /** Best-effort seconds until a queued job starts (notes §8 `estimatedStartSeconds`). */
@@ -128,7 +210,9 @@ export class Engine {
     const now = this.clock.now();
     const wait = Math.max(0, job.eligibleAt - now);
     const busy = [...this.live].filter((j) => j.status === 'starting' || j.status === 'running').length;
-    const ahead = [...this.live].filter((j) => (j.status === 'queued' || j.status === 'pending') && this.before(j, job)).length;
+    const ahead = [...this.live].filter(
+      (j) => (j.status === 'queued' || j.status === 'pending') && this.before(j, job),
+    ).length;
     const free = this.settings.concurrency - busy;
     const rounds = free > ahead ? 0 : Math.ceil((ahead - free + 1) / this.settings.concurrency);
     return Math.max(wait, rounds * (this.settings.startingMs + this.settings.runMs));
@@ -184,7 +268,8 @@ export class Engine {
     return {
       natural: start + job.plan.runMs,
       cap: start + job.submission.maxRuntimeSeconds * 1000,
-      interrupt: job.plan.outcome === 'retried' && job.attempt === 1 ? start + Math.floor(job.plan.runMs / 2) : Infinity,
+      interrupt:
+        job.plan.outcome === 'retried' && job.attempt === 1 ? start + Math.floor(job.plan.runMs / 2) : Infinity,
     };
   }
 
@@ -212,14 +297,32 @@ export class Engine {
       case 'pending':
       case 'queued':
         if (this.queueDeadline(job) <= t) {
-          this.finish(job, t, { status: 'cancelled', errorCode: 'queue_timeout', reason: `Waited in the queue longer than ${job.submission.maxQueueSeconds} s; the job never started.`, exit: null, result: 'none' });
+          this.finish(job, t, {
+            status: 'cancelled',
+            errorCode: 'queue_timeout',
+            reason: `Waited in the queue longer than ${job.submission.maxQueueSeconds} s; the job never started.`,
+            exit: null,
+            result: 'none',
+          });
         } else if (job.status === 'pending' && job.pendingUntil <= t) {
           job.status = 'queued';
           job.updatedAt = t;
         }
         return;
       case 'starting':
-        if (cancelDue) return this.finish(job, t, { status: 'cancelled', errorCode: 'user_cancelled', reason: 'Cancelled by request.', exit: null, result: 'none' }, true);
+        if (cancelDue)
+          return this.finish(
+            job,
+            t,
+            {
+              status: 'cancelled',
+              errorCode: 'user_cancelled',
+              reason: 'Cancelled by request.',
+              exit: null,
+              result: 'none',
+            },
+            true,
+          );
         job.status = 'running';
         job.runningAt = t;
         job.updatedAt = t;
@@ -228,9 +331,22 @@ export class Engine {
         const e = this.runEvents(job);
         const first = Math.min(job.cancelAt ?? Infinity, e.natural, e.cap, e.interrupt);
         if (first > t) return;
-        if (first === job.cancelAt) return this.finish(job, t, { status: 'cancelled', errorCode: 'user_cancelled', reason: 'Cancelled by request while running.', exit: null, result: 'logs' }, true);
+        if (first === job.cancelAt)
+          return this.finish(
+            job,
+            t,
+            {
+              status: 'cancelled',
+              errorCode: 'user_cancelled',
+              reason: 'Cancelled by request while running.',
+              exit: null,
+              result: 'logs',
+            },
+            true,
+          );
         if (first === e.interrupt) return this.requeue(job, t);
-        if (first === e.cap && e.cap < e.natural) return this.finish(job, t, job.submission.creditBudget ? ENDINGS.max_credits : ENDINGS.timed_out);
+        if (first === e.cap && e.cap < e.natural)
+          return this.finish(job, t, job.submission.creditBudget ? ENDINGS.max_credits : ENDINGS.timed_out);
         const outcome = job.plan.outcome === 'retried' ? 'completed' : job.plan.outcome;
         return this.finish(job, t, ENDINGS[outcome]);
       }
@@ -241,8 +357,14 @@ export class Engine {
   /** A platform interruption: the attempt is dropped unbilled and the job waits for compute again. */
   private requeue(job: Job, t: number): void {
     Object.assign(job, {
-      status: 'queued', attempt: job.attempt + 1, retried: true, queuedAt: t, eligibleAt: t + job.plan.queueMs,
-      startedAt: null, runningAt: null, updatedAt: t,
+      status: 'queued',
+      attempt: job.attempt + 1,
+      retried: true,
+      queuedAt: t,
+      eligibleAt: t + job.plan.queueMs,
+      startedAt: null,
+      runningAt: null,
+      updatedAt: t,
     });
   }
 
@@ -253,10 +375,18 @@ export class Engine {
     const metered = end.errorCode === 'max_credits_reached' ? job.submission.maxCredits : billedSeconds * VCPUS;
     const charged = ran === null ? 0 : metered + job.priorityFeeCredits;
     Object.assign(job, {
-      status: end.status, errorCode: end.errorCode, statusReason: end.reason, simcExitCode: end.exit, completedAt: t,
-      updatedAt: t, simDurationMs: ran, creditsConsumed: charged, cancelAt: null,
+      status: end.status,
+      errorCode: end.errorCode,
+      statusReason: end.reason,
+      simcExitCode: end.exit,
+      completedAt: t,
+      updatedAt: t,
+      simDurationMs: ran,
+      creditsConsumed: charged,
+      cancelAt: null,
       userCancelled: job.userCancelled || userCancelled,
-      progressPercent: end.status === 'completed' ? 100 : ran === null ? null : Math.min(99.9, round1((ran / job.plan.runMs) * 100)),
+      progressPercent:
+        end.status === 'completed' ? 100 : ran === null ? null : Math.min(99.9, round1((ran / job.plan.runMs) * 100)),
     });
     job.result = end.result === 'full' ? completedResult(job) : end.result === 'logs' ? logsOnlyResult(job) : null;
     this.accounts.get(job.owner).settle(job.reservedCredits, charged);

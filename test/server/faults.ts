@@ -56,7 +56,10 @@ export class Faults {
   }
 
   /** Scripted answers, one per matching request in order; once spent, the server answers as usual. */
-  script(match: { method?: string; path: string | RegExp; target?: 'api' | 'artifacts' }, answers: Array<Omit<FaultSpec, 'method' | 'path' | 'target' | 'times'>>): Fault[] {
+  script(
+    match: { method?: string; path: string | RegExp; target?: 'api' | 'artifacts' },
+    answers: Array<Omit<FaultSpec, 'method' | 'path' | 'target' | 'times'>>,
+  ): Fault[] {
     return answers.map((answer) => this.add({ ...match, ...answer, times: 1 }));
   }
 
@@ -112,7 +115,12 @@ export function addExtraFields(value: unknown, key = ''): unknown {
  * Answer a request with a fault (everything but `mutate`, which the API applies to its real answer): a delay, then
  * a dropped or hanging connection, a trickle, a body of a given size, a text body or a JSON envelope.
  */
-export async function answerWithFault(res: ServerResponse, fault: Fault, headers: Record<string, string>, envelope: () => unknown): Promise<void> {
+export async function answerWithFault(
+  res: ServerResponse,
+  fault: Fault,
+  headers: Record<string, string>,
+  envelope: () => unknown,
+): Promise<void> {
   if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
   if (fault.drop) return void res.destroy();
   if (fault.hang) return;
@@ -126,7 +134,11 @@ export async function answerWithFault(res: ServerResponse, fault: Fault, headers
   }
   if (fault.bodyBytes !== undefined) {
     const length = Math.max(2, fault.bodyBytes);
-    res.writeHead(fault.status, { 'content-type': 'application/json', ...headers, ...(fault.chunked ? {} : { 'content-length': String(length) }) });
+    res.writeHead(fault.status, {
+      'content-type': 'application/json',
+      ...headers,
+      ...(fault.chunked ? {} : { 'content-length': String(length) }),
+    });
     const block = Buffer.alloc(64 * 1024, 'x');
     let closed = false;
     res.on('close', () => {
@@ -155,7 +167,11 @@ export async function answerWithFault(res: ServerResponse, fault: Fault, headers
     return void res.end(fault.body);
   }
   const text = JSON.stringify(fault.body ?? envelope());
-  res.writeHead(fault.status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+  res.writeHead(fault.status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+  });
   res.end(text);
 }
 
@@ -175,6 +191,7 @@ export function addHostileText(value: unknown, spare: ReadonlySet<string>, key =
   if (Array.isArray(value)) return value.map((v) => addHostileText(v, spare, key));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[key === 'metadata' ? `${k}${HOSTILE_TEXT}` : k] = addHostileText(v, spare, k);
+  for (const [k, v] of Object.entries(value))
+    out[key === 'metadata' ? `${k}${HOSTILE_TEXT}` : k] = addHostileText(v, spare, k);
   return out;
 }

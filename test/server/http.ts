@@ -19,7 +19,12 @@ export class ApiFailure extends Error {
 
 export const invalid = (message: string, meta: Meta = null) => new ApiFailure(400, 'invalid_request', message, meta);
 export const notFound = (what: string, id?: string) =>
-  new ApiFailure(404, 'not_found', id === undefined ? `${what} not found.` : `${what} ${id} not found.`, id === undefined ? null : { id });
+  new ApiFailure(
+    404,
+    'not_found',
+    id === undefined ? `${what} not found.` : `${what} ${id} not found.`,
+    id === undefined ? null : { id },
+  );
 
 export function newRequestId(): string {
   return `req_${randomBytes(16).toString('hex')}`;
@@ -38,7 +43,12 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<{ b
   return { bytes: size > limit ? null : Buffer.concat(chunks), size };
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     ...headers,

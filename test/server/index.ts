@@ -55,7 +55,16 @@ import { Engine } from './engine.js';
 import { Faults, type Fault, type FaultSpec } from './faults.js';
 import { statusRecord, type ViewContext } from './views.js';
 import { deliver } from './webhooks.js';
-import type { ArtifactRecord, ArtifactRequest, Job, JobState, RecordedRequest, ServerOptions, Settings, WebhookDelivery } from './types.js';
+import type {
+  ArtifactRecord,
+  ArtifactRequest,
+  Job,
+  JobState,
+  RecordedRequest,
+  ServerOptions,
+  Settings,
+  WebhookDelivery,
+} from './types.js';
 
 export type { FaultSpec, Fault } from './faults.js';
 export type * from './types.js';
@@ -75,7 +84,10 @@ export interface TestServer {
   readonly clock: Clock;
   inject(spec: FaultSpec): Fault;
   /** Scripted answers for one method and path, one per request in order (e.g. 503, 503, 429, then the real one). */
-  script(match: { method?: string; path: string | RegExp; target?: 'api' | 'artifacts' }, answers: Array<Omit<FaultSpec, 'method' | 'path' | 'target' | 'times'>>): Fault[];
+  script(
+    match: { method?: string; path: string | RegExp; target?: 'api' | 'artifacts' },
+    answers: Array<Omit<FaultSpec, 'method' | 'path' | 'target' | 'times'>>,
+  ): Fault[];
   clearFaults(): void;
   setExtraFields(on: boolean): void;
   /** Hostile mode: escape sequences and control characters in every string of every API answer, errors included. */
@@ -121,7 +133,16 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   };
   const engine = new Engine(clock, settings, accounts, onTerminal);
   const views: ViewContext = { clock, engine, artifactUrl: '', retentionDays: settings.retentionDays };
-  const ctx: ServerContext = { accounts, engine, clock, settings, registry, views, extras: { on: options.extraFields ?? false }, hostile: { on: false, spare: new Set() } };
+  const ctx: ServerContext = {
+    accounts,
+    engine,
+    clock,
+    settings,
+    registry,
+    views,
+    extras: { on: options.extraFields ?? false },
+    hostile: { on: false, spare: new Set() },
+  };
 
   const api = new ApiServer(ctx, faults);
   const host2 = new ArtifactHost({ engine, faults, registry, shareState: (job) => statusRecord(views, job, false) });
@@ -160,16 +181,21 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
         engine.advance();
         const job = engine.jobs.get(jobId);
         if (job && states.includes(job.status)) return job;
-        if (Date.now() > deadline) throw new Error(`job ${jobId} is ${job?.status ?? 'unknown'}, not ${states.join('|')}, after ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `job ${jobId} is ${job?.status ?? 'unknown'}, not ${states.join('|')}, after ${timeoutMs} ms`,
+          );
         await new Promise((r) => setTimeout(r, 10));
       }
     },
     close: async () => {
       engine.close();
-      await Promise.all([api.server, host2.server].map((s) => {
-        s.closeAllConnections();
-        return new Promise<void>((resolve) => s.close(() => resolve()));
-      }));
+      await Promise.all(
+        [api.server, host2.server].map((s) => {
+          s.closeAllConnections();
+          return new Promise<void>((resolve) => s.close(() => resolve()));
+        }),
+      );
     },
   };
 }

@@ -7,7 +7,14 @@ let server: TestServer;
 
 /** pending 50 ms → queued until 200 → starting until 250 → running until 1250 (manual clock). */
 async function start(options: ServerOptions = {}): Promise<TestServer> {
-  server = await startServer({ manualClock: true, pendingMs: 50, queueMs: 200, startingMs: 50, runMs: 1000, ...options });
+  server = await startServer({
+    manualClock: true,
+    pendingMs: 50,
+    queueMs: 200,
+    startingMs: 50,
+    runMs: 1000,
+    ...options,
+  });
   return server;
 }
 
@@ -16,7 +23,8 @@ afterEach(async () => {
   await server.close();
 });
 
-const status = async (id: string, query: Record<string, string> = {}) => (await get(server, `/v1/sim/jobs/${id}/status`, { query })).body;
+const status = async (id: string, query: Record<string, string> = {}) =>
+  (await get(server, `/v1/sim/jobs/${id}/status`, { query })).body;
 const record = async (id: string) => (await get(server, `/v1/sim/jobs/${id}`)).body;
 const result = (id: string) => get(server, `/v1/sim/jobs/${id}/result`);
 const cancel = (id: string) => call(server, 'POST', `/v1/sim/jobs/${id}/cancel`);
@@ -26,8 +34,19 @@ describe('lifecycle', () => {
     await start();
     const id = await newJob(server, {}, { source: 'test' });
     const s0 = await status(id);
-    expect(s0).toMatchObject({ status: 'pending', errorCode: null, startedAt: null, retried: false, progress: { percent: null, stage: null }, logEntries: null });
-    expect(s0.queue).toMatchObject({ queuedAt: expect.any(String), estimatedStartSeconds: 1, estimatedStartUpdatedAt: expect.any(String) });
+    expect(s0).toMatchObject({
+      status: 'pending',
+      errorCode: null,
+      startedAt: null,
+      retried: false,
+      progress: { percent: null, stage: null },
+      logEntries: null,
+    });
+    expect(s0.queue).toMatchObject({
+      queuedAt: expect.any(String),
+      estimatedStartSeconds: 1,
+      estimatedStartUpdatedAt: expect.any(String),
+    });
     const r0 = await result(id);
     expectEnvelope(r0, 409, 'result_not_ready');
     expect(r0.body.meta).toEqual({ status: 'pending' });
@@ -36,27 +55,58 @@ describe('lifecycle', () => {
     expect((await status(id)).status).toBe('queued');
     server.clock.advance(120);
     const s2 = await status(id);
-    expect(s2).toMatchObject({ status: 'starting', queue: null, startedAt: expect.any(String), progress: { percent: null, stage: null } });
-    expect((await record(id)).build).toMatchObject({ channel: 'nightly', id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(s2).toMatchObject({
+      status: 'starting',
+      queue: null,
+      startedAt: expect.any(String),
+      progress: { percent: null, stage: null },
+    });
+    expect((await record(id)).build).toMatchObject({
+      channel: 'nightly',
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     server.clock.advance(530);
     const s3 = await status(id, { include: 'logEntries' });
     expect(s3.status).toBe('running');
     expect(s3.progress).toEqual({ percent: 50, stage: { current: 1, total: 1, label: 'initial', percent: 50 } });
     expect(s3.logEntries.length).toBeGreaterThan(0);
-    expect(s3.logEntries[0]).toEqual({ source: expect.stringMatching(/^std(out|err)$/), message: expect.any(String), ts: expect.any(Number) });
+    expect(s3.logEntries[0]).toEqual({
+      source: expect.stringMatching(/^std(out|err)$/),
+      message: expect.any(String),
+      ts: expect.any(Number),
+    });
     expect((await status(id)).logEntries).toBeNull();
     expectEnvelope(await result(id), 409, 'result_not_ready');
     expect((await record(id)).runtime).toMatchObject({ simDurationMs: null, creditsConsumed: null, vcpus: 32 });
 
     server.clock.advance(500);
     const done = await record(id);
-    expect(done).toMatchObject({ status: 'completed', errorCode: null, statusReason: null, simcExitCode: '0', retried: false, metadata: { source: 'test' }, retentionDays: 7 });
+    expect(done).toMatchObject({
+      status: 'completed',
+      errorCode: null,
+      statusReason: null,
+      simcExitCode: '0',
+      retried: false,
+      metadata: { source: 'test' },
+      retentionDays: 7,
+    });
     expect(Date.parse(done.completedAt) - Date.parse(done.startedAt)).toBe(1050);
     expect(Date.parse(done.startedAt) - Date.parse(done.createdAt)).toBe(200);
-    expect(done.runtime).toMatchObject({ simDurationMs: 1000, totalDurationMs: 1050, creditsConsumed: 32, priorityFeeCredits: 0 });
+    expect(done.runtime).toMatchObject({
+      simDurationMs: 1000,
+      totalDurationMs: 1050,
+      creditsConsumed: 32,
+      priorityFeeCredits: 0,
+    });
     expect(done.links.manifest).toBe(`${server.artifactUrl}/manifest/${id}/attempt-1.json`);
     const s4 = await status(id, { include: 'logEntries' });
-    expect(s4).toMatchObject({ status: 'completed', queue: null, progress: { percent: 100, stage: null }, logEntries: null, simcExitCode: '0' });
+    expect(s4).toMatchObject({
+      status: 'completed',
+      queue: null,
+      progress: { percent: 100, stage: null },
+      logEntries: null,
+      simcExitCode: '0',
+    });
   });
 
   it('runs in a time-scaled real clock too', async () => {
@@ -75,7 +125,11 @@ describe('lifecycle', () => {
     const c = await newJob(server, { priority: 'standard' });
     const d = await newJob(server, { priority: 'high' });
     server.clock.advance(300);
-    expect([(await status(a)).status, (await status(b)).status, (await status(d)).status]).toEqual(['running', 'queued', 'queued']);
+    expect([(await status(a)).status, (await status(b)).status, (await status(d)).status]).toEqual([
+      'running',
+      'queued',
+      'queued',
+    ]);
     expect((await status(d)).queue.estimatedStartSeconds).toBeLessThan((await status(b)).queue.estimatedStartSeconds);
     const order: string[] = [];
     for (let i = 0; i < 50; i++) {
@@ -95,7 +149,13 @@ describe('lifecycle', () => {
     expect((await status(id)).status).toBe('queued');
     server.clock.advance(2);
     const s = await status(id);
-    expect(s).toMatchObject({ status: 'cancelled', errorCode: 'queue_timeout', startedAt: null, statusReason: expect.any(String), queue: null });
+    expect(s).toMatchObject({
+      status: 'cancelled',
+      errorCode: 'queue_timeout',
+      startedAt: null,
+      statusReason: expect.any(String),
+      queue: null,
+    });
     const rec = await record(id);
     expect(rec.runtime).toMatchObject({ creditsConsumed: 0, simDurationMs: null, totalDurationMs: null, vcpus: null });
     expect(rec.build).toBeNull();
@@ -113,7 +173,12 @@ describe('lifecycle', () => {
     server.clock.advance(1);
     const rec = await record(id);
     expect(rec).toMatchObject({ status: 'timed_out', errorCode: 'max_credits_reached', simcExitCode: null });
-    expect(rec.runtime).toMatchObject({ simDurationMs: 1000, creditsConsumed: 50, creditsPerSecond: 32, ceiling: { maxCredits: 50, runtimeSeconds: 1 } });
+    expect(rec.runtime).toMatchObject({
+      simDurationMs: 1000,
+      creditsConsumed: 50,
+      creditsPerSecond: 32,
+      ceiling: { maxCredits: 50, runtimeSeconds: 1 },
+    });
   });
 
   it('times a job out at maxRuntimeSeconds and bills what ran', async () => {
@@ -140,7 +205,12 @@ describe('lifecycle', () => {
     await start();
     const id = await newJob(server, {}, { 'test.outcome': outcome });
     server.clock.advance(2000);
-    expect(await record(id)).toMatchObject({ status: want, errorCode, simcExitCode: exit, statusReason: expect.any(String) });
+    expect(await record(id)).toMatchObject({
+      status: want,
+      errorCode,
+      simcExitCode: exit,
+      statusReason: expect.any(String),
+    });
     const r = await result(id);
     expect(r.status).toBe(resultStatus);
     if (resultStatus === 422) expect(r.body).toMatchObject({ code: 'result_unavailable', meta: { status: 'failed' } });
@@ -166,10 +236,22 @@ describe('lifecycle', () => {
   it('rejects unknown include values and malformed test knobs', async () => {
     await start();
     const id = await newJob(server);
-    expectEnvelope(await get(server, `/v1/sim/jobs/${id}/status`, { query: { include: 'everything' } }), 400, 'invalid_request');
-    const r = await call(server, 'POST', '/v1/sim/jobs', { json: { build: { channel: 'latest' }, profile: { text: 'mage=A' }, metadata: { 'test.outcome': 'exploded' } } });
+    expectEnvelope(
+      await get(server, `/v1/sim/jobs/${id}/status`, { query: { include: 'everything' } }),
+      400,
+      'invalid_request',
+    );
+    const r = await call(server, 'POST', '/v1/sim/jobs', {
+      json: { build: { channel: 'latest' }, profile: { text: 'mage=A' }, metadata: { 'test.outcome': 'exploded' } },
+    });
     expectEnvelope(r, 400, 'invalid_request');
-    expectEnvelope(await call(server, 'POST', '/v1/sim/jobs', { json: { build: { channel: 'latest' }, profile: { text: 'mage=A' }, metadata: { 'test.runMz': '1' } } }), 400, 'invalid_request');
+    expectEnvelope(
+      await call(server, 'POST', '/v1/sim/jobs', {
+        json: { build: { channel: 'latest' }, profile: { text: 'mage=A' }, metadata: { 'test.runMz': '1' } },
+      }),
+      400,
+      'invalid_request',
+    );
   });
 });
 
@@ -198,9 +280,16 @@ describe('result', () => {
 
   it('runs multistage with a 3-stage funnel, per-stage JSON, HTML for the final stage, one CSV', async () => {
     await start();
-    const id = await newJob(server, { runtime: { multiStage: true }, artifacts: { html: true, csv: true } }, { 'test.profilesets': '300' });
+    const id = await newJob(
+      server,
+      { runtime: { multiStage: true }, artifacts: { html: true, csv: true } },
+      { 'test.profilesets': '300' },
+    );
     server.clock.advance(250 + 650);
-    expect((await status(id)).progress).toEqual({ percent: 65, stage: { current: 2, total: 3, label: 'intermediate', percent: 95 } });
+    expect((await status(id)).progress).toEqual({
+      percent: 65,
+      stage: { current: 2, total: 3, label: 'intermediate', percent: 95 },
+    });
     server.clock.advance(300);
     expect((await status(id)).progress.stage).toEqual({ current: 3, total: 3, label: 'final', percent: 85 });
     server.clock.advance(1000);
@@ -224,9 +313,14 @@ describe('result', () => {
     expect(ps.results[150].mean_error).toBeGreaterThan(ps.results[0].mean_error);
     const kinds = artifacts.map((a: Json) => `${a.kind}:${a.stage}:${a.mimeType}`);
     expect(kinds).toEqual([
-      'json_report:1:application/json', 'json_report:2:application/json', 'json_report:3:application/json',
-      'html_report:3:text/html', 'csv_report:null:text/csv',
-      'input:null:text/plain', 'stdout_log:null:text/plain', 'stderr_log:null:text/plain',
+      'json_report:1:application/json',
+      'json_report:2:application/json',
+      'json_report:3:application/json',
+      'html_report:3:text/html',
+      'csv_report:null:text/csv',
+      'input:null:text/plain',
+      'stdout_log:null:text/plain',
+      'stderr_log:null:text/plain',
     ]);
     expect(artifacts.every((a: Json) => /^\d{18}$/.test(a.id))).toBe(true);
   });
@@ -253,7 +347,12 @@ describe('cancel', () => {
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ success: true, id, status: 'cancelled' });
     expect((await cancel(id)).body).toEqual(first.body);
-    expect(await record(id)).toMatchObject({ status: 'cancelled', errorCode: 'user_cancelled', startedAt: null, cancelRequestedAt: expect.any(String) });
+    expect(await record(id)).toMatchObject({
+      status: 'cancelled',
+      errorCode: 'user_cancelled',
+      startedAt: null,
+      cancelRequestedAt: expect.any(String),
+    });
     expectEnvelope(await result(id), 422, 'result_unavailable');
   });
 
@@ -262,13 +361,22 @@ describe('cancel', () => {
     const id = await newJob(server);
     server.clock.advance(700);
     const first = await cancel(id);
-    expect(first.body).toEqual({ success: true, id, status: 'cancel_requested', cancelRequestedAt: expect.any(String) });
+    expect(first.body).toEqual({
+      success: true,
+      id,
+      status: 'cancel_requested',
+      cancelRequestedAt: expect.any(String),
+    });
     server.clock.advance(50);
     expect((await cancel(id)).body).toEqual(first.body);
     expect((await status(id)).status).toBe('running');
     server.clock.advance(50);
     const rec = await record(id);
-    expect(rec).toMatchObject({ status: 'cancelled', errorCode: 'user_cancelled', cancelRequestedAt: first.body.cancelRequestedAt });
+    expect(rec).toMatchObject({
+      status: 'cancelled',
+      errorCode: 'user_cancelled',
+      cancelRequestedAt: first.body.cancelRequestedAt,
+    });
     expect(rec.runtime).toMatchObject({ simDurationMs: 550, creditsConsumed: 32 });
     expect((await cancel(id)).body).toEqual({ success: true, id, status: 'cancelled' });
     expect((await result(id)).body.result.summary).toBeNull();
@@ -306,18 +414,32 @@ describe('GET /v1/sim/jobs', () => {
     expect(seen).toEqual([...ids].reverse());
     const first = (await get(server, '/v1/sim/jobs')).body;
     expect(first.page.limit).toBe(25);
-    expect(first.jobs[0]).toEqual({ id: ids[4], status: 'pending', createdAt: expect.any(String), completedAt: null, errorCode: null, metadata: null, buildId: null, links: { share: expect.any(String) } });
+    expect(first.jobs[0]).toEqual({
+      id: ids[4],
+      status: 'pending',
+      createdAt: expect.any(String),
+      completedAt: null,
+      errorCode: null,
+      metadata: null,
+      buildId: null,
+      links: { share: expect.any(String) },
+    });
   });
 
-  it('rejects bad limits and cursors, including another client\'s cursor', async () => {
+  it("rejects bad limits and cursors, including another client's cursor", async () => {
     await start({ apiKeys: ['sk_a', 'sk_b'] });
     for (let i = 0; i < 3; i++) await newJob(server, {}, undefined, 'sk_a');
     for (const limit of ['0', '101', 'abc', '1.5', '-1']) {
       expectEnvelope(await get(server, '/v1/sim/jobs', { key: 'sk_a', query: { limit } }), 400, 'invalid_request');
     }
     expect((await get(server, '/v1/sim/jobs', { key: 'sk_a', query: { limit: '100' } })).status).toBe(200);
-    expectEnvelope(await get(server, '/v1/sim/jobs', { key: 'sk_a', query: { cursor: 'garbage' } }), 400, 'invalid_cursor');
-    const cursor = (await get(server, '/v1/sim/jobs', { key: 'sk_a', query: { limit: '1' } })).body.page.nextCursor as string;
+    expectEnvelope(
+      await get(server, '/v1/sim/jobs', { key: 'sk_a', query: { cursor: 'garbage' } }),
+      400,
+      'invalid_cursor',
+    );
+    const cursor = (await get(server, '/v1/sim/jobs', { key: 'sk_a', query: { limit: '1' } })).body.page
+      .nextCursor as string;
     expect(cursor).toEqual(expect.any(String));
     expect((await get(server, '/v1/sim/jobs', { key: 'sk_a', query: { cursor } })).body.jobs).toHaveLength(2);
     expectEnvelope(await get(server, '/v1/sim/jobs', { key: 'sk_b', query: { cursor } }), 400, 'invalid_cursor');

@@ -62,7 +62,9 @@ const server = await startServer({
   timeScale: num('time-scale'),
   limits,
 });
-process.stdout.write(`${JSON.stringify({ url: server.url, artifactUrl: server.artifactUrl, apiKeys: keys.map((k) => k.key) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ url: server.url, artifactUrl: server.artifactUrl, apiKeys: keys.map((k) => k.key) })}\n`,
+);
 
 const stop = () => {
   void server.close().then(() => process.exit(0));

@@ -92,7 +92,9 @@ function buildOperations(): Operation[] {
         const headers = (r.headers as Record<string, { required?: boolean }> | undefined) ?? {};
         responses.set(status, {
           validate: schema === undefined ? undefined : compile(schema),
-          requiredHeaders: Object.entries(headers).filter(([, h]) => h.required).map(([name]) => name.toLowerCase()),
+          requiredHeaders: Object.entries(headers)
+            .filter(([, h]) => h.required)
+            .map(([name]) => name.toLowerCase()),
         });
       }
       ops.push({
@@ -112,7 +114,10 @@ function buildOperations(): Operation[] {
 
 export const operations = buildOperations();
 
-export function findOperation(method: string, pathname: string): { op: Operation; params: Record<string, string> } | null {
+export function findOperation(
+  method: string,
+  pathname: string,
+): { op: Operation; params: Record<string, string> } | null {
   for (const op of operations) {
     if (op.method !== method) continue;
     const m = op.pattern.exec(pathname);
@@ -178,25 +183,29 @@ export interface RequestToCheck {
 /** A request against the document: known operation, bearer auth, parameters, body. */
 export function validateRequest(req: RequestToCheck): { operation: string | null; validation: Validation } {
   const found = findOperation(req.method, req.path);
-  if (!found) return { operation: null, validation: { valid: false, errors: [`no operation ${req.method} ${req.path}`] } };
+  if (!found)
+    return { operation: null, validation: { valid: false, errors: [`no operation ${req.method} ${req.path}`] } };
   const { op, params } = found;
   const errors: string[] = [];
   const auth = req.headers.authorization;
   if (typeof auth !== 'string' || !/^Bearer \S+$/.test(auth)) errors.push('missing Authorization: Bearer <key>');
   for (const p of op.parameters) {
-    const raw = p.in === 'path' ? params[p.name] : p.in === 'query' ? req.query[p.name] : headerValue(req.headers, p.name);
+    const raw =
+      p.in === 'path' ? params[p.name] : p.in === 'query' ? req.query[p.name] : headerValue(req.headers, p.name);
     if (raw === undefined) {
       if (p.required) errors.push(`${p.in} parameter ${p.name} is required`);
       continue;
     }
-    if (!p.validate(coerce(raw, p.type))) errors.push(...describeErrors(p.validate.errors, `${p.in} parameter ${p.name}`));
+    if (!p.validate(coerce(raw, p.type)))
+      errors.push(...describeErrors(p.validate.errors, `${p.in} parameter ${p.name}`));
   }
   const known = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
   for (const name of Object.keys(req.query)) if (!known.has(name)) errors.push(`unknown query parameter ${name}`);
   if (op.body) {
     if (req.body === undefined) errors.push('request body is required');
     else if (!op.body(req.body)) errors.push(...describeErrors(op.body.errors));
-    else if (req.bodyIsJson && !/^application\/json\b/i.test(req.contentType ?? '')) errors.push('content-type must be application/json');
+    else if (req.bodyIsJson && !/^application\/json\b/i.test(req.contentType ?? ''))
+      errors.push('content-type must be application/json');
   } else if (req.body !== undefined) {
     errors.push(`${op.id} takes no request body`);
   }
@@ -219,7 +228,8 @@ export function validateResponse(
   const spec = op?.responses.get(String(status));
   if (!op || !spec) return { valid: null, errors: [] };
   const errors: string[] = [];
-  for (const name of spec.requiredHeaders) if (headers[name] === undefined) errors.push(`missing response header ${name}`);
+  for (const name of spec.requiredHeaders)
+    if (headers[name] === undefined) errors.push(`missing response header ${name}`);
   if (spec.validate && !spec.validate(body)) errors.push(...describeErrors(spec.validate.errors, 'response'));
   return { valid: errors.length === 0, errors };
 }

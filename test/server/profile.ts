@@ -11,14 +11,45 @@ export const MIN_TARGET_ERROR = 0.01;
 export const BLOCKED_SAMPLE = 10;
 
 const BLOCKED_NAMES = new Set([
-  'output', 'html', 'json', 'json2', 'log', 'save', 'debug_seed', 'debug_each', 'spell_query_xml_output_file',
-  'reforge_plot_output_file', 'local_json', 'proxy', 'http_clear_cache', 'guild', 'apiKey', 'apikey', 'api_key',
-  'threads', 'profileset_work_threads', 'profileset_init_threads', 'process_priority', 'progressbar_type', 'full_states',
+  'output',
+  'html',
+  'json',
+  'json2',
+  'log',
+  'save',
+  'debug_seed',
+  'debug_each',
+  'spell_query_xml_output_file',
+  'reforge_plot_output_file',
+  'local_json',
+  'proxy',
+  'http_clear_cache',
+  'guild',
+  'apiKey',
+  'apikey',
+  'api_key',
+  'threads',
+  'profileset_work_threads',
+  'profileset_init_threads',
+  'process_priority',
+  'progressbar_type',
+  'full_states',
 ]);
 const BLOCKED_PREFIXES = ['save_', 'dps_plot_', 'reforge_plot_'];
 const CLASSES = new Set([
-  'warrior', 'paladin', 'hunter', 'rogue', 'priest', 'deathknight', 'shaman', 'mage', 'warlock', 'monk', 'druid',
-  'demonhunter', 'evoker',
+  'warrior',
+  'paladin',
+  'hunter',
+  'rogue',
+  'priest',
+  'deathknight',
+  'shaman',
+  'mage',
+  'warlock',
+  'monk',
+  'druid',
+  'demonhunter',
+  'evoker',
 ]);
 
 export interface Line {
@@ -62,8 +93,17 @@ const unquote = (s: string) => s.replace(/^"(.*)"$/, '$1');
 /** Scan a profile. `manifest` is the bundled profiles of the build the channel points at. */
 export function scanProfile(text: string, manifest: readonly string[]): ProfileScan {
   const scan: ProfileScan = {
-    blocked: [], armory: [], warnings: [], applied: '', actors: [], profilesets: [], copyOrSet: false, copies: [],
-    profilesetMetric: null, mainActorIndex: 0, targetError: undefined,
+    blocked: [],
+    armory: [],
+    warnings: [],
+    applied: '',
+    actors: [],
+    profilesets: [],
+    copyOrSet: false,
+    copies: [],
+    profilesetMetric: null,
+    mainActorIndex: 0,
+    targetError: undefined,
   };
   const profilesets = new Set<string>();
   const lines = text.split(/\r?\n/);
@@ -99,7 +139,8 @@ export function scanProfile(text: string, manifest: readonly string[]): ProfileS
       else if (name === 'copy' || name === 'set') {
         scan.copyOrSet = true;
         if (name === 'copy') scan.copies.push(unquote(value).split(',')[0] || 'copy');
-      } else if (name === 'profileset_metric') scan.profilesetMetric = value.split(/[/:,]/)[0]!.trim().toLowerCase() || null;
+      } else if (name === 'profileset_metric')
+        scan.profilesetMetric = value.split(/[/:,]/)[0]!.trim().toLowerCase() || null;
       else if (name === 'profileset_main_actor_index') scan.mainActorIndex = Number(value) || 0;
       else if (name === 'iterations' && Number(value) > MAX_ITERATIONS) {
         scan.warnings.push(warning('iterations_clamped', line, Number(value), MAX_ITERATIONS));

@@ -38,28 +38,40 @@ function summarize(job: Job): { summary: Summary; all: ProfilesetEntry[] } {
   const name = scan.actors[scan.mainActorIndex] ?? scan.actors[0] ?? 'Player';
   const stddev = base * 0.0005;
   const mainActor: NonNullable<Summary['mainActor']> = {
-    name, mean: round(base), mean_stddev: round(stddev), mean_error: round(stddev * 1.96),
+    name,
+    mean: round(base),
+    mean_stddev: round(stddev),
+    mean_error: round(stddev * 1.96),
   };
 
   const n = plan.candidates;
-  const names = Array.from({ length: n }, (_, i) => scan.profilesets[i] ?? `profileset_${String(i + 1).padStart(4, '0')}`);
+  const names = Array.from(
+    { length: n },
+    (_, i) => scan.profilesets[i] ?? `profileset_${String(i + 1).padStart(4, '0')}`,
+  );
   const means = names.map((ps) => ({ ps, mean: round(base * (0.85 + 0.3 * rand())) })).sort((a, b) => b.mean - a.mean);
   const k = plan.enabled ? plan.stages : 1;
   const culled1 = k > 1 ? Math.floor(n * 0.6) : 0;
   const culled2 = k > 2 ? Math.floor((n - culled1) * 0.5) : 0;
-  const funnel: StageEntry[] = !plan.enabled ? [] : stageLabels(k).map((label, i) => ({
-    stage: i + 1,
-    label,
-    profilesets: i === 0 ? n : i === 1 ? n - culled1 : n - culled1 - culled2,
-    culled: i === k - 1 ? 0 : i === 0 ? culled1 : culled2,
-  }));
+  const funnel: StageEntry[] = !plan.enabled
+    ? []
+    : stageLabels(k).map((label, i) => ({
+        stage: i + 1,
+        label,
+        profilesets: i === 0 ? n : i === 1 ? n - culled1 : n - culled1 - culled2,
+        culled: i === k - 1 ? 0 : i === 0 ? culled1 : culled2,
+      }));
   const all = means.map(({ ps, mean }, rank): ProfilesetEntry => {
     const reached = rank >= n - culled1 ? 1 : rank >= n - culled1 - culled2 ? 2 : k;
     const sd = mean * 0.0005 * (reached === k ? 1 : reached === 1 ? 8 : 3);
     return { name: ps, mean, mean_stddev: round(sd), mean_error: round(sd * 1.96), stage: reached };
   });
   if (n > 0) mainActor.profilesets = { count: n, results: all.slice(0, SUMMARY_TOP) };
-  const summary: Summary = { metric: 'dps', mainActor, multiStage: { enabled: plan.enabled, reason: plan.reason, stages: funnel } };
+  const summary: Summary = {
+    metric: 'dps',
+    mainActor,
+    multiStage: { enabled: plan.enabled, reason: plan.reason, stages: funnel },
+  };
   // openapi 1.19.1: a copy= comparison lists every actor; profileset_metric=raid_dps headlines the group's total
   const players = [...scan.actors, ...scan.copies];
   const actors = players.map((actor, i): ActorEntry => {
@@ -98,7 +110,8 @@ export function completedResult(job: Job): JobResult {
   const stages = summary.multiStage.enabled ? summary.multiStage.stages.length : 0;
   const artifacts: ArtifactRecord[] = [];
   if (stages === 0) artifacts.push(artifact(job, 'json_report', 'application/json', null, 'report.json'));
-  for (let s = 1; s <= stages; s++) artifacts.push(artifact(job, 'json_report', 'application/json', s, `report-stage${s}.json`));
+  for (let s = 1; s <= stages; s++)
+    artifacts.push(artifact(job, 'json_report', 'application/json', s, `report-stage${s}.json`));
   if (job.submission.html) artifacts.push(artifact(job, 'html_report', 'text/html', stages || null, 'report.html'));
   if (job.submission.csv) artifacts.push(artifact(job, 'csv_report', 'text/csv', null, 'result.csv'));
   artifacts.push(...logArtifacts(job));

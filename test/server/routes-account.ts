@@ -37,7 +37,9 @@ export function getUsage(ctx: ServerContext, call: Call): Answer {
         start: ctx.clock.iso(start),
         end: ctx.clock.iso(end),
         simsRun: done.length,
-        avgRuntimeSeconds: done.length ? done.reduce((n, j) => n + (j.simDurationMs ?? 0), 0) / done.length / 1000 : null,
+        avgRuntimeSeconds: done.length
+          ? done.reduce((n, j) => n + (j.simDurationMs ?? 0), 0) / done.length / 1000
+          : null,
         readsUsed: account.readsUsed,
         readsLimit: null,
         readsCapResetAt: null,
@@ -59,7 +61,10 @@ export function getCredits(_ctx: ServerContext, call: Call): Answer {
 }
 
 export function listBuilds(ctx: ServerContext): Answer {
-  return { status: 200, body: { generatedAt: ctx.clock.iso(), builds: BUILDS.filter((b) => b.channel).map((b) => buildView(b, true)) } };
+  return {
+    status: 200,
+    body: { generatedAt: ctx.clock.iso(), builds: BUILDS.filter((b) => b.channel).map((b) => buildView(b, true)) },
+  };
 }
 
 export function getBuild(_ctx: ServerContext, call: Call): Answer {

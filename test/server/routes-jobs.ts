@@ -14,24 +14,41 @@ export function getJob(ctx: ServerContext, call: Call): Answer {
 
 export function getJobStatus(ctx: ServerContext, call: Call): Answer {
   const job = ownJob(ctx, call);
-  const include = (call.query.include ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const include = (call.query.include ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = include.filter((v) => v !== 'logEntries');
   if (unknown.length) throw invalid(`Unsupported include value: ${unknown.join(', ')} (supported: logEntries).`);
-  return { status: 200, body: statusRecord(ctx.views, job, include.includes('logEntries')), headers: activeHeaders(ctx, call.account) };
+  return {
+    status: 200,
+    body: statusRecord(ctx.views, job, include.includes('logEntries')),
+    headers: activeHeaders(ctx, call.account),
+  };
 }
 
 export function getJobResult(ctx: ServerContext, call: Call): Answer {
   const job = ownJob(ctx, call);
   if (job.completedAt === null) {
-    throw new ApiFailure(409, 'result_not_ready', `Job ${job.id} is ${job.status}; its result is not ready.`, { status: job.status });
+    throw new ApiFailure(409, 'result_not_ready', `Job ${job.id} is ${job.status}; its result is not ready.`, {
+      status: job.status,
+    });
   }
   if (!job.result) {
-    throw new ApiFailure(422, 'result_unavailable', `Job ${job.id} ended ${job.status} without a result.`, { status: job.status });
+    throw new ApiFailure(422, 'result_unavailable', `Job ${job.id} ended ${job.status} without a result.`, {
+      status: job.status,
+    });
   }
   const body = resultRecord(ctx.views, job) as { result: { artifacts: unknown[] } };
   if (ctx.extras.on && !ctx.engine.isExpired(job)) {
     const extra = flamegraph(ctx, job);
-    body.result.artifacts.push({ id: extra.id, url: artifactUrlOf(ctx.views, extra), kind: extra.kind, mimeType: extra.mimeType, stage: null });
+    body.result.artifacts.push({
+      id: extra.id,
+      url: artifactUrlOf(ctx.views, extra),
+      kind: extra.kind,
+      mimeType: extra.mimeType,
+      stage: null,
+    });
   }
   return { status: 200, body };
 }
@@ -42,7 +59,14 @@ const flamegraphs = new WeakMap<Job, ArtifactRecord>();
 function flamegraph(ctx: ServerContext, job: Job): ArtifactRecord {
   let a = flamegraphs.get(job);
   if (!a) {
-    a = { id: newId(), jobId: job.id, kind: 'flamegraph', mimeType: 'image/svg+xml', stage: null, filename: 'flamegraph.svg' };
+    a = {
+      id: newId(),
+      jobId: job.id,
+      kind: 'flamegraph',
+      mimeType: 'image/svg+xml',
+      stage: null,
+      filename: 'flamegraph.svg',
+    };
     flamegraphs.set(job, a);
     ctx.registry.set(a.id, a);
   }
@@ -60,7 +84,11 @@ function encodeCursor(seq: number, key: string): string {
 
 function decodeCursor(cursor: string, key: string): number {
   try {
-    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v?: unknown; s?: unknown; k?: unknown };
+    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
+      v?: unknown;
+      s?: unknown;
+      k?: unknown;
+    };
     if (c.v === 1 && Number.isInteger(c.s) && c.k === keyTag(key)) return c.s as number;
   } catch {
     // fall through
@@ -73,13 +101,15 @@ function keyTag(key: string): string {
 }
 
 export function listJobs(ctx: ServerContext, call: Call): Answer {
-  for (const name of Object.keys(call.query)) if (name !== 'limit' && name !== 'cursor') throw invalid(`Unknown query parameter '${name}'.`);
+  for (const name of Object.keys(call.query))
+    if (name !== 'limit' && name !== 'cursor') throw invalid(`Unknown query parameter '${name}'.`);
   const rawLimit = call.query.limit;
   if (rawLimit !== undefined && !/^\d+$/.test(rawLimit)) throw invalid('limit must be an integer from 1 to 100.');
   const limit = rawLimit === undefined ? 25 : Number(rawLimit);
   if (limit < 1 || limit > 100) throw invalid('limit must be an integer from 1 to 100.');
   const cursor = call.query.cursor;
-  if (cursor !== undefined && (cursor.length < 1 || cursor.length > 512)) throw new ApiFailure(400, 'invalid_cursor', 'The cursor is not valid.');
+  if (cursor !== undefined && (cursor.length < 1 || cursor.length > 512))
+    throw new ApiFailure(400, 'invalid_cursor', 'The cursor is not valid.');
   const after = cursor === undefined ? Infinity : decodeCursor(cursor, call.account.key);
   const now = ctx.clock.now();
   const jobs = [...ctx.engine.jobs.values()]
@@ -109,7 +139,10 @@ export function getArtifactUrl(ctx: ServerContext, call: Call): Answer {
   const job = a ? ctx.engine.jobs.get(a.jobId) : undefined;
   if (!a || !job || job.owner !== call.account.key) throw notFound('Artifact', id);
   if (ctx.engine.isExpired(job)) {
-    throw new ApiFailure(410, 'artifact_expired', 'The artifact has expired.', { id, retentionDays: ctx.settings.retentionDays });
+    throw new ApiFailure(410, 'artifact_expired', 'The artifact has expired.', {
+      id,
+      retentionDays: ctx.settings.retentionDays,
+    });
   }
   return { status: 200, body: { url: artifactUrlOf(ctx.views, a) } };
 }

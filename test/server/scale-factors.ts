@@ -8,15 +8,28 @@ import type { Job } from './types.js';
 
 /** `scale_only` names → the report's keys. */
 const REPORT_KEYS: Record<string, string> = {
-  str: 'Str', strength: 'Str', agi: 'Agi', agility: 'Agi', int: 'Int', intellect: 'Int', crit: 'Crit', haste: 'Haste',
-  mastery: 'Mastery', vers: 'Vers', versatility: 'Vers', wdps: 'Wdps',
+  str: 'Str',
+  strength: 'Str',
+  agi: 'Agi',
+  agility: 'Agi',
+  int: 'Int',
+  intellect: 'Int',
+  crit: 'Crit',
+  haste: 'Haste',
+  mastery: 'Mastery',
+  vers: 'Vers',
+  versatility: 'Vers',
+  wdps: 'Wdps',
 };
 
 export function scaleFactorsOf(job: Job): Record<string, unknown> {
   const text = job.submission.profileText;
   if (!/^\s*calculate_scale_factors\s*=\s*1\s*$/m.test(text)) return {};
   const only = [...text.matchAll(/^\s*scale_only\s*=\s*(\S+)\s*$/gm)].at(-1)?.[1] ?? 'crit,haste,mastery,vers';
-  const keys = only.split(',').map((k) => REPORT_KEYS[k.trim().toLowerCase()]).filter((k): k is string => Boolean(k));
+  const keys = only
+    .split(',')
+    .map((k) => REPORT_KEYS[k.trim().toLowerCase()])
+    .filter((k): k is string => Boolean(k));
   const rand = seeded(`${job.id}/scale`);
   const factors = Object.fromEntries(keys.map((k) => [k, Math.round((5 + 10 * rand()) * 1000) / 1000]));
   const deltas = Object.fromEntries(keys.map((k) => [k, 154]));

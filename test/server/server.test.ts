@@ -7,7 +7,18 @@ import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './index.js';
 import { EXTRA_FIELD } from './faults.js';
-import { call, expectEnvelope, expectResponsesValid, get, KEY, newJob, PROFILE, submit, submitBody, type Json } from './test-client.js';
+import {
+  call,
+  expectEnvelope,
+  expectResponsesValid,
+  get,
+  KEY,
+  newJob,
+  PROFILE,
+  submit,
+  submitBody,
+  type Json,
+} from './test-client.js';
 
 let server: TestServer;
 
@@ -31,7 +42,11 @@ describe('auth', () => {
     expectEnvelope(await get(server, '/v1/sim/usage', { key: 'sk_nope' }), 401, 'invalid_token');
     expectEnvelope(await get(server, '/v1/sim/usage', { key: 'sk_test_revoked' }), 401, 'revoked_token');
     expectEnvelope(await get(server, '/v1/sim/usage', { key: 'sk_test_expired' }), 401, 'expired_token');
-    expectEnvelope(await get(server, '/v1/sim/usage', { key: null, headers: { authorization: `Basic ${KEY}` } }), 401, 'invalid_token');
+    expectEnvelope(
+      await get(server, '/v1/sim/usage', { key: null, headers: { authorization: `Basic ${KEY}` } }),
+      401,
+      'invalid_token',
+    );
     expect((await get(server, '/v1/sim/usage')).status).toBe(200);
   });
 
@@ -68,7 +83,10 @@ describe('POST /v1/sim/jobs', () => {
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
     expect(r.body.id).toMatch(/^\d{18}$/);
-    expect(r.body.runtime).toEqual({ ceiling: { maxCredits: 9600, runtimeSeconds: 300, queueSeconds: 1800 }, priorityFeeCredits: 0 });
+    expect(r.body.runtime).toEqual({
+      ceiling: { maxCredits: 9600, runtimeSeconds: 300, queueSeconds: 1800 },
+      priorityFeeCredits: 0,
+    });
     expect(r.body.links.share).toBe(`${server.artifactUrl}/share/${r.body.id}`);
     expect(r.body.links.manifest).toBeUndefined();
     expect(r.body).not.toHaveProperty('warnings');
@@ -79,7 +97,13 @@ describe('POST /v1/sim/jobs', () => {
     expect(r.headers.get('x-max-active-jobs')).toBe('100');
     expect(r.headers.get('x-idempotent-replay')).toBeNull();
     const job = await get(server, `/v1/sim/jobs/${r.body.id}`);
-    expect(job.body).toMatchObject({ id: r.body.id, status: 'pending', priority: 'standard', metadata: null, build: null });
+    expect(job.body).toMatchObject({
+      id: r.body.id,
+      status: 'pending',
+      priority: 'standard',
+      metadata: null,
+      build: null,
+    });
   });
 
   it('returns clamp and floor warnings with 1-based lines; target_error=0 is left alone', async () => {
@@ -96,7 +120,9 @@ describe('POST /v1/sim/jobs', () => {
     const extra = await submit(server, { runtime: { maxRuntimeSeconds: 60, turbo: true } });
     expectEnvelope(extra, 400, 'invalid_request');
     expect(extra.body.error).toContain("runtime has unknown property 'turbo'");
-    const channel = await call(server, 'POST', '/v1/sim/jobs', { json: { build: { channel: 'daily' }, profile: { text: PROFILE } } });
+    const channel = await call(server, 'POST', '/v1/sim/jobs', {
+      json: { build: { channel: 'daily' }, profile: { text: PROFILE } },
+    });
     expectEnvelope(channel, 400, 'invalid_request');
     expect(channel.body.error).toContain('build.channel must be one of nightly, weekly, latest');
     const top = await submit(server, { bogus: 1 });
@@ -105,8 +131,19 @@ describe('POST /v1/sim/jobs', () => {
     expect(zero.body.error).toContain('runtime.maxQueueSeconds');
     const meta = await submit(server, {}, { metadata: { note: 'x'.repeat(501) } });
     expect(meta.body.error).toContain('metadata.note');
-    expectEnvelope(await call(server, 'POST', '/v1/sim/jobs', { text: '{not json', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
-    expectEnvelope(await call(server, 'POST', '/v1/sim/jobs', { text: PROFILE, headers: { 'content-type': 'application/xml' } }), 400, 'invalid_request');
+    expectEnvelope(
+      await call(server, 'POST', '/v1/sim/jobs', {
+        text: '{not json',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_request',
+    );
+    expectEnvelope(
+      await call(server, 'POST', '/v1/sim/jobs', { text: PROFILE, headers: { 'content-type': 'application/xml' } }),
+      400,
+      'invalid_request',
+    );
     const halfCreds = await submit(server, { credentials: { providerClientId: 'id' } });
     expectEnvelope(halfCreds, 400, 'invalid_request');
     expect(server.jobs.size).toBe(0);
@@ -115,26 +152,48 @@ describe('POST /v1/sim/jobs', () => {
   it('limits metadata to 20 entries and 1 KB', async () => {
     const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v']));
     expectEnvelope(await submit(server, {}, { metadata: many }), 400, 'invalid_request');
-    expectEnvelope(await submit(server, {}, { metadata: { a: 'x'.repeat(500), b: 'y'.repeat(500), c: 'z'.repeat(30) } }), 400, 'invalid_request');
+    expectEnvelope(
+      await submit(server, {}, { metadata: { a: 'x'.repeat(500), b: 'y'.repeat(500), c: 'z'.repeat(30) } }),
+      400,
+      'invalid_request',
+    );
     expect((await submit(server, {}, { metadata: { a: 'x'.repeat(500) } })).status).toBe(200);
   });
 
   it('accepts text/plain with query parameters and provider headers', async () => {
     const r = await call(server, 'POST', '/v1/sim/jobs', {
       text: PROFILE,
-      query: { channel: 'weekly', priority: 'high', multiStage: 'false', maxRuntimeSeconds: '120', maxQueueSeconds: '600', artifactsHtml: 'true', artifactsCsv: 'true', artifactsJsonVersion: '3' },
+      query: {
+        channel: 'weekly',
+        priority: 'high',
+        multiStage: 'false',
+        maxRuntimeSeconds: '120',
+        maxQueueSeconds: '600',
+        artifactsHtml: 'true',
+        artifactsCsv: 'true',
+        artifactsJsonVersion: '3',
+      },
       headers: { 'x-provider-client-id': 'cid', 'x-provider-client-secret': 'csecret' },
     });
     expect(r.status, r.text).toBe(200);
     expect(r.body.runtime.ceiling).toEqual({ maxCredits: 3840, runtimeSeconds: 120, queueSeconds: 600 });
     const job = server.jobs.get(r.body.id);
-    expect(job?.submission).toMatchObject({ channel: 'weekly', priority: 'high', html: true, csv: true, jsonVersion: '3', credentials: true, metadata: null });
+    expect(job?.submission).toMatchObject({
+      channel: 'weekly',
+      priority: 'high',
+      html: true,
+      csv: true,
+      jsonVersion: '3',
+      credentials: true,
+      metadata: null,
+    });
     expect(JSON.stringify(job)).not.toContain('csecret');
     expect(server.requests.at(-1)?.validation).toEqual({ valid: true, errors: [] });
   });
 
   it('rejects malformed text/plain submissions', async () => {
-    const plain = (query: Record<string, string>, headers: Record<string, string> = {}) => call(server, 'POST', '/v1/sim/jobs', { text: PROFILE, query, headers });
+    const plain = (query: Record<string, string>, headers: Record<string, string> = {}) =>
+      call(server, 'POST', '/v1/sim/jobs', { text: PROFILE, query, headers });
     const noChannel = await plain({});
     expectEnvelope(noChannel, 400, 'invalid_request');
     expect(noChannel.body.error).toContain('channel');
@@ -142,7 +201,9 @@ describe('POST /v1/sim/jobs', () => {
     expect((await plain({ channel: 'nightly', multiStage: 'TRUE' })).status).toBe(400);
     expect((await plain({ channel: 'nightly', colour: 'red' })).body.error).toContain("'colour'");
     expect((await plain({ channel: 'nightly', priority: 'urgent' })).status).toBe(400);
-    expect((await plain({ channel: 'nightly' }, { 'x-provider-client-id': 'only-id' })).body.error).toContain('together');
+    expect((await plain({ channel: 'nightly' }, { 'x-provider-client-id': 'only-id' })).body.error).toContain(
+      'together',
+    );
     expect(server.requests.filter((r) => r.method === 'POST').every((r) => r.validation.valid === false)).toBe(true);
     expect(server.jobs.size).toBe(0);
   });
@@ -155,8 +216,14 @@ describe('POST /v1/sim/jobs', () => {
     expectEnvelope(plain, 413, 'profile_too_large');
     // multi-byte characters: 2 MB of UTF-8 is fewer characters
     expectEnvelope(await submit(server, { profile: { text: 'é'.repeat(1024 * 1024 + 1) } }), 413, 'profile_too_large');
-    expect((await submit(server, { profile: { text: `mage=A\n#${'x'.repeat(2 * 1024 * 1024 - 16)}` } })).status).toBe(200);
-    expectEnvelope(await submit(server, { profile: { text: 'y'.repeat(3 * 1024 * 1024 + 10) } }), 413, 'payload_too_large');
+    expect((await submit(server, { profile: { text: `mage=A\n#${'x'.repeat(2 * 1024 * 1024 - 16)}` } })).status).toBe(
+      200,
+    );
+    expectEnvelope(
+      await submit(server, { profile: { text: 'y'.repeat(3 * 1024 * 1024 + 10) } }),
+      413,
+      'payload_too_large',
+    );
   });
 
   it('answers 400 webhook_not_configured unless the key has a webhook config', async () => {
@@ -167,10 +234,25 @@ describe('POST /v1/sim/jobs', () => {
   });
 
   it('answers 422 input_sanitized_rejected with the blocked lines', async () => {
-    const text = ['mage="A"', 'threads=8', '# output=comment.txt is fine', 'html=report.html', 'profileset.x+=json2=/tmp/a.json', 'save_scaling=1', 'dps_plot_stat=haste', 'iterations=1000 output=/tmp/x'].join('\n');
+    const text = [
+      'mage="A"',
+      'threads=8',
+      '# output=comment.txt is fine',
+      'html=report.html',
+      'profileset.x+=json2=/tmp/a.json',
+      'save_scaling=1',
+      'dps_plot_stat=haste',
+      'iterations=1000 output=/tmp/x',
+    ].join('\n');
     const r = await submit(server, { profile: { text } });
     expectEnvelope(r, 422, 'input_sanitized_rejected');
-    expect(r.body.meta).toMatchObject({ reason: 'input_sanitized_rejected', message: expect.any(String), docsUrl: expect.stringMatching(/^https:/), blockedCount: 6, blockedTruncated: false });
+    expect(r.body.meta).toMatchObject({
+      reason: 'input_sanitized_rejected',
+      message: expect.any(String),
+      docsUrl: expect.stringMatching(/^https:/),
+      blockedCount: 6,
+      blockedTruncated: false,
+    });
     expect(r.body.meta.blocked.map((b: Json) => b.line)).toEqual([2, 4, 5, 6, 7, 8]);
     expect(r.body.meta.blocked[0]).toEqual({ line: 2, text: 'threads=8' });
   });
@@ -187,7 +269,10 @@ describe('POST /v1/sim/jobs', () => {
     expectEnvelope(armory, 422, 'input_sanitized_rejected');
     expect(armory.body.meta.blocked).toEqual([{ line: 1, text: 'armory=us,illidan,niike' }]);
     expect(armory.body.error).toContain('credentials');
-    const withCreds = await submit(server, { profile: { text: 'armory=us,illidan,niike\n' }, credentials: { providerClientId: 'a', providerClientSecret: 'b' } });
+    const withCreds = await submit(server, {
+      profile: { text: 'armory=us,illidan,niike\n' },
+      credentials: { providerClientId: 'a', providerClientSecret: 'b' },
+    });
     expect(withCreds.status).toBe(200);
     expect((await submit(server, { profile: { text: 'MID1_Mage_Arcane.simc\n' } })).status).toBe(200);
     expect((await submit(server, { profile: { text: 'input=MID1_Mage_Fire.simc\n' } })).status).toBe(200);
@@ -215,7 +300,12 @@ describe('POST /v1/sim/jobs', () => {
     const reserve = await submit(server, { runtime: { maxRuntimeSeconds: 400 } });
     expectEnvelope(reserve, 402, 'insufficient_credits');
     expect(reserve.body.meta).toEqual({
-      reason: 'insufficient_credits', ceilingMaxCredits: 12_800, maxAffordableCredits: 10_000, ceilingRuntimeSeconds: 400, maxAffordableRuntimeSeconds: 312, docsUrl: expect.any(String),
+      reason: 'insufficient_credits',
+      ceilingMaxCredits: 12_800,
+      maxAffordableCredits: 10_000,
+      ceilingRuntimeSeconds: 400,
+      maxAffordableRuntimeSeconds: 312,
+      docsUrl: expect.any(String),
     });
     const overBudget = await submit(server, { runtime: { maxCredits: 12_800 } });
     expect(overBudget.body.meta).toMatchObject({ ceilingMaxCredits: 12_800, maxAffordableCredits: 10_000 });
@@ -226,7 +316,12 @@ describe('POST /v1/sim/jobs', () => {
     expect(account.reserved).toBe(3700);
     server.clock.advance(10_000);
     const job = (await get(server, `/v1/sim/jobs/${id}`)).body;
-    expect(job.runtime).toMatchObject({ simDurationMs: 2500, creditsConsumed: 3 * 32 + 500, priorityFeeCredits: 500, vcpus: 32 });
+    expect(job.runtime).toMatchObject({
+      simDurationMs: 2500,
+      creditsConsumed: 3 * 32 + 500,
+      priorityFeeCredits: 500,
+      vcpus: 32,
+    });
     expect(account.available).toBe(10_000 - 96 - 500);
     expect(account.reserved).toBe(0);
   });
@@ -306,14 +401,21 @@ describe('idempotency', () => {
     const other = await submit(server, { priority: 'high' }, { headers });
     expectEnvelope(other, 409, 'idempotency_key_reuse');
     expect(other.body.meta).toMatchObject({ reason: 'idempotency_key_reuse', originalJobId: first.body.id });
-    const rotated = await submit(server, { credentials: { providerClientId: 'a', providerClientSecret: 'c' } }, { headers });
+    const rotated = await submit(
+      server,
+      { credentials: { providerClientId: 'a', providerClientSecret: 'c' } },
+      { headers },
+    );
     expectEnvelope(rotated, 409, 'idempotency_key_reuse');
     expect((await submit(server, creds, { headers })).status).toBe(200);
   });
 
   it('compares the JSON and text/plain forms by content, key order aside', async () => {
     const headers = { 'idempotency-key': 'k-order' };
-    const a = await call(server, 'POST', '/v1/sim/jobs', { json: { profile: { text: PROFILE }, build: { channel: 'nightly' } }, headers });
+    const a = await call(server, 'POST', '/v1/sim/jobs', {
+      json: { profile: { text: PROFILE }, build: { channel: 'nightly' } },
+      headers,
+    });
     const b = await call(server, 'POST', '/v1/sim/jobs', { text: PROFILE, query: { channel: 'nightly' }, headers });
     expect(b.headers.get('x-idempotent-replay')).toBe('true');
     expect(b.body.id).toBe(a.body.id);
@@ -327,10 +429,24 @@ describe('idempotency', () => {
     expect(b.status).toBe(200);
     expect(b.body.id).not.toBe(a.body.id);
     expect(b.headers.get('x-idempotent-replay')).toBeNull();
-    expectEnvelope(await submit(server, {}, { key: 'sk_a', headers: { 'idempotency-key': 'tab\tinside' } }), 400, 'invalid_request');
-    expectEnvelope(await submit(server, {}, { key: 'sk_a', headers: { 'idempotency-key': 'clé' } }), 400, 'invalid_request');
-    expectEnvelope(await submit(server, {}, { key: 'sk_a', headers: { 'idempotency-key': 'k'.repeat(256) } }), 400, 'invalid_request');
-    expect((await submit(server, {}, { key: 'sk_a', headers: { 'idempotency-key': 'k'.repeat(255) } })).status).toBe(200);
+    expectEnvelope(
+      await submit(server, {}, { key: 'sk_a', headers: { 'idempotency-key': 'tab\tinside' } }),
+      400,
+      'invalid_request',
+    );
+    expectEnvelope(
+      await submit(server, {}, { key: 'sk_a', headers: { 'idempotency-key': 'clé' } }),
+      400,
+      'invalid_request',
+    );
+    expectEnvelope(
+      await submit(server, {}, { key: 'sk_a', headers: { 'idempotency-key': 'k'.repeat(256) } }),
+      400,
+      'invalid_request',
+    );
+    expect((await submit(server, {}, { key: 'sk_a', headers: { 'idempotency-key': 'k'.repeat(255) } })).status).toBe(
+      200,
+    );
     expect(server.requests.find((r) => r.headers['idempotency-key'] === 'tab\tinside')?.validation.valid).toBe(false);
   });
 });
@@ -347,10 +463,20 @@ describe('routing', () => {
   });
 
   it('serves usage with the account limits and builds by channel and id', async () => {
-    await fresh({ limits: { maxActiveJobs: 7, maxRuntimeSeconds: 1200, maxQueueSeconds: 600, priorityFeeCredits: 99 } });
+    await fresh({
+      limits: { maxActiveJobs: 7, maxRuntimeSeconds: 1200, maxQueueSeconds: 600, priorityFeeCredits: 99 },
+    });
     await newJob(server);
     const usage = await get(server, '/v1/sim/usage');
-    expect(usage.body.limits).toMatchObject({ maxActiveJobs: 7, maxRuntimeSeconds: 1200, maxQueueSeconds: 600, defaultRuntimeSeconds: 300, defaultQueueSeconds: 600, vcpuPerJob: 32, priorityFeeCredits: { high: 99 } });
+    expect(usage.body.limits).toMatchObject({
+      maxActiveJobs: 7,
+      maxRuntimeSeconds: 1200,
+      maxQueueSeconds: 600,
+      defaultRuntimeSeconds: 300,
+      defaultQueueSeconds: 600,
+      vcpuPerJob: 32,
+      priorityFeeCredits: { high: 99 },
+    });
     expect(usage.body.snapshot).toEqual({ activeJobs: 1, queuedJobs: 1, runningJobs: 0 });
     expect(usage.headers.get('x-active-jobs')).toBe('1');
     const builds = await get(server, '/v1/sim/builds');
@@ -459,10 +585,14 @@ describe('extra fields', () => {
 
 describe('CLI entry', () => {
   it('prints one JSON line with both URLs and serves until killed', async () => {
-    const child = spawn(process.execPath, ['scripts/tsrun.mjs', 'test/server/main.ts', '--queue-ms', '10', '--run-ms', '20'], {
-      cwd: new URL('../..', import.meta.url).pathname,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['scripts/tsrun.mjs', 'test/server/main.ts', '--queue-ms', '10', '--run-ms', '20'],
+      {
+        cwd: new URL('../..', import.meta.url).pathname,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     try {
       const line = await new Promise<string>((resolve, reject) => {
         createInterface({ input: child.stdout }).once('line', resolve);
@@ -485,12 +615,21 @@ describe('openapi 1.19.1 credit budget', () => {
     const ok = await submit(server, { runtime: { maxCredits: 6400 } });
     expect(ok.status).toBe(200);
     expect(ok.body.runtime.ceiling).toEqual({ maxCredits: 6400, runtimeSeconds: 200, queueSeconds: 1800 });
-    expectEnvelope(await submit(server, { runtime: { maxCredits: 6400, maxRuntimeSeconds: 200 } }), 400, 'invalid_request');
+    expectEnvelope(
+      await submit(server, { runtime: { maxCredits: 6400, maxRuntimeSeconds: 200 } }),
+      400,
+      'invalid_request',
+    );
     const over = await submit(server, { runtime: { maxCredits: 600 * 32 + 1 } });
     expectEnvelope(over, 400, 'invalid_request');
     expect(over.body.meta).toMatchObject({ field: 'runtime.maxCredits', max: 19_200 });
     const usage = await get(server, '/v1/sim/usage');
-    expect(usage.body.plan).toMatchObject({ maxCreditsPerJob: 19_200, defaultCreditsPerJob: 9600, creditsPerSecond: 32, pool: 'standard' });
+    expect(usage.body.plan).toMatchObject({
+      maxCreditsPerJob: 19_200,
+      defaultCreditsPerJob: 9600,
+      creditsPerSecond: 32,
+      pool: 'standard',
+    });
     expect(usage.body.limits).toEqual(usage.body.plan);
   });
 });

@@ -17,13 +17,22 @@ export const MAX_METADATA_BYTES = 1024;
 type Json = Record<string, unknown>;
 
 const PLAIN_PARAMS = new Set([
-  'channel', 'gitBranch', 'priority', 'multiStage', 'maxRuntimeSeconds', 'maxQueueSeconds', 'webhookEvents',
-  'artifactsHtml', 'artifactsCsv', 'artifactsJsonVersion',
+  'channel',
+  'gitBranch',
+  'priority',
+  'multiStage',
+  'maxRuntimeSeconds',
+  'maxQueueSeconds',
+  'webhookEvents',
+  'artifactsHtml',
+  'artifactsCsv',
+  'artifactsJsonVersion',
 ]);
 
 /** The JSON equivalent of a text/plain submission; throws 400 on a malformed parameter or header. */
 export function plainToJson(text: string, query: Record<string, string>, headers: IncomingHttpHeaders): Json {
-  for (const name of Object.keys(query)) if (!PLAIN_PARAMS.has(name)) throw invalid(`Unknown query parameter '${name}'.`);
+  for (const name of Object.keys(query))
+    if (!PLAIN_PARAMS.has(name)) throw invalid(`Unknown query parameter '${name}'.`);
   const bool = (name: string): boolean | undefined => {
     const v = query[name];
     if (v === undefined) return undefined;
@@ -36,12 +45,20 @@ export function plainToJson(text: string, query: Record<string, string>, headers
   };
   if (query.channel === undefined) throw invalid('Query parameter channel is required for text/plain submissions.');
   const json: Json = { build: prune({ channel: query.channel, gitBranch: query.gitBranch }), profile: { text } };
-  const runtime = prune({ multiStage: bool('multiStage'), maxRuntimeSeconds: int('maxRuntimeSeconds'), maxQueueSeconds: int('maxQueueSeconds') });
+  const runtime = prune({
+    multiStage: bool('multiStage'),
+    maxRuntimeSeconds: int('maxRuntimeSeconds'),
+    maxQueueSeconds: int('maxQueueSeconds'),
+  });
   if (Object.keys(runtime).length) json.runtime = runtime;
   if (query.priority !== undefined) json.priority = query.priority;
   if (query.webhookEvents !== undefined) json.webhook = { events: query.webhookEvents.split(',').filter(Boolean) };
   const version = query.artifactsJsonVersion;
-  const artifacts = prune({ html: bool('artifactsHtml'), csv: bool('artifactsCsv'), json: version === undefined ? undefined : { version } });
+  const artifacts = prune({
+    html: bool('artifactsHtml'),
+    csv: bool('artifactsCsv'),
+    json: version === undefined ? undefined : { version },
+  });
   if (Object.keys(artifacts).length) json.artifacts = artifacts;
   const id = single(headers['x-provider-client-id']);
   const secret = single(headers['x-provider-client-secret']);
@@ -69,7 +86,8 @@ export function decodeSubmit(
     checkProfileSize(text);
     return plainToJson(text, query, headers);
   }
-  if (type !== 'application/json') throw invalid('Content-Type must be application/json (or text/plain for a raw profile).');
+  if (type !== 'application/json')
+    throw invalid('Content-Type must be application/json (or text/plain for a raw profile).');
   if (Object.keys(query).length) throw invalid(`Unknown query parameter '${Object.keys(query)[0]}'.`);
   let body: unknown;
   try {
@@ -77,7 +95,8 @@ export function decodeSubmit(
   } catch {
     throw invalid('The request body is not valid JSON.');
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('The request body must be a JSON object.');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw invalid('The request body must be a JSON object.');
   const text = ((body as Json).profile as Json | undefined)?.text;
   if (typeof text === 'string') checkProfileSize(text);
   return body as Json;
@@ -86,7 +105,10 @@ export function decodeSubmit(
 function checkProfileSize(text: string): void {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_PROFILE_BYTES) {
-    throw new ApiFailure(413, 'profile_too_large', 'profile.text exceeds 2 MB (UTF-8).', { maxBytes: MAX_PROFILE_BYTES, bytes });
+    throw new ApiFailure(413, 'profile_too_large', 'profile.text exceeds 2 MB (UTF-8).', {
+      maxBytes: MAX_PROFILE_BYTES,
+      bytes,
+    });
   }
 }
 
@@ -115,8 +137,10 @@ export function toSubmission(json: Json, account: Account): Submission {
   if (body.metadata) {
     const entries = Object.entries(body.metadata);
     const size = entries.reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
-    if (entries.length > MAX_METADATA_ENTRIES) throw invalid(`Invalid request: metadata has more than ${MAX_METADATA_ENTRIES} entries.`);
-    if (size > MAX_METADATA_BYTES) throw invalid(`Invalid request: metadata is over ${MAX_METADATA_BYTES} bytes in total.`);
+    if (entries.length > MAX_METADATA_ENTRIES)
+      throw invalid(`Invalid request: metadata has more than ${MAX_METADATA_ENTRIES} entries.`);
+    if (size > MAX_METADATA_BYTES)
+      throw invalid(`Invalid request: metadata is over ${MAX_METADATA_BYTES} bytes in total.`);
   }
   return {
     channel: body.build.channel,
@@ -124,8 +148,14 @@ export function toSubmission(json: Json, account: Account): Submission {
     profileText: body.profile.text,
     multiStage: body.runtime?.multiStage ?? false,
     // a credit budget is run as the seconds it buys; a seconds cap is billed as a budget (openapi 1.19.1)
-    maxRuntimeSeconds: body.runtime?.maxRuntimeSeconds ?? Math.floor((body.runtime?.maxCredits ?? defaultRuntimeSeconds(account) * CREDITS_PER_SECOND) / CREDITS_PER_SECOND),
-    maxCredits: body.runtime?.maxCredits ?? (body.runtime?.maxRuntimeSeconds ?? defaultRuntimeSeconds(account)) * CREDITS_PER_SECOND,
+    maxRuntimeSeconds:
+      body.runtime?.maxRuntimeSeconds ??
+      Math.floor(
+        (body.runtime?.maxCredits ?? defaultRuntimeSeconds(account) * CREDITS_PER_SECOND) / CREDITS_PER_SECOND,
+      ),
+    maxCredits:
+      body.runtime?.maxCredits ??
+      (body.runtime?.maxRuntimeSeconds ?? defaultRuntimeSeconds(account)) * CREDITS_PER_SECOND,
     creditBudget: body.runtime?.maxCredits !== undefined,
     maxQueueSeconds: body.runtime?.maxQueueSeconds ?? defaultQueueSeconds(account),
     priority: body.priority ?? 'standard',
@@ -139,29 +169,48 @@ export function toSubmission(json: Json, account: Account): Submission {
 }
 
 /** The defaults (300 s, 1800 s), lowered to the account maxima when those are smaller. */
-export const defaultRuntimeSeconds = (account: Account) => Math.min(DEFAULT_RUNTIME_SECONDS, account.limits.maxRuntimeSeconds);
-export const defaultQueueSeconds = (account: Account) => Math.min(DEFAULT_QUEUE_SECONDS, account.limits.maxQueueSeconds);
-export const maxCreditsPerJob = (account: Account) => account.limits.maxCreditsPerJob ?? account.limits.maxRuntimeSeconds * CREDITS_PER_SECOND;
+export const defaultRuntimeSeconds = (account: Account) =>
+  Math.min(DEFAULT_RUNTIME_SECONDS, account.limits.maxRuntimeSeconds);
+export const defaultQueueSeconds = (account: Account) =>
+  Math.min(DEFAULT_QUEUE_SECONDS, account.limits.maxQueueSeconds);
+export const maxCreditsPerJob = (account: Account) =>
+  account.limits.maxCreditsPerJob ?? account.limits.maxRuntimeSeconds * CREDITS_PER_SECOND;
 /** 9600 credits (300 s at 32 credits/s), lowered to the account maximum. */
-export const defaultCreditsPerJob = (account: Account) => Math.min(DEFAULT_RUNTIME_SECONDS * CREDITS_PER_SECOND, maxCreditsPerJob(account));
+export const defaultCreditsPerJob = (account: Account) =>
+  Math.min(DEFAULT_RUNTIME_SECONDS * CREDITS_PER_SECOND, maxCreditsPerJob(account));
 
 /** `runtime.maxRuntimeSeconds` / `maxQueueSeconds` against the account maxima (spec 2.1): 400 above them. */
 export function checkAccountLimits(sub: Submission, account: Account): void {
   const { maxRuntimeSeconds, maxQueueSeconds } = account.limits;
   if (sub.maxRuntimeSeconds > maxRuntimeSeconds) {
-    throw invalid(`Invalid request: runtime.maxRuntimeSeconds ${sub.maxRuntimeSeconds} exceeds the account limit of ${maxRuntimeSeconds}.`, {
-      field: 'runtime.maxRuntimeSeconds', requested: sub.maxRuntimeSeconds, max: maxRuntimeSeconds,
-    });
+    throw invalid(
+      `Invalid request: runtime.maxRuntimeSeconds ${sub.maxRuntimeSeconds} exceeds the account limit of ${maxRuntimeSeconds}.`,
+      {
+        field: 'runtime.maxRuntimeSeconds',
+        requested: sub.maxRuntimeSeconds,
+        max: maxRuntimeSeconds,
+      },
+    );
   }
   if (sub.maxCredits > maxCreditsPerJob(account)) {
-    throw invalid(`Invalid request: runtime.maxCredits ${sub.maxCredits} exceeds the account limit of ${maxCreditsPerJob(account)}.`, {
-      field: 'runtime.maxCredits', requested: sub.maxCredits, max: maxCreditsPerJob(account),
-    });
+    throw invalid(
+      `Invalid request: runtime.maxCredits ${sub.maxCredits} exceeds the account limit of ${maxCreditsPerJob(account)}.`,
+      {
+        field: 'runtime.maxCredits',
+        requested: sub.maxCredits,
+        max: maxCreditsPerJob(account),
+      },
+    );
   }
   if (sub.maxQueueSeconds > maxQueueSeconds) {
-    throw invalid(`Invalid request: runtime.maxQueueSeconds ${sub.maxQueueSeconds} exceeds the account limit of ${maxQueueSeconds}.`, {
-      field: 'runtime.maxQueueSeconds', requested: sub.maxQueueSeconds, max: maxQueueSeconds,
-    });
+    throw invalid(
+      `Invalid request: runtime.maxQueueSeconds ${sub.maxQueueSeconds} exceeds the account limit of ${maxQueueSeconds}.`,
+      {
+        field: 'runtime.maxQueueSeconds',
+        requested: sub.maxQueueSeconds,
+        max: maxQueueSeconds,
+      },
+    );
   }
 }
 
@@ -180,12 +229,21 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-const KNOBS = ['test.queueMs', 'test.runMs', 'test.startingMs', 'test.outcome', 'test.profilesets', 'test.artifactBytes', 'test.redirect'];
+const KNOBS = [
+  'test.queueMs',
+  'test.runMs',
+  'test.startingMs',
+  'test.outcome',
+  'test.profilesets',
+  'test.artifactBytes',
+  'test.redirect',
+];
 
 /** Per-job test knobs from metadata (documented in index.ts); 400 on a malformed or unknown `test.*` key. */
 export function readPlan(metadata: Record<string, string> | null, settings: Settings): JobPlan {
   const m = metadata ?? {};
-  for (const key of Object.keys(m)) if (key.startsWith('test.') && !KNOBS.includes(key)) throw invalid(`Unknown test knob metadata.${key}.`);
+  for (const key of Object.keys(m))
+    if (key.startsWith('test.') && !KNOBS.includes(key)) throw invalid(`Unknown test knob metadata.${key}.`);
   const num = (key: string, fallback: number | undefined): number | undefined => {
     const v = m[key];
     if (v === undefined) return fallback;
@@ -193,9 +251,11 @@ export function readPlan(metadata: Record<string, string> | null, settings: Sett
     return Number(v);
   };
   const outcome = m['test.outcome'] ?? 'completed';
-  if (!(OUTCOMES as readonly string[]).includes(outcome)) throw invalid(`metadata.test.outcome must be one of ${OUTCOMES.join(', ')}.`);
+  if (!(OUTCOMES as readonly string[]).includes(outcome))
+    throw invalid(`metadata.test.outcome must be one of ${OUTCOMES.join(', ')}.`);
   const redirect = m['test.redirect'];
-  if (redirect !== undefined && redirect !== 'true' && redirect !== 'false') throw invalid('metadata.test.redirect must be true or false.');
+  if (redirect !== undefined && redirect !== 'true' && redirect !== 'false')
+    throw invalid('metadata.test.redirect must be true or false.');
   return {
     queueMs: num('test.queueMs', settings.queueMs) ?? settings.queueMs,
     runMs: num('test.runMs', settings.runMs) ?? settings.runMs,

@@ -49,16 +49,28 @@ export async function call(server: TestServer, method: string, path: string, opt
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 
-export function submitBody(extra: Record<string, unknown> = {}, metadata?: Record<string, string>): Record<string, unknown> {
+export function submitBody(
+  extra: Record<string, unknown> = {},
+  metadata?: Record<string, string>,
+): Record<string, unknown> {
   return { build: { channel: 'nightly' }, profile: { text: PROFILE }, ...(metadata ? { metadata } : {}), ...extra };
 }
 
-export function submit(server: TestServer, extra: Record<string, unknown> = {}, opts: CallOptions & { metadata?: Record<string, string> } = {}) {
+export function submit(
+  server: TestServer,
+  extra: Record<string, unknown> = {},
+  opts: CallOptions & { metadata?: Record<string, string> } = {},
+) {
   return call(server, 'POST', '/v1/sim/jobs', { json: submitBody(extra, opts.metadata), ...opts });
 }
 
 /** Submit and return the new job id (asserting a 200). */
-export async function newJob(server: TestServer, extra: Record<string, unknown> = {}, metadata?: Record<string, string>, key?: string): Promise<string> {
+export async function newJob(
+  server: TestServer,
+  extra: Record<string, unknown> = {},
+  metadata?: Record<string, string>,
+  key?: string,
+): Promise<string> {
   const r = await submit(server, extra, { metadata, key });
   expect(r.status, r.text).toBe(200);
   return r.body.id as string;

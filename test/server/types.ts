@@ -3,7 +3,14 @@
 export const CHANNELS = ['nightly', 'weekly', 'latest'] as const;
 export const PRIORITIES = ['background', 'standard', 'high'] as const;
 export const TERMINAL = ['completed', 'failed', 'cancelled', 'timed_out'] as const;
-export const OUTCOMES = ['completed', 'failed', 'simulation_error', 'timed_out', 'execution_failed', 'retried'] as const;
+export const OUTCOMES = [
+  'completed',
+  'failed',
+  'simulation_error',
+  'timed_out',
+  'execution_failed',
+  'retried',
+] as const;
 
 export type Channel = (typeof CHANNELS)[number];
 export type Priority = (typeof PRIORITIES)[number];
@@ -12,8 +19,17 @@ export type JobState = 'pending' | 'queued' | 'starting' | 'running' | TerminalS
 export type Outcome = (typeof OUTCOMES)[number];
 
 export type ErrorCode =
-  | 'execution_interrupted' | 'execution_timeout' | 'execution_failed' | 'build_unavailable' | 'simulation_error'
-  | 'queue_timeout' | 'input_invalid' | 'insufficient_credits' | 'user_cancelled' | 'internal' | 'max_credits_reached';
+  | 'execution_interrupted'
+  | 'execution_timeout'
+  | 'execution_failed'
+  | 'build_unavailable'
+  | 'simulation_error'
+  | 'queue_timeout'
+  | 'input_invalid'
+  | 'insufficient_credits'
+  | 'user_cancelled'
+  | 'internal'
+  | 'max_credits_reached';
 
 /** Account limits of one client (API key). Every value can be set per key or for all keys. */
 export interface AccountLimits {

@@ -48,7 +48,11 @@ export function jobRecord(ctx: ViewContext, job: Job): Record<string, unknown> {
       priorityFeeCredits: job.priorityFeeCredits,
       creditsPerSecond: job.startedAt !== null ? CREDITS_PER_SECOND : null,
       vcpus: job.startedAt !== null ? VCPUS : null,
-      ceiling: { maxCredits: job.submission.maxCredits, runtimeSeconds: job.submission.maxRuntimeSeconds, queueSeconds: job.submission.maxQueueSeconds },
+      ceiling: {
+        maxCredits: job.submission.maxCredits,
+        runtimeSeconds: job.submission.maxRuntimeSeconds,
+        queueSeconds: job.submission.maxQueueSeconds,
+      },
     },
     retried: job.retried,
     build: job.build ? jobBuildView(job.build, job.submission.channel) : null,
@@ -65,7 +69,12 @@ function progress(job: Job, now: number): { percent: number | null; stage: Recor
   const within = fraction * total - (current - 1);
   return {
     percent: round1(fraction * 100),
-    stage: { current, total, label: stageLabels(total)[current - 1] ?? 'final', percent: round1(Math.min(1, within) * 100) },
+    stage: {
+      current,
+      total,
+      label: stageLabels(total)[current - 1] ?? 'final',
+      percent: round1(Math.min(1, within) * 100),
+    },
   };
 }
 
@@ -89,7 +98,11 @@ export function statusRecord(ctx: ViewContext, job: Job, includeLogs: boolean): 
     statusReason: job.statusReason,
     simcExitCode: job.simcExitCode,
     queue: waiting
-      ? { queuedAt: ctx.clock.iso(job.queuedAt), estimatedStartSeconds: Math.ceil(ctx.engine.estimatedStartMs(job) / 1000), estimatedStartUpdatedAt: ctx.clock.iso(now) }
+      ? {
+          queuedAt: ctx.clock.iso(job.queuedAt),
+          estimatedStartSeconds: Math.ceil(ctx.engine.estimatedStartMs(job) / 1000),
+          estimatedStartUpdatedAt: ctx.clock.iso(now),
+        }
       : null,
     progress: progress(job, now),
     logEntries: includeLogs && job.status === 'running' ? logEntries(job, now) : null,
@@ -107,7 +120,13 @@ export function resultRecord(ctx: ViewContext, job: Job): Record<string, unknown
     ...jobRecord(ctx, job),
     result: {
       summary: result?.summary ?? null,
-      artifacts: artifacts.map((a) => ({ id: a.id, url: artifactUrlOf(ctx, a), kind: a.kind, mimeType: a.mimeType, stage: a.stage })),
+      artifacts: artifacts.map((a) => ({
+        id: a.id,
+        url: artifactUrlOf(ctx, a),
+        kind: a.kind,
+        mimeType: a.mimeType,
+        stage: a.stage,
+      })),
     },
   };
 }

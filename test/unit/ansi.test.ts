@@ -17,7 +17,16 @@ describe('colours', () => {
       expect(ours.level).toBe(level);
       for (const style of STYLES) {
         const inner = chalk.red('in') + chalk.dim('side');
-        for (const text of ['', 'plain', 42, 0, 'two\nlines', 'crlf\r\nlines\n', `nested ${inner} text`, `${chalk.bold('a\nb')} and ${inner}\n`]) {
+        for (const text of [
+          '',
+          'plain',
+          42,
+          0,
+          'two\nlines',
+          'crlf\r\nlines\n',
+          `nested ${inner} text`,
+          `${chalk.bold('a\nb')} and ${inner}\n`,
+        ]) {
           expect(ours[style](text), `${style} at level ${level}: ${JSON.stringify(text)}`).toBe(chalk[style](text));
         }
       }

@@ -28,11 +28,15 @@ describe('JUnit XML', () => {
     expect(xml).toMatch(/<testsuites name="simjob" tests="4" failures="1" errors="1" skipped="1" time="1.235">/);
   });
 
-
   it('the validator is real: a test case without a name, or a count that is not a number, is refused', async () => {
     const bad = join(dir, 'bad.xml');
-    writeFileSync(bad, '<?xml version="1.0"?>\n<testsuites><testsuite name="s" tests="one"><testcase classname="x"/></testsuite></testsuites>\n');
-    await expect(validateJunit(bad)).rejects.toThrow(/is not valid JUnit XML:[\s\S]*attribute 'tests'[\s\S]*attribute 'name' is required/);
+    writeFileSync(
+      bad,
+      '<?xml version="1.0"?>\n<testsuites><testsuite name="s" tests="one"><testcase classname="x"/></testsuite></testsuites>\n',
+    );
+    await expect(validateJunit(bad)).rejects.toThrow(
+      /is not valid JUnit XML:[\s\S]*attribute 'tests'[\s\S]*attribute 'name' is required/,
+    );
   });
 });
 
@@ -47,14 +51,24 @@ describe('scenarios', () => {
   it('the product of every --scenario and preset, labelled in the order given', () => {
     const s = expandScenarios(['desired_targets=1,5', 'max_time=300'], ['dungeon']);
     expect(s.map((x) => x.label)).toEqual([
-      'DungeonSlice desired_targets=1 max_time=300', 'DungeonSlice desired_targets=5 max_time=300',
-      'DungeonRoute desired_targets=1 max_time=300', 'DungeonRoute desired_targets=5 max_time=300',
+      'DungeonSlice desired_targets=1 max_time=300',
+      'DungeonSlice desired_targets=5 max_time=300',
+      'DungeonRoute desired_targets=1 max_time=300',
+      'DungeonRoute desired_targets=5 max_time=300',
     ]);
-    expect(applyScenario('warrior="A"', s[0]!)).toBe('warrior="A"\n\n# simjob scenario: DungeonSlice desired_targets=1 max_time=300\nfight_style=DungeonSlice\ndesired_targets=1\nmax_time=300\n');
+    expect(applyScenario('warrior="A"', s[0]!)).toBe(
+      'warrior="A"\n\n# simjob scenario: DungeonSlice desired_targets=1 max_time=300\nfight_style=DungeonSlice\ndesired_targets=1\nmax_time=300\n',
+    );
     expect(expandScenarios([], [])).toEqual([]);
-    expect(() => expandScenarios(['fight_style=Patchwerk', 'fight_style=DungeonSlice'], [])).toThrow('--scenario fight_style is given twice.');
-    expect(() => expandScenarios(['fight_style=patchwerk,Patchwerk'], [])).toThrow('--scenario fight_style: Patchwerk is given twice.');
-    expect(() => expandScenarios(['desired_targets=1,2,3,4,5,6,7,8', 'max_time=1,2,3,4,5,6,7'], [])).toThrow('more than 50 combinations');
+    expect(() => expandScenarios(['fight_style=Patchwerk', 'fight_style=DungeonSlice'], [])).toThrow(
+      '--scenario fight_style is given twice.',
+    );
+    expect(() => expandScenarios(['fight_style=patchwerk,Patchwerk'], [])).toThrow(
+      '--scenario fight_style: Patchwerk is given twice.',
+    );
+    expect(() => expandScenarios(['desired_targets=1,2,3,4,5,6,7,8', 'max_time=1,2,3,4,5,6,7'], [])).toThrow(
+      'more than 50 combinations',
+    );
   });
 });
 

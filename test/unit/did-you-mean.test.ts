@@ -19,10 +19,12 @@ describe('did you mean, for a value of a fixed list', () => {
 
   it('a flag refused with the list adds the suggestion as its hint', () => {
     const channel = oneOf('--channel', CHANNELS);
-    expect(() => channel('nigthly')).toThrow(expect.objectContaining({
-      message: '--channel must be one of nightly, weekly, latest (got "nigthly").',
-      hint: 'Did you mean nightly?',
-    }));
+    expect(() => channel('nigthly')).toThrow(
+      expect.objectContaining({
+        message: '--channel must be one of nightly, weekly, latest (got "nigthly").',
+        hint: 'Did you mean nightly?',
+      }),
+    );
     expect(() => channel('foo')).toThrow(expect.objectContaining({ hint: undefined }));
   });
 });

@@ -2,14 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { explainApiError } from '../../src/api/explain.js';
 
 const notFound = (method: string, path: string) =>
-  explainApiError({ status: 404, code: 'not_found', meta: null, retryAfterMs: undefined, method, path, url: `http://127.0.0.1:48123${path}` }, 'No route');
+  explainApiError(
+    {
+      status: 404,
+      code: 'not_found',
+      meta: null,
+      retryAfterMs: undefined,
+      method,
+      path,
+      url: `http://127.0.0.1:48123${path}`,
+    },
+    'No route',
+  );
 
 describe('a 404', () => {
   it('on an endpoint that always exists (no id): the base URL looks wrong, with the URL requested', () => {
-    for (const [method, path] of [['GET', '/v1/v1/sim/usage'], ['GET', '/api/v1/sim/builds'], ['GET', '/x/v1/sim/jobs'], ['POST', '/x/v1/sim/jobs']] as const) {
+    for (const [method, path] of [
+      ['GET', '/v1/v1/sim/usage'],
+      ['GET', '/api/v1/sim/builds'],
+      ['GET', '/x/v1/sim/jobs'],
+      ['POST', '/x/v1/sim/jobs'],
+    ] as const) {
       const { message, hint } = notFound(method, path);
-      expect(message).toBe(`Not found: ${method} http://127.0.0.1:48123${path} (not_found, HTTP 404) (No route). The base URL looks wrong.`);
-      expect(hint).toMatch(/^Set the API root, the part before \/v1\/ \(e\.g\. https:\/\/api\.example\.com\): `simjob config set base_url URL`/);
+      expect(message).toBe(
+        `Not found: ${method} http://127.0.0.1:48123${path} (not_found, HTTP 404) (No route). The base URL looks wrong.`,
+      );
+      expect(hint).toMatch(
+        /^Set the API root, the part before \/v1\/ \(e\.g\. https:\/\/api\.example\.com\): `simjob config set base_url URL`/,
+      );
       expect(hint).not.toMatch(/id/);
     }
   });

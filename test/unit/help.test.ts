@@ -15,7 +15,10 @@ async function run(argv: string[]): Promise<{ code: number; stdout: string; stde
   const stdout = memoryStream();
   const stderr = memoryStream();
   // main() only ever calls write() on them (and reads isTTY/columns).
-  const streams = { stdout: stdout as unknown as NodeJS.WritableStream, stderr: stderr as unknown as NodeJS.WritableStream };
+  const streams = {
+    stdout: stdout as unknown as NodeJS.WritableStream,
+    stderr: stderr as unknown as NodeJS.WritableStream,
+  };
   const code = await main(argv, { env: {}, ...streams, stdin: () => Readable.from([]) });
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
@@ -28,7 +31,9 @@ function commands(): CommandSpec[] {
 describe('command help', () => {
   it('covers every command of the program (none forgotten by this test)', () => {
     const paths = commands().map((c) => c.path.join(' '));
-    expect(paths).toEqual(expect.arrayContaining(['', 'submit', 'config', 'config get', 'webhook secret unset', 'completion', 'doctor']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['', 'submit', 'config', 'config get', 'webhook secret unset', 'completion', 'doctor']),
+    );
     expect(paths.length).toBeGreaterThanOrEqual(24);
   });
 
@@ -39,14 +44,20 @@ describe('command help', () => {
       const { code, stdout } = await run([...path, '--help']);
       expect(code).toBe(0);
       expect(stdout.startsWith('Examples:\n  $ '), `${name} --help starts with:\n${stdout.slice(0, 200)}`).toBe(true);
-      const examples = stdout.slice('Examples:\n'.length, stdout.indexOf('\n\n')).split('\n').map((l) => l.replace(/^ {2}\$ /, ''));
+      const examples = stdout
+        .slice('Examples:\n'.length, stdout.indexOf('\n\n'))
+        .split('\n')
+        .map((l) => l.replace(/^ {2}\$ /, ''));
       expect(examples.length).toBeGreaterThanOrEqual(1);
       for (const example of examples) {
         // Each example runs this command (or, for a group, one below it), with flags that command accepts.
         expect(example).toContain(name);
         const runs = deepest(example, command);
         for (const flag of flagsAfter(example, runs)) {
-          expect(runs.options.flatMap((o) => o.names), `${flag} in "${example}"`).toContain(flag);
+          expect(
+            runs.options.flatMap((o) => o.names),
+            `${flag} in "${example}"`,
+          ).toContain(flag);
         }
       }
       expect(stdout).toContain(`Usage: ${name}`);
@@ -111,7 +122,10 @@ describe('simjob help <name>', () => {
   it('a topic with --json is an array of objects on stdout', async () => {
     const codes = await run(['help', 'exit-codes', '--json']);
     expect(codes.code).toBe(0);
-    expect(JSON.parse(codes.stdout)).toContainEqual({ code: 3, meaning: expect.stringMatching(/ended unsuccessfully/) });
+    expect(JSON.parse(codes.stdout)).toContainEqual({
+      code: 3,
+      meaning: expect.stringMatching(/ended unsuccessfully/),
+    });
     const variables = await run(['help', 'environment', '--json']);
     expect(JSON.parse(variables.stdout)).toContainEqual({ variable: 'SIMJOB_API_KEY', meaning: expect.any(String) });
     expect(variables.stderr).toBe('');
@@ -121,7 +135,9 @@ describe('simjob help <name>', () => {
     const { code, stdout, stderr } = await run(['help', 'bogus']);
     expect(code).toBe(ExitCode.USAGE);
     expect(stdout).toBe('');
-    expect(stderr).toBe('Error: "bogus" is not a command or a help topic. Run `simjob help` for the commands; topics: environment, exit-codes.\n');
+    expect(stderr).toBe(
+      'Error: "bogus" is not a command or a help topic. Run `simjob help` for the commands; topics: environment, exit-codes.\n',
+    );
     expect((await run(['help', 'status'])).stdout).toContain('Usage: simjob status');
   });
 });
@@ -131,7 +147,9 @@ describe('a usage error commander finds', () => {
     const { code, stderr } = await run(['-p', 'work', 'submit', '--bogus']);
     expect(code).toBe(ExitCode.USAGE);
     expect(stderr).toBe("Error: unknown option '--bogus'. Run `simjob submit --help` for usage.\n");
-    expect((await run(['config', 'get'])).stderr).toBe("Error: missing required argument 'key'. Run `simjob config get --help` for usage.\n");
+    expect((await run(['config', 'get'])).stderr).toBe(
+      "Error: missing required argument 'key'. Run `simjob config get --help` for usage.\n",
+    );
     // a suggestion is a line of its own, and says enough
     expect((await run(['statsu'])).stderr).toBe("Error: unknown command 'statsu'\n(Did you mean status?)\n");
   });

@@ -48,7 +48,7 @@ describe('the options type of a command', () => {
     };
     const command = new Command('probe').exitOverride().option('-w, --wait').option('--top <n>', 'Top.', Number);
     const handler = async (_ctx: Context, _args: string[], options: { wait?: boolean; top?: number }) =>
-      (options.wait ? options.top : 0);
+      options.wait ? options.top : 0;
     command.action(lazyAction(rt, async () => ({ run: handler })));
     await command.parseAsync(['--wait', '--top', '7'], { from: 'user' });
     expect(rt.exitCode).toBe(7);
@@ -57,7 +57,7 @@ describe('the options type of a command', () => {
     // @ts-expect-error: the handler reads --block, which the command does not define
     command.action(lazyAction(rt, async () => ({ run: renamed })));
     const mistyped = async (_ctx: Context, _args: string[], options: { wait?: boolean; top?: string }) =>
-      (options.top ? 1 : 0);
+      options.top ? 1 : 0;
     // @ts-expect-error: --top parses to a number, not a string
     command.action(lazyAction(rt, async () => ({ run: mistyped })));
   });
@@ -72,7 +72,9 @@ describe('renaming a flag in program.ts', () => {
     const asIs = typeErrors(source);
     expect(asIs).toEqual([]);
 
-    const renamed = typeErrors(source.replace(wait, ".option('-w, --block', 'Wait until the job ends, showing progress.')"));
+    const renamed = typeErrors(
+      source.replace(wait, ".option('-w, --block', 'Wait until the job ends, showing progress.')"),
+    );
     const inStatus = renamed.filter((e) => e.file === 'src/commands/status/run.ts');
     expect(inStatus.some((e) => /Property 'wait' does not exist/.test(e.message))).toBe(true);
   });
@@ -80,12 +82,16 @@ describe('renaming a flag in program.ts', () => {
 
 /** tsc's errors for the CLI's sources, with program.ts's text replaced by `programText`. */
 function typeErrors(programText: string): { file: string; message: string }[] {
-  const config = ts.getParsedCommandLineOfConfigFile(resolve(root, 'tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    resolve(root, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!config) throw new Error('tsconfig.json did not parse');
   const host = ts.createCompilerHost(config.options);
   const readFile = host.readFile.bind(host);

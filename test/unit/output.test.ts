@@ -12,7 +12,14 @@ function output(isTTY: boolean, json = false) {
 describe('output module', () => {
   it('shows a spinner only on a terminal that knows its width (a pty nobody sized says 0 columns)', () => {
     const make = (columns: number, env: NodeJS.ProcessEnv = {}) =>
-      new Output({ stdout: memoryStream(true), stderr: memoryStream(true, columns), env, json: false, noColor: false, quiet: false });
+      new Output({
+        stdout: memoryStream(true),
+        stderr: memoryStream(true, columns),
+        env,
+        json: false,
+        noColor: false,
+        quiet: false,
+      });
     expect(make(80).interactive).toBe(true);
     expect(make(0).interactive).toBe(false);
     expect(make(80, { CI: 'true' }).interactive).toBe(false);
@@ -39,19 +46,31 @@ describe('output module', () => {
   it('piped tables are tab-separated with a header and never truncated', () => {
     const { out, stdout } = output(false);
     const long = 'x'.repeat(80);
-    printTable(out, [{ a: '1', b: long }], [
-      { header: 'A', value: (r) => r.a },
-      { header: 'B', value: (r) => r.b, shrinkable: true },
-    ]);
+    printTable(
+      out,
+      [{ a: '1', b: long }],
+      [
+        { header: 'A', value: (r) => r.a },
+        { header: 'B', value: (r) => r.b, shrinkable: true },
+      ],
+    );
     expect(stdout.text()).toBe(`A\tB\n1\t${long}\n`);
   });
   it('terminal tables fit the width by shrinking the shrinkable column', () => {
     const { out, stdout } = output(true);
-    printTable(out, [{ a: '1', b: 'y'.repeat(80) }], [
-      { header: 'A', value: (r) => r.a },
-      { header: 'B', value: (r) => r.b, shrinkable: true },
-    ]);
-    const lines = stdout.text().replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n');
+    printTable(
+      out,
+      [{ a: '1', b: 'y'.repeat(80) }],
+      [
+        { header: 'A', value: (r) => r.a },
+        { header: 'B', value: (r) => r.b, shrinkable: true },
+      ],
+    );
+    const lines = stdout
+      .text()
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .trimEnd()
+      .split('\n');
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(40);
     // wrapped, never cut: every character of the long cell is still there
     expect(stdout.text()).not.toContain('…');

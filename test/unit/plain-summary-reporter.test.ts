@@ -27,12 +27,17 @@ describe('the closing summary line', () => {
   });
 
   it('a file that failed to load is a failure, named, even though none of its tests ran', () => {
-    const lines = closingLines(new PlainSummaryReporter(), [module('a.test.ts', ['passed']), module('b.test.ts', [], true)]);
+    const lines = closingLines(new PlainSummaryReporter(), [
+      module('a.test.ts', ['passed']),
+      module('b.test.ts', [], true),
+    ]);
     expect(lines).toEqual(['Failed to run: b.test.ts (its error is above)', '1 passed, 1 failed, 0 skipped']);
   });
 
   it('an error outside any test is a failure', () => {
-    expect(closingLines(new PlainSummaryReporter(), [module('a.test.ts', ['passed'])], 1).at(-1)).toBe('1 passed, 1 failed, 0 skipped');
+    expect(closingLines(new PlainSummaryReporter(), [module('a.test.ts', ['passed'])], 1).at(-1)).toBe(
+      '1 passed, 1 failed, 0 skipped',
+    );
   });
 
   it('repeats each skip note once, above the counts; other console output is not repeated', () => {

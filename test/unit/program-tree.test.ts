@@ -33,22 +33,42 @@ describe('the command tree the CLI defines', () => {
     expect((await parse(['status', '--help'], 'named')).commands).toEqual(['status']);
     expect((await parse(['--json', '-p', 'jobs', 'status', '--help'], 'named')).commands).toEqual(['status']);
     expect((await parse(['-qdp', 'jobs', 'status', '--help'], 'named')).commands).toEqual(['status']);
-    expect((await parse(['--profile=jobs', '--base-url', 'http://x', 'config', 'get', '--help'], 'named')).commands).toEqual(['config']);
+    expect(
+      (await parse(['--profile=jobs', '--base-url', 'http://x', 'config', 'get', '--help'], 'named')).commands,
+    ).toEqual(['config']);
     expect((await parse(['topgear', '--help'], 'named')).commands).toEqual(['submit', 'topgear']);
   });
 
   it('is whole where argv names no command, or for completion', async () => {
     const whole = (await parse(['--help'], 'whole')).commands;
     expect(whole.length).toBeGreaterThan(15);
-    for (const argv of [['--help'], ['statsu'], ['help', 'status'], ['--bogus', 'status'], ['--', 'status'], ['completion', 'bash']]) {
+    for (const argv of [
+      ['--help'],
+      ['statsu'],
+      ['help', 'status'],
+      ['--bogus', 'status'],
+      ['--', 'status'],
+      ['completion', 'bash'],
+    ]) {
       expect((await parse(argv, 'named')).commands, argv.join(' ')).toEqual(whole);
     }
   });
 
   const cases = [
-    ['status', '--help'], ['submit', '--help'], ['topgear', '--help'], ['config', '--help'], ['config', 'set', '--help'],
-    ['webhook', 'secret', 'set', '--help'], ['-p', 'ci', 'jobs', '--help'], ['status'], ['status', '1', '--bogus'],
-    ['statsu', '1'], ['config', 'gte'], ['submit', 'x.simc', '--channel', 'daily'], ['-q', 'help', 'status'], ['--bogus', 'status'],
+    ['status', '--help'],
+    ['submit', '--help'],
+    ['topgear', '--help'],
+    ['config', '--help'],
+    ['config', 'set', '--help'],
+    ['webhook', 'secret', 'set', '--help'],
+    ['-p', 'ci', 'jobs', '--help'],
+    ['status'],
+    ['status', '1', '--bogus'],
+    ['statsu', '1'],
+    ['config', 'gte'],
+    ['submit', 'x.simc', '--channel', 'daily'],
+    ['-q', 'help', 'status'],
+    ['--bogus', 'status'],
   ];
   for (const argv of cases) {
     it(`\`simjob ${argv.join(' ')}\` reads as with the whole tree`, async () => {

@@ -10,7 +10,11 @@ describe('the proxy a request goes through (as curl and undici pick it)', () => 
   });
 
   it('https: HTTPS_PROXY, else HTTP_PROXY; http: HTTP_PROXY only; lower case first', () => {
-    expect(proxyFor(api, { HTTPS_PROXY: 'http://secure:3128', HTTP_PROXY: 'http://plain:8080' })).toEqual({ variable: 'HTTPS_PROXY', host: 'secure:3128', hostname: 'secure' });
+    expect(proxyFor(api, { HTTPS_PROXY: 'http://secure:3128', HTTP_PROXY: 'http://plain:8080' })).toEqual({
+      variable: 'HTTPS_PROXY',
+      host: 'secure:3128',
+      hostname: 'secure',
+    });
     expect(proxyFor(api, { HTTP_PROXY: 'http://plain:8080' })?.variable).toBe('HTTP_PROXY');
     expect(proxyFor(local, { HTTPS_PROXY: 'http://secure:3128' })).toBeUndefined();
     expect(proxyFor(local, { http_proxy: 'http://lower:1', HTTP_PROXY: 'http://upper:2' })?.host).toBe('lower:1');

@@ -5,7 +5,12 @@ import { memoryStream } from '../helpers/streams.js';
 
 describe('debug redaction', () => {
   it('keeps the auth scheme but never the key', () => {
-    const shown = redactHeaders({ authorization: 'Bearer sk_live_secret', 'x-request-id': 'req_1', 'x-provider-client-secret': 's', cookie: 'a=b' });
+    const shown = redactHeaders({
+      authorization: 'Bearer sk_live_secret',
+      'x-request-id': 'req_1',
+      'x-provider-client-secret': 's',
+      cookie: 'a=b',
+    });
     expect(shown.authorization).toBe('Bearer [REDACTED]');
     expect(shown['x-request-id']).toBe('req_1');
     expect(shown['x-provider-client-secret']).toBe('[REDACTED]');

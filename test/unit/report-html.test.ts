@@ -16,7 +16,18 @@ function job(overrides: Partial<ResultRecord> = {}, names = ['a', 'b']): ReportJ
     links: { share: 'https://example.test/share/1' },
     metadata: null,
     result: {
-      summary: { metric: 'dps', mainActor: { name: 'Fury', mean: 1000, mean_error: 5, profilesets: { count: names.length, results: names.map((name, i) => ({ name, mean: 1010 - i * 20, mean_error: 5 })) } } },
+      summary: {
+        metric: 'dps',
+        mainActor: {
+          name: 'Fury',
+          mean: 1000,
+          mean_error: 5,
+          profilesets: {
+            count: names.length,
+            results: names.map((name, i) => ({ name, mean: 1010 - i * 20, mean_error: 5 })),
+          },
+        },
+      },
       artifacts: [],
     },
     ...overrides,
@@ -25,7 +36,8 @@ function job(overrides: Partial<ResultRecord> = {}, names = ['a', 'b']): ReportJ
   return { record, profilesets: sets, count: sets.length, origin: 'file x.json' };
 }
 
-const render = (jobs: ReportJob[]) => renderReport(jobs, { top: 20, generatedAt: new Date('2026-11-24T12:00:00Z'), generator: 'simjob test' });
+const render = (jobs: ReportJob[]) =>
+  renderReport(jobs, { top: 20, generatedAt: new Date('2026-11-24T12:00:00Z'), generator: 'simjob test' });
 
 describe('HTML escaping', () => {
   it('text() leaves no markup, no quote to close an attribute, and shows control and bidi characters as escapes', () => {
@@ -54,7 +66,16 @@ describe('HTML escaping', () => {
 
 describe('renderReport', () => {
   it('shows hostile names, metadata, statuses and links as text: the page has only its own two scripts and no handler', () => {
-    const html = render([job({ status: `completed" onmouseover="alert(3)`, links: { share: 'javascript:alert(4)' }, metadata: { scenario: HOSTILE, profile: HOSTILE } }, [HOSTILE, 'b'])]);
+    const html = render([
+      job(
+        {
+          status: `completed" onmouseover="alert(3)`,
+          links: { share: 'javascript:alert(4)' },
+          metadata: { scenario: HOSTILE, profile: HOSTILE },
+        },
+        [HOSTILE, 'b'],
+      ),
+    ]);
     expect(html.match(/<script/g)).toHaveLength(2);
     expect(html).not.toMatch(/\son\w+="/);
     expect(html).not.toContain('href="javascript');
@@ -67,12 +88,23 @@ describe('renderReport', () => {
   it('allows only its own script by hash, and no requests, in its Content-Security-Policy', () => {
     const html = render([job()]);
     const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1]!;
-    expect(csp).toMatch(/^default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-[A-Za-z0-9+/]+=*'/);
+    expect(csp).toMatch(
+      /^default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-[A-Za-z0-9+/]+=*'/,
+    );
   });
 
   it('several jobs without scenarios: one bar per job with Δ against the first; a job without a result is listed, not charted', () => {
-    const failed = job({ id: '519253542012420099', status: 'failed', errorCode: 'simulation_error', statusReason: 'Error: bad line', result: { summary: null, artifacts: [] } });
-    const better = job({ id: '519253542012420097', result: { summary: { metric: 'dps', mainActor: { name: 'Fury', mean: 1100, mean_error: 5 } }, artifacts: [] } });
+    const failed = job({
+      id: '519253542012420099',
+      status: 'failed',
+      errorCode: 'simulation_error',
+      statusReason: 'Error: bad line',
+      result: { summary: null, artifacts: [] },
+    });
+    const better = job({
+      id: '519253542012420097',
+      result: { summary: { metric: 'dps', mainActor: { name: 'Fury', mean: 1100, mean_error: 5 } }, artifacts: [] },
+    });
     const html = render([job(), better, failed]);
     expect(html).toContain('<h1>Comparison of 3 jobs</h1>');
     const overview = html.split('<h2>Jobs side by side</h2>')[1]!.split('<section')[0]!;
@@ -97,11 +129,21 @@ describe('renderReport', () => {
   });
 
   it('a scenario matrix groups jobs by the scenario and profile metadata, in the order given', () => {
-    const jobs = ['ST', 'AoE'].flatMap((scenario) => ['a.simc', 'b.simc'].map((profile, i) => job({ id: `${scenario}-${profile}`, metadata: { scenario, profile }, result: { summary: { mainActor: { name: 'X', mean: 1000 + i * 50, mean_error: 5 } }, artifacts: [] } })));
+    const jobs = ['ST', 'AoE'].flatMap((scenario) =>
+      ['a.simc', 'b.simc'].map((profile, i) =>
+        job({
+          id: `${scenario}-${profile}`,
+          metadata: { scenario, profile },
+          result: { summary: { mainActor: { name: 'X', mean: 1000 + i * 50, mean_error: 5 } }, artifacts: [] },
+        }),
+      ),
+    );
     const html = render(jobs);
     expect(html).toContain('<h1>Scenario matrix: 2 scenarios × 2 profiles</h1>');
     expect(html.match(/<figure class="scenario">/g)).toHaveLength(2);
-    expect(html).toContain('<tr><th scope="row" class="text">b.simc</th><td><a href="#job-2">1,050</a> ± 5</td><td><a href="#job-4">1,050</a> ± 5</td></tr>');
+    expect(html).toContain(
+      '<tr><th scope="row" class="text">b.simc</th><td><a href="#job-2">1,050</a> ± 5</td><td><a href="#job-4">1,050</a> ± 5</td></tr>',
+    );
   });
 
   it('a top-gear job is titled so, and its combinations keep their names', () => {
@@ -119,7 +161,10 @@ describe('chart scales', () => {
   });
 
   it('barDomain() starts on a round number below the lowest value, or at 0 when the spread is wide', () => {
-    const close = barDomain([{ mean: 120_000, error: 100 }, { mean: 160_000, error: 100 }]);
+    const close = barDomain([
+      { mean: 120_000, error: 100 },
+      { mean: 160_000, error: 100 },
+    ]);
     expect(close.lo).toBe(110_000);
     expect(close.hi).toBeGreaterThan(160_100);
     expect(barDomain([{ mean: 10 }, { mean: 100 }]).lo).toBe(0);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { remoteUrlProblem } from '../../src/api/download.js';
 import { isRetryableStatus } from '../../src/api/enums.js';
-import { FIRST_CONTACT_TRIES, isConnectRefusal, isNotThere, parseRetryAfter, planRetry, retryDelayMs } from '../../src/api/retry.js';
+import {
+  FIRST_CONTACT_TRIES,
+  isConnectRefusal,
+  isNotThere,
+  parseRetryAfter,
+  planRetry,
+  retryDelayMs,
+} from '../../src/api/retry.js';
 import { sleep } from '../../src/util/sleep.js';
 
 describe('retry policy', () => {
@@ -17,7 +24,7 @@ describe('retry policy', () => {
     expect(parseRetryAfter('soon')).toBeUndefined();
     expect(parseRetryAfter(undefined)).toBeUndefined();
   });
-  it('uses the server\'s Retry-After when given', () => {
+  it("uses the server's Retry-After when given", () => {
     expect(retryDelayMs(1, 4000)).toBe(4000);
   });
   it('backs off exponentially with jitter, capped', () => {
@@ -44,13 +51,16 @@ describe('retry policy', () => {
   });
   it('a refused connection or an unknown host fails fast only before the service has answered at all', () => {
     expect(FIRST_CONTACT_TRIES).toBe(2);
-    expect(isConnectRefusal('ECONNREFUSED') && isConnectRefusal('ENOTFOUND') && !isConnectRefusal('ECONNRESET')).toBe(true);
+    expect(isConnectRefusal('ECONNREFUSED') && isConnectRefusal('ENOTFOUND') && !isConnectRefusal('ECONNRESET')).toBe(
+      true,
+    );
     expect(isNotThere('ECONNREFUSED', false)).toBe(true);
     expect(isNotThere('ENOTFOUND', false)).toBe(true);
     // once reached, the same failure is an outage, retried through the budget (a submitted job is never given up early)
     expect(isNotThere('ECONNREFUSED', true)).toBe(false);
     // passing faults keep the whole budget even on first contact
-    for (const code of ['ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', undefined]) expect(isNotThere(code, false)).toBe(false);
+    for (const code of ['ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', undefined])
+      expect(isNotThere(code, false)).toBe(false);
   });
 });
 
@@ -71,7 +81,9 @@ describe('remote artifact URL rules', () => {
   });
   it('refuses every other scheme', () => {
     for (const url of ['file:///etc/passwd', 'ftp://example.com/a', 'data:text/plain,hi', 'gopher://x/']) {
-      expect(remoteUrlProblem(new URL(url), loopback)).toMatch(/URL, and a remote job's artifacts are fetched over https: only/);
+      expect(remoteUrlProblem(new URL(url), loopback)).toMatch(
+        /URL, and a remote job's artifacts are fetched over https: only/,
+      );
     }
   });
 });

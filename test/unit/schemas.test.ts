@@ -12,14 +12,31 @@ describe('schemas', () => {
     expect(SubmitRequest.safeParse({ ...base, priority: 'urgent' }).success).toBe(false);
   });
   it('keep fields a newer server adds, and accept new enum values', () => {
-    const job = JobRecord.parse({ id: '1', status: 'paused_for_maintenance', shinyNewField: { x: 1 }, build: { id: 'b', extra: true } });
+    const job = JobRecord.parse({
+      id: '1',
+      status: 'paused_for_maintenance',
+      shinyNewField: { x: 1 },
+      build: { id: 'b', extra: true },
+    });
     expect(job.status).toBe('paused_for_maintenance');
     expect((job as Record<string, unknown>).shinyNewField).toEqual({ x: 1 });
-    const status = StatusRecord.parse({ status: 'running', queue: null, progress: { percent: 5, stage: null, eta: 3 } });
+    const status = StatusRecord.parse({
+      status: 'running',
+      queue: null,
+      progress: { percent: 5, stage: null, eta: 3 },
+    });
     expect(status.progress?.percent).toBe(5);
     const result = ResultRecord.parse({
-      id: '1', status: 'completed',
-      result: { summary: { metric: 'raid_dps', mainActor: null, multiStage: { enabled: false, reason: 'a_new_reason', stages: [] } }, artifacts: [{ id: 'a', url: 'u', kind: 'flamegraph', mimeType: 'image/svg+xml', stage: null }] },
+      id: '1',
+      status: 'completed',
+      result: {
+        summary: {
+          metric: 'raid_dps',
+          mainActor: null,
+          multiStage: { enabled: false, reason: 'a_new_reason', stages: [] },
+        },
+        artifacts: [{ id: 'a', url: 'u', kind: 'flamegraph', mimeType: 'image/svg+xml', stage: null }],
+      },
     });
     expect(result.result.artifacts?.[0]?.kind).toBe('flamegraph');
   });

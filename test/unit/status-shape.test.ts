@@ -8,19 +8,54 @@ import { StatusRecord } from '../../src/api/schemas.js';
 import { isStatusRecord } from '../../src/api/status-shape.js';
 
 const queued = {
-  status: 'queued', errorCode: null, statusReason: null, simcExitCode: null,
-  queue: { queuedAt: '2026-01-01T00:00:00Z', estimatedStartSeconds: 4, estimatedStartUpdatedAt: '2026-01-01T00:00:01Z' },
-  progress: { percent: null, stage: null }, logEntries: null, startedAt: null, updatedAt: '2026-01-01T00:00:01Z', retried: false,
+  status: 'queued',
+  errorCode: null,
+  statusReason: null,
+  simcExitCode: null,
+  queue: {
+    queuedAt: '2026-01-01T00:00:00Z',
+    estimatedStartSeconds: 4,
+    estimatedStartUpdatedAt: '2026-01-01T00:00:01Z',
+  },
+  progress: { percent: null, stage: null },
+  logEntries: null,
+  startedAt: null,
+  updatedAt: '2026-01-01T00:00:01Z',
+  retried: false,
 };
 const running = {
-  ...queued, status: 'running', queue: null, startedAt: '2026-01-01T00:00:05Z',
+  ...queued,
+  status: 'running',
+  queue: null,
+  startedAt: '2026-01-01T00:00:05Z',
   progress: { percent: 40, stage: { current: 2, total: 3, label: 'Stage 2', percent: 12.5 } },
   logEntries: [{ source: 'simc', message: 'Generating baseline', ts: 1767225605 }],
 };
-const completed = { ...running, status: 'completed', simcExitCode: '0', progress: { percent: 100, stage: null }, newerField: { any: ['thing'] } };
+const completed = {
+  ...running,
+  status: 'completed',
+  simcExitCode: '0',
+  progress: { percent: 100, stage: null },
+  newerField: { any: ['thing'] },
+};
 
 /** A value of every JSON type (and the non-finite number a JSON text can still produce). */
-const VALUES = [undefined, null, '', 'text', 0, -3, 12.5, Number.POSITIVE_INFINITY, true, false, [], [{}], {}, { a: 1 }];
+const VALUES = [
+  undefined,
+  null,
+  '',
+  'text',
+  0,
+  -3,
+  12.5,
+  Number.POSITIVE_INFINITY,
+  true,
+  false,
+  [],
+  [{}],
+  {},
+  { a: 1 },
+];
 
 /** `record` with the field at `path` set to `value` (undefined: left out). */
 function withField(record: object, path: string[], value: unknown): unknown {

@@ -30,9 +30,12 @@ describe('terminalSafe', () => {
 });
 
 describe('Output with foreign text', () => {
-  it('escapes key/value values but keeps a painted value\'s own colour', () => {
+  it("escapes key/value values but keeps a painted value's own colour", () => {
     const { out, stdout } = output(true, true);
-    out.keyValues([['Reason', ATTACK], ['Status', painted(out.c.red('failed'))]]);
+    out.keyValues([
+      ['Reason', ATTACK],
+      ['Status', painted(out.c.red('failed'))],
+    ]);
     const text = stdout.text();
     expect(text).toContain('\\x1b[31mred');
     expect(text).toContain('\u001b[31mfailed\u001b[39m');
@@ -59,11 +62,15 @@ describe('tables on a terminal', () => {
   it('a long single token in any column wraps in pieces (never cut) so every line fits the width', () => {
     const { out, stdout } = output(true, false, 60);
     const token = 'x'.repeat(500);
-    printTable(out, [{ a: token, b: 'short', c: `${ATTACK}${token}` }], [
-      { header: 'A', value: (r) => r.a },
-      { header: 'B', value: (r) => r.b },
-      { header: 'C', value: (r) => r.c, shrinkable: true },
-    ]);
+    printTable(
+      out,
+      [{ a: token, b: 'short', c: `${ATTACK}${token}` }],
+      [
+        { header: 'A', value: (r) => r.a },
+        { header: 'B', value: (r) => r.b },
+        { header: 'C', value: (r) => r.c, shrinkable: true },
+      ],
+    );
     const lines = stdout.text().trimEnd().split('\n');
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
     expect(lines[1]).toContain('short');
@@ -72,13 +79,27 @@ describe('tables on a terminal', () => {
   });
   it('piped cells are one line: a newline or tab inside a value cannot add a row or a column', () => {
     const { out, stdout } = output(false, false);
-    printTable(out, [{ a: 'one\ntwo\tthree' }], [{ header: 'A', value: (r) => r.a }, { header: 'B', value: () => 'b' }]);
+    printTable(
+      out,
+      [{ a: 'one\ntwo\tthree' }],
+      [
+        { header: 'A', value: (r) => r.a },
+        { header: 'B', value: () => 'b' },
+      ],
+    );
     expect(stdout.text()).toBe('A\tB\none\\x0atwo\\x09three\tb\n');
   });
   it('headers are one line too (the matrix names its columns after profiles), piped and on a terminal', () => {
     for (const isTTY of [false, true]) {
       const { out, stdout } = output(isTTY, false);
-      printTable(out, [{ a: '1' }], [{ header: 'mage\nfire\tx', value: (r) => r.a }, { header: 'B', value: () => 'b' }]);
+      printTable(
+        out,
+        [{ a: '1' }],
+        [
+          { header: 'mage\nfire\tx', value: (r) => r.a },
+          { header: 'B', value: () => 'b' },
+        ],
+      );
       const [header, row, ...rest] = stdout.text().trimEnd().split('\n');
       expect(header, String(isTTY)).toContain('mage\\x0afire\\x09x');
       expect(row).toMatch(/^1\s+b$/);

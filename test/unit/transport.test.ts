@@ -28,7 +28,10 @@ beforeAll(async () => {
       if (pending.length < end + 4 + length) return;
       requests.push({ text: pending.slice(0, end + 4 + length), connection });
       pending = pending.slice(end + 4 + length);
-      answer((bytes) => socket.write(bytes, 'latin1'), () => socket.end());
+      answer(
+        (bytes) => socket.write(bytes, 'latin1'),
+        () => socket.end(),
+      );
     });
     socket.on('error', () => undefined);
   });
@@ -44,7 +47,11 @@ afterAll(async () => {
 const WHOLE: BodyLimit = () => ({ bytes: 1024, truncate: false });
 
 function send(options: Partial<HttpRequestOptions> = {}, limit: BodyLimit = WHOLE, path = '/v1/x') {
-  return exchange(new URL(`http://127.0.0.1:${port}${path}`), { method: 'GET', headers: { accept: 'application/json' }, timeoutMs: 2000, deadlineMs: 5000, ...options }, limit);
+  return exchange(
+    new URL(`http://127.0.0.1:${port}${path}`),
+    { method: 'GET', headers: { accept: 'application/json' }, timeoutMs: 2000, deadlineMs: 5000, ...options },
+    limit,
+  );
 }
 
 describe('the wire under the API client', () => {
@@ -62,22 +69,35 @@ describe('the wire under the API client', () => {
   it('sends a body with its length in bytes, and an empty POST with a length of 0', async () => {
     answer = (write) => write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
     await send({ method: 'POST', body: '{"name":"Fürst"}' });
-    expect(Buffer.from(requests.at(-1)!.text, 'latin1').toString('utf8')).toMatch(/\r\nContent-Length: 17\r\n(.*\r\n)?\r\n\{"name":"Fürst"\}$/s);
+    expect(Buffer.from(requests.at(-1)!.text, 'latin1').toString('utf8')).toMatch(
+      /\r\nContent-Length: 17\r\n(.*\r\n)?\r\n\{"name":"Fürst"\}$/s,
+    );
     await send({ method: 'POST' });
     expect(requests.at(-1)!.text).toContain('Content-Length: 0\r\n');
   });
 
   it('refuses a header value that would smuggle in a header of its own, sending nothing', async () => {
     const before = requests.length;
-    await expect(send({ headers: { authorization: 'Bearer sk\r\nx-evil: 1' } })).rejects.toThrow('Invalid character in header content ["authorization"]');
+    await expect(send({ headers: { authorization: 'Bearer sk\r\nx-evil: 1' } })).rejects.toThrow(
+      'Invalid character in header content ["authorization"]',
+    );
     expect(requests.length).toBe(before);
   });
 
   it('reads the status, headers (repeats joined, as node:http does) and a chunked body', async () => {
     answer = (write) => {
-      for (const piece of ['HTTP/1.1 503 Service Unavailable\r\nRetry-After: 2\r\nRetry-After: 9\r\nX-Tag: a\r\nx-tag: b\r\n', 'Transfer-Encoding: chunked\r\n\r\n4\r\n{"a"', '\r\n3\r\n:1}\r\n0\r\n\r\n']) write(piece);
+      for (const piece of [
+        'HTTP/1.1 503 Service Unavailable\r\nRetry-After: 2\r\nRetry-After: 9\r\nX-Tag: a\r\nx-tag: b\r\n',
+        'Transfer-Encoding: chunked\r\n\r\n4\r\n{"a"',
+        '\r\n3\r\n:1}\r\n0\r\n\r\n',
+      ])
+        write(piece);
     };
-    expect(await send()).toEqual({ statusCode: 503, headers: { 'retry-after': '2', 'x-tag': 'a, b', 'transfer-encoding': 'chunked' }, text: '{"a":1}' });
+    expect(await send()).toEqual({
+      statusCode: 503,
+      headers: { 'retry-after': '2', 'x-tag': 'a, b', 'transfer-encoding': 'chunked' },
+      text: '{"a":1}',
+    });
   });
 
   it('reuses a kept-alive connection for the next request, and opens a new one after the server closes it', async () => {
@@ -131,7 +151,10 @@ describe('the wire under the API client', () => {
       const timer = setInterval(() => write('x'), 50);
       setTimeout(() => clearInterval(timer), 1000);
     };
-    await expect(send({ timeoutMs: 200, deadlineMs: 400 })).rejects.toMatchObject({ code: 'EDEADLINE', message: 'no complete answer within 0.4 s' });
+    await expect(send({ timeoutMs: 200, deadlineMs: 400 })).rejects.toMatchObject({
+      code: 'EDEADLINE',
+      message: 'no complete answer within 0.4 s',
+    });
   });
 
   it('stops at once when its signal aborts', async () => {
@@ -146,14 +169,22 @@ describe('the wire under the API client', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const unused = (closed.address() as { port: number }).port;
     await new Promise((resolve) => closed.close(resolve));
-    const refused = exchange(new URL(`http://127.0.0.1:${unused}/`), { method: 'GET', headers: {}, timeoutMs: 2000 }, WHOLE);
+    const refused = exchange(
+      new URL(`http://127.0.0.1:${unused}/`),
+      { method: 'GET', headers: {}, timeoutMs: 2000 },
+      WHOLE,
+    );
     await expect(refused).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
   it('errors a streamed body that ends short of its length or whose chunking breaks, never ending it quietly', async () => {
     const readAll = async (bytes: string) => {
       answer = (write, end) => (write(bytes), end());
-      const { body } = await request(new URL(`http://127.0.0.1:${port}/a`), { method: 'GET', headers: {}, timeoutMs: 2000 });
+      const { body } = await request(new URL(`http://127.0.0.1:${port}/a`), {
+        method: 'GET',
+        headers: {},
+        timeoutMs: 2000,
+      });
       let size = 0;
       for await (const chunk of body) size += (chunk as Buffer).length;
       return size;
@@ -161,6 +192,8 @@ describe('the wire under the API client', () => {
     expect(await readAll('HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nfull')).toBe(4);
     await expect(readAll('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort')).rejects.toThrow();
     await expect(readAll('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nab')).rejects.toThrow();
-    await expect(readAll('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabcd\r\n0\r\n\r\n')).rejects.toThrow();
+    await expect(
+      readAll('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabcd\r\n0\r\n\r\n'),
+    ).rejects.toThrow();
   });
 });

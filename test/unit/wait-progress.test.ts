@@ -18,19 +18,24 @@ describe('progress without a terminal', () => {
     p.update(s('running', { progress: { percent: 20, stage: { current: 1, total: 3, label: 'initial' } } }), 25_000);
     p.transient(new Error('Cannot reach host.'), 2000, { failures: 1, forMs: 0 });
     p.transient(new Error('Cannot reach host.'), 4000, { failures: 2, forMs: 2000 });
-    p.update(s('running', { progress: { percent: 50, stage: { current: 2, total: 3, label: 'intermediate' } } }), 40_000);
+    p.update(
+      s('running', { progress: { percent: 50, stage: { current: 2, total: 3, label: 'intermediate' } } }),
+      40_000,
+    );
     p.update(s('some_future_state'), 50_000);
     p.update(s('completed'), 62_000);
-    expect(stderr.text()).toBe([
-      '[0:00] queued · starts in ~20 s',
-      '[0:21] running 10% · stage 1/3 initial',
-      'Polling failed (Cannot reach host); retrying in 2 s. The job is unaffected.',
-      'Polling works again (it failed for 2.0 s).',
-      '[0:40] running 50% · stage 2/3 intermediate',
-      '[0:50] some_future_state',
-      '[1:02] completed',
-      '',
-    ].join('\n'));
+    expect(stderr.text()).toBe(
+      [
+        '[0:00] queued · starts in ~20 s',
+        '[0:21] running 10% · stage 1/3 initial',
+        'Polling failed (Cannot reach host); retrying in 2 s. The job is unaffected.',
+        'Polling works again (it failed for 2.0 s).',
+        '[0:40] running 50% · stage 2/3 intermediate',
+        '[0:50] some_future_state',
+        '[1:02] completed',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('a long outage: a line at its first failure, then at most one a minute with the command to pick the job up, then one when it ends', () => {
@@ -46,7 +51,9 @@ describe('progress without a terminal', () => {
     }
     const shown = lines.filter(Boolean);
     expect(lines.length).toBeGreaterThan(shown.length);
-    expect(shown[0]).toBe('Polling failed (Cannot reach http://127.0.0.1:9: connection refused); retrying in 2 s. The job is unaffected.');
+    expect(shown[0]).toBe(
+      'Polling failed (Cannot reach http://127.0.0.1:9: connection refused); retrying in 2 s. The job is unaffected.',
+    );
     expect(shown.slice(1)).toEqual([
       'Polling has failed for 1 m 02 s (Cannot reach http://127.0.0.1:9: connection refused); next try in 60 s. The job is unaffected; Ctrl-C stops waiting, and `simjob status 519253542012420096 --wait` picks it up again.',
       expect.stringMatching(/^Polling has failed for 2 m 02 s .* next try in 60 s\./),
@@ -73,9 +80,20 @@ describe('progress without a terminal', () => {
 describe('describeStatus', () => {
   it('state, percent, stage, ETA counted down, retried, errorCode', () => {
     expect(describeStatus(s('queued', { queue: { estimatedStartSeconds: 95 } }))).toBe('queued · starts in ~1 m 35 s');
-    expect(describeStatus(s('queued', { queue: { estimatedStartSeconds: 5 } }), { etaElapsedMs: 4500 })).toBe('queued · starting soon');
-    expect(describeStatus(s('running', { progress: { percent: 45.7, stage: { current: 2, total: 3, label: 'intermediate' } }, retried: true }))).toBe('running 45% · stage 2/3 intermediate · retried after a platform error');
-    expect(describeStatus(s('running', { progress: { percent: 10, stage: { current: 1, total: 1, label: 'initial' } } }))).toBe('running 10%');
+    expect(describeStatus(s('queued', { queue: { estimatedStartSeconds: 5 } }), { etaElapsedMs: 4500 })).toBe(
+      'queued · starting soon',
+    );
+    expect(
+      describeStatus(
+        s('running', {
+          progress: { percent: 45.7, stage: { current: 2, total: 3, label: 'intermediate' } },
+          retried: true,
+        }),
+      ),
+    ).toBe('running 45% · stage 2/3 intermediate · retried after a platform error');
+    expect(
+      describeStatus(s('running', { progress: { percent: 10, stage: { current: 1, total: 1, label: 'initial' } } })),
+    ).toBe('running 10%');
     expect(describeStatus(s('cancelled', { errorCode: 'queue_timeout' }))).toBe('cancelled — queue_timeout');
   });
 
@@ -84,7 +102,7 @@ describe('describeStatus', () => {
   });
 });
 
-describe('the spinner\'s percent between polls', () => {
+describe("the spinner's percent between polls", () => {
   it('moves on at the measured rate, stops at 99, is corrected by each reading, resets with a new run', () => {
     const e = new PercentEstimate();
     e.read(s('running', { progress: { percent: 10 } }), 0);

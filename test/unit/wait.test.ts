@@ -8,14 +8,25 @@ import { nextPollDelayMs, outageDelayMs, POLL_CAP_MS, POLL_FLOOR_MS, waitForTerm
  * A job on a virtual clock: queued for `queueMs`, running for `runMs` with linear progress, then `end`. The wait
  * loop gets the same clock through `now` and `sleep`, so hours pass in milliseconds and every poll is counted.
  */
-function virtualJob(opts: { queueMs: number; runMs: number; end?: string; progress?: boolean; failAt?: (t: number) => Error | undefined; states?: (t: number) => string | undefined }) {
+function virtualJob(opts: {
+  queueMs: number;
+  runMs: number;
+  end?: string;
+  progress?: boolean;
+  failAt?: (t: number) => Error | undefined;
+  states?: (t: number) => string | undefined;
+}) {
   let t = 0;
   const polls: number[] = [];
   const endAt = opts.queueMs + opts.runMs;
   const status = (): StatusRecord => {
     const custom = opts.states?.(t);
     if (custom) return { status: custom } as StatusRecord;
-    if (t < opts.queueMs) return { status: 'queued', queue: { estimatedStartSeconds: Math.ceil((opts.queueMs - t) / 1000) } } as StatusRecord;
+    if (t < opts.queueMs)
+      return {
+        status: 'queued',
+        queue: { estimatedStartSeconds: Math.ceil((opts.queueMs - t) / 1000) },
+      } as StatusRecord;
     if (t < endAt) {
       const percent = Math.round(((t - opts.queueMs) / opts.runMs) * 1000) / 10;
       return { status: 'running', progress: opts.progress === false ? null : { percent, stage: null } } as StatusRecord;
@@ -46,8 +57,10 @@ function virtualJob(opts: { queueMs: number; runMs: number; end?: string; progre
   };
 }
 
-const queued = (eta: number | null): StatusRecord => ({ status: 'queued', queue: { estimatedStartSeconds: eta } }) as StatusRecord;
-const running = (percent: number | null): StatusRecord => ({ status: 'running', progress: { percent } }) as StatusRecord;
+const queued = (eta: number | null): StatusRecord =>
+  ({ status: 'queued', queue: { estimatedStartSeconds: eta } }) as StatusRecord;
+const running = (percent: number | null): StatusRecord =>
+  ({ status: 'running', progress: { percent } }) as StatusRecord;
 
 describe('nextPollDelayMs', () => {
   it('waits half the queue ETA, between the floor and the cap', () => {
@@ -109,7 +122,11 @@ describe('waitForTerminal', () => {
   it('reports every status, and ends with the terminal one, whatever it is', async () => {
     const job = virtualJob({ queueMs: 3000, runMs: 3000, end: 'timed_out' });
     const seen: string[] = [];
-    const final = await waitForTerminal(job.backend, 'j', { now: job.now, sleep: job.sleep, onStatus: (s) => seen.push(s.status) });
+    const final = await waitForTerminal(job.backend, 'j', {
+      now: job.now,
+      sleep: job.sleep,
+      onStatus: (s) => seen.push(s.status),
+    });
     expect(final.status).toBe('timed_out');
     expect(seen.at(-1)).toBe('timed_out');
     expect(new Set(seen)).toEqual(new Set(['queued', 'running', 'timed_out']));
@@ -118,20 +135,36 @@ describe('waitForTerminal', () => {
   it('an unknown state is waited through, not taken as the end', async () => {
     const job = virtualJob({ queueMs: 0, runMs: 0, states: (t) => (t < 5000 ? 'hibernating' : undefined) });
     const seen: string[] = [];
-    const final = await waitForTerminal(job.backend, 'j', { now: job.now, sleep: job.sleep, onStatus: (s) => seen.push(s.status) });
+    const final = await waitForTerminal(job.backend, 'j', {
+      now: job.now,
+      sleep: job.sleep,
+      onStatus: (s) => seen.push(s.status),
+    });
     expect(seen[0]).toBe('hibernating');
     expect(final.status).toBe('completed');
   });
 
   it('rides out transient errors, honours Retry-After even beyond the cap, and reports each', async () => {
-    const limited = new ApiError('Rate limited', { status: 429, code: 'rate_limit_exceeded', meta: null, requestId: undefined, retryAfterMs: 45_000, method: 'GET', path: '/x' });
+    const limited = new ApiError('Rate limited', {
+      status: 429,
+      code: 'rate_limit_exceeded',
+      meta: null,
+      requestId: undefined,
+      retryAfterMs: 45_000,
+      method: 'GET',
+      path: '/x',
+    });
     const job = virtualJob({
       queueMs: 0,
       runMs: 200_000,
       failAt: (t) => (t === 0 ? new NetworkError('Cannot reach host') : t < 10_000 ? limited : undefined),
     });
     const transient: Array<[string, number]> = [];
-    const final = await waitForTerminal(job.backend, 'j', { now: job.now, sleep: job.sleep, onTransientError: (e, ms) => transient.push([e.message, ms]) });
+    const final = await waitForTerminal(job.backend, 'j', {
+      now: job.now,
+      sleep: job.sleep,
+      onTransientError: (e, ms) => transient.push([e.message, ms]),
+    });
     expect(final.status).toBe('completed');
     expect(transient[0]).toEqual(['Cannot reach host', 2000]);
     expect(transient[1]).toEqual(['Rate limited', 45_000]);
@@ -139,7 +172,15 @@ describe('waitForTerminal', () => {
   });
 
   it('a 404 ends the wait at once', async () => {
-    const gone = new ApiError('Not found', { status: 404, code: 'not_found', meta: null, requestId: undefined, retryAfterMs: undefined, method: 'GET', path: '/x' });
+    const gone = new ApiError('Not found', {
+      status: 404,
+      code: 'not_found',
+      meta: null,
+      requestId: undefined,
+      retryAfterMs: undefined,
+      method: 'GET',
+      path: '/x',
+    });
     const job = virtualJob({ queueMs: 0, runMs: 10_000, failAt: () => gone });
     await expect(waitForTerminal(job.backend, 'j', { now: job.now, sleep: job.sleep })).rejects.toBe(gone);
     expect(job.polls).toHaveLength(1);
@@ -147,9 +188,18 @@ describe('waitForTerminal', () => {
 
   it('an outage: one attempt per poll, backing off from 2 s to a poll a minute, each failure reported with how long it lasts', async () => {
     // answers at 0 s, fails from then until 5 min, completes at 6 min
-    const job = virtualJob({ queueMs: 0, runMs: 360_000, progress: false, failAt: (t) => (t >= 1 && t < 300_000 ? new NetworkError('Cannot reach host') : undefined) });
+    const job = virtualJob({
+      queueMs: 0,
+      runMs: 360_000,
+      progress: false,
+      failAt: (t) => (t >= 1 && t < 300_000 ? new NetworkError('Cannot reach host') : undefined),
+    });
     const outages: Array<{ failures: number; forMs: number }> = [];
-    const final = await waitForTerminal(job.backend, 'j', { now: job.now, sleep: job.sleep, onTransientError: (_e, _ms, outage) => outages.push(outage) });
+    const final = await waitForTerminal(job.backend, 'j', {
+      now: job.now,
+      sleep: job.sleep,
+      onTransientError: (_e, _ms, outage) => outages.push(outage),
+    });
     expect(final.status).toBe('completed');
     expect(job.pollOptions.every((o) => (o as { once?: boolean } | undefined)?.once === true)).toBe(true);
     const failedPolls = job.polls.filter((t) => t >= 1 && t < 300_000);
@@ -160,8 +210,10 @@ describe('waitForTerminal', () => {
     expect(outages.at(-1)!.forMs).toBe(failedPolls.at(-1)! - failedPolls[0]!);
   });
 
-  it('outageDelayMs: 2 s doubling to 60 s; the service\'s Retry-After wins, even beyond that', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 50].map((n) => outageDelayMs(n, undefined))).toEqual([2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000, 60_000]);
+  it("outageDelayMs: 2 s doubling to 60 s; the service's Retry-After wins, even beyond that", () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 50].map((n) => outageDelayMs(n, undefined))).toEqual([
+      2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000, 60_000,
+    ]);
     expect(outageDelayMs(1, 90_000)).toBe(90_000);
     expect(outageDelayMs(3, 0)).toBe(POLL_FLOOR_MS);
   });
@@ -175,12 +227,16 @@ describe('waitForTerminal', () => {
 
   it('gives up on an outage after 10 minutes, saying the job is unaffected', async () => {
     const job = virtualJob({ queueMs: 0, runMs: 3_600_000, failAt: () => new NetworkError('Cannot reach host') });
-    await expect(waitForTerminal(job.backend, 'j', { now: job.now, sleep: job.sleep })).rejects.toMatchObject({ hint: expect.stringMatching(/the job is unaffected\. Pick it up with: simjob status j --wait/) });
+    await expect(waitForTerminal(job.backend, 'j', { now: job.now, sleep: job.sleep })).rejects.toMatchObject({
+      hint: expect.stringMatching(/the job is unaffected\. Pick it up with: simjob status j --wait/),
+    });
   });
 
   it('--timeout: WaitTimeoutError (exit 8) naming the state, on time', async () => {
     const job = virtualJob({ queueMs: 0, runMs: 600_000 });
-    const error = await waitForTerminal(job.backend, 'j', { now: job.now, sleep: job.sleep, timeoutMs: 30_000 }).catch((e: unknown) => e);
+    const error = await waitForTerminal(job.backend, 'j', { now: job.now, sleep: job.sleep, timeoutMs: 30_000 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect((error as WaitTimeoutError).exitCode).toBe(8);
     expect((error as WaitTimeoutError).message).toBe('Job j is still running after 30 s.');

@@ -1,7 +1,13 @@
 /** `artifacts --download`: file names, the existing-file rule, and the downloads themselves (api/download.ts). */
 import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkArtifactUrl, DownloadRefused, downloadArtifact, FileExists, type DownloadOptions } from '../../api/download.js';
+import {
+  checkArtifactUrl,
+  DownloadRefused,
+  downloadArtifact,
+  FileExists,
+  type DownloadOptions,
+} from '../../api/download.js';
 import type { Artifact } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -20,10 +26,20 @@ export interface DownloadChoices {
  * Save the chosen artifacts of a job into `dir`, each under its own name. Every rule is checked before anything is
  * written: an unsafe URL or (without --clobber / --skip-existing) a file in the way stops the whole command.
  */
-export async function downloadAll(ctx: Context, backend: JobBackend, id: string, chosen: Artifact[], options: DownloadChoices): Promise<void> {
+export async function downloadAll(
+  ctx: Context,
+  backend: JobBackend,
+  id: string,
+  chosen: Artifact[],
+  options: DownloadChoices,
+): Promise<void> {
   const { dir } = options;
   const source = backend.artifactSource(id);
-  const planned = withFileNames(chosen).map(({ artifact, name }) => ({ artifact, path: join(dir, name), label: labelOf(artifact) }));
+  const planned = withFileNames(chosen).map(({ artifact, name }) => ({
+    artifact,
+    path: join(dir, name),
+    label: labelOf(artifact),
+  }));
   // All up front, so one bad URL stops the batch before any file is written (downloadTo checks each again, for any caller).
   for (const p of planned) await checkArtifactUrl(p.artifact.url, source, p.label);
   if (!options.clobber && !options.skipExisting) {
@@ -38,7 +54,14 @@ export async function downloadAll(ctx: Context, backend: JobBackend, id: string,
       if (!ctx.out.json) ctx.out.notice(`Skipped ${label}: ${path} already exists.`);
       continue;
     }
-    await saveArtifact(backend, artifact, path, { userAgent: userAgent(), source, label, overwrite: options.clobber, signal: ctx.signal, env: ctx.env });
+    await saveArtifact(backend, artifact, path, {
+      userAgent: userAgent(),
+      source,
+      label,
+      overwrite: options.clobber,
+      signal: ctx.signal,
+      env: ctx.env,
+    });
     const bytes = statSync(path).size;
     saved.push({ kind: artifact.kind, stage, path, bytes, skipped: false });
     // formatNumber, not toLocaleString: Intl's first use reads in ICU's data, which adds to the peak RSS.
@@ -53,19 +76,32 @@ function makeFolder(dir: string): void {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
     const code = errnoCode(error);
-    if (code === 'EEXIST' || code === 'ENOTDIR') throw new UsageError(`--dir ${dir} is a file, not a folder.`, 'Give a folder to download into (made if missing).');
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new UsageError(`Cannot make the folder ${dir} (${code}).`, 'Choose a folder you can write to with --dir.');
+    if (code === 'EEXIST' || code === 'ENOTDIR')
+      throw new UsageError(
+        `--dir ${dir} is a file, not a folder.`,
+        'Give a folder to download into (made if missing).',
+      );
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      throw new UsageError(`Cannot make the folder ${dir} (${code}).`, 'Choose a folder you can write to with --dir.');
     throw error;
   }
 }
 
 /** The artifact to `path`, with a fresh URL if the first is refused (api/download.ts). */
-async function saveArtifact(backend: JobBackend, artifact: Artifact, path: string, opts: DownloadOptions): Promise<void> {
+async function saveArtifact(
+  backend: JobBackend,
+  artifact: Artifact,
+  path: string,
+  opts: DownloadOptions,
+): Promise<void> {
   try {
     await downloadArtifact(artifact, path, backend, opts);
   } catch (error) {
     if (error instanceof DownloadRefused) {
-      throw new UsageError(`The artifact host refused ${opts.label} of this job (HTTP ${error.status}), even with a fresh URL.`, 'It may have expired; re-run the sim to produce it again.');
+      throw new UsageError(
+        `The artifact host refused ${opts.label} of this job (HTTP ${error.status}), even with a fresh URL.`,
+        'It may have expired; re-run the sim to produce it again.',
+      );
     }
     throw error;
   }
@@ -100,7 +136,8 @@ function withFileNames(artifacts: Artifact[]): Array<{ artifact: Artifact; name:
   const taken = new Set<string>();
   return artifacts.map((artifact) => {
     let name = fileName(artifact);
-    if (taken.has(name.toLowerCase())) name = fileName(artifact, `-${artifact.id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80)}`);
+    if (taken.has(name.toLowerCase()))
+      name = fileName(artifact, `-${artifact.id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80)}`);
     for (let n = 2; taken.has(name.toLowerCase()); n++) name = fileName(artifact, `-${n}`);
     taken.add(name.toLowerCase());
     return { artifact, name };
@@ -110,7 +147,7 @@ function withFileNames(artifacts: Artifact[]): Array<{ artifact: Artifact; name:
 /** `json_report.json`, `html_report-stage3.html`, `input.simc`, `stdout_log.txt`. */
 function fileName(artifact: Artifact, suffix = ''): string {
   const stage = artifact.stage ? `-stage${artifact.stage}` : '';
-  const ext = artifact.kind === 'input' ? 'simc' : EXTENSIONS[artifact.mimeType ?? ''] ?? 'bin';
+  const ext = artifact.kind === 'input' ? 'simc' : (EXTENSIONS[artifact.mimeType ?? ''] ?? 'bin');
   const safeKind = artifact.kind.replace(/[^A-Za-z0-9_.-]/g, '_');
   return `${safeKind}${stage}${suffix}.${ext}`;
 }

@@ -36,7 +36,12 @@ function printBuild(ctx: Context, b: Build): void {
     ['Commit', b.commit ?? undefined],
     ['simc version', b.simcVersion ?? undefined],
     ['Created', formatTime(b.createdAt)],
-    ['CI', b.ci ? `${b.ci.status ?? 'unknown'}${checks ? ` (${checks.passed ?? 0}/${checks.total ?? 0} checks passed)` : ''}` : undefined],
+    [
+      'CI',
+      b.ci
+        ? `${b.ci.status ?? 'unknown'}${checks ? ` (${checks.passed ?? 0}/${checks.total ?? 0} checks passed)` : ''}`
+        : undefined,
+    ],
     ['CI failures', b.ci?.failures?.length ? b.ci.failures.join(', ') : undefined],
     ['Bundled profiles', b.profiles?.manifest ? String(b.profiles.manifest.length) : undefined],
   ]);

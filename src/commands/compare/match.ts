@@ -14,7 +14,6 @@ export interface Pairing {
   duplicates: string[];
 }
 
-
 /**
  * One result on each side is a pair whatever its name (two single jobs, yesterday's and today's). Otherwise results
  * pair by profile and scenario; whatever has no partner is listed, never dropped, and so is a result with no DPS.
@@ -34,7 +33,12 @@ export function pairResults(a: Source, b: Source): Pairing {
   const pairs: Pairing['pairs'] = [];
   const add = (ra: ResultRecord, rb: ResultRecord) => {
     const key = keyOf(ra);
-    const noDps = ([['a', ra], ['b', rb]] as const).filter(([, r]) => !r.result.summary?.mainActor);
+    const noDps = (
+      [
+        ['a', ra],
+        ['b', rb],
+      ] as const
+    ).filter(([, r]) => !r.result.summary?.mainActor);
     if (noDps.length === 0) return void pairs.push({ ...key, a: ra, b: rb });
     for (const [side, r] of noDps) {
       unmatched.push({ side, ...keyOf(r), id: r.id, reason: `no DPS: ${whyNoDps(r)}`, noDps: true });
@@ -51,7 +55,8 @@ export function pairResults(a: Source, b: Source): Pairing {
     if (rb) add(ra, rb);
     else unmatched.push({ side: 'a', ...keyOf(ra), id: ra.id, reason: `only in A (${a.arg})` });
   }
-  for (const [key, rb] of inB) if (!inA.has(key)) unmatched.push({ side: 'b', ...keyOf(rb), id: rb.id, reason: `only in B (${b.arg})` });
+  for (const [key, rb] of inB)
+    if (!inA.has(key)) unmatched.push({ side: 'b', ...keyOf(rb), id: rb.id, reason: `only in B (${b.arg})` });
   return { pairs, unmatched, duplicates };
 }
 
@@ -69,9 +74,14 @@ export interface SetList {
 
 /** The actor, then the profilesets in A's ranking, then those only B lists. */
 export function compareRows(a: ResultRecord, b: ResultRecord, setsA: SetList, setsB: SetList): CompareRow[] {
-  const side = (p: { mean: number; mean_error?: number | null } | undefined | null): SideFigures | null => (p ? { mean: p.mean, mean_error: p.mean_error ?? null } : null);
+  const side = (p: { mean: number; mean_error?: number | null } | undefined | null): SideFigures | null =>
+    p ? { mean: p.mean, mean_error: p.mean_error ?? null } : null;
   const row = (name: string, kind: CompareRow['kind'], x: SideFigures | null, y: SideFigures | null): CompareRow => ({
-    name, kind, a: x, b: y, ...(x && y ? difference(x, y) : {}),
+    name,
+    kind,
+    a: x,
+    b: y,
+    ...(x && y ? difference(x, y) : {}),
     ...(!x && setsA.cut ? { cut: 'a' as const } : !y && setsB.cut ? { cut: 'b' as const } : {}),
   });
   const actorA = a.result.summary!.mainActor!;

@@ -19,7 +19,8 @@ export async function writeCompareReports(targets: readonly ReportTarget[], view
   }
 }
 
-const figure = (r: CompareRow) => `${r.name}${r.kind === 'actor' ? ' (actor)' : ''}: ${r.percent === undefined ? '?' : `${r.percent.toFixed(2)}%`} (Δ ${r.delta?.toFixed(1) ?? '?'} ± ${r.combinedError?.toFixed(1) ?? '?'})`;
+const figure = (r: CompareRow) =>
+  `${r.name}${r.kind === 'actor' ? ' (actor)' : ''}: ${r.percent === undefined ? '?' : `${r.percent.toFixed(2)}%`} (Δ ${r.delta?.toFixed(1) ?? '?'} ± ${r.combinedError?.toFixed(1) ?? '?'})`;
 
 function regressionsOf(view: ComparisonView, m: Match): CompareRow[] {
   return view.regressions.filter((r) => r.profile === m.profile && r.scenario === m.scenario).map((r) => r.row);
@@ -33,7 +34,12 @@ function testCases(view: ComparisonView): TestCase[] {
   const cases: TestCase[] = view.matches.map((m) => {
     const bad = regressionsOf(view, m);
     const actor = m.rows[0];
-    const output = [`A: job ${m.a.id}`, `B: job ${m.b.id}`, ...(actor ? [figure(actor)] : []), ...(m.incomplete ?? []).map((w) => `incomplete: ${w}`)].join('\n');
+    const output = [
+      `A: job ${m.a.id}`,
+      `B: job ${m.b.id}`,
+      ...(actor ? [figure(actor)] : []),
+      ...(m.incomplete ?? []).map((w) => `incomplete: ${w}`),
+    ].join('\n');
     const base: TestCase = { name: scenarioLabel(m), classname: junitClassName('compare', m.profile), output };
     if (!bad.length) return base;
     return {
@@ -49,7 +55,9 @@ function testCases(view: ComparisonView): TestCase[] {
     const base = { name: scenarioLabel(u), classname: junitClassName('compare', u.profile) };
     const why = `job ${u.id}: ${u.reason}`;
     const judged = !view.unjudged.includes(u);
-    cases.push(judged ? { ...base, skipped: why } : { ...base, failure: { type: 'no_dps', message: why, detail: why } });
+    cases.push(
+      judged ? { ...base, skipped: why } : { ...base, failure: { type: 'no_dps', message: why, detail: why } },
+    );
   }
   return cases;
 }
@@ -57,39 +65,60 @@ function testCases(view: ComparisonView): TestCase[] {
 function markdown(view: ComparisonView): string {
   const regressions = view.regressions.length;
   const unjudged = view.unjudged.length;
-  const verdict = view.threshold === undefined
-    ? `${view.matches.length} match${view.matches.length === 1 ? '' : 'es'} compared.`
-    : regressions || unjudged
-      ? [
-        regressions ? `:x: **${plural(regressions, 'significant regression')} of more than ${view.threshold}%.**` : '',
-        unjudged ? `:x: **${plural(unjudged, 'result')} with no DPS to compare (see Not compared).**` : '',
-      ].filter(Boolean).join(' ')
-      : `:white_check_mark: No significant regression of more than ${view.threshold}%.`;
+  const verdict =
+    view.threshold === undefined
+      ? `${view.matches.length} match${view.matches.length === 1 ? '' : 'es'} compared.`
+      : regressions || unjudged
+        ? [
+            regressions
+              ? `:x: **${plural(regressions, 'significant regression')} of more than ${view.threshold}%.**`
+              : '',
+            unjudged ? `:x: **${plural(unjudged, 'result')} with no DPS to compare (see Not compared).**` : '',
+          ]
+            .filter(Boolean)
+            .join(' ')
+        : `:white_check_mark: No significant regression of more than ${view.threshold}%.`;
   const rows: Array<{ m: Match; r: CompareRow }> = [];
   for (const m of view.matches) {
     const bad = new Set(regressionsOf(view, m));
-    const changes = m.rows.filter((r) => r.kind === 'profileset' && r.significant && !bad.has(r))
-      .sort((x, y) => Math.abs(y.percent ?? 0) - Math.abs(x.percent ?? 0)).slice(0, MARKDOWN_CHANGES);
+    const changes = m.rows
+      .filter((r) => r.kind === 'profileset' && r.significant && !bad.has(r))
+      .sort((x, y) => Math.abs(y.percent ?? 0) - Math.abs(x.percent ?? 0))
+      .slice(0, MARKDOWN_CHANGES);
     for (const r of m.rows) if (r.kind === 'actor' || bad.has(r) || changes.includes(r)) rows.push({ m, r });
   }
   const isBad = new Set(view.regressions.map((r) => r.row));
   const table = markdownTable(
     ['Profile', 'Scenario', 'Name', 'A', 'B', 'Δ %', '± Δ', 'Significant'],
     rows.map(({ m, r }) => [
-      cell(m.profile), cell(m.scenario), cell(r.kind === 'actor' ? `${r.name} (actor)` : r.name),
-      r.a ? formatNumber(r.a.mean, 1) : '—', r.b ? formatNumber(r.b.mean, 1) : '—',
-      r.percent === undefined ? '' : `${signed(r.percent, 2)}%`, r.combinedError === undefined ? '' : formatNumber(r.combinedError, 1),
+      cell(m.profile),
+      cell(m.scenario),
+      cell(r.kind === 'actor' ? `${r.name} (actor)` : r.name),
+      r.a ? formatNumber(r.a.mean, 1) : '—',
+      r.b ? formatNumber(r.b.mean, 1) : '—',
+      r.percent === undefined ? '' : `${signed(r.percent, 2)}%`,
+      r.combinedError === undefined ? '' : formatNumber(r.combinedError, 1),
       r.significant === undefined ? '—' : isBad.has(r) ? '**regression**' : r.significant ? 'yes' : 'no',
     ]),
     [3, 4, 5, 6],
   );
   const notes = [
-    ...view.matches.flatMap((m) => (m.incomplete ?? []).map((w) => `- Incomplete: ${cell(scenarioLabel(m))}: ${cell(w)}`)),
-    ...view.unmatched.map((u) => `- Not compared: ${cell(scenarioLabel(u))} (job \`${cell(u.id)}\`): ${cell(u.reason)}`),
+    ...view.matches.flatMap((m) =>
+      (m.incomplete ?? []).map((w) => `- Incomplete: ${cell(scenarioLabel(m))}: ${cell(w)}`),
+    ),
+    ...view.unmatched.map(
+      (u) => `- Not compared: ${cell(scenarioLabel(u))} (job \`${cell(u.id)}\`): ${cell(u.reason)}`,
+    ),
   ];
   return [
-    `## simjob compare: ${cell(view.a.arg)} → ${cell(view.b.arg)}`, '', verdict, '', table, '',
+    `## simjob compare: ${cell(view.a.arg)} → ${cell(view.b.arg)}`,
+    '',
+    verdict,
+    '',
+    table,
+    '',
     'Actors, regressions and the largest significant profileset changes. Significant: |Δ| > √(eA² + eB²) (95%).',
-    ...(notes.length ? ['', ...notes] : []), '',
+    ...(notes.length ? ['', ...notes] : []),
+    '',
   ].join('\n');
 }

@@ -18,7 +18,8 @@ import { plural } from '../../util/plural.js';
  * error and whether it is significant. `--fail-on-regression PCT` makes a significant drop of more than PCT exit 3.
  */
 export async function run(ctx: Context, [argA, argB]: string[], options: CompareOptions): Promise<number> {
-  if (options.all && options.top !== undefined) throw new UsageError('--all and --top do not go together: --all compares every profileset.');
+  if (options.all && options.top !== undefined)
+    throw new UsageError('--all and --top do not go together: --all compares every profileset.');
   if (argA === '-' && argB === '-') throw new UsageError('Only one side can come from stdin ("-").');
   if (options.allowFailed && options.failOnRegression === undefined) {
     throw new UsageError(
@@ -35,11 +36,20 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
   const matches: Match[] = [];
   for (const pair of pairing.pairs) {
     const incomplete: string[] = [];
-    const [setsA, setsB] = await Promise.all([profilesets(ctx, a, pair.a, options, incomplete), profilesets(ctx, b, pair.b, options, incomplete)]);
-    matches.push({ ...pair, rows: compareRows(pair.a, pair.b, setsA, setsB), ...(incomplete.length ? { incomplete } : {}) });
+    const [setsA, setsB] = await Promise.all([
+      profilesets(ctx, a, pair.a, options, incomplete),
+      profilesets(ctx, b, pair.b, options, incomplete),
+    ]);
+    matches.push({
+      ...pair,
+      rows: compareRows(pair.a, pair.b, setsA, setsB),
+      ...(incomplete.length ? { incomplete } : {}),
+    });
   }
   const threshold = options.failOnRegression;
-  const regressions = matches.flatMap((m) => m.rows.filter((r) => isRegression(r, threshold)).map((row) => ({ profile: m.profile, scenario: m.scenario, row })));
+  const regressions = matches.flatMap((m) =>
+    m.rows.filter((r) => isRegression(r, threshold)).map((row) => ({ profile: m.profile, scenario: m.scenario, row })),
+  );
 
   // A gate that could not compare a job (it failed, say) must not pass: a night whose sims failed is no good night.
   const unjudged = threshold !== undefined && !options.allowFailed ? pairing.unmatched.filter((u) => u.noDps) : [];
@@ -47,22 +57,30 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
   const { unmatched, duplicates } = pairing;
   const view: ComparisonView = { a, b, matches, unmatched, duplicates, threshold, regressions, unjudged };
   if (ctx.out.json) ctx.out.printJson(jsonOf(view));
-  else printComparison(ctx.out, view, options.all ? Number.POSITIVE_INFINITY : options.top ?? DEFAULT_TOP);
+  else printComparison(ctx.out, view, options.all ? Number.POSITIVE_INFINITY : (options.top ?? DEFAULT_TOP));
   if (options.report?.length) {
     const { writeCompareReports } = await import('./reports.js');
     await writeCompareReports(options.report, view);
   }
   if (regressions.length) {
-    ctx.out.err(`${regressions.length} regression${regressions.length === 1 ? '' : 's'} of more than ${threshold}% (significant):\n`);
+    ctx.out.err(
+      `${regressions.length} regression${regressions.length === 1 ? '' : 's'} of more than ${threshold}% (significant):\n`,
+    );
     for (const { profile, scenario, row } of regressions) {
-      ctx.out.err(`  ${scenarioLabel({ profile, scenario })}  ${row.name}${row.kind === 'actor' ? ' (actor)' : ''}: ${row.percent!.toFixed(2)}% (${row.delta!.toFixed(1)} ± ${row.combinedError!.toFixed(1)})\n`);
+      ctx.out.err(
+        `  ${scenarioLabel({ profile, scenario })}  ${row.name}${row.kind === 'actor' ? ' (actor)' : ''}: ${row.percent!.toFixed(2)}% (${row.delta!.toFixed(1)} ± ${row.combinedError!.toFixed(1)})\n`,
+      );
     }
   }
   if (unjudged.length) {
     const some = plural(unjudged.length, 'result');
-    ctx.out.err(`${some} with no DPS to compare, so --fail-on-regression cannot pass (--allow-failed lets them through):\n`);
+    ctx.out.err(
+      `${some} with no DPS to compare, so --fail-on-regression cannot pass (--allow-failed lets them through):\n`,
+    );
     for (const u of unjudged) {
-      ctx.out.err(`  ${terminalSafeLine(scenarioLabel(u))}  job ${terminalSafeLine(u.id)}: ${terminalSafeLine(u.reason)}\n`);
+      ctx.out.err(
+        `  ${terminalSafeLine(scenarioLabel(u))}  job ${terminalSafeLine(u.id)}: ${terminalSafeLine(u.reason)}\n`,
+      );
     }
   }
   return regressions.length || unjudged.length ? ExitCode.JOB_UNSUCCESSFUL : 0;
@@ -70,7 +88,10 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
 
 function requireDps(r: ResultRecord): void {
   if (r.result.summary?.mainActor) return;
-  throw new JobUnsuccessfulError(`Job ${r.id} has no DPS to compare: ${whyNoDps(r)}.`, `See it with: simjob result ${r.id}`);
+  throw new JobUnsuccessfulError(
+    `Job ${r.id} has no DPS to compare: ${whyNoDps(r)}.`,
+    `See it with: simjob result ${r.id}`,
+  );
 }
 
 /**
@@ -78,7 +99,13 @@ function requireDps(r: ResultRecord): void {
  * profileset is read from the job's JSON report, so no profileset is reported missing when it was only cut. A saved
  * file is compared offline: a cut list stays cut (unless --all), and the match says so and how to complete it.
  */
-async function profilesets(ctx: Context, source: Source, r: ResultRecord, options: CompareOptions, incomplete: string[]): Promise<SetList> {
+async function profilesets(
+  ctx: Context,
+  source: Source,
+  r: ResultRecord,
+  options: CompareOptions,
+  incomplete: string[],
+): Promise<SetList> {
   const listed = r.result.summary?.mainActor?.profilesets;
   if (!listed) return { sets: [], cut: false };
   const cut = listed.count > listed.results.length;
@@ -90,12 +117,16 @@ async function profilesets(ctx: Context, source: Source, r: ResultRecord, option
     } catch (error) {
       if (!cut) return { sets: rankByMean(listed.results), cut: false };
       if (options.all && !source.file) throw error;
-      incomplete.push(`${side}: job ${r.id} lists ${listed.results.length} of ${listed.count} profilesets, and its JSON report could not be read (${error instanceof SimjobError ? error.message : String(error)})`);
+      incomplete.push(
+        `${side}: job ${r.id} lists ${listed.results.length} of ${listed.count} profilesets, and its JSON report could not be read (${error instanceof SimjobError ? error.message : String(error)})`,
+      );
       return { sets: rankByMean(listed.results), cut: true };
     }
   }
   if (cut) {
-    incomplete.push(`${side}: job ${r.id} lists its top ${listed.results.length} of ${listed.count} profilesets; add --all to read the rest from its JSON report while it is kept${r.retentionDays ? ` (${r.retentionDays} days)` : ''}`);
+    incomplete.push(
+      `${side}: job ${r.id} lists its top ${listed.results.length} of ${listed.count} profilesets; add --all to read the rest from its JSON report while it is kept${r.retentionDays ? ` (${r.retentionDays} days)` : ''}`,
+    );
   }
   return { sets: rankByMean(listed.results), cut };
 }
@@ -106,11 +137,21 @@ function jobOf(r: ResultRecord) {
 
 /** One pair keeps the shape `compare` always printed (a, b, rows); every output also lists matches and what had no partner. */
 function jsonOf(v: ComparisonView) {
-  const matches = v.matches.map((m) => ({ profile: m.profile, scenario: m.scenario || null, a: jobOf(m.a), b: jobOf(m.b), incomplete: m.incomplete ?? null, rows: m.rows }));
-  const single = v.matches.length === 1 && v.unmatched.length === 0 ? { a: matches[0]!.a, b: matches[0]!.b, rows: matches[0]!.rows } : {
-    a: { source: v.a.arg, results: v.a.results.length },
-    b: { source: v.b.arg, results: v.b.results.length },
-  };
+  const matches = v.matches.map((m) => ({
+    profile: m.profile,
+    scenario: m.scenario || null,
+    a: jobOf(m.a),
+    b: jobOf(m.b),
+    incomplete: m.incomplete ?? null,
+    rows: m.rows,
+  }));
+  const single =
+    v.matches.length === 1 && v.unmatched.length === 0
+      ? { a: matches[0]!.a, b: matches[0]!.b, rows: matches[0]!.rows }
+      : {
+          a: { source: v.a.arg, results: v.a.results.length },
+          b: { source: v.b.arg, results: v.b.results.length },
+        };
   return {
     ...single,
     test: TEST_DESCRIPTION,
@@ -118,6 +159,14 @@ function jsonOf(v: ComparisonView) {
     matches,
     unmatched: v.unmatched.map((u) => ({ ...u, scenario: u.scenario || null })),
     notJudged: v.unjudged.map((u) => ({ ...u, scenario: u.scenario || null })),
-    regressions: v.regressions.map(({ profile, scenario, row }) => ({ profile, scenario: scenario || null, name: row.name, kind: row.kind, delta: row.delta, percent: row.percent, combinedError: row.combinedError })),
+    regressions: v.regressions.map(({ profile, scenario, row }) => ({
+      profile,
+      scenario: scenario || null,
+      name: row.name,
+      kind: row.kind,
+      delta: row.delta,
+      percent: row.percent,
+      combinedError: row.combinedError,
+    })),
   };
 }

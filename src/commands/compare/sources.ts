@@ -28,13 +28,17 @@ export async function loadSource(ctx: Context, arg: string): Promise<Source> {
 function resultOf(item: SavedItem): ResultRecord {
   if (item.result) return item.result;
   const { id, record } = item.job;
-  if (!record) throw new UsageError(`${item.where} is a submission saved without --wait: it holds no result to compare.`, `Compare the job itself: simjob compare ${id} …`);
+  if (!record)
+    throw new UsageError(
+      `${item.where} is a submission saved without --wait: it holds no result to compare.`,
+      `Compare the job itself: simjob compare ${id} …`,
+    );
   return withoutResult(record);
 }
 
 /** How a result is named in a match: its profile (metadata `profile`, else the actor) and scenario (metadata `scenario`). */
 export function keyOf(r: ResultRecord): { profile: string; scenario: string } {
   const meta = r.metadata ?? {};
-  const profile = typeof meta.profile === 'string' ? meta.profile : r.result.summary?.mainActor?.name ?? r.id;
+  const profile = typeof meta.profile === 'string' ? meta.profile : (r.result.summary?.mainActor?.name ?? r.id);
   return { profile, scenario: typeof meta.scenario === 'string' ? meta.scenario : '' };
 }

@@ -17,10 +17,18 @@ export async function run(ctx: Context): Promise<void> {
       return { key: key.name, value: resolved?.value ?? null, source: resolved?.source ?? 'unset' };
     }
     const value = ctx.config.storedSetting(key.name);
-    return { key: key.name, value: (value as string | number | undefined) ?? null, source: value === undefined ? 'unset' : 'profile' };
+    return {
+      key: key.name,
+      value: (value as string | number | undefined) ?? null,
+      source: value === undefined ? 'unset' : 'profile',
+    };
   });
   const apiKey = attempt(() => ctx.config.apiKey());
-  rows.push({ key: 'api_key', value: apiKey ? '(set)' : null, source: apiKey ? (apiKey.source === 'env' ? 'env SIMJOB_API_KEY' : 'credentials file') : 'unset' });
+  rows.push({
+    key: 'api_key',
+    value: apiKey ? '(set)' : null,
+    source: apiKey ? (apiKey.source === 'env' ? 'env SIMJOB_API_KEY' : 'credentials file') : 'unset',
+  });
 
   if (ctx.out.json) {
     ctx.out.printJson({ profile: ctx.config.profile, configDir: ctx.config.dir, settings: rows });

@@ -26,12 +26,18 @@ const fail = (check: string, detail: string, fix: string): Check => ({ check, ok
 /** The config dir: others must not be able to replace the files in it. */
 export async function checkConfigDir(dir: string): Promise<Check> {
   const info = await statOrNull(dir);
-  if (!info) return pass('config-dir', `${dir} (not created yet; \`simjob login\` or \`simjob config set\` creates it)`);
-  if (!info.isDirectory()) return fail('config-dir', `${dir} is not a folder.`, `Remove it, or point SIMJOB_CONFIG_DIR at a folder.`);
+  if (!info)
+    return pass('config-dir', `${dir} (not created yet; \`simjob login\` or \`simjob config set\` creates it)`);
+  if (!info.isDirectory())
+    return fail('config-dir', `${dir} is not a folder.`, `Remove it, or point SIMJOB_CONFIG_DIR at a folder.`);
   if (process.platform === 'win32') return pass('config-dir', dir);
   const mode = info.mode & 0o777;
   if (mode & 0o022) {
-    return fail('config-dir', `${dir} is writable by other users (mode ${octal(mode)}).`, `chmod 700 ${shellQuote(dir)}`);
+    return fail(
+      'config-dir',
+      `${dir} is writable by other users (mode ${octal(mode)}).`,
+      `chmod 700 ${shellQuote(dir)}`,
+    );
   }
   return pass('config-dir', `${dir} (mode ${octal(mode)})`);
 }
@@ -42,10 +48,19 @@ export async function checkSettingsFile(dir: string): Promise<Check> {
   const read = await readJson(path);
   if (read === 'missing') return pass('config-file', `${path} (none yet: only defaults and the environment apply)`);
   if (read === 'unreadable') return fail('config-file', `${path} cannot be read.`, `chmod 644 ${shellQuote(path)}`);
-  if (read === 'invalid') return fail('config-file', `${path} is not valid JSON.`, `Fix or delete ${shellQuote(path)}; \`simjob config set\` writes a new one.`);
+  if (read === 'invalid')
+    return fail(
+      'config-file',
+      `${path} is not valid JSON.`,
+      `Fix or delete ${shellQuote(path)}; \`simjob config set\` writes a new one.`,
+    );
   const mode = read.mode;
   if (process.platform !== 'win32' && mode & 0o022) {
-    return fail('config-file', `${path} is writable by other users (mode ${octal(mode)}).`, `chmod 644 ${shellQuote(path)}`);
+    return fail(
+      'config-file',
+      `${path} is writable by other users (mode ${octal(mode)}).`,
+      `chmod 644 ${shellQuote(path)}`,
+    );
   }
   return pass('config-file', `${path} (mode ${octal(mode)}, profiles: ${profileNames(read.data)})`);
 }
@@ -54,12 +69,23 @@ export async function checkSettingsFile(dir: string): Promise<Check> {
 export async function checkCredentialsFile(dir: string): Promise<Check> {
   const path = join(dir, CREDENTIALS_FILE);
   const read = await readJson(path);
-  if (read === 'missing') return pass('credentials-file', `${path} (none yet: \`simjob login\` creates it with mode 0600)`);
-  if (read === 'unreadable') return fail('credentials-file', `${path} cannot be read.`, `chmod 600 ${shellQuote(path)}`);
-  if (read === 'invalid') return fail('credentials-file', `${path} is not valid JSON.`, `Delete ${shellQuote(path)} and run \`simjob login\` again.`);
+  if (read === 'missing')
+    return pass('credentials-file', `${path} (none yet: \`simjob login\` creates it with mode 0600)`);
+  if (read === 'unreadable')
+    return fail('credentials-file', `${path} cannot be read.`, `chmod 600 ${shellQuote(path)}`);
+  if (read === 'invalid')
+    return fail(
+      'credentials-file',
+      `${path} is not valid JSON.`,
+      `Delete ${shellQuote(path)} and run \`simjob login\` again.`,
+    );
   const mode = read.mode;
   if (process.platform !== 'win32' && mode & 0o077) {
-    return fail('credentials-file', `${path} is open to other users (mode ${octal(mode)}); it holds API keys.`, `chmod 600 ${shellQuote(path)}`);
+    return fail(
+      'credentials-file',
+      `${path} is open to other users (mode ${octal(mode)}); it holds API keys.`,
+      `chmod 600 ${shellQuote(path)}`,
+    );
   }
   return pass('credentials-file', `${path} (mode ${octal(mode)})`);
 }
@@ -69,11 +95,15 @@ export async function checkCredentialsFile(dir: string): Promise<Check> {
 export function checkBaseUrl(ctx: Context): { check: Check; url: string | undefined } {
   try {
     const resolved = ctx.config.baseUrl();
-    return { check: pass('base-url', `${resolved.value} (${sourceOf(ctx, resolved, '--base-url', 'SIMJOB_BASE_URL')})`), url: resolved.value };
+    return {
+      check: pass('base-url', `${resolved.value} (${sourceOf(ctx, resolved, '--base-url', 'SIMJOB_BASE_URL')})`),
+      url: resolved.value,
+    };
   } catch (error) {
-    const fix = error instanceof SimjobError && error.hint
-      ? error.hint
-      : 'Set a valid one: `simjob config set base_url https://…`, SIMJOB_BASE_URL or --base-url.';
+    const fix =
+      error instanceof SimjobError && error.hint
+        ? error.hint
+        : 'Set a valid one: `simjob config set base_url https://…`, SIMJOB_BASE_URL or --base-url.';
     return { check: fail('base-url', messageOf(error), fix), url: undefined };
   }
 }
@@ -88,13 +118,18 @@ export async function checkService(ctx: Context, baseUrl: string | undefined): P
   let status: number;
   let body: string;
   try {
-    const response = await exchange(url, {
-      method: 'GET',
-      headers: { accept: 'application/json', 'user-agent': userAgent() },
-      timeoutMs: PROBE_TIMEOUT_MS,
-      deadlineMs: PROBE_TIMEOUT_MS,
-      signal: ctx.signal,
-    }, () => ({ bytes: 64 * 1024, truncate: true }), ctx.env);
+    const response = await exchange(
+      url,
+      {
+        method: 'GET',
+        headers: { accept: 'application/json', 'user-agent': userAgent() },
+        timeoutMs: PROBE_TIMEOUT_MS,
+        deadlineMs: PROBE_TIMEOUT_MS,
+        signal: ctx.signal,
+      },
+      () => ({ bytes: 64 * 1024, truncate: true }),
+      ctx.env,
+    );
     status = response.statusCode;
     body = response.text;
   } catch (error) {
@@ -104,18 +139,32 @@ export async function checkService(ctx: Context, baseUrl: string | undefined): P
     return fail(
       'service',
       `Cannot reach ${url.origin}: ${describeNetworkError(error, url)}.`,
-      proxy ? `Check the base URL, your connection and the proxy ${proxy.host} (${proxy.variable}).` : 'Check the base URL and your connection (behind a proxy? set HTTPS_PROXY).',
+      proxy
+        ? `Check the base URL, your connection and the proxy ${proxy.host} (${proxy.variable}).`
+        : 'Check the base URL and your connection (behind a proxy? set HTTPS_PROXY).',
     );
   }
   const ms = Date.now() - started;
   if (status === 404) {
-    return fail('service', `${url.origin} answered 404 for ${url.pathname}.`, 'The base URL must be the API root, the part before /v1/ (e.g. https://api.example.com).');
+    return fail(
+      'service',
+      `${url.origin} answered 404 for ${url.pathname}.`,
+      'The base URL must be the API root, the part before /v1/ (e.g. https://api.example.com).',
+    );
   }
   if (status >= 500) {
-    return fail('service', `${url.origin} answered HTTP ${status} for ${url.pathname}.`, 'The service is failing; try again later.');
+    return fail(
+      'service',
+      `${url.origin} answered HTTP ${status} for ${url.pathname}.`,
+      'The service is failing; try again later.',
+    );
   }
   if (!isJsonObject(body)) {
-    return fail('service', `${url.origin} answered HTTP ${status} without a JSON body.`, 'Check that the base URL points at the Simulation Job Service.');
+    return fail(
+      'service',
+      `${url.origin} answered HTTP ${status} without a JSON body.`,
+      'Check that the base URL points at the Simulation Job Service.',
+    );
   }
   return pass('service', `${url.origin} answered in ${ms} ms`);
 }
@@ -131,7 +180,12 @@ export async function checkApiKey(ctx: Context, baseUrl: string | undefined, ser
   }
   ctx.out.addSecret(key.value);
   const from = key.source === 'env' ? 'SIMJOB_API_KEY' : `credentials of profile "${ctx.config.profile}"`;
-  if (!baseUrl || !serviceOk) return fail('api-key', `Set (${from}), not checked: the service is not reachable.`, 'Make the service reachable first (see above).');
+  if (!baseUrl || !serviceOk)
+    return fail(
+      'api-key',
+      `Set (${from}), not checked: the service is not reachable.`,
+      'Make the service reachable first (see above).',
+    );
   const { HttpClient, schemaOf } = await import('../../api/http.js');
   const http = new HttpClient({
     baseUrl,
@@ -149,12 +203,14 @@ export async function checkApiKey(ctx: Context, baseUrl: string | undefined, ser
   } catch (error) {
     if (ctx.signal.aborted) throw ctx.signal.reason;
     if (error instanceof ApiError && error.status === 401) {
-      const fix = key.source === 'env'
-        ? 'Set SIMJOB_API_KEY to a valid key (issue one under Clients & Keys).'
-        : `Issue a new key under Clients & Keys, then run \`simjob login${ctx.config.profileSource === 'default' ? '' : ` --profile ${ctx.config.profile}`}\`.`;
+      const fix =
+        key.source === 'env'
+          ? 'Set SIMJOB_API_KEY to a valid key (issue one under Clients & Keys).'
+          : `Issue a new key under Clients & Keys, then run \`simjob login${ctx.config.profileSource === 'default' ? '' : ` --profile ${ctx.config.profile}`}\`.`;
       return fail('api-key', `Rejected by the service (${error.code ?? 'HTTP 401'}; from ${from}).`, fix);
     }
-    const hint = error instanceof SimjobError && error.hint ? error.hint : 'Run again with --debug to see the exchange.';
+    const hint =
+      error instanceof SimjobError && error.hint ? error.hint : 'Run again with --debug to see the exchange.';
     return fail('api-key', `Not confirmed: ${messageOf(error)}`, hint);
   }
 }
@@ -173,14 +229,18 @@ export async function checkSimc(ctx: Context): Promise<Check[]> {
   } catch {
     configured = undefined; // a broken config.json is reported by config-file
   }
-  const channels: Channel[] = (CHANNELS as readonly string[]).includes(configured ?? '') ? [configured as Channel] : [...CHANNELS];
-  const found = await Promise.all(channels.map(async (channel) => {
-    try {
-      return { channel, choice: await findSimc({ env: ctx.env, config: ctx.config, channel }), error: undefined };
-    } catch (error) {
-      return { channel, choice: undefined, error };
-    }
-  }));
+  const channels: Channel[] = (CHANNELS as readonly string[]).includes(configured ?? '')
+    ? [configured as Channel]
+    : [...CHANNELS];
+  const found = await Promise.all(
+    channels.map(async (channel) => {
+      try {
+        return { channel, choice: await findSimc({ env: ctx.env, config: ctx.config, channel }), error: undefined };
+      } catch (error) {
+        return { channel, choice: undefined, error };
+      }
+    }),
+  );
   const distinct = new Map<string, typeof found>();
   for (const f of found) {
     const key = f.choice ? `${f.choice.source}\0${f.choice.path}` : `error\0${messageOf(f.error)}`;
@@ -195,16 +255,24 @@ export async function checkSimc(ctx: Context): Promise<Check[]> {
     if (!first.choice) {
       const error = first.error;
       const none = error instanceof SimjobError && error.message.startsWith('No simc found');
-      results.push(none
-        ? pass(name, `None found; only --local needs one. ${NO_SIMC_HINT}`)
-        : fail(name, messageOf(error), error instanceof SimjobError && error.hint ? error.hint : NO_SIMC_HINT));
+      results.push(
+        none
+          ? pass(name, `None found; only --local needs one. ${NO_SIMC_HINT}`)
+          : fail(name, messageOf(error), error instanceof SimjobError && error.hint ? error.hint : NO_SIMC_HINT),
+      );
       continue;
     }
     const { path, source } = first.choice;
     if (!probes.has(path)) probes.set(path, await probeSimc(path, ctx.env));
     const probe = probes.get(path)!;
     if ('error' in probe) {
-      results.push(fail(name, `${path} (from ${source}) does not run as simc: ${probe.error}.`, `Check that ${shellQuote(path)} is SimulationCraft: run alone, it prints its version line.`));
+      results.push(
+        fail(
+          name,
+          `${path} (from ${source}) does not run as simc: ${probe.error}.`,
+          `Check that ${shellQuote(path)} is SimulationCraft: run alone, it prints its version line.`,
+        ),
+      );
     } else {
       results.push(pass(name, `${path} (from ${source}): ${probe.line}`));
     }

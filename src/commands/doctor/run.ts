@@ -2,7 +2,14 @@ import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import { VERSION } from '../../version.js';
 import {
-  checkApiKey, checkBaseUrl, checkConfigDir, checkCredentialsFile, checkService, checkSettingsFile, checkSimc, type Check,
+  checkApiKey,
+  checkBaseUrl,
+  checkConfigDir,
+  checkCredentialsFile,
+  checkService,
+  checkSettingsFile,
+  checkSimc,
+  type Check,
 } from './checks.js';
 import { terminalSafeLine } from '../../output/safe.js';
 
@@ -42,7 +49,9 @@ export async function run(ctx: Context): Promise<number> {
 
 function printChecks(ctx: Context, checks: Check[]): void {
   const { c } = ctx.out;
-  ctx.out.notice(`simjob ${VERSION}, Node ${process.version} (${process.platform} ${process.arch}), profile "${ctx.config.profile}"`);
+  ctx.out.notice(
+    `simjob ${VERSION}, Node ${process.version} (${process.platform} ${process.arch}), profile "${ctx.config.profile}"`,
+  );
   const labels = checks.map((check) => label(check.check));
   const width = Math.max(...labels.map((l) => l.length));
   checks.forEach((check, i) => {

@@ -14,7 +14,10 @@ export async function run(ctx: Context, _args: string[], options: JobsOptions): 
   const first = await backend.list({ limit: options.limit, cursor: options.cursor }).catch((error: unknown) => {
     // The service checks cursors itself: a 400 to a page asked with --cursor is that flag's value (exit 2, as locally).
     if (options.cursor !== undefined && error instanceof ApiError && error.status === 400) {
-      throw new UsageError(`--cursor ${options.cursor} is not a cursor of \`simjob jobs\` (${error.code ?? 'HTTP 400'}).`, 'Use the page.nextCursor of the previous page.');
+      throw new UsageError(
+        `--cursor ${options.cursor} is not a cursor of \`simjob jobs\` (${error.code ?? 'HTTP 400'}).`,
+        'Use the page.nextCursor of the previous page.',
+      );
     }
     throw error;
   });
@@ -42,10 +45,19 @@ export async function run(ctx: Context, _args: string[], options: JobsOptions): 
     { header: 'Error', value: (j) => j.errorCode ?? '' },
     { header: 'Created', value: (j) => formatTime(j.createdAt) ?? '' },
     { header: 'Completed', value: (j) => formatTime(j.completedAt) ?? '' },
-    { header: 'Metadata', value: (j) => Object.entries(j.metadata ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(' '), shrinkable: true },
+    {
+      header: 'Metadata',
+      value: (j) =>
+        Object.entries(j.metadata ?? {})
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(' '),
+      shrinkable: true,
+    },
   ]);
   if (!options.all && page.page?.hasMore && page.page.nextCursor) {
     const local = backend.kind === 'local' ? ' --local' : ''; // the cursor is the local store's, not the service's
-    ctx.out.notice(`More jobs: simjob jobs${local} --cursor ${page.page.nextCursor}${options.limit ? ` --limit ${options.limit}` : ''} (or --all)`);
+    ctx.out.notice(
+      `More jobs: simjob jobs${local} --cursor ${page.page.nextCursor}${options.limit ? ` --limit ${options.limit}` : ''} (or --all)`,
+    );
   }
 }

@@ -23,18 +23,32 @@ export async function run(ctx: Context, _args: string[], options: LoginOptions):
   const savedUrl = ctx.flags.baseUrl && baseUrl ? baseUrl : undefined;
   if (savedUrl) (await openSettings(ctx.config.dir)).set(`profiles.${ctx.config.profile}.base_url`, savedUrl);
 
-  const checked = !baseUrl ? 'not checked (no base_url set)' : options.verify ? `checked against ${new URL(baseUrl).origin}` : 'not checked (--no-verify)';
-  ctx.out.notice(`Stored the API key for profile "${ctx.config.profile}" in ${credentials.path} (mode 0600), ${checked}.`);
+  const checked = !baseUrl
+    ? 'not checked (no base_url set)'
+    : options.verify
+      ? `checked against ${new URL(baseUrl).origin}`
+      : 'not checked (--no-verify)';
+  ctx.out.notice(
+    `Stored the API key for profile "${ctx.config.profile}" in ${credentials.path} (mode 0600), ${checked}.`,
+  );
   if (savedUrl) ctx.out.notice(`Stored base_url ${savedUrl} for profile "${ctx.config.profile}" (from --base-url).`);
   if (!baseUrl) ctx.out.notice('Set the service URL with: simjob config set base_url https://…');
   if (ctx.env.SIMJOB_API_KEY) ctx.out.warn('SIMJOB_API_KEY is set and takes precedence over the stored key.');
-  if (ctx.out.json) ctx.out.printJson({ profile: ctx.config.profile, stored: true, verified: Boolean(options.verify && baseUrl) });
+  if (ctx.out.json)
+    ctx.out.printJson({ profile: ctx.config.profile, stored: true, verified: Boolean(options.verify && baseUrl) });
 }
 
 async function readKey(ctx: Context): Promise<string> {
-  const key = await readSecretLine(ctx.stdin, 'Paste your API key (input hidden): ', () => new InterruptedError('Login cancelled.'));
+  const key = await readSecretLine(
+    ctx.stdin,
+    'Paste your API key (input hidden): ',
+    () => new InterruptedError('Login cancelled.'),
+  );
   if (!ctx.stdin.isTTY && !key.trim()) {
-    throw new UsageError('No API key on stdin.', 'Pipe the key in (`simjob login < key.txt`) or run `simjob login` in a terminal.');
+    throw new UsageError(
+      'No API key on stdin.',
+      'Pipe the key in (`simjob login < key.txt`) or run `simjob login` in a terminal.',
+    );
   }
   return key;
 }
@@ -46,7 +60,10 @@ async function verifyKey(ctx: Context, baseUrl: string, key: string): Promise<vo
     await backend.usage();
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      throw new AuthError(`The service rejected this key (${error.code ?? '401'}); nothing was stored.`, 'Copy the key again from Clients & Keys.');
+      throw new AuthError(
+        `The service rejected this key (${error.code ?? '401'}); nothing was stored.`,
+        'Copy the key again from Clients & Keys.',
+      );
     }
     throw error;
   }

@@ -36,7 +36,8 @@ async function fromSaved(ctx: Context, saved: SavedJson): Promise<ReportJob[]> {
   const jobs: ReportJob[] = [];
   for (const item of saved.items) {
     if (item.result) jobs.push(summaryJob(item.result, origin));
-    else if (item.job.record && isTerminal(item.job.record.status)) jobs.push(summaryJob(withoutResult(item.job.record), origin));
+    else if (item.job.record && isTerminal(item.job.record.status))
+      jobs.push(summaryJob(withoutResult(item.job.record), origin));
     else jobs.push(await fromJob(ctx, item.job.id));
   }
   return jobs;
@@ -70,7 +71,9 @@ async function fromJob(ctx: Context, id: string): Promise<ReportJob> {
       const all = await readAllProfilesets(backend, data, { signal: ctx.signal, env: ctx.env });
       if (all.length > 0) job.profilesets = all;
     } catch (error) {
-      ctx.out.warn(`Job ${id}: every profileset could not be read (${terminalSafeLine((error as Error).message)}); the report shows the summary's top ${job.profilesets.length} of ${job.count}.`);
+      ctx.out.warn(
+        `Job ${id}: every profileset could not be read (${terminalSafeLine((error as Error).message)}); the report shows the summary's top ${job.profilesets.length} of ${job.count}.`,
+      );
     }
   }
   return job;

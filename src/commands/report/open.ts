@@ -17,7 +17,8 @@ export function browserFor(path: string, env: NodeJS.ProcessEnv, platform: NodeJ
   }
   if (platform === 'darwin') return { command: 'open', args: [path] };
   if (platform === 'win32') return { command: 'cmd', args: ['/c', 'start', '""', `"${path}"`] };
-  if (!env.DISPLAY && !env.WAYLAND_DISPLAY) return { none: 'there is no display (DISPLAY and WAYLAND_DISPLAY are unset)' };
+  if (!env.DISPLAY && !env.WAYLAND_DISPLAY)
+    return { none: 'there is no display (DISPLAY and WAYLAND_DISPLAY are unset)' };
   if (!onPath('xdg-open', env)) return { none: 'xdg-open is not installed' };
   return { command: 'xdg-open', args: [path] };
 }
@@ -25,7 +26,12 @@ export function browserFor(path: string, env: NodeJS.ProcessEnv, platform: NodeJ
 /** Start the browser detached, so simjob exits at once and the browser outlives it; a failure to start is ignored. */
 export function launch(opener: { command: string; args: string[] }): void {
   try {
-    const child = spawn(opener.command, opener.args, { detached: true, stdio: 'ignore', windowsHide: true, windowsVerbatimArguments: opener.command === 'cmd' });
+    const child = spawn(opener.command, opener.args, {
+      detached: true,
+      stdio: 'ignore',
+      windowsHide: true,
+      windowsVerbatimArguments: opener.command === 'cmd',
+    });
     child.on('error', () => undefined);
     child.unref();
   } catch {
@@ -34,5 +40,7 @@ export function launch(opener: { command: string; args: string[] }): void {
 }
 
 function onPath(command: string, env: NodeJS.ProcessEnv): boolean {
-  return isAbsolute(command) || command.includes('/') ? isExecutableFile(command) : commandOnPath(command, env) !== undefined;
+  return isAbsolute(command) || command.includes('/')
+    ? isExecutableFile(command)
+    : commandOnPath(command, env) !== undefined;
 }

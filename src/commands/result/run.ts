@@ -17,7 +17,8 @@ export async function run(ctx: Context, [rawId]: string[], options: ResultOption
       `For every profileset as JSON, download the report: simjob artifacts ${id} --download --kind json_report`,
     );
   }
-  if (options.all && options.top !== undefined) throw new UsageError('--all and --top do not go together: --all shows every profileset.');
+  if (options.all && options.top !== undefined)
+    throw new UsageError('--all and --top do not go together: --all shows every profileset.');
   const backend = await ctx.backendFor(id);
   const shown = await readOutcome(backend, id);
   const { attachAnswers } = await import('../../jobs/answers.js');
@@ -35,6 +36,11 @@ export async function run(ctx: Context, [rawId]: string[], options: ResultOption
     all = await readAllProfilesets(backend, shown.data, { signal: ctx.signal, env: ctx.env });
   }
   const notifications = shown.hasResult ? ((await backend.notifications?.(id)) ?? []) : [];
-  printResult(ctx.out, shown.data, { top: options.all ? Number.POSITIVE_INFINITY : options.top, all, notifications, statWeights });
+  printResult(ctx.out, shown.data, {
+    top: options.all ? Number.POSITIVE_INFINITY : options.top,
+    all,
+    notifications,
+    statWeights,
+  });
   return exit(exitCodeForState(shown.data.status));
 }

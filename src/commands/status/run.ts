@@ -9,7 +9,11 @@ export async function run(ctx: Context, [rawId]: string[], options: StatusOption
   const backend = await ctx.backendFor(id);
   if (options.wait) {
     const { waitAndReport } = await import('../../jobs/wait-command.js');
-    return waitAndReport(ctx, backend, id, { timeoutMs: options.timeout, cancelOnInterrupt: options.cancelOnInterrupt, top: options.top });
+    return waitAndReport(ctx, backend, id, {
+      timeoutMs: options.timeout,
+      cancelOnInterrupt: options.cancelOnInterrupt,
+      top: options.top,
+    });
   }
   const status = await backend.status(id);
   if (ctx.out.json) {

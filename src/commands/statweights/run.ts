@@ -57,14 +57,18 @@ export async function run(ctx: Context, args: string[], options: StatWeightsOpti
 
 function checkOwnFlags(options: StatWeightsOptions, method: Method): void {
   if (options.amount !== undefined && method === 'scale') {
-    throw new UsageError('--amount is the points each profileset adds; simc picks its own scale delta.',
-      'Drop --amount, or use --method profilesets.');
+    throw new UsageError(
+      '--amount is the points each profileset adds; simc picks its own scale delta.',
+      'Drop --amount, or use --method profilesets.',
+    );
   }
   const keys = new Set(options.meta.map((p) => p.slice(0, Math.max(0, p.indexOf('=')))));
   for (const key of [TOPGEAR_META_KEY, STATWEIGHTS_META_KEY]) {
     if (!keys.has(key)) continue;
-    throw new UsageError(`--meta ${key}= is set by statweights itself (it marks the job for \`simjob result\`).`,
-      'Use another key.');
+    throw new UsageError(
+      `--meta ${key}= is set by statweights itself (it marks the job for \`simjob result\`).`,
+      'Use another key.',
+    );
   }
 }
 
@@ -81,9 +85,10 @@ function planFor(character: Character, method: Method, options: StatWeightsOptio
 function describePlan(character: Character, plan: StatWeightsPlan): string {
   const who = `${character.name} (${[character.spec, character.className].filter(Boolean).join(' ')})`;
   const stats = plan.stats.map((s) => s.label).join(', ');
-  const how = plan.method === 'profilesets'
-    ? `the baseline and ${plan.stats.length} profilesets adding ${formatNumber(plan.amount!)} points each`
-    : "simc's scale factors";
+  const how =
+    plan.method === 'profilesets'
+      ? `the baseline and ${plan.stats.length} profilesets adding ${formatNumber(plan.amount!)} points each`
+      : "simc's scale factors";
   // Iterations grow as 1/target_error² (precision.ts): say what the precision costs against simc's default 0.2%.
   const cost = (0.2 / plan.targetError) ** 2;
   const runs = plan.stats.length + 1;
@@ -96,8 +101,10 @@ async function writeProfile(ctx: Context, file: string, text: string): Promise<n
   try {
     await writeFile(file, text);
   } catch (error) {
-    throw new UsageError(`Cannot write ${file}: ${(error as Error).message}.`,
-      'Check the folder exists and is writable.');
+    throw new UsageError(
+      `Cannot write ${file}: ${(error as Error).message}.`,
+      'Check the folder exists and is writable.',
+    );
   }
   if (ctx.out.json) ctx.out.printJson({ output: file, bytes: Buffer.byteLength(text) });
   else ctx.out.notice(`Wrote ${file}. Run it with: simjob submit ${file}`);

@@ -57,7 +57,13 @@ export interface BatchOutcome {
 /** Shows a waited-for batch in place of the summary table, its --json and its --report files. */
 export type BatchPresenter = (outcomes: BatchOutcome[]) => Promise<void>;
 
-export async function submitBatch(ctx: Context, backend: JobBackend, prepared: PreparedSubmission[], options: SubmitOptions, present?: BatchPresenter): Promise<number> {
+export async function submitBatch(
+  ctx: Context,
+  backend: JobBackend,
+  prepared: PreparedSubmission[],
+  options: SubmitOptions,
+  present?: BatchPresenter,
+): Promise<number> {
   const entries: Entry[] = prepared.map((p) => ({ p, label: labelOf(p) }));
   const limit = Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, entries.length);
   const deadline = options.timeout === undefined ? undefined : Date.now() + options.timeout;
@@ -86,7 +92,9 @@ export async function submitBatch(ctx: Context, backend: JobBackend, prepared: P
 
   if (ctx.signal.aborted) return interrupted(ctx, backend, entries, options);
   // A fatal error (the key was refused, the service unreachable) stopped the batch: the rest were never sent.
-  for (const entry of entries) if (!entry.id && entry.submitError === undefined) entry.submitError = stopAll ?? new WaitTimeoutError('not submitted before --timeout ran out');
+  for (const entry of entries)
+    if (!entry.id && entry.submitError === undefined)
+      entry.submitError = stopAll ?? new WaitTimeoutError('not submitted before --timeout ran out');
 
   if (!options.wait) {
     if (ctx.out.json) ctx.out.printJson(entries.filter((e) => e.submitted).map((e) => e.submitted!.raw));
@@ -94,30 +102,54 @@ export async function submitBatch(ctx: Context, backend: JobBackend, prepared: P
   }
   await recordUnfinished(backend, entries);
   if (present) {
-    for (const e of entries) for (const note of e.notifications ?? []) ctx.out.warn(`${e.label}: simc notification: ${terminalSafeLine(note)}`);
-    const outcomes = entries.map((e) => ({ profileName: e.p.profileName, id: e.id, state: stateOf(e), exitCode: exitOf(e), record: e.timedOut ? undefined : e.outcome?.data }));
+    for (const e of entries)
+      for (const note of e.notifications ?? [])
+        ctx.out.warn(`${e.label}: simc notification: ${terminalSafeLine(note)}`);
+    const outcomes = entries.map((e) => ({
+      profileName: e.p.profileName,
+      id: e.id,
+      state: stateOf(e),
+      exitCode: exitOf(e),
+      record: e.timedOut ? undefined : e.outcome?.data,
+    }));
     await present(outcomes);
   } else if (ctx.out.json) ctx.out.printJson(entries.filter((e) => e.outcome).map((e) => e.outcome!.raw));
   else printSummary(ctx, entries, options);
   if (options.report?.length && !present) {
     const { writeBatchReports } = await import('./reports.js');
-    await writeBatchReports(options.report, entries.map((e) => reportRow(e)));
+    await writeBatchReports(
+      options.report,
+      entries.map((e) => reportRow(e)),
+    );
   }
   const unfinished = entries.filter((e) => e.timedOut);
   if (unfinished.length) {
-    ctx.out.err(`--timeout ran out; ${unfinished.length === 1 ? 'this job keeps' : 'these jobs keep'} running (pick up with simjob status ID --wait):\n${unfinished.map((e) => `  ${e.label}  ${e.id}\n`).join('')}`);
+    ctx.out.err(
+      `--timeout ran out; ${unfinished.length === 1 ? 'this job keeps' : 'these jobs keep'} running (pick up with simjob status ID --wait):\n${unfinished.map((e) => `  ${e.label}  ${e.id}\n`).join('')}`,
+    );
   }
   return worstOf(entries.map(exitOf));
 }
 
-async function submitEntry(ctx: Context, backend: JobBackend, entry: Entry, options: SubmitOptions, progress: BatchProgress, deadline: number | undefined, plainNoWait: boolean): Promise<void> {
+async function submitEntry(
+  ctx: Context,
+  backend: JobBackend,
+  entry: Entry,
+  options: SubmitOptions,
+  progress: BatchProgress,
+  deadline: number | undefined,
+  plainNoWait: boolean,
+): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
       const { submitted, id } = await submitOne(backend, entry.p, options);
       entry.submitted = submitted;
       entry.id = id;
       const replay = submitted.replay ? ' (replay of the job with this idempotency key)' : '';
-      if (plainNoWait) ctx.out.line(`${terminalSafeLine(entry.p.profile.source)}${entry.p.scenario ? `\t${terminalSafeLine(entry.p.scenario.label)}` : ''}\t${entry.id}${submitted.replay ? '\t(replay)' : ''}`);
+      if (plainNoWait)
+        ctx.out.line(
+          `${terminalSafeLine(entry.p.profile.source)}${entry.p.scenario ? `\t${terminalSafeLine(entry.p.scenario.label)}` : ''}\t${entry.id}${submitted.replay ? '\t(replay)' : ''}`,
+        );
       else progress.accepted(entry, `${entry.label}: submitted as job ${entry.id}${replay}`);
       return;
     } catch (error) {
@@ -127,16 +159,24 @@ async function submitEntry(ctx: Context, backend: JobBackend, entry: Entry, opti
         progress.note(`${entry.label}: not submitted: ${describe(error)}`);
         return;
       }
-      const wait = Math.max(error.retryAfterMs ?? LIMIT_BACKOFF_MS[Math.min(attempt, LIMIT_BACKOFF_MS.length - 1)]!, 1_000);
+      const wait = Math.max(
+        error.retryAfterMs ?? LIMIT_BACKOFF_MS[Math.min(attempt, LIMIT_BACKOFF_MS.length - 1)]!,
+        1_000,
+      );
       if (deadline !== undefined && Date.now() + wait > deadline) {
         entry.submitError = new WaitTimeoutError(`${error.message} --timeout runs out before the service takes it.`);
-        progress.note(`${entry.label}: not submitted: --timeout runs out before the service takes it (${error.code ?? 429}).`);
+        progress.note(
+          `${entry.label}: not submitted: --timeout runs out before the service takes it (${error.code ?? 429}).`,
+        );
         return;
       }
-      const why = error.code === 'max_active_jobs_exceeded'
-        ? `the account's limit of jobs in flight is reached${activeText(error)}`
-        : `rate limited (${error.code ?? '429'})`;
-      progress.note(`${entry.label}: ${why}; submitting again in ${Math.ceil(wait / 1000)} s with the same idempotency key.`);
+      const why =
+        error.code === 'max_active_jobs_exceeded'
+          ? `the account's limit of jobs in flight is reached${activeText(error)}`
+          : `rate limited (${error.code ?? '429'})`;
+      progress.note(
+        `${entry.label}: ${why}; submitting again in ${Math.ceil(wait / 1000)} s with the same idempotency key.`,
+      );
       try {
         await sleep(wait, ctx.signal);
       } catch {
@@ -146,7 +186,14 @@ async function submitEntry(ctx: Context, backend: JobBackend, entry: Entry, opti
   }
 }
 
-async function followEntry(ctx: Context, backend: JobBackend, entry: Entry, progress: BatchProgress, deadline: number | undefined, started: number): Promise<void> {
+async function followEntry(
+  ctx: Context,
+  backend: JobBackend,
+  entry: Entry,
+  progress: BatchProgress,
+  deadline: number | undefined,
+  started: number,
+): Promise<void> {
   const id = entry.id!;
   try {
     await waitForTerminal(backend, id, {
@@ -194,7 +241,12 @@ async function recordUnfinished(backend: JobBackend, entries: Entry[]): Promise<
 }
 
 /** Ctrl-C: nothing is lost. Say which jobs keep running (or cancel them, when asked) and which were never sent. */
-async function interrupted(ctx: Context, backend: JobBackend, entries: Entry[], options: SubmitOptions): Promise<number> {
+async function interrupted(
+  ctx: Context,
+  backend: JobBackend,
+  entries: Entry[],
+  options: SubmitOptions,
+): Promise<number> {
   const say = (text: string) => ctx.out.err(`${text}\n`);
   const live = entries.filter((e) => e.id && !(e.outcome || (e.status && isTerminal(e.status.status))));
   const unsent = entries.filter((e) => !e.id && e.submitError === undefined);
@@ -203,11 +255,16 @@ async function interrupted(ctx: Context, backend: JobBackend, entries: Entry[], 
     const { cancelDetached } = await import('../../jobs/wait-command.js');
     say(`Stopped waiting; cancelling ${live.length} job${live.length === 1 ? '' : 's'}:`);
     for (const e of live) {
-      const answer = await cancelDetached(ctx, backend, e.id!).then((r) => r.data.status, (error: unknown) => `not cancelled: ${describe(error)}`);
+      const answer = await cancelDetached(ctx, backend, e.id!).then(
+        (r) => r.data.status,
+        (error: unknown) => `not cancelled: ${describe(error)}`,
+      );
       say(`  ${e.label}  ${e.id}  ${answer}`);
     }
   } else if (live.length) {
-    say(`Stopped waiting. ${live.length === 1 ? 'This job keeps' : 'These jobs keep'} running; pick each up with: simjob status ID --wait`);
+    say(
+      `Stopped waiting. ${live.length === 1 ? 'This job keeps' : 'These jobs keep'} running; pick each up with: simjob status ID --wait`,
+    );
     for (const e of live) say(`  ${e.label}  ${e.id}  ${e.status?.status ?? 'submitted'}`);
   } else {
     say('Stopped.');
@@ -225,7 +282,8 @@ function stateOf(e: Entry): string {
   if (e.timedOut) return `still ${e.status?.status ?? 'running'}`;
   if (e.submitError !== undefined) return 'not submitted';
   if (e.waitError !== undefined) return 'wait failed';
-  if (e.outcome) return e.outcome.data.errorCode ? `${e.outcome.data.status} (${e.outcome.data.errorCode})` : e.outcome.data.status;
+  if (e.outcome)
+    return e.outcome.data.errorCode ? `${e.outcome.data.status} (${e.outcome.data.errorCode})` : e.outcome.data.status;
   return e.status?.status ?? (e.id ? 'submitted' : 'not submitted');
 }
 
@@ -238,46 +296,62 @@ function reportRow(e: Entry): BatchReportRow {
     outcome: e.timedOut ? undefined : e.outcome?.data,
     state: stateOf(e),
     exitCode: exitOf(e),
-    reason: why !== undefined ? describe(why) : e.timedOut ? '--timeout ran out while the job was still running' : undefined,
+    reason:
+      why !== undefined ? describe(why) : e.timedOut ? '--timeout ran out while the job was still running' : undefined,
   };
 }
 
 function printSummary(ctx: Context, entries: Entry[], options: SubmitOptions): void {
   printTable(ctx, entries, options);
   printStatWeightsOf(ctx, entries);
-  for (const e of entries) for (const note of e.notifications ?? []) ctx.out.warn(`${e.label}: simc notification: ${terminalSafeLine(note)}`);
+  for (const e of entries)
+    for (const note of e.notifications ?? []) ctx.out.warn(`${e.label}: simc notification: ${terminalSafeLine(note)}`);
 }
 
 /** A roster of stat-weights jobs: one character × stat table and a Pawn string each (one job: its own table). */
 function printStatWeightsOf(ctx: Context, entries: Entry[]): void {
   const weighed = entries.filter((e) => e.statWeights);
   if (weighed.length === 0) return;
-  printRoster(ctx.out, weighed.map((e) => ({ scenario: e.p.scenario?.label, weights: e.statWeights! })));
+  printRoster(
+    ctx.out,
+    weighed.map((e) => ({ scenario: e.p.scenario?.label, weights: e.statWeights! })),
+  );
 }
 
 function printTable(ctx: Context, entries: Entry[], options: SubmitOptions): void {
   if (entries.some((e) => e.p.scenario)) {
-    printScenarioMatrix(ctx.out, entries.map((e) => ({
-      profile: e.p.profileName,
-      scenario: e.p.scenario?.label ?? '',
-      id: e.id,
-      outcome: e.timedOut ? undefined : e.outcome?.data,
-      state: stateOf(e),
-    })), options.top);
+    printScenarioMatrix(
+      ctx.out,
+      entries.map((e) => ({
+        profile: e.p.profileName,
+        scenario: e.p.scenario?.label ?? '',
+        id: e.id,
+        outcome: e.timedOut ? undefined : e.outcome?.data,
+        state: stateOf(e),
+      })),
+      options.top,
+    );
     return;
   }
-  printBatchSummary(ctx.out, entries.map((e) => ({
-    label: e.label,
-    id: e.id,
-    outcome: e.timedOut ? undefined : e.outcome?.data,
-    state: e.timedOut ? `still ${e.status?.status ?? 'running'}` : e.status?.status ?? (e.id ? 'submitted' : 'not submitted'),
-    problem: e.submitError !== undefined ? 'not submitted' : e.waitError !== undefined ? 'wait failed' : undefined,
-  })));
+  printBatchSummary(
+    ctx.out,
+    entries.map((e) => ({
+      label: e.label,
+      id: e.id,
+      outcome: e.timedOut ? undefined : e.outcome?.data,
+      state: e.timedOut
+        ? `still ${e.status?.status ?? 'running'}`
+        : (e.status?.status ?? (e.id ? 'submitted' : 'not submitted')),
+      problem: e.submitError !== undefined ? 'not submitted' : e.waitError !== undefined ? 'wait failed' : undefined,
+    })),
+  );
 }
 
 function activeText(error: ApiError): string {
   const meta = error.meta ?? {};
-  return typeof meta.activeJobs === 'number' && typeof meta.maxActiveJobs === 'number' ? ` (${meta.activeJobs}/${meta.maxActiveJobs})` : '';
+  return typeof meta.activeJobs === 'number' && typeof meta.maxActiveJobs === 'number'
+    ? ` (${meta.activeJobs}/${meta.maxActiveJobs})`
+    : '';
 }
 
 function describe(error: unknown): string {
@@ -287,12 +361,18 @@ function describe(error: unknown): string {
 
 /** Errors that would fail every other submission the same way: stop sending, keep following what was accepted. */
 function isFatal(error: unknown): boolean {
-  return error instanceof AuthError || error instanceof NetworkError || (error instanceof ApiError && (error.status === 401 || error.status === 403));
+  return (
+    error instanceof AuthError ||
+    error instanceof NetworkError ||
+    (error instanceof ApiError && (error.status === 401 || error.status === 403))
+  );
 }
 
 function exitOf(entry: Entry): number {
-  if (entry.submitError !== undefined) return entry.submitError instanceof SimjobError ? entry.submitError.exitCode : ExitCode.ERROR;
-  if (entry.waitError !== undefined) return entry.waitError instanceof SimjobError ? entry.waitError.exitCode : ExitCode.ERROR;
+  if (entry.submitError !== undefined)
+    return entry.submitError instanceof SimjobError ? entry.submitError.exitCode : ExitCode.ERROR;
+  if (entry.waitError !== undefined)
+    return entry.waitError instanceof SimjobError ? entry.waitError.exitCode : ExitCode.ERROR;
   if (entry.timedOut) return ExitCode.WAIT_TIMEOUT;
   if (entry.statWeightsFailed && entry.outcome?.data.status === 'completed') return ExitCode.ERROR;
   if (entry.outcome) return exitCodeForState(entry.outcome.data.status);
@@ -300,8 +380,18 @@ function exitOf(entry: Entry): number {
 }
 
 /** Severity, least to worst: completed, job unsuccessful, timed out waiting, error, auth, bad input. */
-const SEVERITY: readonly number[] = [ExitCode.OK, ExitCode.JOB_UNSUCCESSFUL, ExitCode.WAIT_TIMEOUT, ExitCode.ERROR, ExitCode.AUTH, ExitCode.USAGE];
+const SEVERITY: readonly number[] = [
+  ExitCode.OK,
+  ExitCode.JOB_UNSUCCESSFUL,
+  ExitCode.WAIT_TIMEOUT,
+  ExitCode.ERROR,
+  ExitCode.AUTH,
+  ExitCode.USAGE,
+];
 
 function worstOf(codes: number[]): number {
-  return codes.reduce((worst, code) => (SEVERITY.indexOf(code) > SEVERITY.indexOf(worst) ? code : worst), ExitCode.OK as number);
+  return codes.reduce(
+    (worst, code) => (SEVERITY.indexOf(code) > SEVERITY.indexOf(worst) ? code : worst),
+    ExitCode.OK as number,
+  );
 }

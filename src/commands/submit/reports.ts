@@ -19,7 +19,10 @@ export interface BatchReportRow {
   reason?: string;
 }
 
-export async function writeBatchReports(targets: readonly ReportTarget[], rows: readonly BatchReportRow[]): Promise<void> {
+export async function writeBatchReports(
+  targets: readonly ReportTarget[],
+  rows: readonly BatchReportRow[],
+): Promise<void> {
   for (const t of targets) {
     if (t.format === 'junit') await writeReport(t.path, junitXml('simjob submit', rows.map(testCase)), 'JUnit');
     else await writeReport(t.path, markdown(rows), 'Markdown');
@@ -34,11 +37,22 @@ function testCase(r: BatchReportRow): TestCase {
     name: scenarioLabel(r),
     classname: junitClassName('submit', r.profile),
     timeSeconds: typeof ms === 'number' ? ms / 1000 : undefined,
-    output: [r.id ? `job ${r.id}` : undefined, actor ? `${actor.name}: ${actor.mean} ± ${actor.mean_error ?? '?'} ${r.outcome?.result.summary?.metric ?? 'dps'}` : undefined].filter(Boolean).join('\n') || undefined,
+    output:
+      [
+        r.id ? `job ${r.id}` : undefined,
+        actor
+          ? `${actor.name}: ${actor.mean} ± ${actor.mean_error ?? '?'} ${r.outcome?.result.summary?.metric ?? 'dps'}`
+          : undefined,
+      ]
+        .filter(Boolean)
+        .join('\n') || undefined,
   };
   if (r.exitCode === ExitCode.OK) return base;
-  const message = [`${r.id ? `job ${r.id} ` : ''}${r.state}`, r.outcome?.statusReason ?? r.reason].filter(Boolean).join(': ');
-  if (r.exitCode === ExitCode.JOB_UNSUCCESSFUL) return { ...base, failure: { type: r.outcome?.errorCode ?? r.outcome?.status ?? 'unsuccessful', message } };
+  const message = [`${r.id ? `job ${r.id} ` : ''}${r.state}`, r.outcome?.statusReason ?? r.reason]
+    .filter(Boolean)
+    .join(': ');
+  if (r.exitCode === ExitCode.JOB_UNSUCCESSFUL)
+    return { ...base, failure: { type: r.outcome?.errorCode ?? r.outcome?.status ?? 'unsuccessful', message } };
   return { ...base, error: { type: r.exitCode === ExitCode.WAIT_TIMEOUT ? 'timeout' : r.state, message } };
 }
 
@@ -49,16 +63,26 @@ function markdown(rows: readonly BatchReportRow[]): string {
     ['Profile', ...(scenarios ? ['Scenario'] : []), 'Job', 'Status', 'DPS', '±', 'Best profileset'],
     rows.map((r) => {
       const actor = r.outcome?.result.summary?.mainActor;
-      const best = actor?.profilesets?.results.reduce<{ name: string; mean: number } | undefined>((top, p) => (!top || p.mean > top.mean ? p : top), undefined);
+      const best = actor?.profilesets?.results.reduce<{ name: string; mean: number } | undefined>(
+        (top, p) => (!top || p.mean > top.mean ? p : top),
+        undefined,
+      );
       const status = r.exitCode === ExitCode.OK ? r.state : `**${cell(r.state)}**`;
       return [
-        cell(r.profile), ...(scenarios ? [cell(r.scenario ?? '')] : []), r.id ? `\`${cell(r.id)}\`` : '', r.exitCode === ExitCode.OK ? cell(status) : status,
-        actor ? formatNumber(actor.mean, 1) : '', actor ? formatNumber(actor.mean_error, 1) : '',
+        cell(r.profile),
+        ...(scenarios ? [cell(r.scenario ?? '')] : []),
+        r.id ? `\`${cell(r.id)}\`` : '',
+        r.exitCode === ExitCode.OK ? cell(status) : status,
+        actor ? formatNumber(actor.mean, 1) : '',
+        actor ? formatNumber(actor.mean_error, 1) : '',
         best && actor ? `${cell(best.name)} (${formatNumber(best.mean, 1)})` : '',
       ];
     }),
     scenarios ? [4, 5] : [3, 4],
   );
-  const verdict = ok === rows.length ? `All ${rows.length} jobs completed.` : `${rows.length - ok} of ${rows.length} jobs did not complete.`;
+  const verdict =
+    ok === rows.length
+      ? `All ${rows.length} jobs completed.`
+      : `${rows.length - ok} of ${rows.length} jobs did not complete.`;
   return `## simjob: ${rows.length} job${rows.length === 1 ? '' : 's'}\n\n${verdict}\n\n${table}\n`;
 }

@@ -3,7 +3,14 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { isLocalId } from '../../jobs/ids.js';
 import type { JobBackend, Submitted } from '../../jobs/backend.js';
-import { buildRequest, checkIdempotencyKey, checkRequestShape, newIdempotencyKey, readProfile, type ProfileInput } from '../../jobs/submission.js';
+import {
+  buildRequest,
+  checkIdempotencyKey,
+  checkRequestShape,
+  newIdempotencyKey,
+  readProfile,
+  type ProfileInput,
+} from '../../jobs/submission.js';
 import { describeMultistage, preflight } from '../../jobs/preflight.js';
 import { formatNumber } from '../../output/format.js';
 import { terminalSafeLine as safe } from '../../output/safe.js';
@@ -18,7 +25,9 @@ import type { BatchPresenter } from './batch.js';
 export async function run(ctx: Context, args: string[], options: SubmitOptions): Promise<number | void> {
   checkFlags(options);
   // A quoted glob ('profiles/*.simc'), or one the shell left alone, is expanded here.
-  const { paths: sources, expanded } = args.some(hasGlob) ? await (await import('./globs.js')).expandProfileArgs(args) : { paths: args, expanded: false };
+  const { paths: sources, expanded } = args.some(hasGlob)
+    ? await (await import('./globs.js')).expandProfileArgs(args)
+    : { paths: args, expanded: false };
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError('Only one profile can come from stdin ("-").');
   const profiles: ProfileInput[] = [];
   for (const source of sources) profiles.push(await readProfile(source, () => readAllBytes(ctx.stdin)));
@@ -28,22 +37,37 @@ export async function run(ctx: Context, args: string[], options: SubmitOptions):
 
 /** Flags that contradict each other or are malformed, refused (exit 2) before any profile is read or job sent. */
 export function checkFlags(options: SubmitOptions): void {
-  if (options.simc && !options.local) throw new UsageError('--simc names the simc of a local run; it needs --local.', 'Add --local, or drop --simc.');
-  if (options.maxCredits !== undefined && options.local) throw new UsageError('--max-credits is a budget on the hosted service; local runs cost no credits.', 'Cap a local run with --max-runtime instead.');
+  if (options.simc && !options.local)
+    throw new UsageError('--simc names the simc of a local run; it needs --local.', 'Add --local, or drop --simc.');
+  if (options.maxCredits !== undefined && options.local)
+    throw new UsageError(
+      '--max-credits is a budget on the hosted service; local runs cost no credits.',
+      'Cap a local run with --max-runtime instead.',
+    );
   if (options.idempotencyKey !== undefined) checkIdempotencyKey(options.idempotencyKey);
-  if (!options.wait) refuseWaitOnlyFlags(options, [['--report', Boolean(options.report?.length), 'writes what the jobs ended with']]);
+  if (!options.wait)
+    refuseWaitOnlyFlags(options, [['--report', Boolean(options.report?.length), 'writes what the jobs ended with']]);
 }
 
 /**
  * Submit profiles already read (by `submit`, or made by `topgear`): one job per profile and scenario; preflight,
  * dry run, send one or a batch, and with --wait show the result.
  */
-export async function submitProfiles(ctx: Context, profiles: ProfileInput[], options: SubmitOptions, namedBatch = false, present?: BatchPresenter): Promise<number | void> {
+export async function submitProfiles(
+  ctx: Context,
+  profiles: ProfileInput[],
+  options: SubmitOptions,
+  namedBatch = false,
+  present?: BatchPresenter,
+): Promise<number | void> {
   const scenarios = expandScenarios(options.scenario ?? [], options.scenarios ?? []);
   if (options.idempotencyKey !== undefined && (profiles.length > 1 || scenarios.length > 1)) {
-    throw new UsageError(`--idempotency-key names one submission; it cannot be used with several ${profiles.length > 1 ? 'profiles' : 'scenarios'}.`);
+    throw new UsageError(
+      `--idempotency-key names one submission; it cannot be used with several ${profiles.length > 1 ? 'profiles' : 'scenarios'}.`,
+    );
   }
-  if (scenarios.length && options.plain) throw new UsageError('--scenario needs the JSON body: each job carries its scenario as metadata.', 'Drop --plain.');
+  if (scenarios.length && options.plain)
+    throw new UsageError('--scenario needs the JSON body: each job carries its scenario as metadata.', 'Drop --plain.');
   const reports = options.report ?? [];
   if (reports.length) await (await import('../../output/reports/files.js')).checkReportTargets(reports);
   const batch = namedBatch || profiles.length > 1 || scenarios.length > 0 || reports.length > 0;
@@ -61,7 +85,14 @@ export async function submitProfiles(ctx: Context, profiles: ProfileInput[], opt
       const request = buildRequest({ ...profile, text }, { ...options, meta }, channel, ctx.env, priority);
       const key = options.idempotencyKey ?? (options.local ? undefined : newIdempotencyKey());
       const checked = preflight(source, request, options.local ? 'local' : 'remote');
-      prepared.push({ profile: { ...profile, text }, request, idempotencyKey: key, preflight: checked, profileName, scenario });
+      prepared.push({
+        profile: { ...profile, text },
+        request,
+        idempotencyKey: key,
+        preflight: checked,
+        profileName,
+        scenario,
+      });
     }
   }
   for (const p of prepared) {
@@ -90,7 +121,11 @@ export async function submitProfiles(ctx: Context, profiles: ProfileInput[], opt
   }
   if (!ctx.out.json) printSubmitted(ctx, submitted, one, true);
   const { waitAndReport } = await import('../../jobs/wait-command.js');
-  return waitAndReport(ctx, backend, id, { timeoutMs: options.timeout, cancelOnInterrupt: options.cancelOnInterrupt, top: options.top });
+  return waitAndReport(ctx, backend, id, {
+    timeoutMs: options.timeout,
+    cancelOnInterrupt: options.cancelOnInterrupt,
+    top: options.top,
+  });
 }
 
 /** What --multistage will do, once per profile (not once per scenario). */
@@ -129,7 +164,10 @@ async function checkAccountLimits(backend: JobBackend, options: SubmitOptions): 
   ];
   for (const [asked, limit, flag, name] of checks) {
     if (asked !== undefined && typeof limit === 'number' && asked > limit) {
-      throw new UsageError(`${flag} ${asked} is above the account limit ${name} = ${limit}.`, `Use ${flag} ${limit} or less.`);
+      throw new UsageError(
+        `${flag} ${asked} is above the account limit ${name} = ${limit}.`,
+        `Use ${flag} ${limit} or less.`,
+      );
     }
   }
 }
@@ -138,11 +176,17 @@ function printSubmitted(ctx: Context, submitted: Submitted, p: PreparedSubmissio
   const r = submitted.data;
   const out = waiting ? (text: string) => ctx.out.notice(text) : (text: string) => ctx.out.line(text);
   // A local job runs the simc found for it; the channel only chose that simc and is not what ran.
-  const what = isLocalId(String(r.id)) ? 'local' : [p.request.build.channel, p.request.priority].filter(Boolean).join(', ');
+  const what = isLocalId(String(r.id))
+    ? 'local'
+    : [p.request.build.channel, p.request.priority].filter(Boolean).join(', ');
   if (submitted.replay) {
-    out(`Job ${safe(String(r.id))} was already submitted with idempotency key ${p.idempotencyKey}; this is that job (replay, nothing new was created).`);
+    out(
+      `Job ${safe(String(r.id))} was already submitted with idempotency key ${p.idempotencyKey}; this is that job (replay, nothing new was created).`,
+    );
   } else {
-    out(`Submitted job ${ctx.out.c.bold(safe(String(r.id)))} (${what})${p.profile.source === '-' ? '' : ` from ${p.profile.source}`}.`);
+    out(
+      `Submitted job ${ctx.out.c.bold(safe(String(r.id)))} (${what})${p.profile.source === '-' ? '' : ` from ${p.profile.source}`}.`,
+    );
   }
   if (r.links?.share) out(`Share: ${safe(r.links.share)}`);
   const ceiling = r.runtime?.ceiling;
@@ -153,7 +197,9 @@ function printSubmitted(ctx: Context, submitted: Submitted, p: PreparedSubmissio
   ].filter(Boolean);
   if (limits.length) out(ctx.out.c.dim(`Limits: ${limits.join(', ')}`));
   for (const w of r.warnings ?? []) {
-    ctx.out.warn(`line ${w.line ?? '?'}: ${w.message ?? w.kind} (requested ${String(w.requested)}, applied ${String(w.applied)}; ${w.kind})`);
+    ctx.out.warn(
+      `line ${w.line ?? '?'}: ${w.message ?? w.kind} (requested ${String(w.requested)}, applied ${String(w.applied)}; ${w.kind})`,
+    );
   }
   for (const d of r.deprecations ?? []) ctx.out.warn(`${d.field ?? ''}: ${d.message ?? 'deprecated'}`);
   if (!waiting && !ctx.out.quiet) out(ctx.out.c.dim(`Follow it with: simjob status ${r.id} --wait`));
@@ -193,14 +239,21 @@ function printDryRun(ctx: Context, prepared: PreparedSubmission[], options: Subm
 }
 
 function redactedCredentials(p: PreparedSubmission): Partial<PreparedSubmission['request']> {
-  return p.request.credentials ? { credentials: { providerClientId: '[REDACTED]', providerClientSecret: '[REDACTED]' } } : {};
+  return p.request.credentials
+    ? { credentials: { providerClientId: '[REDACTED]', providerClientSecret: '[REDACTED]' } }
+    : {};
 }
 
 /**
  * A local dry run: the run each job would make (simc, its arguments and folder, the profile as simc gets it), found
  * and checked as the submission would, with the same warnings; nothing is written and no worker started.
  */
-async function printLocalDryRun(ctx: Context, prepared: PreparedSubmission[], options: SubmitOptions, batch: boolean): Promise<number> {
+async function printLocalDryRun(
+  ctx: Context,
+  prepared: PreparedSubmission[],
+  options: SubmitOptions,
+  batch: boolean,
+): Promise<number> {
   const { planLocalRun, describeLocalRun } = await import('../../local/prepare.js');
   const runs: LocalDryRun[] = [];
   for (const p of prepared) {

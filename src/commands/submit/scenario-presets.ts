@@ -11,8 +11,20 @@ export interface Scenario {
 /** The named presets: one documented table (README "Scenarios"). */
 export const PRESETS: Readonly<Record<string, readonly Scenario[]>> = {
   raid: [
-    { label: 'Patchwerk 1 target', options: [['fight_style', 'Patchwerk'], ['desired_targets', '1']] },
-    { label: 'Patchwerk 5 targets', options: [['fight_style', 'Patchwerk'], ['desired_targets', '5']] },
+    {
+      label: 'Patchwerk 1 target',
+      options: [
+        ['fight_style', 'Patchwerk'],
+        ['desired_targets', '1'],
+      ],
+    },
+    {
+      label: 'Patchwerk 5 targets',
+      options: [
+        ['fight_style', 'Patchwerk'],
+        ['desired_targets', '5'],
+      ],
+    },
     { label: 'DungeonSlice', options: [['fight_style', 'DungeonSlice']] },
   ],
   targets: [

@@ -11,12 +11,31 @@ export { PRESETS, type Scenario };
 
 /** simc's fight styles (sim_t::fight_style), matched case-insensitively and sent in simc's spelling. */
 const FIGHT_STYLES = [
-  'Patchwerk', 'CastingPatchwerk', 'LightMovement', 'HeavyMovement', 'DungeonSlice', 'DungeonRoute', 'HecticAddCleave',
-  'HelterSkelter', 'Ultraxion', 'CleaveAdd', 'Beastlord',
+  'Patchwerk',
+  'CastingPatchwerk',
+  'LightMovement',
+  'HeavyMovement',
+  'DungeonSlice',
+  'DungeonRoute',
+  'HecticAddCleave',
+  'HelterSkelter',
+  'Ultraxion',
+  'CleaveAdd',
+  'Beastlord',
 ];
 
 /** Besides actors and what the service refuses (the profile analysis's lists), options that belong to the profile. */
-const PROFILE_ONLY = new Set(['profileset', 'raid_events', 'input', 'wowhead', 'xml', 'csv', 'actor', 'death_knight', 'demon_hunter']);
+const PROFILE_ONLY = new Set([
+  'profileset',
+  'raid_events',
+  'input',
+  'wowhead',
+  'xml',
+  'csv',
+  'actor',
+  'death_knight',
+  'demon_hunter',
+]);
 
 /** Options that are not global sim options (actors, profilesets, files, machine settings): refused with the reason. */
 function isNotGlobal(key: string): boolean {
@@ -36,7 +55,10 @@ const VALUE_RULES: Record<string, { ok: (v: string) => boolean; want: string; ca
     want: `one of ${FIGHT_STYLES.join(', ')}`,
     canonical: (v) => FIGHT_STYLES.find((s) => s.toLowerCase() === v.toLowerCase()) ?? v,
   },
-  desired_targets: { ok: (v) => positiveInteger(v) && Number(v) <= 100, want: 'a whole number of targets from 1 to 100' },
+  desired_targets: {
+    ok: (v) => positiveInteger(v) && Number(v) <= 100,
+    want: 'a whole number of targets from 1 to 100',
+  },
   max_time: { ok: positiveNumber, want: 'a number of seconds above 0' },
   target_error: { ok: positiveNumber, want: 'a percentage above 0, e.g. 0.2' },
   iterations: { ok: positiveInteger, want: 'a whole number above 0' },
@@ -50,24 +72,31 @@ export function expandScenarios(axes: readonly string[], presets: readonly strin
   const seenKeys = new Set<string>();
   for (const axis of axes) {
     const { key, values } = parseAxis(axis);
-    if (seenKeys.has(key)) throw new UsageError(`--scenario ${key} is given twice.`, `Give every value once: --scenario ${key}=A,B,C.`);
+    if (seenKeys.has(key))
+      throw new UsageError(`--scenario ${key} is given twice.`, `Give every value once: --scenario ${key}=A,B,C.`);
     seenKeys.add(key);
     dimensions.push(values.map((value) => ({ label: `${key}=${value}`, options: [[key, value]] })));
   }
   if (dimensions.length === 0) return [];
   let product: Scenario[] = [{ label: '', options: [] }];
   for (const dimension of dimensions) {
-    product = product.flatMap((left) => dimension.map((right) => ({
-      label: [left.label, right.label].filter(Boolean).join(' '),
-      options: [...left.options, ...right.options],
-    })));
+    product = product.flatMap((left) =>
+      dimension.map((right) => ({
+        label: [left.label, right.label].filter(Boolean).join(' '),
+        options: [...left.options, ...right.options],
+      })),
+    );
     if (product.length > MAX_SCENARIOS) {
-      throw new UsageError(`These scenarios make more than ${MAX_SCENARIOS} combinations per profile.`, 'Give fewer values, or split the run into several commands.');
+      throw new UsageError(
+        `These scenarios make more than ${MAX_SCENARIOS} combinations per profile.`,
+        'Give fewer values, or split the run into several commands.',
+      );
     }
   }
   const labels = new Set<string>();
   for (const s of product) {
-    if (labels.has(s.label)) throw new UsageError(`The scenario "${s.label}" is given twice.`, 'Give each preset and each value once.');
+    if (labels.has(s.label))
+      throw new UsageError(`The scenario "${s.label}" is given twice.`, 'Give each preset and each value once.');
     labels.add(s.label);
   }
   return product;
@@ -75,24 +104,48 @@ export function expandScenarios(axes: readonly string[], presets: readonly strin
 
 function presetScenarios(name: string): readonly Scenario[] {
   const preset = PRESETS[name.toLowerCase()];
-  if (!preset) throw new UsageError(`--scenarios ${name} is not a preset.`, `Use one of ${Object.keys(PRESETS).join(', ')}, or --scenario KEY=V1,V2.`);
+  if (!preset)
+    throw new UsageError(
+      `--scenarios ${name} is not a preset.`,
+      `Use one of ${Object.keys(PRESETS).join(', ')}, or --scenario KEY=V1,V2.`,
+    );
   return preset;
 }
 
 function parseAxis(axis: string): { key: string; values: string[] } {
   const eq = axis.indexOf('=');
-  if (eq <= 0 || eq === axis.length - 1) throw new UsageError(`--scenario must be KEY=V1,V2,… (got "${axis}").`, 'For example: --scenario fight_style=Patchwerk,DungeonSlice');
+  if (eq <= 0 || eq === axis.length - 1)
+    throw new UsageError(
+      `--scenario must be KEY=V1,V2,… (got "${axis}").`,
+      'For example: --scenario fight_style=Patchwerk,DungeonSlice',
+    );
   const key = axis.slice(0, eq).trim();
-  if (!/^[a-z][a-z0-9_]*$/i.test(key)) throw new UsageError(`--scenario ${key}: not a simc option name.`, 'Options are words like fight_style, desired_targets, max_time.');
-  if (isNotGlobal(key)) throw new UsageError(`--scenario ${key}: only global sim options can make a scenario.`, 'Put actor, profileset and file options in the profile itself.');
+  if (!/^[a-z][a-z0-9_]*$/i.test(key))
+    throw new UsageError(
+      `--scenario ${key}: not a simc option name.`,
+      'Options are words like fight_style, desired_targets, max_time.',
+    );
+  if (isNotGlobal(key))
+    throw new UsageError(
+      `--scenario ${key}: only global sim options can make a scenario.`,
+      'Put actor, profileset and file options in the profile itself.',
+    );
   const rule = VALUE_RULES[key.toLowerCase()];
-  const values = axis.slice(eq + 1).split(',').map((v) => v.trim());
+  const values = axis
+    .slice(eq + 1)
+    .split(',')
+    .map((v) => v.trim());
   const seen = new Set<string>();
   return {
     key: key.toLowerCase(),
     values: values.map((value) => {
-      if (!value) throw new UsageError(`--scenario ${key} has an empty value.`, `Separate values with single commas: --scenario ${key}=A,B.`);
-      if (!/^[^\s#"=]+$/.test(value)) throw new UsageError(`--scenario ${key}=${value}: a value is one word without spaces, quotes, # or =.`);
+      if (!value)
+        throw new UsageError(
+          `--scenario ${key} has an empty value.`,
+          `Separate values with single commas: --scenario ${key}=A,B.`,
+        );
+      if (!/^[^\s#"=]+$/.test(value))
+        throw new UsageError(`--scenario ${key}=${value}: a value is one word without spaces, quotes, # or =.`);
       if (rule && !rule.ok(value)) throw new UsageError(`--scenario ${key}=${value}: want ${rule.want}.`);
       const canonical = rule?.canonical ? rule.canonical(value) : value;
       if (seen.has(canonical)) throw new UsageError(`--scenario ${key}: ${canonical} is given twice.`);
@@ -120,18 +173,32 @@ const MAX_METADATA_VALUE = 500;
 export function batchMeta(userMeta: readonly string[], profile: string, scenario: Scenario | undefined): string[] {
   const userKeys = new Set(userMeta.map((p) => p.slice(0, Math.max(0, p.indexOf('=')))));
   for (const key of ['profile', 'scenario']) {
-    if (userKeys.has(key)) throw new UsageError(`--meta ${key}=… clashes with the ${key} simjob records on every job of a batch.`, 'Use another key.');
+    if (userKeys.has(key))
+      throw new UsageError(
+        `--meta ${key}=… clashes with the ${key} simjob records on every job of a batch.`,
+        'Use another key.',
+      );
   }
   const ours = [`profile=${profile}`, ...(scenario ? [`scenario=${scenario.label}`] : [])];
   const pairs = [...userMeta, ...ours];
   if (pairs.length > MAX_METADATA_ENTRIES) {
-    throw new UsageError(`--meta was given ${userMeta.length} times; simjob adds ${ours.length} more (${ours.map((p) => p.split('=')[0]).join(', ')}) and the service keeps at most ${MAX_METADATA_ENTRIES}.`, `Drop ${pairs.length - MAX_METADATA_ENTRIES} --meta.`);
+    throw new UsageError(
+      `--meta was given ${userMeta.length} times; simjob adds ${ours.length} more (${ours.map((p) => p.split('=')[0]).join(', ')}) and the service keeps at most ${MAX_METADATA_ENTRIES}.`,
+      `Drop ${pairs.length - MAX_METADATA_ENTRIES} --meta.`,
+    );
   }
-  if (profile.length > MAX_METADATA_VALUE) throw new UsageError(`The profile path ${profile.slice(0, 40)}… is longer than the ${MAX_METADATA_VALUE} characters a metadata value may have.`, 'Run from a folder nearer the profiles.');
+  if (profile.length > MAX_METADATA_VALUE)
+    throw new UsageError(
+      `The profile path ${profile.slice(0, 40)}… is longer than the ${MAX_METADATA_VALUE} characters a metadata value may have.`,
+      'Run from a folder nearer the profiles.',
+    );
   const record = Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
   const bytes = Buffer.byteLength(JSON.stringify(record));
   if (bytes > MAX_METADATA_BYTES) {
-    throw new UsageError(`The metadata of "${profile}${scenario ? ` [${scenario.label}]` : ''}" adds up to ${bytes} bytes with the profile and scenario simjob records; the service keeps at most 1 KB.`, 'Shorten your --meta values or the profile path.');
+    throw new UsageError(
+      `The metadata of "${profile}${scenario ? ` [${scenario.label}]` : ''}" adds up to ${bytes} bytes with the profile and scenario simjob records; the service keeps at most 1 KB.`,
+      'Shorten your --meta values or the profile path.',
+    );
   }
   return pairs;
 }

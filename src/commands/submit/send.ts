@@ -25,13 +25,25 @@ export interface PreparedSubmission {
  * Send one submission. The HTTP layer retries it only with the same idempotency key, so a retry can never make a
  * second job; if every attempt fails, the key is the way to find out what happened. The answer must carry a job id.
  */
-export async function submitOne(backend: JobBackend, p: PreparedSubmission, options: SubmitOptions): Promise<{ submitted: Submitted; id: string }> {
+export async function submitOne(
+  backend: JobBackend,
+  p: PreparedSubmission,
+  options: SubmitOptions,
+): Promise<{ submitted: Submitted; id: string }> {
   let submitted: Submitted;
   try {
-    submitted = await backend.submit({ request: p.request, idempotencyKey: p.idempotencyKey, plain: Boolean(options.plain), simc: options.simc, analysis: p.preflight.analysis, runHere: Boolean(options.wait && options.local) });
+    submitted = await backend.submit({
+      request: p.request,
+      idempotencyKey: p.idempotencyKey,
+      plain: Boolean(options.plain),
+      simc: options.simc,
+      analysis: p.preflight.analysis,
+      runHere: Boolean(options.wait && options.local),
+    });
   } catch (error) {
     // Refused on every try (a wrong base URL, a service not up): nothing got through, so there is nothing to recover.
-    const uncertain = (error instanceof NetworkError && !error.neverReached) || (error instanceof ApiError && error.status >= 500);
+    const uncertain =
+      (error instanceof NetworkError && !error.neverReached) || (error instanceof ApiError && error.status >= 500);
     if (!uncertain || !p.idempotencyKey) throw error;
     const err = error as NetworkError | ApiError;
     throw Object.assign(err, {
@@ -39,6 +51,10 @@ export async function submitOne(backend: JobBackend, p: PreparedSubmission, opti
     });
   }
   const id = submitted.data.id;
-  if (!id) throw new NetworkError('The service accepted the submission but returned no job id.', 'Find it with `simjob jobs`.');
+  if (!id)
+    throw new NetworkError(
+      'The service accepted the submission but returned no job id.',
+      'Find it with `simjob jobs`.',
+    );
   return { submitted, id };
 }

@@ -54,9 +54,15 @@ export async function run(ctx: Context, [source = '-']: string[], options: TopGe
 
   const meta = [...options.meta];
   if (meta.some((m) => m.startsWith(`${TOPGEAR_META_KEY}=`))) {
-    throw new UsageError(`--meta ${TOPGEAR_META_KEY}= is set by topgear itself (it marks the job for \`simjob result\`).`, 'Use another key.');
+    throw new UsageError(
+      `--meta ${TOPGEAR_META_KEY}= is set by topgear itself (it marks the job for \`simjob result\`).`,
+      'Use another key.',
+    );
   }
-  if (options.plain) ctx.out.warn('--plain sends no metadata, so `simjob result` will not know this is a top gear job (the profileset names still say what each one swaps in).');
+  if (options.plain)
+    ctx.out.warn(
+      '--plain sends no metadata, so `simjob result` will not know this is a top gear job (the profileset names still say what each one swaps in).',
+    );
   else meta.push(`${TOPGEAR_META_KEY}=${TOPGEAR_KIND}`);
   return submitProfiles(ctx, [{ source, text: profile.text }], { ...options, meta });
 }
@@ -64,8 +70,10 @@ export async function run(ctx: Context, [source = '-']: string[], options: TopGe
 /** A paste without its checksum line may have lost the bags to a cut; a whole one really lists none. */
 function nothingToSwapHint(exp: AddonExport): string {
   if (exp.checksum.state === 'missing') {
-    return 'The export has no "# Checksum:" line, so the paste may be cut short: copy the whole /simc text, '
-      + 'down to its last line.';
+    return (
+      'The export has no "# Checksum:" line, so the paste may be cut short: copy the whole /simc text, ' +
+      'down to its last line.'
+    );
   }
   return 'Open your bags in game and run /simc again: it lists the gear they hold.';
 }
@@ -89,7 +97,11 @@ async function readExport(ctx: Context, source: string): Promise<string> {
     bytes = await readUserFile(source, 'Export', { missing: 'Save the /simc text to a file, or pipe it in with -.' });
   }
   const text = bytes.toString('utf8');
-  if (text.trim() === '') throw new UsageError(`${source === '-' ? 'The export on stdin' : `Export ${source}`} is empty.`, 'Paste the whole text of the /simc window.');
+  if (text.trim() === '')
+    throw new UsageError(
+      `${source === '-' ? 'The export on stdin' : `Export ${source}`} is empty.`,
+      'Paste the whole text of the /simc window.',
+    );
   return text;
 }
 
@@ -98,8 +110,15 @@ function reportCounts(ctx: Context, exp: AddonExport, plan: TopGearPlan): void {
   const who = `${exp.characterName} (${[exp.spec, exp.className].filter(Boolean).join(' ')})`;
   const perGroup = plan.groups.map((g) => `${g.group} ${g.choices.length}`);
   if (plan.loadouts.length > 1) perGroup.push(`talents ${plan.loadouts.length}`);
-  const sets = plan.count === 1 ? 'the equipped set only' : `the equipped set and ${formatNumber(plan.count - 1)} ${noun(plan.count - 1, 'profileset')}`;
-  ctx.out.notice(terminalSafe(`${who}: ${formatNumber(plan.count)} ${noun(plan.count, 'combination')} (${sets})${perGroup.length ? `: ${perGroup.join(', ')}` : ''}.`));
+  const sets =
+    plan.count === 1
+      ? 'the equipped set only'
+      : `the equipped set and ${formatNumber(plan.count - 1)} ${noun(plan.count - 1, 'profileset')}`;
+  ctx.out.notice(
+    terminalSafe(
+      `${who}: ${formatNumber(plan.count)} ${noun(plan.count, 'combination')} (${sets})${perGroup.length ? `: ${perGroup.join(', ')}` : ''}.`,
+    ),
+  );
   if (plan.leftOut.length) ctx.out.notice(ctx.out.ce.dim(`Left out: ${plan.leftOut.join('; ')}.`));
 }
 
@@ -107,8 +126,12 @@ function tooMany(plan: TopGearPlan, max: number, talents: 'active' | 'all' | und
   const suggestion = suggestSlots(plan, max);
   const fix = suggestion
     ? `--slots ${suggestion.slots.join(',')} would make ${formatNumber(suggestion.count)}`
-    : talents === 'all' ? 'drop --talents all' : 'no --slots choice fits';
-  return new UsageError(`${formatNumber(plan.count)} combinations is more than --max-combos ${formatNumber(max)}: ${fix} (or raise --max-combos).`);
+    : talents === 'all'
+      ? 'drop --talents all'
+      : 'no --slots choice fits';
+  return new UsageError(
+    `${formatNumber(plan.count)} combinations is more than --max-combos ${formatNumber(max)}: ${fix} (or raise --max-combos).`,
+  );
 }
 
 /** Names are never shortened, so a big run can outgrow the service's 2 MB; say which --slots would fit. */
@@ -116,18 +139,28 @@ function checkServiceSize(text: string, plan: TopGearPlan): void {
   const bytes = Buffer.byteLength(text);
   if (bytes <= MAX_PROFILE_BYTES) return;
   const suggestion = suggestSlots(plan, Math.floor((plan.count * MAX_PROFILE_BYTES) / bytes));
-  const fix = suggestion ? `--slots ${suggestion.slots.join(',')} would make ${formatNumber(suggestion.count)} combinations` : 'fewer --slots would';
-  throw new UsageError(`The profile for ${formatNumber(plan.count)} combinations is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the service's 2 MB: ${fix} (or run it with --local).`);
+  const fix = suggestion
+    ? `--slots ${suggestion.slots.join(',')} would make ${formatNumber(suggestion.count)} combinations`
+    : 'fewer --slots would';
+  throw new UsageError(
+    `The profile for ${formatNumber(plan.count)} combinations is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the service's 2 MB: ${fix} (or run it with --local).`,
+  );
 }
 
 async function writeProfile(ctx: Context, file: string, text: string, plan: TopGearPlan): Promise<number> {
   try {
     await writeFile(file, text);
   } catch (error) {
-    throw new UsageError(`Cannot write ${file}: ${(error as Error).message}.`, 'Check the folder exists and is writable.');
+    throw new UsageError(
+      `Cannot write ${file}: ${(error as Error).message}.`,
+      'Check the folder exists and is writable.',
+    );
   }
   const bytes = Buffer.byteLength(text);
   if (ctx.out.json) ctx.out.printJson({ output: file, combinations: plan.count, profilesets: plan.count - 1, bytes });
-  else ctx.out.notice(`Wrote ${file} (${formatNumber(plan.count - 1)} profilesets, ${formatNumber(Math.ceil(bytes / 1024))} KB). Run it with: simjob submit ${file} --multistage`);
+  else
+    ctx.out.notice(
+      `Wrote ${file} (${formatNumber(plan.count - 1)} profilesets, ${formatNumber(Math.ceil(bytes / 1024))} KB). Run it with: simjob submit ${file} --multistage`,
+    );
   return 0;
 }

@@ -10,26 +10,59 @@ export async function run(ctx: Context, _args: string[], options: UsageOptions):
   if (ctx.out.json) return ctx.out.printJson(usage.raw);
   const u = usage.data;
   const limits = u.plan ?? u.limits;
-  const reads = u.period?.readsLimit ? `${formatNumber(u.period.readsUsed)} of ${formatNumber(u.period.readsLimit)}` : undefined;
+  const reads = u.period?.readsLimit
+    ? `${formatNumber(u.period.readsUsed)} of ${formatNumber(u.period.readsLimit)}`
+    : undefined;
   ctx.out.keyValues([
     ['Period', u.period?.start ? `${formatTime(u.period.start)} → ${formatTime(u.period.end) ?? 'now'}` : undefined],
     ['Sims run', u.period?.simsRun ?? undefined],
     ['API reads', reads],
-    ['Active jobs', u.snapshot?.activeJobs === undefined || u.snapshot?.activeJobs === null ? undefined : `${u.snapshot.activeJobs}${limits?.maxActiveJobs ? ` of ${limits.maxActiveJobs}` : ''} (${u.snapshot.queuedJobs ?? 0} queued, ${u.snapshot.runningJobs ?? 0} running)`],
-    ['Credits per job', limits?.maxCreditsPerJob ? `${formatNumber(limits.maxCreditsPerJob)} max (default ${formatNumber(limits.defaultCreditsPerJob ?? 9600)})` : undefined],
-    ['Credit rate', limits?.creditsPerSecond ? `${formatNumber(limits.creditsPerSecond)} credits per second of simc` : undefined],
+    [
+      'Active jobs',
+      u.snapshot?.activeJobs === undefined || u.snapshot?.activeJobs === null
+        ? undefined
+        : `${u.snapshot.activeJobs}${limits?.maxActiveJobs ? ` of ${limits.maxActiveJobs}` : ''} (${u.snapshot.queuedJobs ?? 0} queued, ${u.snapshot.runningJobs ?? 0} running)`,
+    ],
+    [
+      'Credits per job',
+      limits?.maxCreditsPerJob
+        ? `${formatNumber(limits.maxCreditsPerJob)} max (default ${formatNumber(limits.defaultCreditsPerJob ?? 9600)})`
+        : undefined,
+    ],
+    [
+      'Credit rate',
+      limits?.creditsPerSecond ? `${formatNumber(limits.creditsPerSecond)} credits per second of simc` : undefined,
+    ],
     ['Max runtime', maxRuntime(limits)],
-    ['Max queue', limits?.maxQueueSeconds ? `${formatNumber(limits.maxQueueSeconds)} s (default ${formatNumber(limits.defaultQueueSeconds ?? 1800)} s)` : undefined],
+    [
+      'Max queue',
+      limits?.maxQueueSeconds
+        ? `${formatNumber(limits.maxQueueSeconds)} s (default ${formatNumber(limits.defaultQueueSeconds ?? 1800)} s)`
+        : undefined,
+    ],
     ['vCPUs per job', limits?.vcpuPerJob ?? undefined],
     ['Pool', limits?.pool ? terminalSafeLine(limits.pool) : undefined],
-    ['Max variants', limits?.maxSimcVariants === null ? 'no cap' : typeof limits?.maxSimcVariants === 'number' ? formatNumber(limits.maxSimcVariants) : undefined],
-    ['High priority fee', limits?.priorityFeeCredits?.high === undefined || limits?.priorityFeeCredits?.high === null ? undefined : `${formatNumber(limits.priorityFeeCredits.high)} credits`],
+    [
+      'Max variants',
+      limits?.maxSimcVariants === null
+        ? 'no cap'
+        : typeof limits?.maxSimcVariants === 'number'
+          ? formatNumber(limits.maxSimcVariants)
+          : undefined,
+    ],
+    [
+      'High priority fee',
+      limits?.priorityFeeCredits?.high === undefined || limits?.priorityFeeCredits?.high === null
+        ? undefined
+        : `${formatNumber(limits.priorityFeeCredits.high)} credits`,
+    ],
   ]);
 }
 
 /** The deprecated seconds fields, or (when a newer server leaves them null) what the credit budget buys. */
 function maxRuntime(limits: Usage['plan']): string | undefined {
-  if (limits?.maxRuntimeSeconds) return `${formatNumber(limits.maxRuntimeSeconds)} s (default ${formatNumber(limits.defaultRuntimeSeconds ?? 300)} s)`;
+  if (limits?.maxRuntimeSeconds)
+    return `${formatNumber(limits.maxRuntimeSeconds)} s (default ${formatNumber(limits.defaultRuntimeSeconds ?? 300)} s)`;
   const rate = limits?.creditsPerSecond;
   if (!limits?.maxCreditsPerJob || !rate) return undefined;
   const seconds = (credits: number) => formatNumber(Math.floor(credits / rate));

@@ -13,10 +13,14 @@ export async function readSecret(ctx: Context, secretFile: string | undefined): 
     try {
       text = await readFile(secretFile, 'utf8');
     } catch (error) {
-      throw new UsageError(`Cannot read the secret file ${secretFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, 'Pass a readable file to --secret-file.');
+      throw new UsageError(
+        `Cannot read the secret file ${secretFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
+        'Pass a readable file to --secret-file.',
+      );
     }
     secret = text.replace(/[\r\n]+$/, ''); // `echo secret > file` adds a newline that is not part of the secret
-    if (!secret.trim()) throw new UsageError(`The secret file ${secretFile} is empty.`, 'Put the signing secret in it (one line).');
+    if (!secret.trim())
+      throw new UsageError(`The secret file ${secretFile} is empty.`, 'Put the signing secret in it (one line).');
   } else {
     secret = ctx.config.webhookSecret();
   }

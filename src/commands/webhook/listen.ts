@@ -34,12 +34,17 @@ export async function run(ctx: Context, _args: string[], options: ListenOptions)
     // Everything in an event is the sender's text: escaped before simjob colours it.
     const status = payload.status === 'completed' ? out.c.green(payload.status) : out.c.red(safe(payload.status));
     const reason = payload.statusReason ? `  ${out.c.dim(safe(payload.statusReason))}` : '';
-    out.line(`${safe(event.timestamp)}  ${safe(event.kind)}  ${safe(payload.id)}  ${status}  ${out.c.dim(safe(eventId))}${reason}`);
+    out.line(
+      `${safe(event.timestamp)}  ${safe(event.kind)}  ${safe(payload.id)}  ${status}  ${out.c.dim(safe(eventId))}${reason}`,
+    );
   };
 
   const toleranceSeconds = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
   // Processed event ids survive a restart (data folder), each kept for the signature tolerance window.
-  const seen = await fileSeenEvents(join(dataDir(ctx.env), SEEN_FILE), { ttlMs: toleranceSeconds * 1000, onProblem: (text) => out.warn(text) });
+  const seen = await fileSeenEvents(join(dataDir(ctx.env), SEEN_FILE), {
+    ttlMs: toleranceSeconds * 1000,
+    onProblem: (text) => out.warn(text),
+  });
   const dropped = droppedConnections((text) => out.warn(text));
   let listener: Listener;
   try {
@@ -64,26 +69,34 @@ export async function run(ctx: Context, _args: string[], options: ListenOptions)
         accepted += 1;
         if (options.maxEvents !== undefined && accepted >= options.maxEvents) stop();
       },
-      onDuplicate: (received) => out.notice(`Duplicate delivery ${safe(received.deliveryId ?? '')} of event ${safe(received.eventId)}: answered 200, not processed again.`),
+      onDuplicate: (received) =>
+        out.notice(
+          `Duplicate delivery ${safe(received.deliveryId ?? '')} of event ${safe(received.eventId)}: answered 200, not processed again.`,
+        ),
       onRefused: (status, reason, deliveryId) => {
         const what = status >= 500 ? `answered ${status} so the sender retries` : `answered ${status}`;
         out.warn(`Delivery ${deliveryId ?? '(no delivery id)'} ${what}: ${reason}.`);
       },
       onHungUp: (deliveryId, receivedBytes) => {
         const delivery = `Delivery ${deliveryId ?? '(no delivery id)'}`;
-        out.warn(`${delivery}: the connection closed after ${receivedBytes} bytes, before the body was complete; nothing answered.`);
+        out.warn(
+          `${delivery}: the connection closed after ${receivedBytes} bytes, before the body was complete; nothing answered.`,
+        );
       },
       onDropped: (open) => dropped.add(open),
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new UsageError(`Port ${options.port ?? DEFAULT_PORT} on 127.0.0.1 is already in use.`, 'Pick another with --port, or --port 0 for any free port.');
+      throw new UsageError(
+        `Port ${options.port ?? DEFAULT_PORT} on 127.0.0.1 is already in use.`,
+        'Pick another with --port, or --port 0 for any free port.',
+      );
     }
     throw error;
   }
   if (options.forwardTo && new URL(options.forwardTo).href === new URL(listener.url).href) {
     await listener.close();
-    throw new UsageError('--forward-to points at this listener itself.', 'Forward to your application\'s URL instead.');
+    throw new UsageError('--forward-to points at this listener itself.', "Forward to your application's URL instead.");
   }
 
   // The URL is what the user came for: shown even with --quiet.

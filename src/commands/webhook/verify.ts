@@ -16,8 +16,10 @@ class InvalidDeliveryError extends SimjobError {
 
 const HINTS: Record<VerifyFailure, string> = {
   malformed_header: 'The header looks like t=1711360000,v1=<64 hex digits>.',
-  bad_signature: 'Check that the secret is the endpoint\'s current signing secret, and pass the body exactly as received (not re-serialised JSON).',
-  stale_timestamp: 'Old deliveries are refused as replays; widen the window with --tolerance SECONDS to check one anyway.',
+  bad_signature:
+    "Check that the secret is the endpoint's current signing secret, and pass the body exactly as received (not re-serialised JSON).",
+  stale_timestamp:
+    'Old deliveries are refused as replays; widen the window with --tolerance SECONDS to check one anyway.',
   future_timestamp: 'Check the clock of this machine (and of the sender).',
 };
 
@@ -26,7 +28,10 @@ export async function run(ctx: Context, _args: string[], options: VerifyOptions)
   const secret = await readSecret(ctx, options.secretFile);
   const header = options.signature ?? ctx.env.SIMJOB_WEBHOOK_SIGNATURE;
   if (header === undefined) {
-    throw new UsageError('No signature to check.', 'Pass the X-Service-Signature value with --signature, or set SIMJOB_WEBHOOK_SIGNATURE.');
+    throw new UsageError(
+      'No signature to check.',
+      'Pass the X-Service-Signature value with --signature, or set SIMJOB_WEBHOOK_SIGNATURE.',
+    );
   }
   const rawBody = await readBody(ctx, options.bodyFile);
   const tolerance = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
@@ -35,7 +40,9 @@ export async function run(ctx: Context, _args: string[], options: VerifyOptions)
 
   const event = parseWebhookEvent(rawBody);
   if (!event) {
-    throw new InvalidDeliveryError('The signature is valid, but the body is not a webhook event (kind, version, timestamp, payload).');
+    throw new InvalidDeliveryError(
+      'The signature is valid, but the body is not a webhook event (kind, version, timestamp, payload).',
+    );
   }
   if (ctx.out.json) {
     ctx.out.printJson(event);
@@ -53,11 +60,16 @@ export async function run(ctx: Context, _args: string[], options: VerifyOptions)
 
 async function readBody(ctx: Context, file: string | undefined): Promise<Buffer> {
   if (file !== undefined) {
-    return readUserFile(file, 'Body file', { missing: 'Save the raw request body to a file, or pipe it in.', folder: 'Pass the file that holds the raw request body.' });
+    return readUserFile(file, 'Body file', {
+      missing: 'Save the raw request body to a file, or pipe it in.',
+      folder: 'Pass the file that holds the raw request body.',
+    });
   }
-  if (ctx.stdin.isTTY) throw new UsageError('No body to check.', 'Pipe the raw request body in, or pass --body-file FILE.');
+  if (ctx.stdin.isTTY)
+    throw new UsageError('No body to check.', 'Pipe the raw request body in, or pass --body-file FILE.');
   const body = await readAllBytes(ctx.stdin);
   // A delivery always has a body: an empty stdin means nothing was piped in.
-  if (body.length === 0) throw new UsageError('No body on stdin.', 'Pipe the raw request body in, or pass --body-file FILE.');
+  if (body.length === 0)
+    throw new UsageError('No body on stdin.', 'Pipe the raw request body in, or pass --body-file FILE.');
   return body;
 }

@@ -58,7 +58,10 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
  * since DPS differences of 1% would otherwise be invisible; the caption says where the axis starts. When starting
  * at 0 costs little (the spread is large next to the values) it starts at 0.
  */
-export function barDomain(values: Array<{ mean: number; error?: number | null | undefined }>, extra: number[] = []): { lo: number; hi: number } {
+export function barDomain(
+  values: Array<{ mean: number; error?: number | null | undefined }>,
+  extra: number[] = [],
+): { lo: number; hi: number } {
   // A loop, not Math.min(...list): a call with one argument per profileset overflows the stack past ~120,000.
   let min = Math.min(Number.POSITIVE_INFINITY, ...extra);
   let max = Math.max(Number.NEGATIVE_INFINITY, ...extra);
@@ -118,19 +121,27 @@ export function barChart(bars: Bar[], options: BarChartOptions): string {
   const plotBottom = rows.length ? rows[rows.length - 1]!.y + rows[rows.length - 1]!.height : TOP;
   const height = plotBottom + BOTTOM;
   const out: string[] = [];
-  out.push(`<svg class="chart bars" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-labelledby="${chartIds.next('t')} ${chartIds.current('d')}">`);
-  out.push(`<title id="${chartIds.current('t')}">${text(options.title)}</title><desc id="${chartIds.current('d')}">${text(options.description)}</desc>`);
+  out.push(
+    `<svg class="chart bars" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-labelledby="${chartIds.next('t')} ${chartIds.current('d')}">`,
+  );
+  out.push(
+    `<title id="${chartIds.current('t')}">${text(options.title)}</title><desc id="${chartIds.current('d')}">${text(options.description)}</desc>`,
+  );
   for (const tick of niceTicks(lo, hi)) {
     if (tick < lo) continue;
     out.push(`<line class="grid" x1="${px(x(tick))}" x2="${px(x(tick))}" y1="${TOP - 4}" y2="${plotBottom}"/>`);
-    out.push(`<text class="tick" x="${px(x(tick))}" y="${plotBottom + 16}" text-anchor="middle">${text(compact(tick))}</text>`);
+    out.push(
+      `<text class="tick" x="${px(x(tick))}" y="${plotBottom + 16}" text-anchor="middle">${text(compact(tick))}</text>`,
+    );
   }
   bars.forEach((bar, i) => {
     const { y, label, value, noteBelow } = rows[i]!;
     // The bar and its whiskers sit on the row's first line, beside the label's first line.
     const mid = y + ROW / 2;
     const end = x(bar.mean);
-    out.push(`<g class="row ${bar.role}"><title>${text(`${bar.label}: ${value} ${options.metric ?? 'dps'}${bar.note ? ` (${bar.note})` : ''}`)}</title>`);
+    out.push(
+      `<g class="row ${bar.role}"><title>${text(`${bar.label}: ${value} ${options.metric ?? 'dps'}${bar.note ? ` (${bar.note})` : ''}`)}</title>`,
+    );
     const labelText = lines(LABEL_WIDTH, label);
     out.push(`<text class="label" x="${LABEL_WIDTH}" y="${px(mid + 4)}" text-anchor="end">${labelText}</text>`);
     out.push(`<rect class="bar" x="${x0}" y="${y + 4}" width="${px(Math.max(1, end - x0))}" height="${ROW - 8}"/>`);
@@ -147,7 +158,9 @@ export function barChart(bars: Bar[], options: BarChartOptions): string {
   if (options.reference) {
     const rx = px(x(options.reference.value));
     out.push(`<line class="ref-line" x1="${rx}" x2="${rx}" y1="${TOP - 8}" y2="${plotBottom}"/>`);
-    out.push(`<text class="ref-label" x="${rx}" y="${TOP - 12}" text-anchor="middle">${text(options.reference.label)}</text>`);
+    out.push(
+      `<text class="ref-label" x="${rx}" y="${TOP - 12}" text-anchor="middle">${text(options.reference.label)}</text>`,
+    );
   }
   out.push('</svg>');
   return out.join('');
@@ -163,7 +176,10 @@ export function axisNote(bars: Bar[], reference?: number): string {
  * Every profileset at once, best to worst: the mean as a line with its ±error band, the baseline as a dashed line,
  * and the ranks the bar chart shows shaded. Readable at 1,000 rows where a bar each would not be.
  */
-export function distributionChart(values: Array<{ mean: number; error?: number | null | undefined }>, options: { title: string; description: string; baseline: number; shown: number; metric?: string }): string {
+export function distributionChart(
+  values: Array<{ mean: number; error?: number | null | undefined }>,
+  options: { title: string; description: string; baseline: number; shown: number; metric?: string },
+): string {
   const height = 230;
   const left = 70;
   const right = WIDTH - 20;
@@ -174,19 +190,31 @@ export function distributionChart(values: Array<{ mean: number; error?: number |
   const x = (i: number) => left + (n > 1 ? (i / (n - 1)) * (right - left) : (right - left) / 2);
   const y = (v: number) => bottom - ((v - lo) / (hi - lo || 1)) * (bottom - top);
   const out: string[] = [];
-  out.push(`<svg class="chart distribution" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-labelledby="${chartIds.next('t')} ${chartIds.current('d')}">`);
-  out.push(`<title id="${chartIds.current('t')}">${text(options.title)}</title><desc id="${chartIds.current('d')}">${text(options.description)}</desc>`);
+  out.push(
+    `<svg class="chart distribution" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-labelledby="${chartIds.next('t')} ${chartIds.current('d')}">`,
+  );
+  out.push(
+    `<title id="${chartIds.current('t')}">${text(options.title)}</title><desc id="${chartIds.current('d')}">${text(options.description)}</desc>`,
+  );
   if (options.shown > 0 && options.shown < n) {
-    out.push(`<rect class="shown" x="${left}" y="${top}" width="${px(x(options.shown - 1) - left)}" height="${bottom - top}"/>`);
-    out.push(`<text class="tick" x="${px(x(options.shown - 1) + 4)}" y="${bottom - 6}">← top ${options.shown}: the bar chart</text>`);
+    out.push(
+      `<rect class="shown" x="${left}" y="${top}" width="${px(x(options.shown - 1) - left)}" height="${bottom - top}"/>`,
+    );
+    out.push(
+      `<text class="tick" x="${px(x(options.shown - 1) + 4)}" y="${bottom - 6}">← top ${options.shown}: the bar chart</text>`,
+    );
   }
   for (const tick of niceTicks(lo, hi, 4)) {
     if (tick < lo) continue;
     out.push(`<line class="grid" x1="${left}" x2="${right}" y1="${px(y(tick))}" y2="${px(y(tick))}"/>`);
-    out.push(`<text class="tick" x="${left - 6}" y="${px(y(tick) + 4)}" text-anchor="end">${text(compact(tick))}</text>`);
+    out.push(
+      `<text class="tick" x="${left - 6}" y="${px(y(tick) + 4)}" text-anchor="end">${text(compact(tick))}</text>`,
+    );
   }
   for (const rank of [1, ...niceTicks(1, n, 5).filter((r) => r > 1 && r <= n && r / n > 0.05)]) {
-    out.push(`<text class="tick" x="${px(x(rank - 1))}" y="${bottom + 18}" text-anchor="middle">#${formatNumber(rank)}</text>`);
+    out.push(
+      `<text class="tick" x="${px(x(rank - 1))}" y="${bottom + 18}" text-anchor="middle">#${formatNumber(rank)}</text>`,
+    );
   }
   const upper = values.map((v, i) => `${px(x(i))} ${px(y(v.mean + (v.error ?? 0)))}`);
   const lower = values.map((v, i) => `${px(x(i))} ${px(y(v.mean - (v.error ?? 0)))}`).reverse();
@@ -194,7 +222,9 @@ export function distributionChart(values: Array<{ mean: number; error?: number |
   out.push(`<path class="line" d="M${values.map((v, i) => `${px(x(i))} ${px(y(v.mean))}`).join('L')}"/>`);
   const by = px(y(options.baseline));
   out.push(`<line class="ref-line" x1="${left}" x2="${right}" y1="${by}" y2="${by}"/>`);
-  out.push(`<text class="ref-label" x="${right}" y="${px(y(options.baseline) - 5)}" text-anchor="end">baseline ${text(formatNumber(options.baseline, 0))}</text>`);
+  out.push(
+    `<text class="ref-label" x="${right}" y="${px(y(options.baseline) - 5)}" text-anchor="end">baseline ${text(formatNumber(options.baseline, 0))}</text>`,
+  );
   out.push('</svg>');
   return out.join('');
 }
@@ -213,12 +243,18 @@ export function funnelChart(stages: FunnelStage[], options: { title: string; des
   const full = 520;
   const centre = 20 + full / 2;
   const out: string[] = [];
-  out.push(`<svg class="chart funnel" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-labelledby="${chartIds.next('t')} ${chartIds.current('d')}">`);
-  out.push(`<title id="${chartIds.current('t')}">${text(options.title)}</title><desc id="${chartIds.current('d')}">${text(options.description)}</desc>`);
+  out.push(
+    `<svg class="chart funnel" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-labelledby="${chartIds.next('t')} ${chartIds.current('d')}">`,
+  );
+  out.push(
+    `<title id="${chartIds.current('t')}">${text(options.title)}</title><desc id="${chartIds.current('d')}">${text(options.description)}</desc>`,
+  );
   stages.forEach((stage, i) => {
     const width = Math.max(2, (stage.profilesets / max) * full);
     const y = 5 + i * rowHeight;
-    out.push(`<rect class="stage" x="${px(centre - width / 2)}" y="${y}" width="${px(width)}" height="${rowHeight - 8}" rx="3"/>`);
+    out.push(
+      `<rect class="stage" x="${px(centre - width / 2)}" y="${y}" width="${px(width)}" height="${rowHeight - 8}" rx="3"/>`,
+    );
     const words = `${i + 1}. ${stage.label}: ${formatNumber(stage.profilesets)} candidate${stage.profilesets === 1 ? '' : 's'}${stage.culled ? `, ${formatNumber(stage.culled)} culled` : ''}`;
     out.push(`<text class="value" x="${20 + full + 20}" y="${y + rowHeight / 2}">${text(words)}</text>`);
   });

@@ -20,7 +20,10 @@ export function text(value: unknown): string {
  * it can close the element (`</script>`) or open a comment; JSON.parse reads them back unchanged.
  */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** A URL the page may link to: http(s) or file only, so a `javascript:` "share link" is shown as text, never followed. */

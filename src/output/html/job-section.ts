@@ -38,7 +38,16 @@ export function jobSection(job: ReportJob, options: SectionOptions): string {
   const ranked = profilesets(job, options);
   const weights = job.statWeights ? statWeightsSection(job.statWeights, options.level) : '';
   const drops = droptimizerSection(job, options.level);
-  const parts = [topGear(job), headline(job), outcome(job), weights, drops, ranked.charts, funnel(job, options), ranked.table];
+  const parts = [
+    topGear(job),
+    headline(job),
+    outcome(job),
+    weights,
+    drops,
+    ranked.charts,
+    funnel(job, options),
+    ranked.table,
+  ];
   return [...parts, artifacts(job, options)].join('\n');
 }
 
@@ -58,11 +67,20 @@ export function headline(job: ReportJob): string {
   const runtime = r.runtime;
   const rows: Array<[string, string | undefined]> = [];
   if (actor) {
-    const relative = actor.mean && typeof actor.mean_error === 'number' ? ` (${formatNumber((actor.mean_error / actor.mean) * 100, 2)}%)` : '';
+    const relative =
+      actor.mean && typeof actor.mean_error === 'number'
+        ? ` (${formatNumber((actor.mean_error / actor.mean) * 100, 2)}%)`
+        : '';
     rows.push(['Actor', text(actor.name)]);
-    rows.push([metric.toUpperCase(), `<span class="dps">${formatNumber(actor.mean, 1)}</span> ± ${formatNumber(actor.mean_error, 1)}${relative}`]);
+    rows.push([
+      metric.toUpperCase(),
+      `<span class="dps">${formatNumber(actor.mean, 1)}</span> ± ${formatNumber(actor.mean_error, 1)}${relative}`,
+    ]);
   }
-  rows.push(['Status', `<span class="status-${text(r.status)}">${text(r.status)}</span>${r.retried ? ' (retried after a platform error)' : ''}`]);
+  rows.push([
+    'Status',
+    `<span class="status-${text(r.status)}">${text(r.status)}</span>${r.retried ? ' (retried after a platform error)' : ''}`,
+  ]);
   const build = buildLabel(r.id, r.build);
   if (build) rows.push(['Build', text(build)]);
   rows.push(['Sim time', text(formatDuration(runtime?.simDurationMs) ?? '')]);
@@ -72,9 +90,14 @@ export function headline(job: ReportJob): string {
   if (r.links?.share) rows.push(['Share', link(r.links.share)]);
   const finished = formatTime(r.completedAt);
   if (finished) rows.push(['Finished', text(finished)]);
-  const metadata = Object.entries(r.metadata ?? {}).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  const metadata = Object.entries(r.metadata ?? {}).map(
+    ([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`,
+  );
   if (metadata.length) rows.push(['Metadata', metadata.map((m) => `<code>${text(m)}</code>`).join(' ')]);
-  return `<dl class="headline">${rows.filter(([, v]) => v).map(([k, v]) => `<dt>${text(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
+  return `<dl class="headline">${rows
+    .filter(([, v]) => v)
+    .map(([k, v]) => `<dt>${text(k)}</dt><dd>${v}</dd>`)
+    .join('')}</dl>`;
 }
 
 function outcome(job: ReportJob): string {
@@ -96,7 +119,14 @@ function rankedRows(job: ReportJob): Row[] {
   const actor = job.record.result.summary!.mainActor!;
   const rows: Row[] = job.profilesets.map((p, i) => ({ ...p, rank: i + 1, baseline: false, d: difference(actor, p) }));
   const name = `${isTopGear(job) ? 'equipped set' : 'baseline'} (${actor.name})`;
-  const base: Row = { name, mean: actor.mean, mean_error: actor.mean_error, rank: undefined, baseline: true, d: undefined };
+  const base: Row = {
+    name,
+    mean: actor.mean,
+    mean_error: actor.mean_error,
+    rank: undefined,
+    baseline: true,
+    d: undefined,
+  };
   const at = rows.findIndex((r) => r.mean < actor.mean);
   rows.splice(at < 0 ? rows.length : at, 0, base);
   return rows;
@@ -115,9 +145,14 @@ function profilesets(job: ReportJob, options: SectionOptions): { charts: string;
   const parts = [`<${h}>Ranked ${noun}</${h}>`, topChart(job, rows, shown, metric, noun)];
   if (job.profilesets.length > shown) parts.push(overviewChart(job, shown, metric, noun));
   if (job.count > job.profilesets.length) {
-    parts.push(`<p class="caption">The job's summary lists the top ${formatNumber(job.profilesets.length)} of its ${formatNumber(job.count)} ${noun}; <code>simjob report ${text(job.record.id)}</code> reads every one from its JSON report while the artifacts are kept.</p>`);
+    parts.push(
+      `<p class="caption">The job's summary lists the top ${formatNumber(job.profilesets.length)} of its ${formatNumber(job.count)} ${noun}; <code>simjob report ${text(job.record.id)}</code> reads every one from its JSON report while the artifacts are kept.</p>`,
+    );
   }
-  return { charts: parts.join('\n'), table: `<${h}>Every ${noun.replace(/s$/, '')}</${h}>\n${table(job, rows, metric, noun)}` };
+  return {
+    charts: parts.join('\n'),
+    table: `<${h}>Every ${noun.replace(/s$/, '')}</${h}>\n${table(job, rows, metric, noun)}`,
+  };
 }
 
 /** Bars for the best `shown` and the baseline: where it ranks, or last (saying where it ranks) when below them all. */
@@ -125,19 +160,29 @@ function topChart(job: ReportJob, rows: Row[], shown: number, metric: string, no
   const actor = job.record.result.summary!.mainActor!;
   const above = rows.findIndex((r) => r.baseline);
   const baselineNote = above > shown ? `baseline (after #${formatNumber(above)})` : 'baseline';
-  const bars: Bar[] = rows.filter((r) => r.baseline || (r.rank ?? Infinity) <= shown).map((r) => ({
-    label: r.baseline ? r.name : `${r.rank}. ${r.name}`,
-    mean: r.mean,
-    error: r.mean_error,
-    role: r.baseline ? 'reference' : roleOf(r.d!),
-    note: r.baseline ? baselineNote : deltaNote(r.d!),
-  }));
+  const bars: Bar[] = rows
+    .filter((r) => r.baseline || (r.rank ?? Infinity) <= shown)
+    .map((r) => ({
+      label: r.baseline ? r.name : `${r.rank}. ${r.name}`,
+      mean: r.mean,
+      error: r.mean_error,
+      role: r.baseline ? 'reference' : roleOf(r.d!),
+      note: r.baseline ? baselineNote : deltaNote(r.d!),
+    }));
   const total = job.profilesets.length;
   const best = job.profilesets[0]!;
   const better = job.profilesets.filter((p) => difference(actor, p).significant && p.mean > actor.mean).length;
-  const title = shown < total ? `The best ${shown} of ${formatNumber(total)} ${noun}, with the baseline` : `All ${formatNumber(total)} ${noun}, with the baseline`;
+  const title =
+    shown < total
+      ? `The best ${shown} of ${formatNumber(total)} ${noun}, with the baseline`
+      : `All ${formatNumber(total)} ${noun}, with the baseline`;
   const description = `${title}, by mean ${metric} with 95% error bars. Best: ${best.name}, ${formatNumber(best.mean, 0)} (${deltaNote(difference(actor, best))} against the baseline's ${formatNumber(actor.mean, 0)}). ${better} of ${formatNumber(total)} are significantly better than the baseline. Every value is in the table below.`;
-  const chart = barChart(bars, { title, description, reference: { value: actor.mean, label: `baseline ${formatNumber(actor.mean, 0)}` }, metric });
+  const chart = barChart(bars, {
+    title,
+    description,
+    reference: { value: actor.mean, label: `baseline ${formatNumber(actor.mean, 0)}` },
+    metric,
+  });
   return `<figure>${chart}<figcaption>${text(title)}. ${legend('baseline')} ${text(axisNote(bars, actor.mean))}</figcaption></figure>`;
 }
 
@@ -180,8 +225,14 @@ function funnel(job: ReportJob, options: SectionOptions): string {
     return `<${h}>Multistage</${h}><p>Multistage did not run (<code>${text(multi.reason)}</code>): ${text(MULTISTAGE_REASON_WORDS[multi.reason] ?? 'see the reason')}; the job ran as a single pass.</p>`;
   }
   if (!multi?.enabled || !multi.stages?.length) return '';
-  const stages = multi.stages.map((s) => ({ label: s.label ?? `stage ${s.stage}`, profilesets: s.profilesets ?? 0, culled: s.culled ?? 0 }));
-  const words = stages.map((s) => `${formatNumber(s.profilesets)} ${s.label}${s.culled ? ` (${formatNumber(s.culled)} culled)` : ''}`).join(' → ');
+  const stages = multi.stages.map((s) => ({
+    label: s.label ?? `stage ${s.stage}`,
+    profilesets: s.profilesets ?? 0,
+    culled: s.culled ?? 0,
+  }));
+  const words = stages
+    .map((s) => `${formatNumber(s.profilesets)} ${s.label}${s.culled ? ` (${formatNumber(s.culled)} culled)` : ''}`)
+    .join(' → ');
   const title = 'Multistage funnel';
   return `<${h}>${title}</${h}><figure>${funnelChart(stages, { title, description: `Candidates per stage: ${words}.` })}<figcaption>${text(words)}. Each stage re-sims the survivors of the one before it more precisely.</figcaption></figure>`;
 }

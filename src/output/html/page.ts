@@ -4,7 +4,15 @@ import { signed } from '../views/result.js';
 import { axisNote, barChart, type Bar } from './charts.js';
 import { scriptJson, text } from './escape.js';
 import { deltaNote, jobSection, legend, roleOf } from './job-section.js';
-import { isTopGear, metadataString, profileLabel, scenarioMatrix, SCENARIO_KEY, type ReportJob, type ScenarioMatrix } from './model.js';
+import {
+  isTopGear,
+  metadataString,
+  profileLabel,
+  scenarioMatrix,
+  SCENARIO_KEY,
+  type ReportJob,
+  type ScenarioMatrix,
+} from './model.js';
 import { SCRIPT } from './script.js';
 import { STYLE } from './style.js';
 import { nodeCrypto } from '../../util/crypto.js';
@@ -18,7 +26,8 @@ export interface ReportOptions {
 }
 
 /** The hatch pattern the reference bars use, defined once per page. */
-const DEFS = '<svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false"><defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="none"/><line x1="0" y1="0" x2="0" y2="6" stroke="currentColor" stroke-width="2.5" style="stroke:var(--ref)"/></pattern></defs></svg>';
+const DEFS =
+  '<svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false"><defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="none"/><line x1="0" y1="0" x2="0" y2="6" stroke="currentColor" stroke-width="2.5" style="stroke:var(--ref)"/></pattern></defs></svg>';
 
 /**
  * One self-contained HTML page for one job, a batch, a scenario matrix or a comparison: inline CSS, inline SVG, one
@@ -34,7 +43,9 @@ export function renderReport(jobs: ReportJob[], options: ReportOptions): string 
   } else {
     sections.push(matrix ? scenarioOverview(jobs, matrix) : comparisonOverview(jobs));
     jobs.forEach((job, i) => {
-      sections.push(`<section id="job-${i + 1}" aria-labelledby="job-${i + 1}-h"><h2 id="job-${i + 1}-h">${i + 1}. ${text(jobTitle(job))}</h2>\n${jobSection(job, { top: options.top, level: 3 })}</section>`);
+      sections.push(
+        `<section id="job-${i + 1}" aria-labelledby="job-${i + 1}-h"><h2 id="job-${i + 1}-h">${i + 1}. ${text(jobTitle(job))}</h2>\n${jobSection(job, { top: options.top, level: 3 })}</section>`,
+      );
     });
   }
   const hash = nodeCrypto().createHash('sha256').update(SCRIPT).digest('base64');
@@ -55,7 +66,12 @@ ${DEFS}
 <h1>${text(title)}</h1>
 <p class="sub">${text(subtitle(jobs, options))}</p>
 ${sections.join('\n')}
-<footer><p>Made by ${text(options.generator)} on ${text(options.generatedAt.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))}. The DPS figures and errors are the jobs' own; the page adds only the differences (Δ) and whether each is significant. The data is in this file as JSON (<code>#simjob-data</code>).</p></footer>
+<footer><p>Made by ${text(options.generator)} on ${text(
+    options.generatedAt
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, ' UTC'),
+  )}. The DPS figures and errors are the jobs' own; the page adds only the differences (Δ) and whether each is significant. The data is in this file as JSON (<code>#simjob-data</code>).</p></footer>
 </main>
 <script type="application/json" id="simjob-data">${scriptJson(pageData(jobs, options))}</script>
 <script>${SCRIPT}</script>
@@ -65,7 +81,8 @@ ${sections.join('\n')}
 }
 
 function pageTitle(jobs: ReportJob[], matrix: ScenarioMatrix | undefined): string {
-  if (matrix) return `Scenario matrix: ${matrix.scenarios.length} scenario${matrix.scenarios.length === 1 ? '' : 's'} × ${matrix.profiles.length} profile${matrix.profiles.length === 1 ? '' : 's'}`;
+  if (matrix)
+    return `Scenario matrix: ${matrix.scenarios.length} scenario${matrix.scenarios.length === 1 ? '' : 's'} × ${matrix.profiles.length} profile${matrix.profiles.length === 1 ? '' : 's'}`;
   if (jobs.length > 1) return `Comparison of ${jobs.length} jobs`;
   const job = jobs[0]!;
   const actor = job.record.result.summary?.mainActor?.name;
@@ -89,14 +106,23 @@ function jobTitle(job: ReportJob): string {
 }
 
 /** Jobs with DPS, as bars against a reference job (the first one with DPS). */
-function jobBars(jobs: ReportJob[], label: (job: ReportJob) => string): { bars: Bar[]; reference: ReportJob | undefined } {
+function jobBars(
+  jobs: ReportJob[],
+  label: (job: ReportJob) => string,
+): { bars: Bar[]; reference: ReportJob | undefined } {
   const withDps = jobs.filter((j) => j.record.result.summary?.mainActor);
   const reference = withDps[0];
   const ref = reference?.record.result.summary?.mainActor;
   const bars = withDps.map((job, i): Bar => {
     const actor = job.record.result.summary!.mainActor!;
     const d = difference(ref!, actor);
-    return { label: label(job), mean: actor.mean, error: actor.mean_error, role: i === 0 ? 'reference' : roleOf(d), note: i === 0 ? 'reference' : deltaNote(d) };
+    return {
+      label: label(job),
+      mean: actor.mean,
+      error: actor.mean_error,
+      role: i === 0 ? 'reference' : roleOf(d),
+      note: i === 0 ? 'reference' : deltaNote(d),
+    };
   });
   return { bars, reference };
 }
@@ -108,8 +134,13 @@ function comparisonOverview(jobs: ReportJob[]): string {
   if (reference) {
     const ref = reference.record.result.summary!.mainActor!;
     const title = `Main actor DPS of ${bars.length} jobs, Δ against the first`;
-    const description = `${title} (${jobTitle(reference)}, ${formatNumber(ref.mean, 0)}). ${bars.slice(1).map((b) => `${b.label}: ${formatNumber(b.mean, 0)} (${b.note})`).join('; ')}.`;
-    parts.push(`<figure>${barChart(bars, { title, description, reference: { value: ref.mean, label: `first job ${formatNumber(ref.mean, 0)}` } })}<figcaption>${text(title)}. ${legend('the first job')} ${text(axisNote(bars, ref.mean))}</figcaption></figure>`);
+    const description = `${title} (${jobTitle(reference)}, ${formatNumber(ref.mean, 0)}). ${bars
+      .slice(1)
+      .map((b) => `${b.label}: ${formatNumber(b.mean, 0)} (${b.note})`)
+      .join('; ')}.`;
+    parts.push(
+      `<figure>${barChart(bars, { title, description, reference: { value: ref.mean, label: `first job ${formatNumber(ref.mean, 0)}` } })}<figcaption>${text(title)}. ${legend('the first job')} ${text(axisNote(bars, ref.mean))}</figcaption></figure>`,
+    );
   }
   parts.push(jobsTable(jobs, () => reference));
   parts.push(sharedProfilesets(jobs));
@@ -131,7 +162,9 @@ function sharedProfilesets(jobs: ReportJob[]): string {
   const head = [
     '<th class="text" data-type="text" data-filter="name">Profileset</th>',
     `<th data-type="num">${text(label(first))}</th>`,
-    ...others.map((j) => `<th data-type="num">${text(label(j))}</th><th data-type="num">Δ % vs ${jobs.indexOf(first) + 1}</th>`),
+    ...others.map(
+      (j) => `<th data-type="num">${text(label(j))}</th><th data-type="num">Δ % vs ${jobs.indexOf(first) + 1}</th>`,
+    ),
   ].join('');
   const rows = names.map((p) => {
     const cells = byName.map((m) => {
@@ -155,7 +188,9 @@ function jobsTable(jobs: ReportJob[], referenceOf: (job: ReportJob) => ReportJob
     const actor = job.record.result.summary?.mainActor;
     const d = actor && ref && job !== reference ? difference(ref, actor) : undefined;
     const role = d ? roleOf(d) : '';
-    const build = job.record.build ? [job.record.build.channel, job.record.build.commit?.slice(0, 10)].filter(Boolean).join(' @ ') : '';
+    const build = job.record.build
+      ? [job.record.build.channel, job.record.build.commit?.slice(0, 10)].filter(Boolean).join(' @ ')
+      : '';
     return `<tr><td>${i + 1}</td><td class="text"><a href="#job-${i + 1}">${text(profileLabel(job))}</a></td>${scenarios ? `<td class="text">${text(metadataString(job, SCENARIO_KEY) ?? '')}</td>` : ''}<td>${actor ? formatNumber(actor.mean, 1) : '—'}</td><td>${actor ? formatNumber(actor.mean_error, 1) : ''}</td><td class="${role}">${d ? signed(d.delta, 1) : job === reference ? 'reference' : ''}</td><td class="${role}">${d?.percent !== undefined ? `${signed(d.percent, 2)}%` : ''}</td><td>${d ? (d.significant === undefined ? '—' : d.significant ? 'yes' : 'no') : ''}</td><td class="text status-${text(job.record.status)}">${text(job.record.status)}</td><td class="text nowrap">${text(build)}</td><td class="text"><code>${text(job.record.id)}</code></td></tr>`;
   });
   const head = `<th data-type="num">#</th><th class="text" data-type="text" data-filter="name">Profile</th>${scenarios ? '<th class="text" data-type="text">Scenario</th>' : ''}<th data-type="num">DPS</th><th data-type="num">± error</th><th data-type="num">Δ</th><th data-type="num">Δ %</th><th data-type="text">Significant</th><th class="text" data-type="text">Status</th><th class="text" data-type="text">Build</th><th class="text" data-type="text">Job</th>`;
@@ -166,7 +201,9 @@ function jobsTable(jobs: ReportJob[], referenceOf: (job: ReportJob) => ReportJob
 function scenarioOverview(jobs: ReportJob[], matrix: ScenarioMatrix): string {
   const parts = ['<h2>Scenarios</h2>', legend('the first profile of the scenario')];
   for (const scenario of matrix.scenarios) {
-    const inScenario = matrix.profiles.map((p) => matrix.cell(scenario, p)).filter((j): j is ReportJob => j !== undefined);
+    const inScenario = matrix.profiles
+      .map((p) => matrix.cell(scenario, p))
+      .filter((j): j is ReportJob => j !== undefined);
     const { bars, reference } = jobBars(inScenario, profileLabel);
     parts.push(`<h3>${text(scenario)}</h3>`);
     if (!reference) {
@@ -176,7 +213,9 @@ function scenarioOverview(jobs: ReportJob[], matrix: ScenarioMatrix): string {
     const ref = reference.record.result.summary!.mainActor!;
     const title = `Scenario ${scenario}: DPS of ${bars.length} profile${bars.length === 1 ? '' : 's'}, Δ against ${profileLabel(reference)}`;
     const description = `${title}. ${bars.map((b) => `${b.label}: ${formatNumber(b.mean, 0)} (${b.note})`).join('; ')}.`;
-    parts.push(`<figure class="scenario">${barChart(bars, { title, description, reference: { value: ref.mean, label: `${profileLabel(reference)} ${formatNumber(ref.mean, 0)}` } })}<figcaption>${text(title)}. ${text(axisNote(bars, ref.mean))}</figcaption></figure>`);
+    parts.push(
+      `<figure class="scenario">${barChart(bars, { title, description, reference: { value: ref.mean, label: `${profileLabel(reference)} ${formatNumber(ref.mean, 0)}` } })}<figcaption>${text(title)}. ${text(axisNote(bars, ref.mean))}</figcaption></figure>`,
+    );
   }
   parts.push('<h3>Matrix</h3>');
   const head = `<th scope="col" class="text">Profile</th>${matrix.scenarios.map((s) => `<th scope="col">${text(s)}</th>`).join('')}`;
@@ -190,8 +229,15 @@ function scenarioOverview(jobs: ReportJob[], matrix: ScenarioMatrix): string {
     });
     return `<tr><th scope="row" class="text">${text(p)}</th>${cells.join('')}</tr>`;
   });
-  parts.push(`<div class="table-wrap"><table class="matrix"><caption class="visually-hidden">Main actor DPS ± 95% error, one row per profile and one column per scenario.</caption><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`);
-  const firstOf = new Map(matrix.scenarios.map((s) => [s, matrix.profiles.map((p) => matrix.cell(s, p)).find((j) => j?.record.result.summary?.mainActor)]));
+  parts.push(
+    `<div class="table-wrap"><table class="matrix"><caption class="visually-hidden">Main actor DPS ± 95% error, one row per profile and one column per scenario.</caption><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`,
+  );
+  const firstOf = new Map(
+    matrix.scenarios.map((s) => [
+      s,
+      matrix.profiles.map((p) => matrix.cell(s, p)).find((j) => j?.record.result.summary?.mainActor),
+    ]),
+  );
   parts.push(jobsTable(jobs, (job) => firstOf.get(metadataString(job, SCENARIO_KEY)!)));
   return parts.join('\n');
 }
@@ -206,7 +252,13 @@ function pageData(jobs: ReportJob[], options: ReportOptions) {
       status: job.record.status,
       metadata: job.record.metadata ?? null,
       build: job.record.build ?? null,
-      mainActor: job.record.result.summary?.mainActor ? { name: job.record.result.summary.mainActor.name, mean: job.record.result.summary.mainActor.mean, mean_error: job.record.result.summary.mainActor.mean_error ?? null } : null,
+      mainActor: job.record.result.summary?.mainActor
+        ? {
+            name: job.record.result.summary.mainActor.name,
+            mean: job.record.result.summary.mainActor.mean,
+            mean_error: job.record.result.summary.mainActor.mean_error ?? null,
+          }
+        : null,
       profilesetCount: job.count,
       /** [name, mean, mean_error, stage], best first. */
       profilesets: job.profilesets.map((p) => [p.name, p.mean, p.mean_error ?? null, p.stage ?? null]),

@@ -12,9 +12,10 @@ import { text } from './escape.js';
 export function statWeightsSection(sw: StatWeights, level: 2 | 3): string {
   const h = `h${level}`;
   const primary = statByKey(sw.normalisedTo).label;
-  const how = sw.method === 'profilesets'
-    ? `one profileset per stat adding ${formatNumber(sw.weights[0]?.amount ?? 0)} points`
-    : "simc's scale factors";
+  const how =
+    sw.method === 'profilesets'
+      ? `one profileset per stat adding ${formatNumber(sw.weights[0]?.amount ?? 0)} points`
+      : "simc's scale factors";
   const bars: Bar[] = sw.weights.map((w) => ({
     label: w.label,
     mean: w.weight,
@@ -41,13 +42,16 @@ export function statWeightsSection(sw: StatWeights, level: 2 | 3): string {
 
 function table(sw: StatWeights, primary: string): string {
   const num = (label: string) => `<th data-type="num">${text(label)}</th>`;
-  const head = `<th class="text" data-type="text">Stat</th>${num(`${sw.metric} per point`)}${num('± error')}`
-    + `${num(`${primary} = 1`)}${num('± error')}`;
+  const head =
+    `<th class="text" data-type="text">Stat</th>${num(`${sw.metric} per point`)}${num('± error')}` +
+    `${num(`${primary} = 1`)}${num('± error')}`;
   const row = (w: StatWeight) => {
     const normalisedError = w.stat === sw.normalisedTo ? '' : formatNumber(w.normalisedError, 2);
     const cells = [formatNumber(w.weight, 2), formatNumber(w.error, 2), formatNumber(w.normalised, 2), normalisedError];
     return `<tr><td class="text">${text(w.label)}</td>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
   };
-  return `<div class="table-wrap"><table class="sortable"><thead><tr>${head}</tr></thead>`
-    + `<tbody>${sw.weights.map(row).join('')}</tbody></table></div>`;
+  return (
+    `<div class="table-wrap"><table class="sortable"><thead><tr>${head}</tr></thead>` +
+    `<tbody>${sw.weights.map(row).join('')}</tbody></table></div>`
+  );
 }

@@ -9,9 +9,14 @@ export async function checkReportTargets(targets: readonly ReportTarget[]): Prom
   for (const t of targets) {
     const folder = dirname(resolve(t.path));
     const info = await stat(folder).catch(() => undefined);
-    if (!info?.isDirectory()) throw new UsageError(`--report ${t.format}=${t.path}: the folder ${folder} does not exist.`, 'Create it first, or write the report elsewhere.');
+    if (!info?.isDirectory())
+      throw new UsageError(
+        `--report ${t.format}=${t.path}: the folder ${folder} does not exist.`,
+        'Create it first, or write the report elsewhere.',
+      );
     const file = await stat(t.path).catch(() => undefined);
-    if (file?.isDirectory()) throw new UsageError(`--report ${t.format}=${t.path} is a folder.`, 'Name a file, e.g. results.xml.');
+    if (file?.isDirectory())
+      throw new UsageError(`--report ${t.format}=${t.path} is a folder.`, 'Name a file, e.g. results.xml.');
   }
 }
 

@@ -27,7 +27,10 @@ export interface Problem {
  * of its own: its file name without folder and extension, other dots as `_` (`profiles/fury.simc` → `fury`).
  */
 export function junitClassName(command: string, profile: string): string {
-  const name = profile.replace(/^.*[/\\]/, '').replace(/\.[^.]+$/, '').replaceAll('.', '_');
+  const name = profile
+    .replace(/^.*[/\\]/, '')
+    .replace(/\.[^.]+$/, '')
+    .replaceAll('.', '_');
   return `simjob.${command}.${name || profile.replaceAll('.', '_')}`;
 }
 
@@ -44,8 +47,14 @@ export function junitXml(suite: string, cases: readonly TestCase[], timestamp = 
     const head = `    <testcase name="${attr(c.name)}" classname="${attr(c.classname)}" time="${seconds(c.timeSeconds ?? 0)}"`;
     const body: string[] = [];
     if (c.skipped !== undefined) body.push(`      <skipped message="${attr(c.skipped)}"/>`);
-    for (const [tag, p] of [['error', c.error], ['failure', c.failure]] as const) {
-      if (p) body.push(`      <${tag} message="${attr(p.message)}" type="${attr(p.type)}">${text(p.detail ?? p.message)}</${tag}>`);
+    for (const [tag, p] of [
+      ['error', c.error],
+      ['failure', c.failure],
+    ] as const) {
+      if (p)
+        body.push(
+          `      <${tag} message="${attr(p.message)}" type="${attr(p.type)}">${text(p.detail ?? p.message)}</${tag}>`,
+        );
     }
     if (c.output) body.push(`      <system-out>${text(c.output)}</system-out>`);
     lines.push(body.length ? `${head}>\n${body.join('\n')}\n    </testcase>` : `${head}/>`);

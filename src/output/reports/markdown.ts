@@ -4,11 +4,19 @@
 export function cell(text: string): string {
   return text
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-    .replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/([`*_[\]])/g, '\\$1');
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/([`*_[\]])/g, '\\$1');
 }
 
-export function markdownTable(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, rightAligned: readonly number[] = []): string {
+export function markdownTable(
+  headers: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+  rightAligned: readonly number[] = [],
+): string {
   const rule = headers.map((_, i) => (rightAligned.includes(i) ? '---:' : '---'));
   return [headers, rule, ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
 }

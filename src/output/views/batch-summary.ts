@@ -24,11 +24,31 @@ export function printBatchSummary(out: Output, rows: readonly BatchRow[]): void 
   printTable(out, rows, [
     { header: 'Profile', value: (r) => r.label, shrinkable: true },
     { header: 'Job', value: (r) => r.id ?? '' },
-    { header: 'Status', value: (r) => statusOf(r), style: (t, r) => (r.outcome ? t.replace(r.outcome.status, colourState(c, r.outcome.status)) : r.problem ? c.red(t) : c.yellow(t)) },
-    { header: 'DPS', value: (r) => actorOf(r) ? formatNumber(actorOf(r)!.mean, 1) : '', align: 'right', style: (t) => c.bold(t) },
-    { header: '±', value: (r) => actorOf(r) ? formatNumber(actorOf(r)!.mean_error, 1) : '', align: 'right', style: (t) => c.dim(t) },
+    {
+      header: 'Status',
+      value: (r) => statusOf(r),
+      style: (t, r) =>
+        r.outcome ? t.replace(r.outcome.status, colourState(c, r.outcome.status)) : r.problem ? c.red(t) : c.yellow(t),
+    },
+    {
+      header: 'DPS',
+      value: (r) => (actorOf(r) ? formatNumber(actorOf(r)!.mean, 1) : ''),
+      align: 'right',
+      style: (t) => c.bold(t),
+    },
+    {
+      header: '±',
+      value: (r) => (actorOf(r) ? formatNumber(actorOf(r)!.mean_error, 1) : ''),
+      align: 'right',
+      style: (t) => c.dim(t),
+    },
     { header: 'Best profileset', value: (r) => best(r) },
-    { header: 'Credits', value: (r) => (typeof r.outcome?.runtime?.creditsConsumed === 'number' ? formatNumber(r.outcome.runtime.creditsConsumed) : ''), align: 'right' },
+    {
+      header: 'Credits',
+      value: (r) =>
+        typeof r.outcome?.runtime?.creditsConsumed === 'number' ? formatNumber(r.outcome.runtime.creditsConsumed) : '',
+      align: 'right',
+    },
     { header: 'Time', value: (r) => formatDuration(r.outcome?.runtime?.totalDurationMs) ?? '', align: 'right' },
   ]);
   const counts = new Map<string, number>();

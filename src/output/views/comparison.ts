@@ -76,13 +76,20 @@ interface Line extends CompareRow {
 export function printComparison(out: Output, view: ComparisonView, top: number): void {
   const c = out.c;
   const many = view.matches.length > 1 || view.unmatched.length > 0;
-  const build = (r: ResultRecord) => (r.build ? [r.build.channel, r.build.commit?.slice(0, 10)].filter(Boolean).join(' @ ') : '');
+  const build = (r: ResultRecord) =>
+    r.build ? [r.build.channel, r.build.commit?.slice(0, 10)].filter(Boolean).join(' @ ') : '';
   if (!many && view.matches[0]) {
     const m = view.matches[0];
-    out.keyValues([['A', terminalSafeLine(`${m.a.id}  ${build(m.a)}`)], ['B', terminalSafeLine(`${m.b.id}  ${build(m.b)}`)]]);
+    out.keyValues([
+      ['A', terminalSafeLine(`${m.a.id}  ${build(m.a)}`)],
+      ['B', terminalSafeLine(`${m.b.id}  ${build(m.b)}`)],
+    ]);
   } else {
     const describe = (s: SourceInfo) => `${s.arg}  (${s.results.length} result${s.results.length === 1 ? '' : 's'})`;
-    out.keyValues([['A', terminalSafeLine(describe(view.a))], ['B', terminalSafeLine(describe(view.b))]]);
+    out.keyValues([
+      ['A', terminalSafeLine(describe(view.a))],
+      ['B', terminalSafeLine(describe(view.b))],
+    ]);
   }
   const isRegression = new Set(view.regressions.map((r) => r.row));
   const lines: Line[] = [];
@@ -94,25 +101,61 @@ export function printComparison(out: Output, view: ComparisonView, top: number):
       else hidden++;
     });
   }
-  const verdict = (r: Line) => (r.significant === undefined ? (r.cut ? 'cut' : '—') : r.significant ? (r.regression ? 'yes, regression' : 'yes') : 'no');
+  const verdict = (r: Line) =>
+    r.significant === undefined
+      ? r.cut
+        ? 'cut'
+        : '—'
+      : r.significant
+        ? r.regression
+          ? 'yes, regression'
+          : 'yes'
+        : 'no';
   const paint = (text: string, r: Line) => {
     if (r.significant !== true) return c.dim(text);
     return (r.delta ?? 0) > 0 ? c.green(text) : c.red(text);
   };
   const missing = (r: Line, side: 'a' | 'b') => (r.cut === side ? 'cut' : '—');
   const columns: Array<Column<Line>> = [
-    ...(many ? [
-      { header: 'Profile', value: (r: Line) => terminalSafeLine(r.match.profile) },
-      { header: 'Scenario', value: (r: Line) => terminalSafeLine(r.match.scenario) },
-    ] : []),
-    { header: 'Name', value: (r) => terminalSafeLine(r.kind === 'actor' ? `${r.name} (actor)` : r.name), shrinkable: true, style: (t, r) => (r.kind === 'actor' ? c.cyan(t) : t) },
+    ...(many
+      ? [
+          { header: 'Profile', value: (r: Line) => terminalSafeLine(r.match.profile) },
+          { header: 'Scenario', value: (r: Line) => terminalSafeLine(r.match.scenario) },
+        ]
+      : []),
+    {
+      header: 'Name',
+      value: (r) => terminalSafeLine(r.kind === 'actor' ? `${r.name} (actor)` : r.name),
+      shrinkable: true,
+      style: (t, r) => (r.kind === 'actor' ? c.cyan(t) : t),
+    },
     { header: 'A', value: (r) => (r.a ? formatNumber(r.a.mean, 1) : missing(r, 'a')), align: 'right' },
-    { header: '± A', value: (r) => (r.a ? formatNumber(r.a.mean_error, 1) : ''), align: 'right', style: (t) => c.dim(t) },
+    {
+      header: '± A',
+      value: (r) => (r.a ? formatNumber(r.a.mean_error, 1) : ''),
+      align: 'right',
+      style: (t) => c.dim(t),
+    },
     { header: 'B', value: (r) => (r.b ? formatNumber(r.b.mean, 1) : missing(r, 'b')), align: 'right' },
-    { header: '± B', value: (r) => (r.b ? formatNumber(r.b.mean_error, 1) : ''), align: 'right', style: (t) => c.dim(t) },
+    {
+      header: '± B',
+      value: (r) => (r.b ? formatNumber(r.b.mean_error, 1) : ''),
+      align: 'right',
+      style: (t) => c.dim(t),
+    },
     { header: 'Δ', value: (r) => (r.delta === undefined ? '' : signed(r.delta, 1)), align: 'right', style: paint },
-    { header: 'Δ %', value: (r) => (r.percent === undefined ? '' : `${signed(r.percent, 2)}%`), align: 'right', style: paint },
-    { header: '± Δ', value: (r) => (r.combinedError === undefined ? '' : formatNumber(r.combinedError, 1)), align: 'right', style: (t) => c.dim(t) },
+    {
+      header: 'Δ %',
+      value: (r) => (r.percent === undefined ? '' : `${signed(r.percent, 2)}%`),
+      align: 'right',
+      style: paint,
+    },
+    {
+      header: '± Δ',
+      value: (r) => (r.combinedError === undefined ? '' : formatNumber(r.combinedError, 1)),
+      align: 'right',
+      style: (t) => c.dim(t),
+    },
     { header: 'Significant', value: verdict, style: paint },
   ];
   out.line();
@@ -122,13 +165,21 @@ export function printComparison(out: Output, view: ComparisonView, top: number):
   const compared = all.filter((r) => r.significant !== undefined);
   const note = (text: string) => out.notice(out.ce.dim(text));
   if (hidden) note(`${hidden} more profileset row${hidden === 1 ? '' : 's'} not shown; --top N or --all for more.`);
-  note(`${compared.filter((r) => r.significant).length} of ${compared.length} differences are significant. ${TEST_DESCRIPTION}`);
+  note(
+    `${compared.filter((r) => r.significant).length} of ${compared.length} differences are significant. ${TEST_DESCRIPTION}`,
+  );
   const onlyOne = all.filter((r) => r.kind === 'profileset' && (!r.a || !r.b) && !r.cut).length;
   if (onlyOne) note(`${onlyOne} profileset${onlyOne === 1 ? ' is' : 's are'} in one job only (—).`);
   for (const m of view.matches) {
-    for (const why of m.incomplete ?? []) out.notice(`Incomplete match ${terminalSafeLine(scenarioLabel(m))}: ${terminalSafeLine(why)}. Rows marked "cut" are unknown on that side, not missing.`);
+    for (const why of m.incomplete ?? [])
+      out.notice(
+        `Incomplete match ${terminalSafeLine(scenarioLabel(m))}: ${terminalSafeLine(why)}. Rows marked "cut" are unknown on that side, not missing.`,
+      );
   }
-  for (const u of view.unmatched) out.notice(`Not compared: ${terminalSafeLine(scenarioLabel(u))} (job ${terminalSafeLine(u.id)}): ${terminalSafeLine(u.reason)}.`);
-  for (const d of view.duplicates) out.warn(`${terminalSafeLine(d)} is given twice on one side; the first is compared.`);
+  for (const u of view.unmatched)
+    out.notice(
+      `Not compared: ${terminalSafeLine(scenarioLabel(u))} (job ${terminalSafeLine(u.id)}): ${terminalSafeLine(u.reason)}.`,
+    );
+  for (const d of view.duplicates)
+    out.warn(`${terminalSafeLine(d)} is given twice on one side; the first is compared.`);
 }
-

@@ -66,16 +66,32 @@ function printHeadline(out: Output, record: ResultRecord): void {
   const actor = summary?.mainActor;
   const runtime = record.runtime;
   const metric = summary?.metric === 'raid_dps' ? 'raid dps (group total)' : (summary?.metric ?? 'dps');
-  const relative = actor?.mean && typeof actor.mean_error === 'number' ? ` (${formatNumber((actor.mean_error / actor.mean) * 100, 2)}%)` : '';
+  const relative =
+    actor?.mean && typeof actor.mean_error === 'number'
+      ? ` (${formatNumber((actor.mean_error / actor.mean) * 100, 2)}%)`
+      : '';
   const fee = runtime?.priorityFeeCredits ? ` (incl. ${formatNumber(runtime.priorityFeeCredits)} priority fee)` : '';
   out.keyValues([
     ['Job', record.id],
-    ['Status', painted(`${colourState(c, record.status)}${record.retried ? c.dim(' (retried after a platform error)') : ''}`)],
-    ['Actor', actor ? painted(`${safe(actor.name)}  ${c.bold(formatNumber(actor.mean, 1))} ${safe(metric)} ± ${formatNumber(actor.mean_error, 1)}${relative}`) : undefined],
+    [
+      'Status',
+      painted(`${colourState(c, record.status)}${record.retried ? c.dim(' (retried after a platform error)') : ''}`),
+    ],
+    [
+      'Actor',
+      actor
+        ? painted(
+            `${safe(actor.name)}  ${c.bold(formatNumber(actor.mean, 1))} ${safe(metric)} ± ${formatNumber(actor.mean_error, 1)}${relative}`,
+          )
+        : undefined,
+    ],
     ['Build', buildLabel(record.id, record.build)],
     ['Sim time', formatDuration(runtime?.simDurationMs)],
     ['Total time', formatDuration(runtime?.totalDurationMs)],
-    ['Credits', typeof runtime?.creditsConsumed === 'number' ? `${formatNumber(runtime.creditsConsumed)}${fee}` : undefined],
+    [
+      'Credits',
+      typeof runtime?.creditsConsumed === 'number' ? `${formatNumber(runtime.creditsConsumed)}${fee}` : undefined,
+    ],
   ]);
 }
 
@@ -99,7 +115,13 @@ function printProfilesets(out: Output, record: ResultRecord, options: ResultView
   if (!actor || source.length === 0) return;
 
   const shown: Row[] = source.slice(0, options.top ?? DEFAULT_TOP);
-  const base: Row = { name: isTopGearJob(record.metadata) ? `equipped set (${actor.name})` : `baseline (${actor.name})`, mean: actor.mean, mean_error: actor.mean_error, stage: null, baseline: true };
+  const base: Row = {
+    name: isTopGearJob(record.metadata) ? `equipped set (${actor.name})` : `baseline (${actor.name})`,
+    mean: actor.mean,
+    mean_error: actor.mean_error,
+    stage: null,
+    baseline: true,
+  };
   // On a terminal the baseline sits among the profilesets, where it ranks, when that place is within the list.
   const tty = out.stdoutIsTTY;
   const rows: Row[] = [...shown];
@@ -117,14 +139,35 @@ function printProfilesets(out: Output, record: ResultRecord, options: ResultView
   // two columns of a row need its difference: worked out once (20,000 rows of --all)
   let last: { row: Row; diff: ReturnType<typeof difference> } | undefined;
   const delta = (r: Row) => (last?.row === r ? last.diff : (last = { row: r, diff: difference(actor, r) }).diff);
-  const noise = (text: string, r: Row) => (r.baseline ? c.dim(text) : delta(r).significant === false ? c.dim(text) : text);
+  const noise = (text: string, r: Row) =>
+    r.baseline ? c.dim(text) : delta(r).significant === false ? c.dim(text) : text;
   const columns: Array<Column<Row>> = [
-    { header: '#', value: (r, i) => (r.baseline ? '—' : rank(i)), align: 'right', style: (t, r) => (r.baseline ? c.dim(t) : t) },
+    {
+      header: '#',
+      value: (r, i) => (r.baseline ? '—' : rank(i)),
+      align: 'right',
+      style: (t, r) => (r.baseline ? c.dim(t) : t),
+    },
     { header: 'Profileset', value: (r) => r.name, shrinkable: true, style: (t, r) => (r.baseline ? c.cyan(t) : t) },
-    { header: 'DPS', value: (r) => formatNumber(r.mean, 1), align: 'right', style: (t, r) => (r.baseline ? c.cyan(t) : c.bold(t)) },
+    {
+      header: 'DPS',
+      value: (r) => formatNumber(r.mean, 1),
+      align: 'right',
+      style: (t, r) => (r.baseline ? c.cyan(t) : c.bold(t)),
+    },
     { header: '±', value: (r) => formatNumber(r.mean_error, 1), align: 'right', style: (t) => c.dim(t) },
-    { header: 'Δ DPS', value: (r) => (r.baseline ? '' : signed(delta(r).delta, 1)), align: 'right', style: (t, r) => noise(colourSign(c, t), r) },
-    { header: 'Δ %', value: (r) => (r.baseline ? '' : `${signed(delta(r).percent ?? 0, 2)}%`), align: 'right', style: (t, r) => noise(colourSign(c, t), r) },
+    {
+      header: 'Δ DPS',
+      value: (r) => (r.baseline ? '' : signed(delta(r).delta, 1)),
+      align: 'right',
+      style: (t, r) => noise(colourSign(c, t), r),
+    },
+    {
+      header: 'Δ %',
+      value: (r) => (r.baseline ? '' : `${signed(delta(r).percent ?? 0, 2)}%`),
+      align: 'right',
+      style: (t, r) => noise(colourSign(c, t), r),
+    },
     { header: 'Stage', value: (r) => (r.baseline ? '' : String(r.stage ?? 1)), align: 'right' },
   ];
   if (tty) {
@@ -147,11 +190,23 @@ function printProfilesets(out: Output, record: ResultRecord, options: ResultView
   const total = sets?.count ?? source.length;
   if (options.all) {
     const missing = total - source.length;
-    out.notice(out.ce.dim(`All ${formatNumber(source.length)} profilesets, read from the JSON report${missing > 0 ? `; ${formatNumber(missing)} produced no result (mean 0) and are not listed` : ''}.`));
+    out.notice(
+      out.ce.dim(
+        `All ${formatNumber(source.length)} profilesets, read from the JSON report${missing > 0 ? `; ${formatNumber(missing)} produced no result (mean 0) and are not listed` : ''}.`,
+      ),
+    );
   } else if (sets && sets.count > sets.results.length) {
-    out.notice(out.ce.dim(`The summary holds the top ${formatNumber(sets.results.length)} of ${formatNumber(sets.count)} profilesets${shown.length < sets.results.length ? ` (showing ${shown.length}; --top N for more)` : ''}; --all reads every one from the JSON report.`));
+    out.notice(
+      out.ce.dim(
+        `The summary holds the top ${formatNumber(sets.results.length)} of ${formatNumber(sets.count)} profilesets${shown.length < sets.results.length ? ` (showing ${shown.length}; --top N for more)` : ''}; --all reads every one from the JSON report.`,
+      ),
+    );
   } else if (source.length > shown.length) {
-    out.notice(out.ce.dim(`Showing the top ${shown.length} of ${formatNumber(source.length)} profilesets; --top N or --all for more.`));
+    out.notice(
+      out.ce.dim(
+        `Showing the top ${shown.length} of ${formatNumber(source.length)} profilesets; --top N or --all for more.`,
+      ),
+    );
   }
   if (tty && shown.some((r) => delta(r).significant === false)) {
     out.notice(out.ce.dim('Grey differences are within the combined 95% error of the baseline and the profileset.'));
@@ -168,17 +223,32 @@ function printActors(out: Output, record: ResultRecord, options: ResultViewOptio
   const c = out.c;
   const columns: Array<Column<(typeof rows)[number]>> = [
     { header: '#', value: (r) => String(r.rank), align: 'right' },
-    { header: 'Actor', value: (r) => safe(r.name), shrinkable: true, style: (t, r) => (r.name === main.name ? c.cyan(t) : t) },
+    {
+      header: 'Actor',
+      value: (r) => safe(r.name),
+      shrinkable: true,
+      style: (t, r) => (r.name === main.name ? c.cyan(t) : t),
+    },
     { header: 'DPS', value: (r) => formatNumber(r.mean, 1), align: 'right', style: (t) => c.bold(t) },
     { header: '±', value: (r) => formatNumber(r.mean_error, 1), align: 'right', style: (t) => c.dim(t) },
   ];
   // Against the headline actor's own DPS only: with raid_dps its mean is the group's total.
   if (summary.metric !== 'raid_dps') {
-    columns.push({ header: `Δ % vs ${safe(main.name)}`, value: (r) => (r.name === main.name ? '' : `${signed(((r.mean - main.mean) / main.mean) * 100, 2)}%`), align: 'right', style: (t) => colourSign(c, t) });
+    columns.push({
+      header: `Δ % vs ${safe(main.name)}`,
+      value: (r) => (r.name === main.name ? '' : `${signed(((r.mean - main.mean) / main.mean) * 100, 2)}%`),
+      align: 'right',
+      style: (t) => colourSign(c, t),
+    });
   }
   out.line();
   printTable(out, rows, columns);
-  if (actors.count > rows.length) out.notice(out.ce.dim(`Showing the top ${rows.length} of ${formatNumber(actors.count)} actors${actors.count > actors.results.length ? '; the JSON report has every one' : '; --top N for more'}.`));
+  if (actors.count > rows.length)
+    out.notice(
+      out.ce.dim(
+        `Showing the top ${rows.length} of ${formatNumber(actors.count)} actors${actors.count > actors.results.length ? '; the JSON report has every one' : '; --top N for more'}.`,
+      ),
+    );
 }
 
 function printFunnel(out: Output, record: ResultRecord): void {
@@ -200,10 +270,14 @@ function printWarnings(out: Output, record: ResultRecord): void {
   }
   const multi = record.result.summary?.multiStage;
   if (multi && !multi.enabled && multi.reason && multi.reason !== 'disabled_by_option') {
-    out.warn(`Multistage did not run (${multi.reason}): ${MULTISTAGE_REASON_WORDS[multi.reason] ?? 'see the reason'}; the job ran as a single pass.`);
+    out.warn(
+      `Multistage did not run (${multi.reason}): ${MULTISTAGE_REASON_WORDS[multi.reason] ?? 'see the reason'}; the job ran as a single pass.`,
+    );
   }
   if (record.status === 'completed' && (record.result.artifacts ?? []).length === 0) {
-    out.warn(`The artifacts of this job have expired${record.retentionDays ? ` (kept ${record.retentionDays} days after completion)` : ''}.`);
+    out.warn(
+      `The artifacts of this job have expired${record.retentionDays ? ` (kept ${record.retentionDays} days after completion)` : ''}.`,
+    );
   }
 }
 
@@ -229,7 +303,9 @@ function describeArtifacts(artifacts: Artifact[]): string {
     if (a.stage) stages.push(a.stage);
     kinds.set(a.kind, stages);
   }
-  return [...kinds].map(([kind, stages]) => (stages.length > 1 ? `${kind} (stages ${stages.join(', ')})` : kind)).join(', ');
+  return [...kinds]
+    .map(([kind, stages]) => (stages.length > 1 ? `${kind} (stages ${stages.join(', ')})` : kind))
+    .join(', ');
 }
 
 /** How many cells the bar may take so the table still fits the terminal (0: no bar). */
@@ -237,7 +313,8 @@ function barWidth(out: Output, rows: Row[], columns: Array<Column<Row>>, minName
   const width = out.width ?? 100;
   // reduce, not Math.max(...rows): one argument per row overflows the stack past ~120,000 rows.
   const natural = columns.map((col) =>
-    rows.reduce((widest, r, i) => Math.max(widest, [...col.value(r, i)].length), col.header.length));
+    rows.reduce((widest, r, i) => Math.max(widest, [...col.value(r, i)].length), col.header.length),
+  );
   const nameIndex = columns.findIndex((col) => col.shrinkable);
   // Names give up width for the bar down to `minName` characters (they wrap, never cut); below that the bar goes
   // instead. A top gear name lists several changes, and reads better on fewer lines than beside a bar.
@@ -263,7 +340,6 @@ export function deltaBar(delta: number, maxUp: number, maxDown: number, width: n
   const eighths = maxUp > 0 ? Math.round((delta / maxUp) * right * 8) : 0;
   return ' '.repeat(left) + '█'.repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] ?? '');
 }
-
 
 function colourSign(c: Colours, text: string): string {
   if (text.startsWith('+')) return c.green(text);

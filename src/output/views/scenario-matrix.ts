@@ -37,7 +37,14 @@ interface MatrixRow {
 export function printScenarioMatrix(out: Output, jobs: readonly ScenarioJob[], top = DEFAULT_TOP): void {
   const scenarios = unique(jobs.map((j) => j.scenario));
   const rows: MatrixRow[] = [];
-  for (const profile of unique(jobs.map((j) => j.profile))) rows.push(...profileRows(jobs.filter((j) => j.profile === profile), scenarios, top));
+  for (const profile of unique(jobs.map((j) => j.profile)))
+    rows.push(
+      ...profileRows(
+        jobs.filter((j) => j.profile === profile),
+        scenarios,
+        top,
+      ),
+    );
   const c = out.c;
   const tty = out.stdoutIsTTY;
   // On a terminal the scenarios are stacked in tables narrow enough to fit it (cells wrap, never cut); piped, one.
@@ -47,8 +54,16 @@ export function printScenarioMatrix(out: Output, jobs: readonly ScenarioJob[], t
     const columns: Array<Column<MatrixRow>> = [
       // On a terminal the profile is named once per group; piped, on every row, so each line stands alone.
       // The profile gives up width first (named once per group, it wraps at little cost), then the widest column.
-      { header: 'Profile', value: (r, i) => (tty && rows[i - 1]?.profile === r.profile ? '' : terminalSafeLine(r.profile)), shrinkable: true },
-      { header: 'Name', value: (r) => terminalSafeLine(r.actor ? `${r.name} (actor)` : r.name), style: (t, r) => (r.actor ? c.cyan(t) : t) },
+      {
+        header: 'Profile',
+        value: (r, i) => (tty && rows[i - 1]?.profile === r.profile ? '' : terminalSafeLine(r.profile)),
+        shrinkable: true,
+      },
+      {
+        header: 'Name',
+        value: (r) => terminalSafeLine(r.actor ? `${r.name} (actor)` : r.name),
+        style: (t, r) => (r.actor ? c.cyan(t) : t),
+      },
       ...scenarios.slice(first, first + perTable).map((s): Column<MatrixRow> => ({
         header: terminalSafeLine(s),
         value: (r) => show(r.cells.get(s)),
@@ -64,9 +79,16 @@ export function printScenarioMatrix(out: Output, jobs: readonly ScenarioJob[], t
     ended.set(key, (ended.get(key) ?? 0) + 1);
   }
   const profiles = unique(jobs.map((j) => j.profile)).length;
-  out.notice(out.ce.dim(`${jobs.length} jobs (${plural(profiles, 'profile')} × ${plural(scenarios.length, 'scenario')}): ${[...ended].map(([k, n]) => `${n} ${terminalSafeLine(k)}`).join(', ')}. Cells: DPS ± 95% error #rank in the column.`));
+  out.notice(
+    out.ce.dim(
+      `${jobs.length} jobs (${plural(profiles, 'profile')} × ${plural(scenarios.length, 'scenario')}): ${[...ended].map(([k, n]) => `${n} ${terminalSafeLine(k)}`).join(', ')}. Cells: DPS ± 95% error #rank in the column.`,
+    ),
+  );
   const bad = jobs.filter((j) => !actorOf(j));
-  for (const j of bad) out.notice(`  ${terminalSafeLine(j.profile)} [${terminalSafeLine(j.scenario)}]  ${j.id ?? '(no job)'}  ${terminalSafeLine(j.state)}`);
+  for (const j of bad)
+    out.notice(
+      `  ${terminalSafeLine(j.profile)} [${terminalSafeLine(j.scenario)}]  ${j.id ?? '(no job)'}  ${terminalSafeLine(j.state)}`,
+    );
 }
 
 /**
@@ -90,11 +112,15 @@ function profileRows(jobs: readonly ScenarioJob[], scenarios: readonly string[],
       actorRow.cells.set(scenario, job.state);
       continue;
     }
-    const entries = rankByMean([{ name: '', mean: actor.mean, mean_error: actor.mean_error, actor: true }, ...(actor.profilesets?.results ?? []).map((p) => ({ ...p, actor: false }))]);
+    const entries = rankByMean([
+      { name: '', mean: actor.mean, mean_error: actor.mean_error, actor: true },
+      ...(actor.profilesets?.results ?? []).map((p) => ({ ...p, actor: false })),
+    ]);
     entries.forEach((e, i) => {
       const cell = { mean: e.mean, error: e.mean_error, rank: i + 1 };
       if (e.actor) return void actorRow.cells.set(scenario, cell);
-      if (!setRows.has(e.name)) setRows.set(e.name, { profile: actorRow.profile, name: e.name, actor: false, cells: new Map() });
+      if (!setRows.has(e.name))
+        setRows.set(e.name, { profile: actorRow.profile, name: e.name, actor: false, cells: new Map() });
       setRows.get(e.name)!.cells.set(scenario, cell);
     });
     // The best N of every column are listed, so no scenario's leaders are hidden.
@@ -124,4 +150,3 @@ function actorOf(job: ScenarioJob) {
 function unique<T>(items: readonly T[]): T[] {
   return [...new Set(items)];
 }
-

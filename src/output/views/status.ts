@@ -48,7 +48,6 @@ export function queueEtaText(status: StatusRecord, elapsedMs = 0): string | unde
   return `starts in ~${s < 60 ? `${s} s` : formatDuration(s * 1000)}`;
 }
 
-
 export function printStatus(out: Output, id: string, status: StatusRecord): void {
   out.keyValues([
     ['Job', id],
@@ -57,7 +56,10 @@ export function printStatus(out: Output, id: string, status: StatusRecord): void
     ['Queued at', formatTime(status.queue?.queuedAt)],
     ['Started', formatTime(status.startedAt)],
     ['Updated', formatTime(status.updatedAt)],
-    ['simc exit code', status.simcExitCode === null || status.simcExitCode === undefined ? undefined : String(status.simcExitCode)],
+    [
+      'simc exit code',
+      status.simcExitCode === null || status.simcExitCode === undefined ? undefined : String(status.simcExitCode),
+    ],
     ['Retried', status.retried ? 'yes (after a platform error)' : undefined],
   ]);
 }

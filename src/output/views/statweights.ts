@@ -39,15 +39,18 @@ export function printStatWeights(out: Output, sw: StatWeights): void {
 export function printRoster(out: Output, rows: ReadonlyArray<{ scenario?: string; weights: StatWeights }>): void {
   type Row = (typeof rows)[number];
   // The primary stats share one column (each character's own is 1); then every other stat weighed, in order.
-  const others = [...new Set(rows.flatMap((r) => r.weights.weights.map((w) => w.stat)
-    .filter((stat) => stat !== r.weights.normalisedTo)))];
+  const others = [
+    ...new Set(
+      rows.flatMap((r) => r.weights.weights.map((w) => w.stat).filter((stat) => stat !== r.weights.normalisedTo)),
+    ),
+  ];
   const cell = (r: Row, stat: StatKey) => {
     const w = r.weights.weights.find((x) => x.stat === stat);
     return w ? `${formatNumber(w.normalised, 2)} ± ${formatNumber(w.normalisedError, 2)}` : '';
   };
   const where = (r: Row) => (r.scenario ? ` [${r.scenario}]` : '');
   out.line();
-  out.line(out.c.bold('Stat weights, normalised to each character\'s primary stat = 1 (± 95% error):'));
+  out.line(out.c.bold("Stat weights, normalised to each character's primary stat = 1 (± 95% error):"));
   printTable(out, rows, [
     {
       header: 'Character',
@@ -71,7 +74,10 @@ export function printRoster(out: Output, rows: ReadonlyArray<{ scenario?: string
     if (r.scenario) out.line(`${safe(r.weights.character.name)}${safe(where(r))}:`);
     out.line(r.weights.pawn);
   }
-  notes(out, rows.map((r) => r.weights));
+  notes(
+    out,
+    rows.map((r) => r.weights),
+  );
 }
 
 /** "Crit and Versatility are equal within the error." for every such pair. */
@@ -89,16 +95,28 @@ export function howMeasured(sw: StatWeights): string {
 const CLASS_WORDS: Record<string, string> = { deathknight: 'Death Knight', demonhunter: 'Demon Hunter' };
 
 function who(sw: StatWeights): string {
-  const words = (t: string) => t.split(/[_\s]+/).map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : w)).join(' ');
+  const words = (t: string) =>
+    t
+      .split(/[_\s]+/)
+      .map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : w))
+      .join(' ');
   const cls = CLASS_WORDS[sw.character.className] ?? words(sw.character.className);
   return safe([sw.character.spec ? words(sw.character.spec) : '', cls].filter(Boolean).join(' '));
 }
 
 function notes(out: Output, all: readonly StatWeights[]): void {
-  out.notice(out.ce.dim('± is the 95% error. Two weights are equal within the error when they differ by less than '
-    + 'the 95% error of their difference.'));
+  out.notice(
+    out.ce.dim(
+      '± is the 95% error. Two weights are equal within the error when they differ by less than ' +
+        'the 95% error of their difference.',
+    ),
+  );
   if (all.some((sw) => sw.errorsEstimated)) {
-    out.notice(out.ce.dim("simc's report has no error per scale factor: each ± is estimated as √2 × the baseline's "
-      + 'error ÷ the delta.'));
+    out.notice(
+      out.ce.dim(
+        "simc's report has no error per scale factor: each ± is estimated as √2 × the baseline's " +
+          'error ÷ the delta.',
+      ),
+    );
   }
 }

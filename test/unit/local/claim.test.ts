@@ -22,8 +22,21 @@ async function storeWith(job: Partial<LocalJob>): Promise<LocalStore> {
   mkdirSync(store.jobDir(id));
   const now = new Date().toISOString();
   const record = {
-    schema: 1, id, status: 'queued', priority: 'standard', queuedAt: now, createdAt: now, updatedAt: now, maxQueueSeconds: null, attempt: 0,
-    retried: false, owner: null, simcPid: null, simc: { path: 'simc', source: 'PATH' }, outputs: { html: false, csv: false, jsonVersion: '2' }, ...job,
+    schema: 1,
+    id,
+    status: 'queued',
+    priority: 'standard',
+    queuedAt: now,
+    createdAt: now,
+    updatedAt: now,
+    maxQueueSeconds: null,
+    attempt: 0,
+    retried: false,
+    owner: null,
+    simcPid: null,
+    simc: { path: 'simc', source: 'PATH' },
+    outputs: { html: false, csv: false, jsonVersion: '2' },
+    ...job,
   };
   writeFileSync(store.file(id, 'job.json'), JSON.stringify(record));
   if (record.status === 'queued') await store.enqueue(record as LocalJob);

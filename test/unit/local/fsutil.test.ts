@@ -3,7 +3,14 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExclusive, readJson, tryLock, withLock, writeFileAtomic, writeJsonAtomic } from '../../../src/local/fsutil.js';
+import {
+  createExclusive,
+  readJson,
+  tryLock,
+  withLock,
+  writeFileAtomic,
+  writeJsonAtomic,
+} from '../../../src/local/fsutil.js';
 import { isAlive } from '../../../src/local/pids.js';
 
 let dirs: string[] = [];
@@ -53,16 +60,16 @@ describe('locks', () => {
     expect(await tryLock(path)).toBeUndefined();
     await held!.release();
 
-    writeFileSync(path, JSON.stringify({ pid: await deadPid(), nonce: 'dead'}));
+    writeFileSync(path, JSON.stringify({ pid: await deadPid(), nonce: 'dead' }));
     const taken = await tryLock(path);
     expect(taken).toBeDefined();
     expect(JSON.parse(readFileSync(path, 'utf8')).nonce).toBe(taken!.owner.nonce);
   });
 
-  it('let exactly one of many contenders take over a dead owner\'s lock', async () => {
+  it("let exactly one of many contenders take over a dead owner's lock", async () => {
     const dir = tempDir();
     const path = join(dir, 'worker.lock');
-    writeFileSync(path, JSON.stringify({ pid: await deadPid(), nonce: 'dead'}));
+    writeFileSync(path, JSON.stringify({ pid: await deadPid(), nonce: 'dead' }));
     const results = await Promise.all(Array.from({ length: 20 }, () => tryLock(path)));
     const winners = results.filter(Boolean);
     expect(winners).toHaveLength(1);
@@ -73,7 +80,7 @@ describe('locks', () => {
     const dir = tempDir();
     const path = join(dir, 'lock');
     const mine = (await tryLock(path))!;
-    writeFileSync(path, JSON.stringify({ pid: process.pid, nonce: 'someone-else'}));
+    writeFileSync(path, JSON.stringify({ pid: process.pid, nonce: 'someone-else' }));
     await mine.release();
     expect(JSON.parse(readFileSync(path, 'utf8')).nonce).toBe('someone-else');
   });

@@ -21,15 +21,30 @@ describe('runPass (one simc run in the job folder)', () => {
     const id = 'local-01m889dkm5c7t7n6p5';
     mkdirSync(store.jobDir(id));
     // 300 iterations of 1 ms: the output is read several times while simc runs, and once more after it ends
-    writeFileSync(store.file(id, 'input.simc'), 'warrior="T"\nspec=fury\nlevel=80\niterations=300\nfake_iter_us=1000\n');
-    const job = { id, simc: { path: standIn }, outputs: { html: false, csv: false, jsonVersion: '2' } } as unknown as LocalJob;
-    const deps = { store, env: process.env, stop: new AbortController().signal, killGraceMs: 1_000, onSimcPid: async () => undefined };
+    writeFileSync(
+      store.file(id, 'input.simc'),
+      'warrior="T"\nspec=fury\nlevel=80\niterations=300\nfake_iter_us=1000\n',
+    );
+    const job = {
+      id,
+      simc: { path: standIn },
+      outputs: { html: false, csv: false, jsonVersion: '2' },
+    } as unknown as LocalJob;
+    const deps = {
+      store,
+      env: process.env,
+      stop: new AbortController().signal,
+      killGraceMs: 1_000,
+      onSimcPid: async () => undefined,
+    };
     const handed: string[] = [];
     const pass = await runPass(deps, job, SINGLE_PASS_FILES(job), (line) => handed.push(line));
 
     expect(pass).toMatchObject({ exitCode: 0, signal: null, spawnError: null });
     expect(pass.versionLine).toMatch(/^SimulationCraft 1201-01 for World of Warcraft /);
-    const printed = readFileSync(store.file(id, 'stdout.log'), 'utf8').split('\n').filter((line) => line.includes('\t'));
+    const printed = readFileSync(store.file(id, 'stdout.log'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('\t'));
     expect(printed).toHaveLength(100);
     expect(handed.length).toBeGreaterThan(1); // one per read that brought progress…
     expect(handed.length).toBeLessThan(20); // …not one per line
@@ -42,11 +57,19 @@ describe('runPass (one simc run in the job folder)', () => {
 describe('tracedFailure (a run whose exit status nobody saw)', () => {
   it('finds no failure in a plain run, nor in one Ctrl-C stopped early (simc writes its reports and exits 0)', () => {
     expect(tracedFailure('', 'SimulationCraft 1201-01 for World of Warcraft 12.0.1.66263 Live\n')).toBeUndefined();
-    expect(tracedFailure('Warning: something odd\nsim_signal_handler: Interrupt! Iteration=12 Seed=1 TargetHealth=0\n', 'JSON report took 0.01 seconds.\n')).toBeUndefined();
+    expect(
+      tracedFailure(
+        'Warning: something odd\nsim_signal_handler: Interrupt! Iteration=12 Seed=1 TargetHealth=0\n',
+        'JSON report took 0.01 seconds.\n',
+      ),
+    ).toBeUndefined();
   });
 
   it("reads simc's fatal error line as a simulation error", () => {
-    expect(tracedFailure("Error: Setup failure: Unknown option 'bogus'\n", '')).toEqual({ errorCode: 'simulation_error', statusReason: "Setup failure: Unknown option 'bogus'" });
+    expect(tracedFailure("Error: Setup failure: Unknown option 'bogus'\n", '')).toEqual({
+      errorCode: 'simulation_error',
+      statusReason: "Setup failure: Unknown option 'bogus'",
+    });
   });
 
   it("reads the signal handler's crash line as a crash", () => {
@@ -57,7 +80,13 @@ describe('tracedFailure (a run whose exit status nobody saw)', () => {
   });
 
   it('reads "Simulation was canceled." as a failure, although simc may have written a report (exit 1)', () => {
-    const failure = tracedFailure('sim_signal_handler: Interrupt! Iteration=5 Seed=1 TargetHealth=0\nSimulation has been canceled after 6 iterations! (thread=0)\n', 'Simulation was canceled.\n');
-    expect(failure).toEqual({ errorCode: 'execution_failed', statusReason: 'simc canceled the simulation: Simulation has been canceled after 6 iterations! (thread=0)' });
+    const failure = tracedFailure(
+      'sim_signal_handler: Interrupt! Iteration=5 Seed=1 TargetHealth=0\nSimulation has been canceled after 6 iterations! (thread=0)\n',
+      'Simulation was canceled.\n',
+    );
+    expect(failure).toEqual({
+      errorCode: 'execution_failed',
+      statusReason: 'simc canceled the simulation: Simulation has been canceled after 6 iterations! (thread=0)',
+    });
   });
 });

@@ -32,8 +32,12 @@ describe('finding simc', () => {
     const fromEnv = t.bin('env');
     const nightly = t.bin('nightly');
     const any = t.bin('any');
-    writeFileSync(join(root, 'config', 'config.json'), JSON.stringify({ profiles: { default: { simc: { nightly, path: any } } } }));
-    const find = (env: NodeJS.ProcessEnv, channel: 'nightly' | 'weekly', flagValue?: string) => findSimc({ flag: flagValue, env, config: new Config(env, {}), channel });
+    writeFileSync(
+      join(root, 'config', 'config.json'),
+      JSON.stringify({ profiles: { default: { simc: { nightly, path: any } } } }),
+    );
+    const find = (env: NodeJS.ProcessEnv, channel: 'nightly' | 'weekly', flagValue?: string) =>
+      findSimc({ flag: flagValue, env, config: new Config(env, {}), channel });
 
     expect(await find({ ...t.env, SIMJOB_SIMC: fromEnv }, 'nightly', flag)).toEqual({ path: flag, source: '--simc' });
     expect(await find({ ...t.env, SIMJOB_SIMC: fromEnv }, 'nightly')).toEqual({ path: fromEnv, source: 'SIMJOB_SIMC' });
@@ -51,23 +55,38 @@ describe('finding simc', () => {
     });
     const notExecutable = join(root, 'plain');
     writeFileSync(notExecutable, '');
-    await expect(findSimc({ env: { ...t.env, SIMJOB_SIMC: notExecutable }, config: t.config(), channel: 'latest' })).rejects.toThrow(/SIMJOB_SIMC .* is not executable/);
-    await expect(findSimc({ flag: root, env: t.env, config: t.config(), channel: 'latest' })).rejects.toThrow(/--simc .* is not a file/);
+    await expect(
+      findSimc({ env: { ...t.env, SIMJOB_SIMC: notExecutable }, config: t.config(), channel: 'latest' }),
+    ).rejects.toThrow(/SIMJOB_SIMC .* is not executable/);
+    await expect(findSimc({ flag: root, env: t.env, config: t.config(), channel: 'latest' })).rejects.toThrow(
+      /--simc .* is not a file/,
+    );
   });
 });
 
 describe('simc output', () => {
   it('reads version, branch and revision from the version line', () => {
-    expect(parseVersionLine('SimulationCraft 1201-01 for World of Warcraft 12.0.1.66263 Live (wow build 66263, git build midnight 066febf)')).toEqual({
+    expect(
+      parseVersionLine(
+        'SimulationCraft 1201-01 for World of Warcraft 12.0.1.66263 Live (wow build 66263, git build midnight 066febf)',
+      ),
+    ).toEqual({
       line: 'SimulationCraft 1201-01 for World of Warcraft 12.0.1.66263 Live (wow build 66263, git build midnight 066febf)',
-      simcVersion: '1201-01', wowVersion: '12.0.1.66263', gitBranch: 'midnight', commit: '066febf',
+      simcVersion: '1201-01',
+      wowVersion: '12.0.1.66263',
+      gitBranch: 'midnight',
+      commit: '066febf',
     });
-    expect(parseVersionLine('SimulationCraft 1201-01 for World of Warcraft 12.0.1.66263 Live (wow build 66263)')).toMatchObject({ commit: null, gitBranch: null });
+    expect(
+      parseVersionLine('SimulationCraft 1201-01 for World of Warcraft 12.0.1.66263 Live (wow build 66263)'),
+    ).toMatchObject({ commit: null, gitBranch: null });
     expect(parseVersionLine('Simulating...')).toBeUndefined();
   });
 
-  it('finds simc\'s fatal line in either spelling', () => {
-    expect(findErrorLine('Warning: Unknown option x\nError: Setup failure: Nothing to sim!\n')).toBe('Setup failure: Nothing to sim!');
+  it("finds simc's fatal line in either spelling", () => {
+    expect(findErrorLine('Warning: Unknown option x\nError: Setup failure: Nothing to sim!\n')).toBe(
+      'Setup failure: Nothing to sim!',
+    );
     expect(findErrorLine("ERROR! Profileset 'a' Setup failure: bad\n")).toBe("Profileset 'a' Setup failure: bad");
     expect(findErrorLine('Warning: only a warning\n')).toBeUndefined();
   });

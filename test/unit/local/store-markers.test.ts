@@ -27,26 +27,34 @@ describe('the queue and running markers', () => {
     writeFileSync(join(store.queueDir, 'notes.txt'), '');
     await store.enqueue({ id, priority: 'standard' });
     expect(await store.queuedIds()).toEqual([id]);
-    expect((await store.strayQueueFiles()).sort()).toEqual([join(store.queueDir, `5-${id}`), join(store.queueDir, 'notes.txt')]);
+    expect((await store.strayQueueFiles()).sort()).toEqual([
+      join(store.queueDir, `5-${id}`),
+      join(store.queueDir, 'notes.txt'),
+    ]);
   });
 });
 
 describe('a job record', () => {
-  it.each([['{}', 'its id is undefined'], ['[1,2]', 'not an object'], [`{"id":"local-01m89000000000000x"}`, 'its id is "local-01m89000000000000x"']])(
-    'of another shape (%s) is an error naming its file',
-    async (text, why) => {
-      const store = new LocalStore(join(tempDir('simjob-records-'), 'data'));
-      await store.init();
-      mkdirSync(store.jobDir(id));
-      writeFileSync(store.file(id, 'job.json'), text);
-      await expect(store.readJob(id)).rejects.toThrow(`${store.file(id, 'job.json')}: not a job record of simjob (${why}`);
-    },
-  );
+  it.each([
+    ['{}', 'its id is undefined'],
+    ['[1,2]', 'not an object'],
+    [`{"id":"local-01m89000000000000x"}`, 'its id is "local-01m89000000000000x"'],
+  ])('of another shape (%s) is an error naming its file', async (text, why) => {
+    const store = new LocalStore(join(tempDir('simjob-records-'), 'data'));
+    await store.init();
+    mkdirSync(store.jobDir(id));
+    writeFileSync(store.file(id, 'job.json'), text);
+    await expect(store.readJob(id)).rejects.toThrow(
+      `${store.file(id, 'job.json')}: not a job record of simjob (${why}`,
+    );
+  });
 
   it('is an error naming the folder when a file is where the store keeps a folder', async () => {
     const root = join(tempDir('simjob-records-'), 'data');
     mkdirSync(root, { recursive: true });
     writeFileSync(join(root, 'queue'), '');
-    await expect(new LocalStore(root).init()).rejects.toThrow(`${join(root, 'queue')}: a file is where simjob keeps a folder.`);
+    await expect(new LocalStore(root).init()).rejects.toThrow(
+      `${join(root, 'queue')}: a file is where simjob keeps a folder.`,
+    );
   });
 });

@@ -4,7 +4,12 @@ import { normalUpperTail, tUpperQuantile, tUpperTail } from '../../../src/multis
 import { Rng } from '../../../bench/multistage-model.js';
 
 /** A candidate with standard error `se` measured over `iterations` iterations. */
-const cand = (name: string, mean: number, se: number | null = 100, iterations: number | null = 10_000): CullEntry => ({ name, mean, meanStdDev: se, iterations });
+const cand = (name: string, mean: number, se: number | null = 100, iterations: number | null = 10_000): CullEntry => ({
+  name,
+  mean,
+  meanStdDev: se,
+  iterations,
+});
 
 /** The margin multiplier the rule uses for n candidates with 10,000 iterations each. */
 const zFor = (n: number, df = 9_999): number => Math.SQRT2 * tUpperQuantile(DEFAULT_CULL_ALPHA / (2 * n), df);
@@ -28,13 +33,22 @@ describe('cullCandidates', () => {
     });
     expect(r.survivors).toEqual(['a', 'b', 'c']);
     expect(r.culled).toEqual(['loser']);
-    expect(r.verdicts[2]).toMatchObject({ name: 'loser', kept: false, reason: 'outside_band', beatenBy: 'a', gap: 5_000 });
+    expect(r.verdicts[2]).toMatchObject({
+      name: 'loser',
+      kept: false,
+      reason: 'outside_band',
+      beatenBy: 'a',
+      gap: 5_000,
+    });
   });
 
   it('keeps near-ties: a gap of a few combined standard errors is not evidence across many comparisons', () => {
     // Combined se = 100·√2 ≈ 141; a gap of 4 combined se would be "significant" for one comparison at 99.99 %.
     const gap = 4 * Math.SQRT2 * 100;
-    const r = cullCandidates({ candidates: [cand('a', 50_000), cand('b', 50_000 - gap), cand('c', 50_000 - gap / 2), cand('d', 49_999)], finalTargetError: 0.05 });
+    const r = cullCandidates({
+      candidates: [cand('a', 50_000), cand('b', 50_000 - gap), cand('c', 50_000 - gap / 2), cand('d', 49_999)],
+      finalTargetError: 0.05,
+    });
     expect(r.culled).toEqual([]);
   });
 
@@ -43,7 +57,12 @@ describe('cullCandidates', () => {
     const delta = 50_000 * 0.0005;
     const margin = z * Math.SQRT2 * 100 + delta;
     const r = cullCandidates({
-      candidates: [cand('a', 50_000), cand('in', 50_000 - margin + 1), cand('out', 50_000 - margin - 1), cand('d', 49_990)],
+      candidates: [
+        cand('a', 50_000),
+        cand('in', 50_000 - margin + 1),
+        cand('out', 50_000 - margin - 1),
+        cand('d', 49_990),
+      ],
       finalTargetError: 0.05,
     });
     expect(r.estimates).toBe(4);
@@ -55,9 +74,15 @@ describe('cullCandidates', () => {
 
   it('widens the band with the number of candidates (multiple comparisons)', () => {
     const gap = 6 * Math.SQRT2 * 100 + 25; // 6 combined se past the protected band
-    const few = cullCandidates({ candidates: [cand('a', 50_000), cand('x', 50_000 - gap), cand('b', 49_990), cand('c', 49_980)], finalTargetError: 0.05 });
+    const few = cullCandidates({
+      candidates: [cand('a', 50_000), cand('x', 50_000 - gap), cand('b', 49_990), cand('c', 49_980)],
+      finalTargetError: 0.05,
+    });
     const filler = Array.from({ length: 996 }, (_, i) => cand(`f${i}`, 49_990 - (i % 5)));
-    const many = cullCandidates({ candidates: [cand('a', 50_000), cand('x', 50_000 - gap), ...filler], finalTargetError: 0.05 });
+    const many = cullCandidates({
+      candidates: [cand('a', 50_000), cand('x', 50_000 - gap), ...filler],
+      finalTargetError: 0.05,
+    });
     expect(few.culled).toEqual(['x']);
     expect(many.estimates).toBe(998);
     expect(many.z).toBeGreaterThan(6.5);
@@ -65,7 +90,10 @@ describe('cullCandidates', () => {
   });
 
   it('keeps everyone when all are tied', () => {
-    const r = cullCandidates({ candidates: Array.from({ length: 50 }, (_, i) => cand(`t${i}`, 50_000)), finalTargetError: 0.05 });
+    const r = cullCandidates({
+      candidates: Array.from({ length: 50 }, (_, i) => cand(`t${i}`, 50_000)),
+      finalTargetError: 0.05,
+    });
     expect(r.culled).toEqual([]);
     expect(r.survivors).toHaveLength(50);
   });
@@ -119,14 +147,24 @@ describe('cullCandidates', () => {
 
   it('protects the band of the final stage: δ = final target error × leader', () => {
     const zBand = zFor(4) * Math.SQRT2 * 10;
-    const cands = [cand('a', 50_000, 10), cand('b', 50_000 - zBand - 200, 10), cand('c', 49_999, 10), cand('d', 49_998, 10)];
+    const cands = [
+      cand('a', 50_000, 10),
+      cand('b', 50_000 - zBand - 200, 10),
+      cand('c', 49_999, 10),
+      cand('d', 49_998, 10),
+    ];
     expect(cullCandidates({ candidates: cands, finalTargetError: 0.05 }).culled).toEqual(['b']); // δ = 25 < 200
     expect(cullCandidates({ candidates: cands, finalTargetError: 0.5 }).culled).toEqual([]); // δ = 250 > 200
   });
 
   it('uses Student t: with few iterations the same gap is not enough', () => {
     const gap = 7 * Math.SQRT2 * 100;
-    const cands = (it: number) => [cand('a', 50_000, 100, it), cand('b', 50_000 - gap, 100, it), cand('c', 49_990, 100, it), cand('d', 49_980, 100, it)];
+    const cands = (it: number) => [
+      cand('a', 50_000, 100, it),
+      cand('b', 50_000 - gap, 100, it),
+      cand('c', 49_990, 100, it),
+      cand('d', 49_980, 100, it),
+    ];
     const many = cullCandidates({ candidates: cands(10_000), finalTargetError: 0 });
     const few = cullCandidates({ candidates: cands(12), finalTargetError: 0 });
     expect(many.df).toBe(9_999);

@@ -24,8 +24,23 @@ interface PsResult {
 }
 
 /** Run the stand-in on `count` profilesets of the given true DPS values (cycled) and return their results. */
-function standIn(truths: number[], count: number, targetError: number, seed: number, extra: string[] = []): Array<PsResult & { truth: number }> {
-  const lines = ['warrior=Model', 'spec=fury', 'level=80', 'fake_dps=50000', 'threads=2', 'iterations=250000', `target_error=${targetError}`, ...extra];
+function standIn(
+  truths: number[],
+  count: number,
+  targetError: number,
+  seed: number,
+  extra: string[] = [],
+): Array<PsResult & { truth: number }> {
+  const lines = [
+    'warrior=Model',
+    'spec=fury',
+    'level=80',
+    'fake_dps=50000',
+    'threads=2',
+    'iterations=250000',
+    `target_error=${targetError}`,
+    ...extra,
+  ];
   const truthOf = new Map<string, number>();
   for (let i = 0; i < count; i++) {
     const truth = truths[i % truths.length] as number;
@@ -35,9 +50,12 @@ function standIn(truths: number[], count: number, targetError: number, seed: num
   const file = join(dir, `m-${seed}.simc`);
   const json = join(dir, `m-${seed}.json`);
   writeFileSync(file, `${lines.join('\n')}\n`);
-  const run = spawnSync(SIMC, [file, `json2=${json}`, 'output=/dev/null', 'fake_iter_us=0', `seed=${seed}`], { encoding: 'utf8' });
+  const run = spawnSync(SIMC, [file, `json2=${json}`, 'output=/dev/null', 'fake_iter_us=0', `seed=${seed}`], {
+    encoding: 'utf8',
+  });
   expect(run.status, run.stderr).toBe(0);
-  const results = (JSON.parse(readFileSync(json, 'utf8')) as { sim: { profilesets: { results: PsResult[] } } }).sim.profilesets.results;
+  const results = (JSON.parse(readFileSync(json, 'utf8')) as { sim: { profilesets: { results: PsResult[] } } }).sim
+    .profilesets.results;
   return results.map((r) => ({ ...r, truth: truthOf.get(r.name) as number }));
 }
 
@@ -50,7 +68,10 @@ const sd = (xs: number[]): number => {
 /** The model's iteration counts for one truth and settings, over many draws. */
 function modelIterations(truth: number, targetError: number, noise: number, draws = 4000): number[] {
   const rng = new Rng(7);
-  return Array.from({ length: draws }, () => modelPhase(truth, { noise, threads: 2, targetError, iterations: 250_000 }, rng).iterations);
+  return Array.from(
+    { length: draws },
+    () => modelPhase(truth, { noise, threads: 2, targetError, iterations: 250_000 }, rng).iterations,
+  );
 }
 
 describe.each([

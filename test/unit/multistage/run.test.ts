@@ -28,7 +28,16 @@ function fakeSimc(truths: Record<string, number>, baseline = 48_000, opts: { omi
         const truth = truths[p.name];
         if (truth === undefined) throw new Error(`no truth for ${p.name}`);
         const r = row(truth);
-        return { name: p.name, mean: r.mean, min: r.mean * 0.9, max: r.mean * 1.1, stddev: r.mean * 0.03, mean_stddev: r.se, mean_error: r.se * CE, iterations };
+        return {
+          name: p.name,
+          mean: r.mean,
+          min: r.mean * 0.9,
+          max: r.mean * 1.1,
+          stddev: r.mean * 0.03,
+          mean_stddev: r.se,
+          mean_error: r.se * CE,
+          iterations,
+        };
       });
     const artifacts = [{ kind: 'json_report', path: `/jobs/x/stage-${pass.stage}.json` }];
     if (pass.final) artifacts.push({ kind: 'html_report', path: `/jobs/x/report.html` });
@@ -36,7 +45,9 @@ function fakeSimc(truths: Record<string, number>, baseline = 48_000, opts: { omi
       report: {
         sim: {
           options: { iterations, confidence_estimator: CE },
-          players: [{ name: 'Hero', collected_data: { dps: { mean: b.mean, min: 1, max: 2, std_dev: 3, mean_std_dev: b.se } } }],
+          players: [
+            { name: 'Hero', collected_data: { dps: { mean: b.mean, min: 1, max: 2, std_dev: 3, mean_std_dev: b.se } } },
+          ],
           profilesets: { metric: 'Damage per Second', results },
         },
       },
@@ -47,7 +58,9 @@ function fakeSimc(truths: Record<string, number>, baseline = 48_000, opts: { omi
 }
 
 function profile(names: string[], extra: string[] = []): string {
-  return ['warrior=Hero', 'spec=fury', ...extra, ...names.map((n) => `profileset."${n}"+=talents=${n}`)].join('\n') + '\n';
+  return (
+    ['warrior=Hero', 'spec=fury', ...extra, ...names.map((n) => `profileset."${n}"+=talents=${n}`)].join('\n') + '\n'
+  );
 }
 
 /** 10 candidates: a leader, two near-ties, seven clearly worse. */
@@ -78,7 +91,9 @@ describe('runStaged', () => {
         { stage: 3, label: 'final', profilesets: 3, culled: 0 },
       ],
     });
-    expect(sim.passes.map((p) => [p.stage, p.totalStages, p.label, p.final, p.staged, p.targetError, p.profilesets])).toEqual([
+    expect(
+      sim.passes.map((p) => [p.stage, p.totalStages, p.label, p.final, p.staged, p.targetError, p.profilesets]),
+    ).toEqual([
       [1, 3, 'initial', false, true, 1, 10],
       [2, 3, 'intermediate', false, true, 0.2, 3],
       [3, 3, 'final', true, true, 0.05, 3],
@@ -92,7 +107,16 @@ describe('runStaged', () => {
     const sim = fakeSimc(TRUTHS);
     const r = await runStaged({ profile: profile(NAMES), multiStage: true, runPass: sim.runPass });
     expect(r.profilesets.map((p) => [p.name, p.stage])).toEqual([
-      ['lead', 3], ['tie1', 3], ['tie2', 3], ['w1', 1], ['w2', 1], ['w3', 1], ['w4', 1], ['w5', 1], ['w6', 1], ['w7', 1],
+      ['lead', 3],
+      ['tie1', 3],
+      ['tie2', 3],
+      ['w1', 1],
+      ['w2', 1],
+      ['w3', 1],
+      ['w4', 1],
+      ['w5', 1],
+      ['w6', 1],
+      ['w7', 1],
     ]);
     const lead = r.profilesets[0];
     const w1 = r.profilesets.find((p) => p.name === 'w1');
@@ -115,9 +139,18 @@ describe('runStaged', () => {
 
   it('defers final-only directives, appends report_details=0 to coarse stages, and caps every stage with the profile’s iterations', async () => {
     const sim = fakeSimc(TRUTHS);
-    const text = profile(NAMES, ['iterations=5000', 'calculate_scale_factors=1', 'report_details=1', 'target_error=0.1']);
+    const text = profile(NAMES, [
+      'iterations=5000',
+      'calculate_scale_factors=1',
+      'report_details=1',
+      'target_error=0.1',
+    ]);
     await runStaged({ profile: text, multiStage: true, runPass: sim.runPass });
-    expect(sim.passes.map((p) => [p.targetError, p.iterations])).toEqual([[1, 5000], [0.2, 5000], [0.1, 5000]]);
+    expect(sim.passes.map((p) => [p.targetError, p.iterations])).toEqual([
+      [1, 5000],
+      [0.2, 5000],
+      [0.1, 5000],
+    ]);
     for (const pass of sim.passes.slice(0, 2)) {
       const a = analyzeProfile(pass.profile);
       expect(a.simOptions.calculate_scale_factors).toBeUndefined();
@@ -130,7 +163,11 @@ describe('runStaged', () => {
 
   it('skips the stages a coarse profile target_error already meets', async () => {
     const coarse = fakeSimc(TRUTHS);
-    const r = await runStaged({ profile: profile(NAMES, ['target_error=0.5']), multiStage: true, runPass: coarse.runPass });
+    const r = await runStaged({
+      profile: profile(NAMES, ['target_error=0.5']),
+      multiStage: true,
+      runPass: coarse.runPass,
+    });
     expect(r.multiStage.stages.map((s) => [s.stage, s.label, s.profilesets, s.culled])).toEqual([
       [1, 'initial', 10, 7],
       [2, 'final', 3, 0],
@@ -138,7 +175,11 @@ describe('runStaged', () => {
     expect(coarse.passes.map((p) => p.targetError)).toEqual([1, 0.5]);
 
     const single = fakeSimc(TRUTHS);
-    const one = await runStaged({ profile: profile(NAMES, ['target_error=1.5']), multiStage: true, runPass: single.runPass });
+    const one = await runStaged({
+      profile: profile(NAMES, ['target_error=1.5']),
+      multiStage: true,
+      runPass: single.runPass,
+    });
     expect(one.multiStage.stages).toEqual([{ stage: 1, label: 'final', profilesets: 10, culled: 0 }]);
     expect(one.profilesets.every((p) => p.stage === 1)).toBe(true);
     expect(single.passes[0]?.final).toBe(true);
@@ -161,11 +202,22 @@ describe('runStaged', () => {
 
   it('reports the current stage while it runs; the overall percentage never goes back and ends at 100', async () => {
     const seen: StagedProgress[] = [];
-    await runStaged({ profile: profile(NAMES), multiStage: true, runPass: fakeSimc(TRUTHS).runPass, onProgress: (p) => seen.push(p) });
+    await runStaged({
+      profile: profile(NAMES),
+      multiStage: true,
+      runPass: fakeSimc(TRUTHS).runPass,
+      onProgress: (p) => seen.push(p),
+    });
     expect(seen.map((p) => `${p.stage?.current}/${p.stage?.total} ${p.stage?.label} ${p.stage?.percent}`)).toEqual([
-      '1/3 initial 0', '1/3 initial 50', '1/3 initial 100',
-      '2/3 intermediate 0', '2/3 intermediate 50', '2/3 intermediate 100',
-      '3/3 final 0', '3/3 final 50', '3/3 final 100',
+      '1/3 initial 0',
+      '1/3 initial 50',
+      '1/3 initial 100',
+      '2/3 intermediate 0',
+      '2/3 intermediate 50',
+      '2/3 intermediate 100',
+      '3/3 final 0',
+      '3/3 final 50',
+      '3/3 final 100',
     ]);
     const overall = seen.map((p) => p.percent);
     expect(overall).toEqual([...overall].sort((a, b) => a - b));
@@ -215,11 +267,28 @@ describe('readStageReport', () => {
       { name: 'Other', collected_data: { dps: { mean: 1, mean_std_dev: 1 } } },
       { name: 'Hero', collected_data: { dps: { mean: 100, mean_std_dev: 2 } } },
     ];
-    const v2 = readStageReport({ sim: { options: { iterations: 50 }, players, profilesets: { results: [{ name: 'a', mean: 90, mean_stddev: 3, iterations: 40 }] } } }, { index: 0, name: 'Hero' });
+    const v2 = readStageReport(
+      {
+        sim: {
+          options: { iterations: 50 },
+          players,
+          profilesets: { results: [{ name: 'a', mean: 90, mean_stddev: 3, iterations: 40 }] },
+        },
+      },
+      { index: 0, name: 'Hero' },
+    );
     expect(v2.baseline).toMatchObject({ name: 'Hero', mean: 100, meanStdDev: 2 });
     expect(v2.profilesets[0]).toMatchObject({ name: 'a', mean: 90, meanStdDev: 3, iterations: 40 });
     expect(v2.iterations).toBe(90);
-    const v3 = readStageReport({ sim: { players, profilesets: { results: [{ name: 'b', metrics: [{ mean: 80, mean_stddev: 4, iterations: 7 }] }] } } }, { index: 0, name: null });
+    const v3 = readStageReport(
+      {
+        sim: {
+          players,
+          profilesets: { results: [{ name: 'b', metrics: [{ mean: 80, mean_stddev: 4, iterations: 7 }] }] },
+        },
+      },
+      { index: 0, name: null },
+    );
     expect(v3.baseline.name).toBe('Other');
     expect(v3.profilesets[0]).toMatchObject({ name: 'b', mean: 80, meanStdDev: 4, iterations: 7 });
     expect(() => readStageReport({}, { index: 0, name: null })).toThrow(/sim/);

@@ -9,7 +9,14 @@ describe('analyzeProfile on the real fixture profiles', () => {
     const a = analyzeProfile(readProfile('MID1_Warrior_Fury'));
     expect(a.lineCount).toBe(177);
     expect(a.actors).toHaveLength(1);
-    expect(a.actors[0]).toMatchObject({ kind: 'player', class: 'warrior', name: 'MID1_Warrior_Fury', line: 1, index: 0, isPlayer: true });
+    expect(a.actors[0]).toMatchObject({
+      kind: 'player',
+      class: 'warrior',
+      name: 'MID1_Warrior_Fury',
+      line: 1,
+      index: 0,
+      isPlayer: true,
+    });
     expect(a.playerCount).toBe(1);
     expect(a.mainActor?.name).toBe('MID1_Warrior_Fury');
     expect(a.simOptionOccurrences).toEqual([]);
@@ -37,14 +44,23 @@ describe('analyzeProfile on the real fixture profiles', () => {
     expect(a.actors).toHaveLength(37);
     expect(a.playerCount).toBe(37);
     expect(a.variantCount).toBe(37);
-    expect(copies[0]).toMatchObject({ name: 'Eye of Skovald', line: 7, class: null, copySource: { name: null, explicit: false, line: null } });
+    expect(copies[0]).toMatchObject({
+      name: 'Eye of Skovald',
+      line: 7,
+      class: null,
+      copySource: { name: null, explicit: false, line: null },
+    });
     // each copy copies the currently active actor, i.e. the previous copy
-    expect(copies[1]).toMatchObject({ name: 'Horn of Valor', line: 10, copySource: { name: 'Eye of Skovald', explicit: false, line: 7 } });
+    expect(copies[1]).toMatchObject({
+      name: 'Horn of Valor',
+      line: 10,
+      copySource: { name: 'Eye of Skovald', explicit: false, line: 7 },
+    });
     const names = copies.map((c) => c.name);
     expect(names).toContain("Granyth's Enduring Scale");
     expect(names).toContain('Darkmoon Deck Box: Inferno');
     expect(names).toContain("Algeth'ar Puzzle Box");
-    expect(names).toContain('Storm-Eater\'s Boon');
+    expect(names).toContain("Storm-Eater's Boon");
     expect(copies.at(-1)).toMatchObject({ name: 'Alacritous Alchemist Stone', line: 115 });
     // alone it fails in simc, and the duplicate name is renamed with a warning
     expect(a.diagnostics).toEqual([
@@ -121,7 +137,9 @@ describe('analyzeProfile: actors', () => {
   it('selects the main actor by profileset_main_actor_index', () => {
     const a = analyzeProfile('warrior=A\nmage=B\nprofileset_main_actor_index=1\nprofileset.x=talents=Q');
     expect(a.mainActor?.name).toBe('B');
-    expect(codes('warrior=A\nprofileset_main_actor_index=3\nprofileset.x=talents=Q')).toContain('profileset_main_actor_out_of_range');
+    expect(codes('warrior=A\nprofileset_main_actor_index=3\nprofileset.x=talents=Q')).toContain(
+      'profileset_main_actor_out_of_range',
+    );
   });
 });
 
@@ -167,7 +185,10 @@ describe('analyzeProfile: profilesets', () => {
       { name: 'aldrachi', value: 'CUkAAA', line: 2 },
       { name: 'n', value: 'Ald', line: 3 },
     ]);
-    expect(a.profilesets[0]).toMatchObject({ name: 'Ald build', options: [expect.objectContaining({ option: 'hero_talents=CUkAAA' })] });
+    expect(a.profilesets[0]).toMatchObject({
+      name: 'Ald build',
+      options: [expect.objectContaining({ option: 'hero_talents=CUkAAA' })],
+    });
     expect(codes('warrior=A\nprofileset.x=talents=$(missing)')).toContain('missing_template_variable');
     expect(codes('$(x=1')).toContain('variable_syntax');
   });
@@ -205,12 +226,36 @@ describe('analyzeProfile: service input checks (notes §9)', () => {
   });
 
   it('gives the precision warnings the service would give', () => {
-    const src = ['warrior=A', 'iterations=300000', 'target_error=0.005', 'profileset.x=iterations=1000000', 'profileset.y=target_error=0'].join('\n');
+    const src = [
+      'warrior=A',
+      'iterations=300000',
+      'target_error=0.005',
+      'profileset.x=iterations=1000000',
+      'profileset.y=target_error=0',
+    ].join('\n');
     const a = analyzeProfile(src);
     expect(a.precisionWarnings).toEqual([
-      { kind: 'iterations_clamped', line: 2, requested: 300000, applied: 250000, message: expect.stringMatching(/250000/) },
-      { kind: 'target_error_floored', line: 3, requested: 0.005, applied: 0.01, message: expect.stringMatching(/0\.01/) },
-      { kind: 'iterations_clamped', line: 4, requested: 1000000, applied: 250000, message: expect.stringMatching(/profileset 'x'/) },
+      {
+        kind: 'iterations_clamped',
+        line: 2,
+        requested: 300000,
+        applied: 250000,
+        message: expect.stringMatching(/250000/),
+      },
+      {
+        kind: 'target_error_floored',
+        line: 3,
+        requested: 0.005,
+        applied: 0.01,
+        message: expect.stringMatching(/0\.01/),
+      },
+      {
+        kind: 'iterations_clamped',
+        line: 4,
+        requested: 1000000,
+        applied: 250000,
+        message: expect.stringMatching(/profileset 'x'/),
+      },
     ]);
     // target_error=0 is simc's "no error target", not floored
     expect(analyzeProfile('warrior=A\ntarget_error=0').precisionWarnings).toEqual([]);

@@ -4,7 +4,9 @@ import { FIXTURES_DIR } from '../../helpers/shared.js';
 /** Real simc profiles shared by the team (provenance and licences: test/fixtures/simc/SOURCES.md). */
 export const PROFILE_DIR = `${FIXTURES_DIR}/profiles`;
 
-export function readProfile(name: 'MID1_Warrior_Fury' | 'MID1_Mage_Frost' | 'trinkets_dragonflight_agi' | 'character'): string {
+export function readProfile(
+  name: 'MID1_Warrior_Fury' | 'MID1_Mage_Frost' | 'trinkets_dragonflight_agi' | 'character',
+): string {
   return readFileSync(`${PROFILE_DIR}/${name}.simc`, 'utf8');
 }
 

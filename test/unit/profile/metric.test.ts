@@ -26,6 +26,10 @@ describe('the summary metric of a profile (profileset_metric)', () => {
   });
 
   it('travels with the main actor choice', () => {
-    expect(mainActorChoice(analyzeProfile('warrior=a\nprofileset_metric=raid_dps\n'))).toEqual({ index: 0, name: 'a', metric: 'raid_dps' });
+    expect(mainActorChoice(analyzeProfile('warrior=a\nprofileset_metric=raid_dps\n'))).toEqual({
+      index: 0,
+      name: 'a',
+      metric: 'raid_dps',
+    });
   });
 });

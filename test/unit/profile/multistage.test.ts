@@ -42,9 +42,15 @@ describe('multistageEligibility: every reason', () => {
       'profileset "s2" sets its own iterations=50000 (line 15), which would override every stage\'s precision',
     );
     expect(check(withProfilesets(3)).detail).toMatch(/^3 profileset candidates; multistage needs at least 4/);
-    expect(check(withProfilesets(4)).detail).toBe('4 profileset candidates run in 3 stages (initial 1, intermediate 0.2, final 0.05)');
-    expect(check(withProfilesets(5, `${BASE}mage="Second"\n`)).detail).toMatch(/2 players: warrior="Base" \(line 1\), mage="Second" \(line 5\)/);
-    expect(check(`${BASE}profileset."v1.0"=talents=A\n`).detail).toMatch(/line 5: profileset name 'v1\.0' contains '\.'/);
+    expect(check(withProfilesets(4)).detail).toBe(
+      '4 profileset candidates run in 3 stages (initial 1, intermediate 0.2, final 0.05)',
+    );
+    expect(check(withProfilesets(5, `${BASE}mage="Second"\n`)).detail).toMatch(
+      /2 players: warrior="Base" \(line 1\), mage="Second" \(line 5\)/,
+    );
+    expect(check(`${BASE}profileset."v1.0"=talents=A\n`).detail).toMatch(
+      /line 5: profileset name 'v1\.0' contains '\.'/,
+    );
   });
 });
 
@@ -56,7 +62,9 @@ describe('multistageEligibility on the fixtures', () => {
   });
   it('the trinket file is copy-only, also after a base profile', () => {
     expect(reasonOf(readProfile('trinkets_dragonflight_agi'))).toBe('unsupported_copy_set_only');
-    expect(reasonOf(readProfile('MID1_Warrior_Fury') + readProfile('trinkets_dragonflight_agi'))).toBe('unsupported_copy_set_only');
+    expect(reasonOf(readProfile('MID1_Warrior_Fury') + readProfile('trinkets_dragonflight_agi'))).toBe(
+      'unsupported_copy_set_only',
+    );
     expect(check(readProfile('trinkets_dragonflight_agi')).detail).toMatch(/37 copy= lines/);
   });
   it('a real profile with four profilesets is eligible', () => {
@@ -68,7 +76,9 @@ describe('multistageEligibility on the fixtures', () => {
 describe('multistageEligibility: order of checks', () => {
   it('stage-sensitive wins over shape and counts', () => {
     expect(reasonOf(`${BASE}deterministic=1\ncopy="B"\n`)).toBe('unsupported_stage_sensitive_directive');
-    expect(reasonOf(`${withProfilesets(1)}profileset."s1"+=target_error=0.1\n`)).toBe('unsupported_stage_sensitive_directive');
+    expect(reasonOf(`${withProfilesets(1)}profileset."s1"+=target_error=0.1\n`)).toBe(
+      'unsupported_stage_sensitive_directive',
+    );
   });
   it('copy/set shape wins over the actor count (copies are players too)', () => {
     expect(reasonOf(`${BASE}mage="M"\ncopy="C"\n`)).toBe('unsupported_copy_set_only');

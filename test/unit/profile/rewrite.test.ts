@@ -15,16 +15,19 @@ describe('rewriteForStage', () => {
       ['s2', 2],
       ['s5', 2],
     ]);
-    const expectedLines = src
-      .split('\n')
-      .filter((l) => !/^profileset\."s[134]"/.test(l));
+    const expectedLines = src.split('\n').filter((l) => !/^profileset\."s[134]"/.test(l));
     // original minus removed lines, then the appended precision block
     expect(out).toBe(`${expectedLines.join('\n')}# simjob: stage precision\ntarget_error=1\n`);
   });
 
   it('replaces top-level target_error and iterations in place', () => {
     const src = `target_error=0.1\niterations=5000\n${withProfilesets(4)}`;
-    const out = rewriteForStage(src, { keepProfilesets: keep('s1', 's2', 's3', 's4'), targetError: 0.2, iterations: 5000, deferFinalOnly: true });
+    const out = rewriteForStage(src, {
+      keepProfilesets: keep('s1', 's2', 's3', 's4'),
+      targetError: 0.2,
+      iterations: 5000,
+      deferFinalOnly: true,
+    });
     expect(out).toBe(`target_error=0.2\niterations=5000\n${withProfilesets(4)}`);
     const a = analyzeProfile(out);
     expect(a.simOptions.target_error).toMatchObject({ numeric: 0.2, line: 1 });
@@ -33,7 +36,12 @@ describe('rewriteForStage', () => {
 
   it('appends the precision lines when the profile has none (sim options are valid after an actor)', () => {
     const src = `${BASE}max_time=300`; // no final newline
-    const out = rewriteForStage(src, { keepProfilesets: keep(), targetError: 0.05, iterations: 250000, deferFinalOnly: false });
+    const out = rewriteForStage(src, {
+      keepProfilesets: keep(),
+      targetError: 0.05,
+      iterations: 250000,
+      deferFinalOnly: false,
+    });
     expect(out).toBe(`${src}\n# simjob: stage precision\ntarget_error=0.05\niterations=250000\n`);
     const a = analyzeProfile(out);
     expect(a.simOptions.target_error?.numeric).toBe(0.05);
@@ -63,19 +71,38 @@ describe('rewriteForStage', () => {
 
   it('removes single tokens from shared lines with their separating whitespace', () => {
     const src = `${BASE}iterations=100 profileset.a=talents=A calculate_scale_factors=1\nprofileset.b=talents=B  max_time=300\nmax_time=200 profileset.c=talents=C\n`;
-    const out = rewriteForStage(src, { keepProfilesets: keep('b'), targetError: 0.2, iterations: 100, deferFinalOnly: true });
-    expect(out).toBe(`${BASE}iterations=100\nprofileset.b=talents=B  max_time=300\nmax_time=200\n# simjob: stage precision\ntarget_error=0.2\n`);
+    const out = rewriteForStage(src, {
+      keepProfilesets: keep('b'),
+      targetError: 0.2,
+      iterations: 100,
+      deferFinalOnly: true,
+    });
+    expect(out).toBe(
+      `${BASE}iterations=100\nprofileset.b=talents=B  max_time=300\nmax_time=200\n# simjob: stage precision\ntarget_error=0.2\n`,
+    );
   });
 
   it('preserves a BOM, CRLF line endings and quoted names', () => {
-    const src = '\uFEFFwarrior="My Base"\r\ntarget_error=0.05\r\nprofileset."Set A"=talents=A\r\nprofileset."Set B"=talents=B\r\n';
-    const out = rewriteForStage(src, { keepProfilesets: keep('Set B'), targetError: 0.2, iterations: 1000, deferFinalOnly: true });
-    expect(out).toBe('\uFEFFwarrior="My Base"\r\ntarget_error=0.2\r\nprofileset."Set B"=talents=B\r\n# simjob: stage precision\r\niterations=1000\r\n');
+    const src =
+      '\uFEFFwarrior="My Base"\r\ntarget_error=0.05\r\nprofileset."Set A"=talents=A\r\nprofileset."Set B"=talents=B\r\n';
+    const out = rewriteForStage(src, {
+      keepProfilesets: keep('Set B'),
+      targetError: 0.2,
+      iterations: 1000,
+      deferFinalOnly: true,
+    });
+    expect(out).toBe(
+      '\uFEFFwarrior="My Base"\r\ntarget_error=0.2\r\nprofileset."Set B"=talents=B\r\n# simjob: stage precision\r\niterations=1000\r\n',
+    );
   });
 
   it('rejects invalid precision', () => {
-    expect(() => rewriteForStage(BASE, { keepProfilesets: keep(), targetError: 0, deferFinalOnly: false })).toThrow(RangeError);
-    expect(() => rewriteForStage(BASE, { keepProfilesets: keep(), targetError: 0.1, iterations: 1.5, deferFinalOnly: false })).toThrow(RangeError);
+    expect(() => rewriteForStage(BASE, { keepProfilesets: keep(), targetError: 0, deferFinalOnly: false })).toThrow(
+      RangeError,
+    );
+    expect(() =>
+      rewriteForStage(BASE, { keepProfilesets: keep(), targetError: 0.1, iterations: 1.5, deferFinalOnly: false }),
+    ).toThrow(RangeError);
   });
 
   it('runs a whole plan: each stage keeps its survivors and gets its precision', () => {
@@ -102,13 +129,25 @@ describe('rewriteForStage', () => {
 describe('rewriteForStage on character.simc', () => {
   it('sets precision at the top and again after the input= includes, strips report_details', () => {
     const src = readProfile('character');
-    const out = rewriteForStage(src, { keepProfilesets: keep(), targetError: 1, iterations: 5000, deferFinalOnly: true });
+    const out = rewriteForStage(src, {
+      keepProfilesets: keep(),
+      targetError: 1,
+      iterations: 5000,
+      deferFinalOnly: true,
+    });
     const srcLines = src.split('\n');
     const outLines = out.split('\n');
-    expect(outLines.slice(0, 4)).toEqual(['# SimC configuration', 'target_error=1', 'iterations=5000', 'single_actor_batch=1']);
+    expect(outLines.slice(0, 4)).toEqual([
+      '# SimC configuration',
+      'target_error=1',
+      'iterations=5000',
+      'single_actor_batch=1',
+    ]);
     // apart from the edits, every line is unchanged
     expect(outLines.slice(3, 41)).toEqual(srcLines.slice(4, 42));
-    expect(out.endsWith('manual_profiles.simc\n# simjob: stage precision\ntarget_error=1\niterations=5000\n')).toBe(true);
+    expect(out.endsWith('manual_profiles.simc\n# simjob: stage precision\ntarget_error=1\niterations=5000\n')).toBe(
+      true,
+    );
     const a = analyzeProfile(out);
     expect(a.simOptions.report_details).toBeUndefined();
     expect(a.simOptions.target_error).toMatchObject({ numeric: 1, line: 43 });

@@ -6,7 +6,14 @@ const texts = (src: string): string[] => tokenize(src).tokens.map((t) => t.text)
 describe('tokenize', () => {
   it('removes double quotes and keeps the spaces they group', () => {
     const [t] = tokenize('warrior="My Name"').tokens;
-    expect(t).toMatchObject({ text: 'warrior=My Name', raw: 'warrior="My Name"', line: 1, column: 1, start: 0, end: 17 });
+    expect(t).toMatchObject({
+      text: 'warrior=My Name',
+      raw: 'warrior="My Name"',
+      line: 1,
+      column: 1,
+      start: 0,
+      end: 17,
+    });
   });
 
   it('quotes can sit anywhere in a token and are all removed', () => {
@@ -93,8 +100,16 @@ describe('splitOption', () => {
       value: '/execute,if=target.health.pct<20&a=1',
       append: true,
     });
-    expect(splitOption('profileset.My Set+=talents=ABC')).toMatchObject({ key: 'profileset.My Set', value: 'talents=ABC', append: true });
-    expect(splitOption('trinket1=,id=133641,ilevel=50')).toMatchObject({ key: 'trinket1', value: ',id=133641,ilevel=50', append: false });
+    expect(splitOption('profileset.My Set+=talents=ABC')).toMatchObject({
+      key: 'profileset.My Set',
+      value: 'talents=ABC',
+      append: true,
+    });
+    expect(splitOption('trinket1=,id=133641,ilevel=50')).toMatchObject({
+      key: 'trinket1',
+      value: ',id=133641,ilevel=50',
+      append: false,
+    });
     expect(splitOption('talents=')).toMatchObject({ key: 'talents', value: '' });
     expect(splitOption('gear.simc')).toBeNull();
   });

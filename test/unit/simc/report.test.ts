@@ -35,12 +35,19 @@ describe('the real json2 fixture report', () => {
   });
 });
 
-function reportWith(players: Array<{ name: string; mean: number; msd: number }>, sets: unknown, options: Record<string, unknown> = { confidence_estimator: 2 }) {
+function reportWith(
+  players: Array<{ name: string; mean: number; msd: number }>,
+  sets: unknown,
+  options: Record<string, unknown> = { confidence_estimator: 2 },
+) {
   return {
     version: '1201-01',
     sim: {
       options,
-      players: players.map((p) => ({ name: p.name, collected_data: { dps: { mean: p.mean, min: p.mean - 1, max: p.mean + 1, std_dev: 10, mean_std_dev: p.msd } } })),
+      players: players.map((p) => ({
+        name: p.name,
+        collected_data: { dps: { mean: p.mean, min: p.mean - 1, max: p.mean + 1, std_dev: 10, mean_std_dev: p.msd } },
+      })),
       ...(sets === undefined ? {} : { profilesets: sets }),
     },
   };
@@ -48,8 +55,20 @@ function reportWith(players: Array<{ name: string; mean: number; msd: number }>,
 
 describe('summaries of profileset reports', () => {
   it('ranks v2 profilesets by mean, keeps the top 200 and counts all of them', () => {
-    const results = Array.from({ length: 250 }, (_, i) => ({ name: `set${i}`, mean: 1000 + ((i * 37) % 250), mean_stddev: 3, mean_error: 999, stddev: 30, min: 1, max: 2 }));
-    const summary = summarize(reportWith([{ name: 'Base', mean: 1100, msd: 4 }], { metric: 'Damage per Second', results }), first, single);
+    const results = Array.from({ length: 250 }, (_, i) => ({
+      name: `set${i}`,
+      mean: 1000 + ((i * 37) % 250),
+      mean_stddev: 3,
+      mean_error: 999,
+      stddev: 30,
+      min: 1,
+      max: 2,
+    }));
+    const summary = summarize(
+      reportWith([{ name: 'Base', mean: 1100, msd: 4 }], { metric: 'Damage per Second', results }),
+      first,
+      single,
+    );
     const sets = summary.mainActor!.profilesets!;
     expect(sets.count).toBe(250);
     expect(sets.results).toHaveLength(SUMMARY_PROFILESET_LIMIT);
@@ -61,7 +80,13 @@ describe('summaries of profileset reports', () => {
 
   it('reads v3 profilesets from their first (primary) metric', () => {
     const results = [
-      { name: 'low', metrics: [{ metric: 'dps', mean: 10, mean_stddev: 1, stddev: 5, min: 8, max: 12 }, { metric: 'hps', mean: 999, mean_stddev: 1 }] },
+      {
+        name: 'low',
+        metrics: [
+          { metric: 'dps', mean: 10, mean_stddev: 1, stddev: 5, min: 8, max: 12 },
+          { metric: 'hps', mean: 999, mean_stddev: 1 },
+        ],
+      },
       { name: 'high', metrics: [{ metric: 'dps', mean: 20, mean_stddev: 2, stddev: 6, min: 18, max: 22 }] },
     ];
     const report = reportWith([{ name: 'Base', mean: 15, msd: 1 }], { results });
@@ -82,7 +107,13 @@ describe('summaries of profileset reports', () => {
   });
 
   it('headlines the actor named by profileset_main_actor_index, by name, then by index', () => {
-    const report = reportWith([{ name: 'First', mean: 1, msd: 1 }, { name: 'Second', mean: 2, msd: 1 }], undefined);
+    const report = reportWith(
+      [
+        { name: 'First', mean: 1, msd: 1 },
+        { name: 'Second', mean: 2, msd: 1 },
+      ],
+      undefined,
+    );
     expect(summarize(report, { index: 1, name: 'Second' }, single).mainActor?.name).toBe('Second');
     expect(summarize(report, { index: 1, name: null }, single).mainActor?.name).toBe('Second');
     expect(summarize(report, { index: 5, name: 'Missing' }, single).mainActor?.name).toBe('First');

@@ -12,7 +12,14 @@ import { fromProfilesets, fromScaleReport, type ScaleReport } from '../../../src
 import { REPO_ROOT } from '../../helpers/shared.js';
 import { memoryStream } from '../../helpers/streams.js';
 
-const REAL = resolve(REPO_ROOT, 'test', 'fixtures', 'simc', 'reports-scale-factors', 'r12_mid1210_affliction_scalefactors.json');
+const REAL = resolve(
+  REPO_ROOT,
+  'test',
+  'fixtures',
+  'simc',
+  'reports-scale-factors',
+  'r12_mid1210_affliction_scalefactors.json',
+);
 
 function output() {
   const stdout = memoryStream(false);
@@ -25,14 +32,26 @@ describe('a real simc report with scale factors (simc 1210-01, Affliction, scale
   const [sw] = fromScaleReport(report);
 
   it('gives the Pawn string simc prints for it', () => {
-    expect(sw!.pawn).toBe('( Pawn: v1: "MID2_Warlock_Affliction_Hellcaller-Affliction": Class=Warlock, Spec=Affliction,  CritRating=26.16, HasteRating=35.93 )');
+    expect(sw!.pawn).toBe(
+      '( Pawn: v1: "MID2_Warlock_Affliction_Hellcaller-Affliction": Class=Warlock, Spec=Affliction,  CritRating=26.16, HasteRating=35.93 )',
+    );
   });
 
   it('reads the weights, deltas and an error estimated from the reference run into the table', () => {
-    expect(sw!.character).toEqual({ name: 'MID2_Warlock_Affliction_Hellcaller', className: 'warlock', spec: 'affliction' });
-    expect(sw!.weights.map((w) => [w.stat, w.weight, w.amount])).toEqual([['crit', 26.157696086154, 154], ['haste', 35.93422057892989, 154]]);
+    expect(sw!.character).toEqual({
+      name: 'MID2_Warlock_Affliction_Hellcaller',
+      className: 'warlock',
+      spec: 'affliction',
+    });
+    expect(sw!.weights.map((w) => [w.stat, w.weight, w.amount])).toEqual([
+      ['crit', 26.157696086154, 154],
+      ['haste', 35.93422057892989, 154],
+    ]);
     // mean_std_dev 1670.61 × 1.95996 (the report's confidence_estimator) × √2 / 154
-    expect(sw!.weights[0]!.error).toBeCloseTo((1670.6108079071423 * report.sim.options!.confidence_estimator! * Math.SQRT2) / 154, 9);
+    expect(sw!.weights[0]!.error).toBeCloseTo(
+      (1670.6108079071423 * report.sim.options!.confidence_estimator! * Math.SQRT2) / 154,
+      9,
+    );
     // Intellect was not scaled: the first stat is the one the rest are normalised to.
     expect(sw!.normalisedTo).toBe('crit');
     expect(sw!.weights[1]!.normalised).toBeCloseTo(35.93422057892989 / 26.157696086154, 12);
@@ -41,24 +60,28 @@ describe('a real simc report with scale factors (simc 1210-01, Affliction, scale
 
     const { out, stdout, stderr } = output();
     printStatWeights(out, sw!);
-    expect(stdout.text()).toBe([
-      '',
-      'Stat weights of MID2_Warlock_Affliction_Hellcaller (Affliction Warlock), dps per point (simc\'s scale factors):',
-      'Stat\tdps/point\t±\tCrit = 1\t±',
-      'Crit\t26.16\t30.07\t1.00\t',
-      'Haste\t35.93\t30.07\t1.37\t1.41',
-      'Crit and Haste are equal within the error.',
-      '',
-      '( Pawn: v1: "MID2_Warlock_Affliction_Hellcaller-Affliction": Class=Warlock, Spec=Affliction,  CritRating=26.16, HasteRating=35.93 )',
-      '',
-    ].join('\n'));
+    expect(stdout.text()).toBe(
+      [
+        '',
+        "Stat weights of MID2_Warlock_Affliction_Hellcaller (Affliction Warlock), dps per point (simc's scale factors):",
+        'Stat\tdps/point\t±\tCrit = 1\t±',
+        'Crit\t26.16\t30.07\t1.00\t',
+        'Haste\t35.93\t30.07\t1.37\t1.41',
+        'Crit and Haste are equal within the error.',
+        '',
+        '( Pawn: v1: "MID2_Warlock_Affliction_Hellcaller-Affliction": Class=Warlock, Spec=Affliction,  CritRating=26.16, HasteRating=35.93 )',
+        '',
+      ].join('\n'),
+    );
     expect(stderr.text()).toContain('each ± is estimated');
   });
 
   it('sits in a roster table with its Pawn string', () => {
     const { out, stdout } = output();
     printRoster(out, [{ weights: sw! }]);
-    expect(stdout.text()).toContain('Character\tPrimary\tHaste\nMID2_Warlock_Affliction_Hellcaller (Affliction Warlock)\tCrit 1.00\t1.37 ± 1.41\n');
+    expect(stdout.text()).toContain(
+      'Character\tPrimary\tHaste\nMID2_Warlock_Affliction_Hellcaller (Affliction Warlock)\tCrit 1.00\t1.37 ± 1.41\n',
+    );
     expect(stdout.text()).toContain(sw!.pawn);
   });
 });
@@ -86,10 +109,12 @@ describe('weights from profilesets', () => {
   it('says which stats are equal within the error (the baseline cancels in their difference)', () => {
     // Crit − Vers = 30 / 300 = 0.1, error sqrt(30² + 30²) / 300 ≈ 0.141
     expect(sw.equalWithinError).toEqual([['crit', 'vers']]);
-    expect(sw.pawn).toBe('( Pawn: v1: "Axe-Fury": Class=Warrior, Spec=Fury,  Strength=3.00, CritRating=1.50, Versatility=1.40 )');
+    expect(sw.pawn).toBe(
+      '( Pawn: v1: "Axe-Fury": Class=Warrior, Spec=Fury,  Strength=3.00, CritRating=1.50, Versatility=1.40 )',
+    );
   });
 
-  it('is undefined when a stat\'s profileset is missing from the results', () => {
+  it("is undefined when a stat's profileset is missing from the results", () => {
     expect(fromProfilesets(character, base, sets.slice(1), stats, 300, 'dps')).toBeUndefined();
   });
 });
@@ -97,15 +122,34 @@ describe('weights from profilesets', () => {
 describe('the Pawn string', () => {
   it('spells classes and specs as simc does, leaves zero weights out, escapes the name and flips negative', () => {
     const who = { name: 'A&B "x"', className: 'deathknight', spec: 'frost' };
-    expect(pawnString(who, [{ stat: 'strength', weight: 2 }, { stat: 'haste', weight: 0 }, { stat: 'crit', weight: 1 }], 'strength'))
-      .toBe('( Pawn: v1: "A&amp;B &quot;x&quot;-Frost": Class=Deathknight, Spec=Frost,  Strength=2.00, CritRating=1.00 )');
-    expect(pawnString({ name: 'H', className: 'hunter', spec: 'beast_mastery' }, [{ stat: 'agility', weight: -2 }, { stat: 'vers', weight: -1 }], 'agility'))
-      .toBe('( Pawn: v1: "H-BeastMastery": Class=Hunter, Spec=BeastMastery,  Agility=2.00, Versatility=1.00 )');
+    expect(
+      pawnString(
+        who,
+        [
+          { stat: 'strength', weight: 2 },
+          { stat: 'haste', weight: 0 },
+          { stat: 'crit', weight: 1 },
+        ],
+        'strength',
+      ),
+    ).toBe(
+      '( Pawn: v1: "A&amp;B &quot;x&quot;-Frost": Class=Deathknight, Spec=Frost,  Strength=2.00, CritRating=1.00 )',
+    );
+    expect(
+      pawnString(
+        { name: 'H', className: 'hunter', spec: 'beast_mastery' },
+        [
+          { stat: 'agility', weight: -2 },
+          { stat: 'vers', weight: -1 },
+        ],
+        'agility',
+      ),
+    ).toBe('( Pawn: v1: "H-BeastMastery": Class=Hunter, Spec=BeastMastery,  Agility=2.00, Versatility=1.00 )');
   });
 });
 
 describe('stats, characters and the profile', () => {
-  it('knows each spec\'s primary stat', () => {
+  it("knows each spec's primary stat", () => {
     expect(primaryStat('paladin', 'holy')).toBe('intellect');
     expect(primaryStat('paladin', 'retribution')).toBe('strength');
     expect(primaryStat('druid', 'guardian')).toBe('agility');
@@ -117,9 +161,16 @@ describe('stats, characters and the profile', () => {
 
   it('adds to the enchant a profile already has, and marks the job with what result needs', () => {
     const character = readCharacter('warrior="Axe"\nspec=fury\nenchant_crit_rating=120\n', 'a.simc');
-    const plan = { method: 'profilesets' as const, stats: parseStats('primary,crit', 'strength', 'profilesets'), amount: 300, targetError: 0.05 };
+    const plan = {
+      method: 'profilesets' as const,
+      stats: parseStats('primary,crit', 'strength', 'profilesets'),
+      amount: 300,
+      targetError: 0.05,
+    };
     const text = statWeightsProfile(character, plan, 'a.simc');
-    expect(text).toContain('target_error=0.05\nprofileset."Strength"+=enchant_strength=300\nprofileset."Crit"+=enchant_crit_rating=420\n');
+    expect(text).toContain(
+      'target_error=0.05\nprofileset."Strength"+=enchant_strength=300\nprofileset."Crit"+=enchant_crit_rating=420\n',
+    );
     const meta = statWeightsMeta(plan, character.className, character.spec);
     expect(meta).toEqual(['kind=statweights', 'statweights=profilesets:300:warrior:fury:strength+crit']);
     const marker = readStatWeightsMarker(Object.fromEntries(meta.map((m) => m.split('='))));
@@ -130,11 +181,17 @@ describe('stats, characters and the profile', () => {
 
   it('asks simc for scale factors of the chosen stats', () => {
     const character = readCharacter('warlock="Hex"\nspec=affliction\n', 'b.simc');
-    const text = statWeightsProfile(character, { method: 'scale', stats: parseStats('crit,haste,int', 'intellect', 'scale'), targetError: 0.05 }, 'b.simc');
+    const text = statWeightsProfile(
+      character,
+      { method: 'scale', stats: parseStats('crit,haste,int', 'intellect', 'scale'), targetError: 0.05 },
+      'b.simc',
+    );
     expect(text).toContain('calculate_scale_factors=1\nscale_only=crit,haste,int\n');
   });
 
   it('refuses a profile with profilesets of its own', () => {
-    expect(() => readCharacter('warrior="Axe"\nprofileset."x"+=talents=abc\n', 'c.simc')).toThrow(/already has profilesets/);
+    expect(() => readCharacter('warrior="Axe"\nprofileset."x"+=talents=abc\n', 'c.simc')).toThrow(
+      /already has profilesets/,
+    );
   });
 });

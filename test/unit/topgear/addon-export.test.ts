@@ -25,13 +25,26 @@ describe('reading the addon export', () => {
     expect(exp.talents).toMatch(/^CgEAAA.*YA$/);
     expect(exp.loadouts.map((l) => l.name)).toEqual(['Raid ST', 'M+ AoE']);
     expect(Object.keys(exp.equipped)).toHaveLength(16);
-    expect(exp.equipped.trinket2).toMatchObject({ id: 249342, name: 'Heart of Ancient Hunger', ilvl: 289, source: 'equipped' });
+    expect(exp.equipped.trinket2).toMatchObject({
+      id: 249342,
+      name: 'Heart of Ancient Hunger',
+      ilvl: 289,
+      source: 'equipped',
+    });
     expect(exp.bags.map((i) => [i.slot, i.name, i.ilvl])).toEqual([
-      ['trinket1', "Vaelgor's Final Stare", 282], ['trinket1', 'Alnhara Lantern', 285], ['finger1', "Sin'dorei Band of Hope", 282],
-      ['finger1', 'Eye of Midnight', 276], ['neck', 'Amulet of the Abyssal Hymn', 282], ['main_hand', "Skybreaker's Blade", 289],
+      ['trinket1', "Vaelgor's Final Stare", 282],
+      ['trinket1', 'Alnhara Lantern', 285],
+      ['finger1', "Sin'dorei Band of Hope", 282],
+      ['finger1', 'Eye of Midnight', 276],
+      ['neck', 'Amulet of the Abyssal Hymn', 282],
+      ['main_hand', "Skybreaker's Blade", 289],
       ['head', "Voidbreaker's Veil", 289],
     ]);
-    expect(exp.vault.map((i) => [i.slot, i.id, i.ilvl])).toEqual([['trinket1', 249342, 298], ['waist', 249949, 298], ['finger1', 193708, 298]]);
+    expect(exp.vault.map((i) => [i.slot, i.id, i.ilvl])).toEqual([
+      ['trinket1', 249342, 298],
+      ['waist', 249949, 298],
+      ['finger1', 193708, 298],
+    ]);
     expect(exp.checksum.state).toBe('valid');
     expect(exp.warnings).toEqual([]);
   });
@@ -44,8 +57,10 @@ describe('reading the addon export', () => {
     expect(baseline).not.toContain('Saved Loadout');
   });
 
-  it('an upgrade comment between an item\'s name and its line does not rename it', () => {
-    const exp = parseAddonExport(FURY.replace("# Night Ender's Tusks (289)\n", "# Night Ender's Tusks (289)\n# Upgrade Level: Hero 6/6 (289)\n"));
+  it("an upgrade comment between an item's name and its line does not rename it", () => {
+    const exp = parseAddonExport(
+      FURY.replace("# Night Ender's Tusks (289)\n", "# Night Ender's Tusks (289)\n# Upgrade Level: Hero 6/6 (289)\n"),
+    );
     expect(exp.equipped.head?.name).toBe("Night Ender's Tusks");
   });
 
@@ -67,36 +82,60 @@ describe('reading the addon export', () => {
   it('an edited export (checksum mismatch) is a warning, not an error', () => {
     const exp = parseAddonExport(FURY.replace('level=90', 'level=80'));
     expect(exp.checksum.state).toBe('mismatch');
-    expect(exp.warnings).toEqual([expect.stringMatching(/^The export's checksum \(bbcf9e9d\) does not match its text \([0-9a-f]+\): it was edited/)]);
+    expect(exp.warnings).toEqual([
+      expect.stringMatching(/^The export's checksum \(bbcf9e9d\) does not match its text \([0-9a-f]+\): it was edited/),
+    ]);
   });
 
   it('no class line is an error', () => {
-    expect(problem(FURY.replace('warrior="Examplewar"\n', ''))).toMatch(/^Line \d+: "level=90" comes before the class line/);
-    expect(problem('# just a comment\n')).toBe('The export has no class line (e.g. warrior="Name"): it is not a /simc export.');
+    expect(problem(FURY.replace('warrior="Examplewar"\n', ''))).toMatch(
+      /^Line \d+: "level=90" comes before the class line/,
+    );
+    expect(problem('# just a comment\n')).toBe(
+      'The export has no class line (e.g. warrior="Name"): it is not a /simc export.',
+    );
   });
 
   it('no item lines is an error', () => {
-    const noGear = FURY.split('\n').filter((l) => !/^[a-z_0-9]+=,id=/.test(l)).join('\n');
+    const noGear = FURY.split('\n')
+      .filter((l) => !/^[a-z_0-9]+=,id=/.test(l))
+      .join('\n');
     expect(problem(noGear)).toBe('The export has no equipped item lines (head=,id=…): the paste is incomplete.');
   });
 
   it('an item line simc cannot read is an error naming its line', () => {
-    expect(problem(FURY.replace('head=,id=249952', 'head=id=249952'))).toMatch(/^Line 24: simc cannot read this head item: it should start with "=,id="/);
-    expect(problem(FURY.replace('neck=,id=250247', 'neck=,id=25x0247'))).toMatch(/^Line 26: simc cannot read this neck item: id=25x0247 is not a number list/);
-    expect(problem(FURY.replace('# trinket1=,id=249346,bonus_id=12806/13577', '# trinket1=,bonus_id=12806/13577'))).toMatch(/^Line 59: simc cannot read this trinket1 item: it has no id=/);
+    expect(problem(FURY.replace('head=,id=249952', 'head=id=249952'))).toMatch(
+      /^Line 24: simc cannot read this head item: it should start with "=,id="/,
+    );
+    expect(problem(FURY.replace('neck=,id=250247', 'neck=,id=25x0247'))).toMatch(
+      /^Line 26: simc cannot read this neck item: id=25x0247 is not a number list/,
+    );
+    expect(
+      problem(FURY.replace('# trinket1=,id=249346,bonus_id=12806/13577', '# trinket1=,bonus_id=12806/13577')),
+    ).toMatch(/^Line 59: simc cannot read this trinket1 item: it has no id=/);
   });
 
   it('a truncated paste is an error', () => {
     const lines = FURY.split('\n');
     const cutAt = (text: string) => lines.slice(0, lines.findIndex((l) => l.startsWith(text)) + 1).join('\n');
     // Cut inside an item line.
-    expect(problem(`${cutAt('head=,id=')}\n# Amulet of the Abyssal Hymn (289)\nneck=,id=250247,gem_id=`)).toMatch(/simc cannot read this neck item: "gem_id=" is not key=value \(the paste looks cut short\)/);
+    expect(problem(`${cutAt('head=,id=')}\n# Amulet of the Abyssal Hymn (289)\nneck=,id=250247,gem_id=`)).toMatch(
+      /simc cannot read this neck item: "gem_id=" is not key=value \(the paste looks cut short\)/,
+    );
     // Cut after an item's name.
-    expect(problem(cutAt('# Vaelgor'))).toMatch(/ends with an item name \(line 58\) but not its item line: the paste was cut short/);
+    expect(problem(cutAt('# Vaelgor'))).toMatch(
+      /ends with an item name \(line 58\) but not its item line: the paste was cut short/,
+    );
     // Cut inside the vault.
-    expect(problem(cutAt('# waist=,id=249949,bonus_id=12806/13336'))).toMatch(/^Line 85: the paste ends in this item line, "# waist=.*: it was cut short/);
-    expect(problem(`${cutAt('# waist=,id=249949,bonus_id=12806/13336')}\n#\n`)).toBe('The export ends inside "### Weekly Reward Choices": the paste was cut short.');
+    expect(problem(cutAt('# waist=,id=249949,bonus_id=12806/13336'))).toMatch(
+      /^Line 85: the paste ends in this item line, "# waist=.*: it was cut short/,
+    );
+    expect(problem(`${cutAt('# waist=,id=249949,bonus_id=12806/13336')}\n#\n`)).toBe(
+      'The export ends inside "### Weekly Reward Choices": the paste was cut short.',
+    );
     // Cut before the checksum.
-    expect(problem(cutAt('# bonus_roll_currencies'))).toBe('The export has no "# Checksum:" line after its character info: the paste was cut short.');
+    expect(problem(cutAt('# bonus_roll_currencies'))).toBe(
+      'The export has no "# Checksum:" line after its character info: the paste was cut short.',
+    );
   });
 });

@@ -21,10 +21,29 @@ const FURY = fixture('fury-bags-vault.txt');
 const HUNTER = fixture('topgear-high-spread-sortbek-bm-gear.simc');
 
 const GROUP_OF: Record<string, Group> = {
-  head: 'head', neck: 'neck', shoulder: 'shoulder', back: 'back', chest: 'chest', wrist: 'wrist', hands: 'hands', waist: 'waist',
-  legs: 'legs', feet: 'feet', finger1: 'finger', finger2: 'finger', trinket1: 'trinket', trinket2: 'trinket', main_hand: 'weapon', off_hand: 'weapon',
+  head: 'head',
+  neck: 'neck',
+  shoulder: 'shoulder',
+  back: 'back',
+  chest: 'chest',
+  wrist: 'wrist',
+  hands: 'hands',
+  waist: 'waist',
+  legs: 'legs',
+  feet: 'feet',
+  finger1: 'finger',
+  finger2: 'finger',
+  trinket1: 'trinket',
+  trinket2: 'trinket',
+  main_hand: 'weapon',
+  off_hand: 'weapon',
 };
-const FITS: Record<string, string[]> = { finger1: ['finger1', 'finger2'], finger2: ['finger1', 'finger2'], trinket1: ['trinket1', 'trinket2'], trinket2: ['trinket1', 'trinket2'] };
+const FITS: Record<string, string[]> = {
+  finger1: ['finger1', 'finger2'],
+  finger2: ['finger1', 'finger2'],
+  trinket1: ['trinket1', 'trinket2'],
+  trinket2: ['trinket1', 'trinket2'],
+};
 
 /** The brute force: count distinct gear sets a player could wear under the rules, varying only `groups`. */
 function bruteForce(exp: AddonExport, groups: readonly Group[] = GROUP_NAMES): number {
@@ -43,13 +62,19 @@ function bruteForce(exp: AddonExport, groups: readonly Group[] = GROUP_NAMES): n
   const walk = (k: number): void => {
     if (k === slots.length) {
       if (pick.filter((i) => i?.source === 'vault').length > 1) return;
-      for (const [a, b] of [['finger1', 'finger2'], ['trinket1', 'trinket2']] as const) {
+      for (const [a, b] of [
+        ['finger1', 'finger2'],
+        ['trinket1', 'trinket2'],
+      ] as const) {
         const [x, y] = [at(a), at(b)];
         const asWorn = x === exp.equipped[a] && y === exp.equipped[b];
         if (x && y && !asWorn && (x === y || x.id === y.id)) return;
       }
       const key = slots.map((s, i) => (/[12]$/.test(s) ? '' : `${s}:${pick[i]?.options}`));
-      key.push([at('finger1')?.options, at('finger2')?.options].sort().join('+'), [at('trinket1')?.options, at('trinket2')?.options].sort().join('+'));
+      key.push(
+        [at('finger1')?.options, at('finger2')?.options].sort().join('+'),
+        [at('trinket1')?.options, at('trinket2')?.options].sort().join('+'),
+      );
       seen.add(key.join('|'));
       return;
     }
@@ -104,7 +129,10 @@ describe('the rules, one by one', () => {
 
   it('the two items of a pair never share an item id (the vault Heart of Ancient Hunger never joins the worn one)', () => {
     for (const c of trinkets) {
-      const worn: Record<string, number | undefined> = { trinket1: FURY.equipped.trinket1?.id, trinket2: FURY.equipped.trinket2?.id };
+      const worn: Record<string, number | undefined> = {
+        trinket1: FURY.equipped.trinket1?.id,
+        trinket2: FURY.equipped.trinket2?.id,
+      };
       for (const ch of c.changes) worn[ch.slot] = ch.candidate.item.id;
       expect(worn.trinket1).not.toBe(worn.trinket2);
     }
@@ -124,19 +152,32 @@ describe('the rules, one by one', () => {
   });
 
   it('at most one Great Vault item in a combination', () => {
-    for (const c of combinations(planTopGear(FURY))) expect(c.changes.filter((ch) => ch.candidate.item.source === 'vault').length).toBeLessThanOrEqual(1);
+    for (const c of combinations(planTopGear(FURY)))
+      expect(c.changes.filter((ch) => ch.candidate.item.source === 'vault').length).toBeLessThanOrEqual(1);
     expect(planTopGear(FURY).leftOut).toContain('408 combinations with more than one vault item (the vault gives one)');
   });
 
   it('weapons: every main_hand candidate with every off_hand candidate', () => {
-    const withOffhand = { ...FURY, bags: [...FURY.bags, { ...FURY.equipped.off_hand!, source: 'bag' as const, options: ',id=1234', id: 1234, name: 'Spare Axe' }] };
+    const withOffhand = {
+      ...FURY,
+      bags: [
+        ...FURY.bags,
+        { ...FURY.equipped.off_hand!, source: 'bag' as const, options: ',id=1234', id: 1234, name: 'Spare Axe' },
+      ],
+    };
     expect(planTopGear(withOffhand, { slots: ['weapon'] }).count).toBe(2 * 2);
   });
 
   it('weapons: main_hand candidates alone when nothing is in the off hand', () => {
     const plan = planTopGear(HUNTER, { slots: ['weapon'] });
     expect(plan.count).toBe(1);
-    const bow = { ...HUNTER.equipped.main_hand!, source: 'bag' as const, options: ',id=999', id: 999, name: 'Spare Bow' };
+    const bow = {
+      ...HUNTER.equipped.main_hand!,
+      source: 'bag' as const,
+      options: ',id=999',
+      id: 999,
+      name: 'Spare Bow',
+    };
     const shield = { ...bow, slot: 'off_hand' as const, options: ',id=998', id: 998, name: 'Shield' };
     const more = planTopGear({ ...HUNTER, bags: [bow, shield] }, { slots: ['weapon'] });
     expect(more.count).toBe(2);
@@ -148,7 +189,9 @@ describe('the rules, one by one', () => {
     expect(plan.groups.map((g) => g.group)).toEqual(['neck', 'finger']);
     expect(plan.leftOut[0]).toBe('6 items in slots --slots leaves as equipped'); // 2 trinkets, a sword, a helm; a belt and a trinket of the vault
     expect(parseSlots('rings,trinket1,Weapons')).toEqual(['finger', 'trinket', 'weapon']);
-    expect(() => parseSlots('hat')).toThrow('--slots: "hat" is not a slot group; use any of head,neck,shoulder,back,chest,wrist,hands,waist,legs,feet,finger,trinket,weapon.');
+    expect(() => parseSlots('hat')).toThrow(
+      '--slots: "hat" is not a slot group; use any of head,neck,shoulder,back,chest,wrist,hands,waist,legs,feet,finger,trinket,weapon.',
+    );
   });
 
   it('--talents all crosses every combination with every saved loadout that differs from the active talents', () => {
@@ -170,7 +213,10 @@ describe('the rules, one by one', () => {
     // No other subset of the varying groups gets closer to 100 from below.
     const varying = plan.groups.map((g) => g.group);
     for (let mask = 1; mask < 1 << varying.length; mask++) {
-      const n = bruteForce(FURY, varying.filter((_, i) => mask & (1 << i)));
+      const n = bruteForce(
+        FURY,
+        varying.filter((_, i) => mask & (1 << i)),
+      );
       if (n <= 100) expect(n).toBeLessThanOrEqual(s!.count);
     }
   });
@@ -192,19 +238,23 @@ describe('the generated profile', () => {
   it('each profileset sets only the slots it changes, with the item line as the addon wrote it', () => {
     const set = analysis.profilesets.find((p) => p.name === "Vaelgor's Final Stare (282) in trinket2");
     expect(set?.options.map((o) => o.option)).toEqual(['trinket2=,id=249346,bonus_id=12806/13577']);
-    for (const p of analysis.profilesets) expect(p.options.length).toBe(p.name.match(/ in [a-z_0-9]+(?=, |$)/g)?.length);
+    for (const p of analysis.profilesets)
+      expect(p.options.length).toBe(p.name.match(/ in [a-z_0-9]+(?=, |$)/g)?.length);
   });
 
   it('names say what each swaps in, vault items marked, and hold no character simc would misread', () => {
-    expect(profile.names).toContain("Heart of Ancient Hunger (298, vault) in trinket2");
+    expect(profile.names).toContain('Heart of Ancient Hunger (298, vault) in trinket2');
     for (const name of profile.names) expect(name).not.toMatch(/["=.$\n]/);
   });
 
   it('names stay simc-safe and unique when item names are not', () => {
-    const odd = { ...FURY, bags: [
-      { ...FURY.bags[0]!, name: 'Dr. "Boom" = $(x)', options: ',id=111' , id: 111 },
-      { ...FURY.bags[0]!, name: 'Dr. "Boom" = $(x)', options: ',id=112', id: 112 },
-    ] };
+    const odd = {
+      ...FURY,
+      bags: [
+        { ...FURY.bags[0]!, name: 'Dr. "Boom" = $(x)', options: ',id=111', id: 111 },
+        { ...FURY.bags[0]!, name: 'Dr. "Boom" = $(x)', options: ',id=112', id: 112 },
+      ],
+    };
     const names = topGearProfile(odd, planTopGear(odd, { slots: ['trinket'] }), 'x').names;
     expect(names).toContain("Dr 'Boom' - (x) (282) in trinket2");
     expect(names).toContain("Dr 'Boom' - (x) (282) #2 in trinket2");

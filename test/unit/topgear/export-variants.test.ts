@@ -36,17 +36,45 @@ function rechecksummed(text: string): string {
 /** Offspec loadouts ticked in the addon's options: two sections after the saved loadouts, then a trait string. */
 function withOffspec(text: string): string {
   const block = [
-    '', '### Offspec Loadouts: Arms', '# Offspec Loadout: Arms ST', '# offspec_talents=CkEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgGDjArms',
-    '# Offspec Loadout: Arms AoE', '# offspec_talents=CkEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgGDjArm2',
-    '', '### Offspec Loadouts: Protection', '# Offspec Loadout: Prot', '# offspec_talents=CkEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgGDjProt',
-    '', 'omnium_talents=101:1/102:2',
+    '',
+    '### Offspec Loadouts: Arms',
+    '# Offspec Loadout: Arms ST',
+    '# offspec_talents=CkEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgGDjArms',
+    '# Offspec Loadout: Arms AoE',
+    '# offspec_talents=CkEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgGDjArm2',
+    '',
+    '### Offspec Loadouts: Protection',
+    '# Offspec Loadout: Prot',
+    '# offspec_talents=CkEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgGDjProt',
+    '',
+    'omnium_talents=101:1/102:2',
   ].join('\n');
   const at = text.indexOf('\n', text.lastIndexOf('# talents=', text.indexOf('\nhead=')));
   return rechecksummed(`${text.slice(0, at)}\n${block}${text.slice(at)}`);
 }
 
-const SLOTS = ['head', 'neck', 'shoulder', 'back', 'chest', 'wrist', 'hands', 'waist', 'legs', 'feet', 'finger1', 'finger2', 'trinket1', 'trinket2', 'main_hand', 'off_hand'];
-const PAIRS = [['finger1', 'finger2'], ['trinket1', 'trinket2']];
+const SLOTS = [
+  'head',
+  'neck',
+  'shoulder',
+  'back',
+  'chest',
+  'wrist',
+  'hands',
+  'waist',
+  'legs',
+  'feet',
+  'finger1',
+  'finger2',
+  'trinket1',
+  'trinket2',
+  'main_hand',
+  'off_hand',
+];
+const PAIRS = [
+  ['finger1', 'finger2'],
+  ['trinket1', 'trinket2'],
+];
 const FITS: Record<string, string[]> = { finger1: ['finger1', 'finger2'], trinket1: ['trinket1', 'trinket2'] };
 
 interface Item {
@@ -63,7 +91,8 @@ function readGear(text: string): { worn: Map<string, Item>; offered: Array<Item 
   for (const raw of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
     if (raw.startsWith('###')) section = raw;
     const uncommented = /^([a-z_0-9]+)=(,id=(\d+)\S*)$/.exec(raw);
-    if (uncommented && SLOTS.includes(uncommented[1]!)) worn.set(uncommented[1]!, { line: uncommented[2]!, id: uncommented[3]!, vault: false });
+    if (uncommented && SLOTS.includes(uncommented[1]!))
+      worn.set(uncommented[1]!, { line: uncommented[2]!, id: uncommented[3]!, vault: false });
     const commented = /^# ([a-z_0-9]+)=(,id=(\d+)\S*)$/.exec(raw);
     if (commented && /Gear from Bags|Weekly Reward Choices/.test(section)) {
       offered.push({ slot: commented[1]!, line: commented[2]!, id: commented[3]!, vault: section.includes('Weekly') });
@@ -93,7 +122,8 @@ function bruteForceCount(text: string): number {
         if (x && y && !asWorn && x.id === y.id) return;
       }
       const key = SLOTS.map((s, i) => (/[12]$/.test(s) ? '' : `${s}:${pick[i]?.line}`));
-      for (const [a, b] of PAIRS) key.push([pick[SLOTS.indexOf(a!)]?.line, pick[SLOTS.indexOf(b!)]?.line].sort().join('+'));
+      for (const [a, b] of PAIRS)
+        key.push([pick[SLOTS.indexOf(a!)]?.line, pick[SLOTS.indexOf(b!)]?.line].sort().join('+'));
       sets.add(key.join('|'));
       return;
     }
@@ -117,7 +147,10 @@ function problem(text: string): string {
 }
 
 const VARIANTS: Array<[string, string, number | null]> = [];
-for (const [name, text, whole] of [['fury-bags-vault', FURY, 744], ['sortbek BM hunter', HUNTER, null]] as const) {
+for (const [name, text, whole] of [
+  ['fury-bags-vault', FURY, 744],
+  ['sortbek BM hunter', HUNTER, null],
+] as const) {
   const signed = text.includes('# Checksum:');
   const offspec = signed ? withOffspec(text) : text;
   VARIANTS.push(
@@ -133,7 +166,7 @@ for (const [name, text, whole] of [['fury-bags-vault', FURY, 744], ['sortbek BM 
   }
 }
 
-describe('every export the addon writes gives the brute force\'s count', () => {
+describe("every export the addon writes gives the brute force's count", () => {
   it.each(VARIANTS)('%s', (_name, text, whole) => {
     const exp = parseAddonExport(text);
     const count = planTopGear(exp).count;
@@ -147,7 +180,10 @@ describe('every export the addon writes gives the brute force\'s count', () => {
   });
 
   it('the brute force sees what the parser sees: it counts more when the bags hold more', () => {
-    const extra = FURY.replace('### Weekly Reward Choices', '#\n# Spare Veil (280)\n# head=,id=250061,bonus_id=1\n\n### Weekly Reward Choices');
+    const extra = FURY.replace(
+      '### Weekly Reward Choices',
+      '#\n# Spare Veil (280)\n# head=,id=250061,bonus_id=1\n\n### Weekly Reward Choices',
+    );
     expect(bruteForceCount(extra)).toBeGreaterThan(bruteForceCount(FURY));
     expect(planTopGear(parseAddonExport(extra)).count).toBe(bruteForceCount(extra));
   });
@@ -158,7 +194,11 @@ describe('offspec loadouts', () => {
 
   it('are read as loadouts of their spec, never of the active one; the gear after them is equipped', () => {
     expect(exp.loadouts.map((l) => l.name)).toEqual(['Raid ST', 'M+ AoE']);
-    expect(exp.offspecLoadouts.map((l) => [l.spec, l.name])).toEqual([['Arms', 'Arms ST'], ['Arms', 'Arms AoE'], ['Protection', 'Prot']]);
+    expect(exp.offspecLoadouts.map((l) => [l.spec, l.name])).toEqual([
+      ['Arms', 'Arms ST'],
+      ['Arms', 'Arms AoE'],
+      ['Protection', 'Prot'],
+    ]);
     expect(Object.keys(exp.equipped)).toHaveLength(16);
     expect(exp.warnings).toEqual([]);
   });
@@ -176,7 +216,9 @@ describe('a paste cut short, or a line simc could not read, is an error naming t
 
   it('a bag line cut inside its id (item 250 is not item 250247) stops the run', () => {
     const cut = `${head(70)}\n# neck=,id=250`;
-    expect(problem(cut)).toBe('Line 71: the paste ends in this item line, "# neck=,id=250", with no "# Checksum:" line after it: it was cut short, maybe inside the line.');
+    expect(problem(cut)).toBe(
+      'Line 71: the paste ends in this item line, "# neck=,id=250", with no "# Checksum:" line after it: it was cut short, maybe inside the line.',
+    );
   });
 
   it('an equipped line cut at its end, in an addon export without its checksum, stops the run', () => {
@@ -184,33 +226,71 @@ describe('a paste cut short, or a line simc could not read, is an error naming t
   });
 
   it('a bag or vault line with something after the item is an error, never dropped', () => {
-    const trailing = FURY.replace('# trinket1=,id=245769,bonus_id=8791/8960/12214/12693', '# trinket1=,id=245769,bonus_id=8791/8960/12214/12693 json2=/tmp/x');
+    const trailing = FURY.replace(
+      '# trinket1=,id=245769,bonus_id=8791/8960/12214/12693',
+      '# trinket1=,id=245769,bonus_id=8791/8960/12214/12693 json2=/tmp/x',
+    );
     expect(problem(trailing)).toBe('Line 62: simc cannot read this trinket1 item: it contains a space.');
-    const tab = FURY.replace('# waist=,id=249949,bonus_id=12806/13336', '# waist=,id=249949,bonus_id=12806/13336\thtml=/tmp/x');
+    const tab = FURY.replace(
+      '# waist=,id=249949,bonus_id=12806/13336',
+      '# waist=,id=249949,bonus_id=12806/13336\thtml=/tmp/x',
+    );
     expect(problem(tab)).toMatch(/^Line 85: simc cannot read this waist item: it contains a space/);
-    expect(problem(FURY.replace('# neck=,id=250247,gem_id', '# nek=,id=250247,gem_id'))).toBe('Line 71: "nek" is not a gear slot.');
+    expect(problem(FURY.replace('# neck=,id=250247,gem_id', '# nek=,id=250247,gem_id'))).toBe(
+      'Line 71: "nek" is not a gear slot.',
+    );
   });
 });
 
 describe('the profile carries only what describes the character', () => {
-  const added = FURY.replace('spec=fury\n', 'spec=fury\nhtml=/tmp/out.html\njson2=/tmp/out.json\nthreads=64\niterations=1\noutput=/tmp/o.txt\nsave=/tmp/s.simc\nlocal_json=x\narmory=us,illidan,x\n');
+  const added = FURY.replace(
+    'spec=fury\n',
+    'spec=fury\nhtml=/tmp/out.html\njson2=/tmp/out.json\nthreads=64\niterations=1\noutput=/tmp/o.txt\nsave=/tmp/s.simc\nlocal_json=x\narmory=us,illidan,x\n',
+  );
   const exp = parseAddonExport(added);
 
   it('leaves out option lines that write files or change the sim, and names each one', () => {
-    expect(exp.leftOut.map((l) => l.text)).toEqual(['html=/tmp/out.html', 'json2=/tmp/out.json', 'threads=64', 'iterations=1', 'output=/tmp/o.txt', 'save=/tmp/s.simc', 'local_json=x', 'armory=us,illidan,x']);
+    expect(exp.leftOut.map((l) => l.text)).toEqual([
+      'html=/tmp/out.html',
+      'json2=/tmp/out.json',
+      'threads=64',
+      'iterations=1',
+      'output=/tmp/o.txt',
+      'save=/tmp/s.simc',
+      'local_json=x',
+      'armory=us,illidan,x',
+    ]);
     const text = topGearProfile(exp, planTopGear(exp, { slots: ['trinket'] }), 'x').text;
-    for (const key of ['html=', 'json2=', 'threads=', 'iterations=', 'output=', 'save=', 'local_json=', 'armory=']) expect(text).not.toContain(`\n${key}`);
-    expect(exp.warnings).toContainEqual(expect.stringMatching(/^Left out of the profile, as not part of the character .*: line 14 "html=\/tmp\/out.html", line 15 "json2=\/tmp\/out.json", /));
+    for (const key of ['html=', 'json2=', 'threads=', 'iterations=', 'output=', 'save=', 'local_json=', 'armory='])
+      expect(text).not.toContain(`\n${key}`);
+    expect(exp.warnings).toContainEqual(
+      expect.stringMatching(
+        /^Left out of the profile, as not part of the character .*: line 14 "html=\/tmp\/out.html", line 15 "json2=\/tmp\/out.json", /,
+      ),
+    );
   });
 
   it('keeps the character: class, level, race, region, server, role, professions, spec, talents, gear', () => {
     const text = exp.baseline.join('\n');
-    for (const line of ['warrior="Examplewar"', 'level=90', 'race=pandaren', 'region=eu', 'server=silvermoon', 'role=attack', 'professions=blacksmithing=100/mining=100', 'spec=fury', 'talents=', 'head=,id=249952']) {
+    for (const line of [
+      'warrior="Examplewar"',
+      'level=90',
+      'race=pandaren',
+      'region=eu',
+      'server=silvermoon',
+      'role=attack',
+      'professions=blacksmithing=100/mining=100',
+      'spec=fury',
+      'talents=',
+      'head=,id=249952',
+    ]) {
       expect(text).toContain(line);
     }
   });
 
   it('a character line that simc would split at a space is an error', () => {
-    expect(problem(FURY.replace('spec=fury\n', 'spec=fury json2=/tmp/x\n'))).toBe('Line 13: "spec=fury json2=/tmp/x" holds more than one option (simc splits a line at spaces).');
+    expect(problem(FURY.replace('spec=fury\n', 'spec=fury json2=/tmp/x\n'))).toBe(
+      'Line 13: "spec=fury json2=/tmp/x" holds more than one option (simc splits a line at spaces).',
+    );
   });
 });

@@ -10,7 +10,12 @@ import { alive } from '../../helpers/process.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const SECRET = 'whsec_listener_unit';
-const BODY = JSON.stringify({ kind: 'job.terminal', version: 'v1', timestamp: '2025-01-01T00:00:00.000Z', payload: { id: 'local-x', status: 'completed', statusReason: null } });
+const BODY = JSON.stringify({
+  kind: 'job.terminal',
+  version: 'v1',
+  timestamp: '2025-01-01T00:00:00.000Z',
+  payload: { id: 'local-x', status: 'completed', statusReason: null },
+});
 let listener: Listener | undefined;
 afterEach(async () => {
   await listener?.close();
@@ -57,11 +62,12 @@ describe('startListener', () => {
     let calls = 0;
     const l = await start({
       budgetMs: 100,
-      process: (_e, signal) => new Promise((resolve, reject) => {
-        calls += 1;
-        if (calls > 1) return resolve();
-        signal.addEventListener('abort', () => reject(new Error('stopped')));
-      }),
+      process: (_e, signal) =>
+        new Promise((resolve, reject) => {
+          calls += 1;
+          if (calls > 1) return resolve();
+          signal.addEventListener('abort', () => reject(new Error('stopped')));
+        }),
     });
     expect(await post(l.url)).toEqual({ kind: 'answered', status: 503 });
     expect(l.refused[0]).toEqual([503, 'processing took over 0.1 s: stopped']);
@@ -74,13 +80,21 @@ describe('startListener', () => {
   it('a retry arriving while the first delivery is processed shares its outcome (processed once)', async () => {
     let release!: () => void;
     let calls = 0;
-    const l = await start({ process: () => { calls += 1; return new Promise<void>((r) => (release = r)); } });
+    const l = await start({
+      process: () => {
+        calls += 1;
+        return new Promise<void>((r) => (release = r));
+      },
+    });
     const a = post(l.url);
     while (calls === 0) await new Promise((r) => setTimeout(r, 5));
     const b = post(l.url);
     await new Promise((r) => setTimeout(r, 50));
     release();
-    expect(await Promise.all([a, b])).toEqual([{ kind: 'answered', status: 200 }, { kind: 'answered', status: 200 }]);
+    expect(await Promise.all([a, b])).toEqual([
+      { kind: 'answered', status: 200 },
+      { kind: 'answered', status: 200 },
+    ]);
     expect(calls).toBe(1);
     expect(l.events).toHaveLength(1);
     expect(l.duplicates()).toBe(1);
@@ -160,16 +174,18 @@ describe('startListener under load (loopback only)', () => {
     const limits = { connections: 24, bodyBytesInFlight: 4 * MB };
     const l = await start({ limits });
     // 120 connections at once, each declaring 512 KB: half send it all, half hang up half-way.
-    const outcomes = await Promise.all(Array.from({ length: 120 }, async (_, i) => {
-      const socket = await openDelivery(l.url, MB / 2, `dlv_${i}`).catch(() => undefined);
-      if (!socket) return 'dropped';
-      const answer = firstLine(socket);
-      socket.write(Buffer.alloc(MB / 4, 0x20), () => {
-        if (i % 2 === 0) socket.end(Buffer.alloc(MB / 4, 0x20));
-        else socket.destroy();
-      });
-      return answer;
-    }));
+    const outcomes = await Promise.all(
+      Array.from({ length: 120 }, async (_, i) => {
+        const socket = await openDelivery(l.url, MB / 2, `dlv_${i}`).catch(() => undefined);
+        if (!socket) return 'dropped';
+        const answer = firstLine(socket);
+        socket.write(Buffer.alloc(MB / 4, 0x20), () => {
+          if (i % 2 === 0) socket.end(Buffer.alloc(MB / 4, 0x20));
+          else socket.destroy();
+        });
+        return answer;
+      }),
+    );
     await until(() => l.load().connections === 0);
     expect(l.load()).toMatchObject({ connections: 0, bodyBytes: 0 });
     expect(l.load().peakBodyBytes).toBeLessThanOrEqual(limits.bodyBytesInFlight);
@@ -194,7 +210,12 @@ async function openDelivery(url: string, length: number, deliveryId: string): Pr
   const socket = await connected(url);
   socket.on('error', () => undefined);
   const { pathname } = new URL(url);
-  const head = [`POST ${pathname} HTTP/1.1`, 'host: 127.0.0.1', 'content-type: application/json', `content-length: ${length}`];
+  const head = [
+    `POST ${pathname} HTTP/1.1`,
+    'host: 127.0.0.1',
+    'content-type: application/json',
+    `content-length: ${length}`,
+  ];
   socket.write(`${[...head, `x-service-delivery-id: ${deliveryId}`].join('\r\n')}\r\n\r\n`);
   return socket;
 }
@@ -225,31 +246,42 @@ describe('runExec', () => {
     event: JSON.parse(BODY),
   };
 
-  it.skipIf(process.platform === 'win32')('stops a command that outlasts the answer budget, with the processes it started', async () => {
-    const dir = tempDir('simjob-exec-');
-    const stop = new AbortController();
-    const running = runExec(`sleep 30 & echo $! > "${dir}/pid"; wait`, received, { env: process.env, signal: stop.signal, log: () => undefined });
-    let pid = 0;
-    for (let i = 0; i < 200 && !pid; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      try {
-        pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
-      } catch {
-        // not yet
+  it.skipIf(process.platform === 'win32')(
+    'stops a command that outlasts the answer budget, with the processes it started',
+    async () => {
+      const dir = tempDir('simjob-exec-');
+      const stop = new AbortController();
+      const running = runExec(`sleep 30 & echo $! > "${dir}/pid"; wait`, received, {
+        env: process.env,
+        signal: stop.signal,
+        log: () => undefined,
+      });
+      let pid = 0;
+      for (let i = 0; i < 200 && !pid; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        try {
+          pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+        } catch {
+          // not yet
+        }
       }
-    }
-    stop.abort();
-    const error = await running.catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ActionFailure);
-    expect(error).toMatchObject({ status: 503, message: '--exec did not finish in time and was stopped' });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(pid).toBeGreaterThan(0);
-    expect(alive(pid)).toBe(false);
-  });
+      stop.abort();
+      const error = await running.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ActionFailure);
+      expect(error).toMatchObject({ status: 503, message: '--exec did not finish in time and was stopped' });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(pid).toBeGreaterThan(0);
+      expect(alive(pid)).toBe(false);
+    },
+  );
 
   it('a non-zero exit is a failure the sender retries (500), and output goes to the log', async () => {
     const lines: string[] = [];
-    const error = await runExec('echo "job $SIMJOB_JOB_ID"; exit 3', received, { env: process.env, signal: new AbortController().signal, log: (t) => lines.push(t) }).catch((e: unknown) => e);
+    const error = await runExec('echo "job $SIMJOB_JOB_ID"; exit 3', received, {
+      env: process.env,
+      signal: new AbortController().signal,
+      log: (t) => lines.push(t),
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 500, message: '--exec exited with code 3' });
     expect(lines.join('')).toBe('job local-x\n');
   });

@@ -18,7 +18,12 @@ export async function scriptedReceiver(script: Array<number | 'hang'>) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      requests.push({ headers: req.headers, body: Buffer.concat(chunks), method: req.method ?? '', path: req.url ?? '' });
+      requests.push({
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+        method: req.method ?? '',
+        path: req.url ?? '',
+      });
       const step = script[Math.min(requests.length, script.length) - 1] ?? 200;
       if (step === 'hang') return;
       res.writeHead(step, { 'content-type': 'text/plain' });
@@ -30,9 +35,10 @@ export async function scriptedReceiver(script: Array<number | 'hang'>) {
   return {
     url: `http://127.0.0.1:${port}/hook`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -31,7 +31,7 @@ describe('the webhook seen-events store', () => {
     expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).seen).sort()).toEqual(['d', 'e']);
   });
 
-  it('two listeners on one data folder keep each other\'s ids', async () => {
+  it("two listeners on one data folder keep each other's ids", async () => {
     const path = file();
     const one = await fileSeenEvents(path, { ttlMs: 60_000 });
     const two = await fileSeenEvents(path, { ttlMs: 60_000 });
@@ -41,7 +41,11 @@ describe('the webhook seen-events store', () => {
     expect([reopened.has('from-one'), reopened.has('from-two')]).toEqual([true, true]);
   });
 
-  it.each([['not JSON', '{"seen":'], ['wrong shape', '[1,2]'], ['wrong types', '{"version":1,"seen":{"a":"x","b":null,"c":5}}']])('a damaged file (%s) is reported once and replaced', async (_name, text) => {
+  it.each([
+    ['not JSON', '{"seen":'],
+    ['wrong shape', '[1,2]'],
+    ['wrong types', '{"version":1,"seen":{"a":"x","b":null,"c":5}}'],
+  ])('a damaged file (%s) is reported once and replaced', async (_name, text) => {
     const path = file();
     const problems: string[] = [];
     const { mkdirSync } = await import('node:fs');

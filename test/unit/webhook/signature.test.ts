@@ -19,10 +19,14 @@ describe('sign: matches the openssl CLI', () => {
     const body = Buffer.concat([Buffer.from('{"x":"'), randomBytes(64), Buffer.from('"}\r\n')]);
     const t = 1711360123;
     // Same as: { printf '%s.' 1711360123; cat body; } | openssl dgst -sha256 -hmac whsec_bytes
-    const { stdout } = await execa('openssl', ['dgst', '-sha256', '-hmac', 'whsec_bytes'], { input: Buffer.concat([Buffer.from(`${t}.`), body]) });
+    const { stdout } = await execa('openssl', ['dgst', '-sha256', '-hmac', 'whsec_bytes'], {
+      input: Buffer.concat([Buffer.from(`${t}.`), body]),
+    });
     const digest = stdout.trim().replace(/^.*= /, '');
     expect(sign('whsec_bytes', t, body)).toBe(digest);
-    expect(verifySignature({ secret: 'whsec_bytes', header: `t=${t},v1=${digest}`, rawBody: body, now: t }).ok).toBe(true);
+    expect(verifySignature({ secret: 'whsec_bytes', header: `t=${t},v1=${digest}`, rawBody: body, now: t }).ok).toBe(
+      true,
+    );
   });
 });
 
@@ -51,9 +55,17 @@ describe('verifySignature', () => {
   it('refuses a stale timestamp and a future one, at the 300 s default tolerance', () => {
     const v = byName('ascii');
     expect(verify(v, { now: v.t + 300 }).ok).toBe(true);
-    expect(verify(v, { now: v.t + 301 })).toMatchObject({ ok: false, code: 'stale_timestamp', reason: expect.stringMatching(/301 s old, over the 300 s tolerance/) });
+    expect(verify(v, { now: v.t + 301 })).toMatchObject({
+      ok: false,
+      code: 'stale_timestamp',
+      reason: expect.stringMatching(/301 s old, over the 300 s tolerance/),
+    });
     expect(verify(v, { now: v.t - 300 }).ok).toBe(true);
-    expect(verify(v, { now: v.t - 301 })).toMatchObject({ ok: false, code: 'future_timestamp', reason: expect.stringMatching(/301 s in the future/) });
+    expect(verify(v, { now: v.t - 301 })).toMatchObject({
+      ok: false,
+      code: 'future_timestamp',
+      reason: expect.stringMatching(/301 s in the future/),
+    });
     expect(verify(v, { now: v.t + 3600, toleranceSeconds: 4000 }).ok).toBe(true);
   });
 
@@ -65,8 +77,14 @@ describe('verifySignature', () => {
 
   it('refuses a tampered body or a tampered timestamp', () => {
     const v = byName('ascii');
-    expect(verify(v, { rawBody: v.body.replace('"completed"', '"failed"') })).toMatchObject({ ok: false, code: 'bad_signature' });
-    expect(verify(v, { header: `t=${v.t + 1},v1=${v.digest}`, now: v.t })).toMatchObject({ ok: false, code: 'bad_signature' });
+    expect(verify(v, { rawBody: v.body.replace('"completed"', '"failed"') })).toMatchObject({
+      ok: false,
+      code: 'bad_signature',
+    });
+    expect(verify(v, { header: `t=${v.t + 1},v1=${v.digest}`, now: v.t })).toMatchObject({
+      ok: false,
+      code: 'bad_signature',
+    });
   });
 
   it('checks the signature before the time: a forged old delivery is reported as a bad signature', () => {
@@ -86,7 +104,10 @@ describe('verifySignature', () => {
     ]) {
       expect(verify(v, { header: h }), h).toMatchObject({ ok: true });
     }
-    expect(verify(v, { header: `t=${v.t},v1=${wrong},v2=${v.digest}` })).toMatchObject({ ok: false, code: 'bad_signature' });
+    expect(verify(v, { header: `t=${v.t},v1=${wrong},v2=${v.digest}` })).toMatchObject({
+      ok: false,
+      code: 'bad_signature',
+    });
   });
 
   it('refuses malformed headers with a reason', () => {
@@ -108,7 +129,11 @@ describe('verifySignature', () => {
       [`t=${v.t};v1=${v.digest}`, /all digits/],
     ];
     for (const [h, reason] of cases) {
-      expect(verify(v, { header: h }), String(h)).toMatchObject({ ok: false, code: 'malformed_header', reason: expect.stringMatching(reason) });
+      expect(verify(v, { header: h }), String(h)).toMatchObject({
+        ok: false,
+        code: 'malformed_header',
+        reason: expect.stringMatching(reason),
+      });
     }
   });
 
