@@ -8,23 +8,10 @@
  * An allow-list, not a deny-list: simc has hundreds of global options, and a new one must not slip through.
  */
 import { isSlot } from './items.js';
+import { SIMC_CLASSES } from '../profile/classes.js';
 
 /** The class names simc accepts as the line that starts an actor (`warrior="Name"`). */
-export const CLASSES = [
-  'deathknight',
-  'demonhunter',
-  'druid',
-  'evoker',
-  'hunter',
-  'mage',
-  'monk',
-  'paladin',
-  'priest',
-  'rogue',
-  'shaman',
-  'warlock',
-  'warrior',
-] as const;
+export const CLASSES = SIMC_CLASSES;
 
 /** Actor options that say who the character is, what it has learned, and what it brings (consumables). */
 const CHARACTER_KEYS = new Set([

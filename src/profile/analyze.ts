@@ -28,23 +28,10 @@ import {
   type SourceSpan,
   type TemplateVariable,
 } from './types.js';
+import { SIMC_CLASSES } from './classes.js';
 
-/** Class names that declare a player (`<class>=<name>`), from simc `sim.cpp` create_options. */
-const CLASS_DIRECTIVES: ReadonlySet<string> = new Set([
-  'deathknight',
-  'demonhunter',
-  'druid',
-  'evoker',
-  'hunter',
-  'mage',
-  'monk',
-  'paladin',
-  'priest',
-  'rogue',
-  'shaman',
-  'warlock',
-  'warrior',
-]);
+/** Class names that declare a player (`<class>=<name>`). */
+const CLASS_DIRECTIVES: ReadonlySet<string> = new Set(SIMC_CLASSES);
 
 const OTHER_ACTOR_DIRECTIVES: ReadonlyMap<string, ActorKind> = new Map<string, ActorKind>([
   ['copy', 'copy'],

@@ -5,17 +5,16 @@
  */
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { ExportError, parseAddonExport, type AddonExport } from '../../addon/export.js';
+import type { AddonExport } from '../../addon/export.js';
+import { readAddonExport } from '../addon-input.js';
 import { planDrops, type DropPlan } from '../../droptimizer/plan.js';
 import { droptimizerProfile } from '../../droptimizer/profile.js';
 import { SelectionError, selectDrops, type Selection } from '../../droptimizer/sources.js';
 import { DROPTIMIZER_KIND } from '../../jobs/droptimizer-marker.js';
 import { TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
 import { formatNumber } from '../../output/format.js';
-import { terminalSafe, terminalSafeLine } from '../../output/safe.js';
+import { terminalSafe } from '../../output/safe.js';
 import { noun } from '../../util/plural.js';
-import { readAllBytes } from '../../util/prompt.js';
-import { readUserFile } from '../../util/read-file.js';
 import type { ProfileInput } from '../../jobs/submission.js';
 import type { SubmitOptions } from '../submit/send.js';
 import type { DroptimizerCommandOptions } from '../../program.js';
@@ -91,16 +90,7 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
 }
 
 async function prepareCharacter(ctx: Context, source: string, selection: Selection): Promise<CharacterRun> {
-  const label = source === '-' ? 'The export on stdin' : `Export ${source}`;
-  const text = await readExport(ctx, source, label);
-  let exp: AddonExport;
-  try {
-    exp = parseAddonExport(text);
-  } catch (error) {
-    if (error instanceof ExportError) throw new UsageError(terminalSafeLine(`${label}: ${error.message}`), error.hint);
-    throw error;
-  }
-  for (const warning of exp.warnings) ctx.out.warn(`${source === '-' ? '' : `${source}: `}${warning}`);
+  const { exp, label } = await readAddonExport(ctx, source, true);
   const plan = planDrops(exp, selection.drops);
   if (plan.sets.length === 0) {
     const why = plan.leftOut.length ? ` (left out: ${plan.leftOut.join('; ')})` : '';
@@ -111,19 +101,6 @@ async function prepareCharacter(ctx: Context, source: string, selection: Selecti
   }
   const profile = droptimizerProfile(exp, plan, source === '-' ? 'stdin' : source, selection.description);
   return { source, exp, plan, profile: { source, text: profile } };
-}
-
-async function readExport(ctx: Context, source: string, label: string): Promise<string> {
-  let bytes: Buffer;
-  if (source === '-') {
-    if (ctx.stdin.isTTY) ctx.out.notice('Paste the /simc text, then press Ctrl-D.');
-    bytes = await readAllBytes(ctx.stdin);
-  } else {
-    bytes = await readUserFile(source, 'Export', { missing: 'Save the /simc text to a file, or pipe it in with -.' });
-  }
-  const text = bytes.toString('utf8');
-  if (text.trim() === '') throw new UsageError(`${label} is empty.`, 'Paste the whole text of the /simc window.');
-  return text;
 }
 
 /** On stderr: how many drops and profilesets per character, and what was left out and why. */

@@ -6,7 +6,8 @@ import { writeFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { MAX_PROFILE_BYTES } from '../../api/schemas.js';
-import { ExportError, parseAddonExport, type AddonExport } from '../../addon/export.js';
+import type { AddonExport } from '../../addon/export.js';
+import { readAddonExport } from '../addon-input.js';
 import { planTopGear, type TopGearPlan } from '../../topgear/combinations.js';
 import { DEFAULT_MAX_COMBOS, parseSlots, SlotsError, type Group } from '../../topgear/groups.js';
 import { suggestSlots } from '../../topgear/limit.js';
@@ -14,9 +15,7 @@ import { topGearProfile } from '../../topgear/profile.js';
 import { TOPGEAR_KIND, TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
 import { formatNumber } from '../../output/format.js';
 import { noun } from '../../util/plural.js';
-import { terminalSafe, terminalSafeLine } from '../../output/safe.js';
-import { readAllBytes } from '../../util/prompt.js';
-import { readUserFile } from '../../util/read-file.js';
+import { terminalSafe } from '../../output/safe.js';
 import type { TopGearOptions } from '../../program.js';
 import { checkFlags, submitProfiles } from '../submit/run.js';
 
@@ -26,16 +25,7 @@ export async function run(ctx: Context, [source = '-']: string[], options: TopGe
     throw new UsageError('--target-error must be above 0, e.g. 0.02 (simc reads target_error=0 as "no error target").');
   }
   const slots = readSlots(options.slots);
-  const text = await readExport(ctx, source);
-  const label = source === '-' ? 'The export on stdin' : `Export ${source}`;
-  let exp: AddonExport;
-  try {
-    exp = parseAddonExport(text);
-  } catch (error) {
-    if (error instanceof ExportError) throw new UsageError(terminalSafeLine(`${label}: ${error.message}`), error.hint);
-    throw error;
-  }
-  for (const warning of exp.warnings) ctx.out.warn(warning);
+  const { exp, label } = await readAddonExport(ctx, source);
 
   const plan = planTopGear(exp, { slots, talents: options.talents });
   reportCounts(ctx, exp, plan);
@@ -86,23 +76,6 @@ function readSlots(list: string | undefined): Group[] | undefined {
     if (error instanceof SlotsError) throw new UsageError(error.message);
     throw error;
   }
-}
-
-async function readExport(ctx: Context, source: string): Promise<string> {
-  let bytes: Buffer;
-  if (source === '-') {
-    if (ctx.stdin.isTTY) ctx.out.notice('Paste the /simc text, then press Ctrl-D.');
-    bytes = await readAllBytes(ctx.stdin);
-  } else {
-    bytes = await readUserFile(source, 'Export', { missing: 'Save the /simc text to a file, or pipe it in with -.' });
-  }
-  const text = bytes.toString('utf8');
-  if (text.trim() === '')
-    throw new UsageError(
-      `${source === '-' ? 'The export on stdin' : `Export ${source}`} is empty.`,
-      'Paste the whole text of the /simc window.',
-    );
-  return text;
 }
 
 /** On stderr: how many combinations, per slot group, and what was left out and why. */

@@ -1,0 +1,40 @@
+/**
+ * The /simc addon text that topgear and droptimizer read: from a file or stdin, parsed, its problems as one-line
+ * usage errors (exit 2) and its warnings on stderr.
+ */
+import { ExportError, parseAddonExport, type AddonExport } from '../addon/export.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { terminalSafeLine } from '../output/safe.js';
+import { readAllBytes } from '../util/prompt.js';
+import { readUserFile } from '../util/read-file.js';
+
+export interface ReadExport {
+  exp: AddonExport;
+  /** How errors name it: "Export FILE" or "The export on stdin". */
+  label: string;
+}
+
+/** `warningPrefix`: put the file's name before each warning (a roster, where several exports speak). */
+export async function readAddonExport(ctx: Context, source: string, warningPrefix = false): Promise<ReadExport> {
+  const label = source === '-' ? 'The export on stdin' : `Export ${source}`;
+  let bytes: Buffer;
+  if (source === '-') {
+    if (ctx.stdin.isTTY) ctx.out.notice('Paste the /simc text, then press Ctrl-D.');
+    bytes = await readAllBytes(ctx.stdin);
+  } else {
+    bytes = await readUserFile(source, 'Export', { missing: 'Save the /simc text to a file, or pipe it in with -.' });
+  }
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') throw new UsageError(`${label} is empty.`, 'Paste the whole text of the /simc window.');
+  let exp: AddonExport;
+  try {
+    exp = parseAddonExport(text);
+  } catch (error) {
+    if (error instanceof ExportError) throw new UsageError(terminalSafeLine(`${label}: ${error.message}`), error.hint);
+    throw error;
+  }
+  const prefix = warningPrefix && source !== '-' ? `${source}: ` : '';
+  for (const warning of exp.warnings) ctx.out.warn(`${prefix}${warning}`);
+  return { exp, label };
+}
