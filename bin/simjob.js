@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// The bin shim: answers --version without loading the CLI (the one answer scripts ask for in a loop), turns on
-// Node's compile cache where Node has one (22.1+), then loads the bundled CLI. CommonJS, as dist/ is
-// (bin/package.json).
+// The bin shim: answers --version without loading the CLI, turns on Node's compile cache (22.1+), then loads the
+// bundled CLI. CommonJS, as dist/ is (bin/package.json).
 'use strict';
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
@@ -37,7 +36,5 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   }
   cli
     .main(args, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: () => process.stdin })
-    .then((code) => {
-      process.exitCode = code;
-    });
+    .then((code) => (process.exitCode = code));
 }
