@@ -13,6 +13,7 @@ import { startServer, type TestServer } from '../server/index.js';
 import { userEnv } from './wait-helpers.js';
 import { REPO_ROOT } from '../helpers/shared.js';
 import { freshLocalEnvs, json, profileFile, run, type LocalEnv } from './local-helpers.js';
+import { tinyCatalog } from '../helpers/tiny-catalog.js';
 
 const ADDON = resolve(REPO_ROOT, 'test', 'fixtures', 'addon');
 const FURY = join(ADDON, 'fury-bags-vault.txt');
@@ -158,44 +159,7 @@ describe('simjob droptimizer: bad input is one line, exit 2, nothing sent', () =
       /^Error: Catalog .*wrong\.json does not fit the simjob-droptimizer-catalog\/1 format: instances: /m,
     );
 
-    const offHands = profileFile(
-      env,
-      'off-hands.json',
-      JSON.stringify({
-        format: 'simjob-droptimizer-catalog/1',
-        season: 't',
-        title: 'Tiny',
-        instances: [
-          {
-            id: null,
-            name: 'Vault of Tests',
-            kind: 'raid',
-            encounters: [
-              {
-                id: null,
-                name: 'Boss',
-                items: [
-                  {
-                    id: 1001,
-                    name: 'Shield',
-                    slot: 'off_hand',
-                    socket: false,
-                    sources: [
-                      {
-                        kind: 'raid',
-                        difficulty: 'heroic',
-                        dropped: { bonusIds: [12793, 13334] },
-                        upgraded: { bonusIds: [12798, 13334] },
-                      },
-                    ],
-                  },
-                ],
-              },
-            ],
-          },
-        ],
-      }),
-    );
+    const offHands = profileFile(env, 'off-hands.json', tinyCatalog([{ id: 1001, name: 'Shield', slot: 'off_hand' }]));
     const none = await run(env, ['droptimizer', HUNTER, '--catalog', offHands, '--local', '--wait']);
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toMatch(

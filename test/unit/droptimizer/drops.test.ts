@@ -14,6 +14,7 @@ import { planDrops, type PlannedSet } from '../../../src/droptimizer/plan.js';
 import { SelectionError, selectDrops, type SelectOptions } from '../../../src/droptimizer/sources.js';
 import { parseDropName } from '../../../src/droptimizer/analysis.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
+import { tinyCatalog } from '../../helpers/tiny-catalog.js';
 
 const FIXTURES = resolve(REPO_ROOT, 'test', 'fixtures');
 const readJson = (path: string) => JSON.parse(readFileSync(resolve(FIXTURES, path), 'utf8'));
@@ -191,54 +192,10 @@ describe('the profilesets of a character', () => {
 
 describe('weapons and off-hands (a catalog of one off-hand and one two-hander)', () => {
   const tiny = parseCatalog(
-    JSON.stringify({
-      format: 'simjob-droptimizer-catalog/1',
-      season: 't',
-      title: 'Tiny',
-      instances: [
-        {
-          id: null,
-          name: 'Vault of Tests',
-          kind: 'raid',
-          encounters: [
-            {
-              id: null,
-              name: 'Boss',
-              items: [
-                {
-                  id: 1001,
-                  name: 'Shield',
-                  slot: 'off_hand',
-                  socket: false,
-                  sources: [
-                    {
-                      kind: 'raid',
-                      difficulty: 'heroic',
-                      dropped: { bonusIds: [12793, 13334] },
-                      upgraded: { bonusIds: [12798, 13334] },
-                    },
-                  ],
-                },
-                {
-                  id: 1002,
-                  name: 'Greataxe',
-                  slot: 'two_hand',
-                  socket: false,
-                  sources: [
-                    {
-                      kind: 'raid',
-                      difficulty: 'heroic',
-                      dropped: { bonusIds: [12793, 13334] },
-                      upgraded: { bonusIds: [12798, 13334] },
-                    },
-                  ],
-                },
-              ],
-            },
-          ],
-        },
-      ],
-    }),
+    tinyCatalog([
+      { id: 1001, name: 'Shield', slot: 'off_hand' },
+      { id: 1002, name: 'Greataxe', slot: 'two_hand' },
+    ]),
     'tiny',
   );
   const { drops } = selectDrops(tiny, {});
