@@ -27,7 +27,7 @@ import type { ChangeNotifier } from '../jobs/wait.js';
 import { localConcurrency } from './claim.js';
 import { recoverJob, superviseLocalJobs } from './control.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
-import { createExclusive, exists, readJson } from './fsutil.js';
+import { createExclusive, exists, readJson } from '../util/data-files.js';
 import { subscriptionFile, SUBSCRIPTION_FILE } from '../webhook/local.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
 import { sha256Hex } from '../util/sha256.js';
@@ -55,6 +55,8 @@ function localApiError(
   );
 }
 
+const notFound = (message: string, hint: string) => localApiError(404, 'not_found', message, null, hint);
+
 interface KeyRecord {
   jobId: string;
   digest: string;
@@ -81,11 +83,6 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     private readonly ctx: Context,
     readonly store: LocalStore,
   ) {}
-
-  /** The worker reads its settings (local.concurrency) from the profile this command uses. */
-  private workerEnv(): NodeJS.ProcessEnv {
-    return workerEnvFor(this.ctx);
-  }
 
   // -- submit -------------------------------------------------------------------------------------------------------
 
@@ -133,7 +130,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     await this.store.enqueue(job);
     // A waiting submit runs its job itself when the queue has room for it (inline.ts); else the worker does.
     const runHere = input.runHere && !job.multiStageSummary.enabled; // a staged job is always the worker's
-    if (!(runHere && (await this.runHere(job.id)))) await ensureWorker(this.store, this.workerEnv());
+    if (!(runHere && (await this.runHere(job.id)))) await ensureWorker(this.store, workerEnvFor(this.ctx));
     return { ...fetched(submitResponse(this.store, job)), replay: false };
   }
 
@@ -154,7 +151,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     const { runInline } = await import('./inline.js');
     const running = await runInline(this.store, id, {
       env: this.ctx.env,
-      workerEnv: this.workerEnv(),
+      workerEnv: workerEnvFor(this.ctx),
       concurrency: localConcurrency(this.ctx.config),
       onUnrecordable: (error) => {
         this.unrecordable.set(id, error);
@@ -230,11 +227,8 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     if (this.unrecordable.has(id)) throw this.unrecordable.get(id);
     const job = isWellFormedLocalId(id) ? await this.store.readJob(id) : undefined;
     if (!job)
-      throw localApiError(
-        404,
-        'not_found',
+      throw notFound(
         `No local job ${id}.`,
-        null,
         `List local jobs with \`simjob jobs --local\` (data dir: ${this.store.root}).`,
       );
     return job;
@@ -251,13 +245,13 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       if (!isTerminal(job.status)) {
         // A submitter that died between writing the job and queueing it leaves no marker: put it back.
         if (!(await this.store.isEnqueued(job))) await this.store.enqueue(job);
-        await ensureWorker(this.store, this.workerEnv());
+        await ensureWorker(this.store, workerEnvFor(this.ctx));
       }
     } else if (isActive(job.status)) {
       if (isOrphan(job, await liveWorker(this.store))) {
         await recoverJob(this.store, job);
         job = await this.mustRead(id);
-        if (!isTerminal(job.status)) await ensureWorker(this.store, this.workerEnv());
+        if (!isTerminal(job.status)) await ensureWorker(this.store, workerEnvFor(this.ctx));
       }
     }
     return job;
@@ -381,13 +375,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       const path = this.store.file(parsed.jobId, parsed.file);
       if (await exists(path)) return pathToFileURL(path).href;
     }
-    throw localApiError(
-      404,
-      'not_found',
-      `No local artifact ${artifactId}.`,
-      null,
-      'The job folder may have been deleted.',
-    );
+    throw notFound(`No local artifact ${artifactId}.`, 'The job folder may have been deleted.');
   }
 
   artifactSource(jobId: string): ArtifactSource {
@@ -443,14 +431,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
 
   async build(id: string): Promise<Fetched<Build>> {
     const build = (await this.builds()).data.builds.find((b) => b.id === id);
-    if (!build)
-      throw localApiError(
-        404,
-        'not_found',
-        `No local simc with build id ${id}.`,
-        null,
-        'List them with `simjob builds --local`.',
-      );
+    if (!build) throw notFound(`No local simc with build id ${id}.`, 'List them with `simjob builds --local`.');
     return fetched(build);
   }
 
@@ -513,6 +494,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   }
 }
 
+/** The worker reads its settings (local.concurrency) from the profile this command uses. */
 function workerEnvFor(ctx: Context): NodeJS.ProcessEnv {
   return ctx.config.profileSource === 'flag' ? { ...ctx.env, SIMJOB_PROFILE: ctx.config.profile } : ctx.env;
 }

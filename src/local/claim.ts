@@ -4,22 +4,15 @@
  */
 import type { Config } from '../config/resolve.js';
 import { isTerminal, isWaiting } from '../jobs/states.js';
-import { withLock } from './fsutil.js';
-import { processStart } from './pids.js';
+import { withLock } from './lock.js';
 import { isDue, queueDeadline } from './lifecycle.js';
 import type { StopReason } from './pass.js';
 import type { LocalJob, LocalStore } from './store.js';
-import { randomHex } from '../util/random.js';
 
 /** The `local.concurrency` setting as a number of jobs (1 when unset or not one). */
 export function localConcurrency(config: Pick<Config, 'setting'>): number {
   const n = Number(config.setting('local.concurrency') ?? 1);
   return Number.isSafeInteger(n) && n >= 1 ? n : 1;
-}
-
-/** This process as the runner of a job: alive exactly while its pid (with the same start time) is. */
-export function inlineOwner(): NonNullable<LocalJob['owner']> {
-  return { pid: process.pid, nonce: randomHex(32), cli: true, processStart: processStart(process.pid) };
 }
 
 /**
@@ -35,11 +28,14 @@ export async function claimJob(
 ): Promise<LocalJob | undefined> {
   const hasRoom = async () =>
     (await store.runningIds()).length < concurrency && (!options.onlyIfFirst || (await store.queuedIds())[0] === id);
-  return withRoom(store, hasRoom, async () => {
+  // Looked at first without the lock: a runner with no chance (many waiting CLIs) never queues on it.
+  if (!(await hasRoom())) return undefined;
+  return withLock(store.claimLockPath, async () => {
+    if (!(await hasRoom())) return undefined;
     // The running marker comes first (the queue marker, moved): a runner that dies right after this step leaves a
-    // waiting job marked running, which recovery puts back in the queue (control.ts).
-    const moved = await store.moveQueuedToRunning(id);
-    if (!moved) await store.markRunning(id);
+    // waiting job marked running, which recovery puts back in the queue (control.ts). No queue marker: the job was
+    // taken or ended meanwhile.
+    if (!(await store.moveQueuedToRunning(id))) return undefined;
     let claimed: LocalJob | undefined;
     const after = await store.updateJob(id, (job) => {
       if (!isWaiting(job.status)) return undefined;
@@ -61,22 +57,8 @@ export async function claimJob(
       else if (isWaiting(after.status)) await store.moveRunningToQueue(after); // its queue timeout ends it there
       return undefined;
     }
-    if (!moved) await store.dequeue(claimed);
     return claimed;
   });
-}
-
-/**
- * Run `take` under the claim lock if `hasRoom` says so, looked at again under the lock; undefined otherwise. Looked
- * at first without the lock: a runner with no chance (many waiting CLIs) never queues on it.
- */
-async function withRoom<T>(
-  store: LocalStore,
-  hasRoom: () => Promise<boolean>,
-  take: () => Promise<T | undefined>,
-): Promise<T | undefined> {
-  if (!(await hasRoom())) return undefined;
-  return withLock(store.claimLockPath, async () => ((await hasRoom()) ? take() : undefined));
 }
 
 /** How often a runner looks for a cancel request on the job (`simjob cancel` only records it). */

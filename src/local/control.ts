@@ -5,9 +5,9 @@
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { sleep } from '../util/sleep.js';
 import { canAdopt, isJobsSimc } from './adopt.js';
-import { groupAlive } from './detached.js';
+import { groupAlive, signalGroup } from './detached.js';
 import { finishJob, requeueForRetry } from './lifecycle.js';
-import { withLock } from './fsutil.js';
+import { withLock } from './lock.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
 import { pendingDeliveries } from '../webhook/local.js';
@@ -16,11 +16,7 @@ import { pendingDeliveries } from '../webhook/local.js';
 async function stopOrphanSimc(store: LocalStore, job: LocalJob): Promise<void> {
   const group = job.simcPid;
   if (!group || !isJobsSimc(store, job)) return;
-  try {
-    process.kill(process.platform === 'win32' ? group : -group, 'SIGKILL');
-  } catch {
-    return;
-  }
+  signalGroup(group, 'SIGKILL');
   for (let i = 0; i < 50 && groupAlive(group); i++) await sleep(20);
 }
 
@@ -31,13 +27,10 @@ export async function recoverJob(store: LocalStore, job: LocalJob): Promise<void
   // A detached simc (its waiting CLI went away) runs on, or left its status: the worker adopts it (adopt.ts).
   if (canAdopt(store, job)) return;
   await stopOrphanSimc(store, job);
-  // Under the job's lock (the `when`), check that it is still the same attempt: a new worker may have retried it.
+  // Under the job's lock, check that it is still the same attempt: a new worker may have retried it.
+  const sameAttempt = (current: LocalJob) => current.owner?.nonce === job.owner?.nonce && isActive(current.status);
   if (!job.retried) {
-    await requeueForRetry(
-      store,
-      job.id,
-      (current) => current.owner?.nonce === job.owner?.nonce && isActive(current.status),
-    );
+    await requeueForRetry(store, job.id, sameAttempt);
     return;
   }
   await finishJob(
@@ -49,7 +42,7 @@ export async function recoverJob(store: LocalStore, job: LocalJob): Promise<void
       statusReason: 'The local worker running this job stopped unexpectedly, on the retry too; resubmit it.',
       hasResult: true,
     },
-    (current) => current.owner?.nonce === job.owner?.nonce && isActive(current.status),
+    sameAttempt,
   );
 }
 

@@ -37,7 +37,7 @@ export function groupAlive(pgid: number): boolean {
   }
 }
 
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(groupTarget(pgid), signal);
   } catch {
@@ -69,7 +69,7 @@ class FileTail {
     return this.reading;
   }
 
-  /** Synchronous, like the job store's calls (local/fsutil.ts): what was appended since the last read is small. */
+  /** Synchronous, like the job store's calls (util/data-files.ts): what was appended since the last read is small. */
   private async readMore(): Promise<void> {
     const fd = openSync(this.path, 'r');
     try {

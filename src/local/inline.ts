@@ -4,15 +4,17 @@
  * outlives this process: when the CLI leaves first (Ctrl-C, --timeout), it hands the job over to the worker, which
  * adopts the run (adopt.ts); if the CLI dies, the next simjob call sees its pid gone and does the same.
  */
-import { claimJob, inlineOwner, watchStops } from './claim.js';
+import { randomHex } from '../util/random.js';
+import { claimJob, watchStops } from './claim.js';
 import { runToEnd } from './lifecycle.js';
+import { processStart } from './pids.js';
 import { runJob } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { ensureWorker } from './worker-process.js';
 
 const KILL_GRACE_MS = 3_000;
 
-export interface InlineOptions {
+interface InlineOptions {
   env: NodeJS.ProcessEnv;
   /** What a worker started for the hand-over gets. */
   workerEnv: NodeJS.ProcessEnv;
@@ -26,16 +28,11 @@ export interface InlineOptions {
  * busy), and the worker runs it. Nothing of the run keeps the process alive: the waiting does.
  */
 export async function runInline(store: LocalStore, id: string, opts: InlineOptions): Promise<boolean> {
-  const job = await claimJob(store, id, inlineOwner(), opts.concurrency, { onlyIfFirst: true, detached: true });
+  // This process as the job's runner: alive exactly while its pid (with the same start time) is.
+  const owner = { pid: process.pid, nonce: randomHex(32), cli: true, processStart: processStart(process.pid) };
+  const job = await claimJob(store, id, owner, opts.concurrency, { onlyIfFirst: true, detached: true });
   if (!job) return false;
-  runClaimed(store, job, opts);
-  return true;
-}
-
-function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions): void {
-  const { id } = job;
-  const nonce = job.owner?.nonce;
-  const ownedByMe = (current: LocalJob) => current.owner?.nonce === nonce;
+  const ownedByMe = (current: LocalJob) => current.owner?.nonce === owner.nonce;
   const stops = watchStops(store, job, { unref: true });
   let pidWritten: Promise<unknown> = Promise.resolve();
   let handedOver = false;
@@ -78,4 +75,5 @@ function runClaimed(store: LocalStore, job: LocalJob, opts: InlineOptions): void
       stops.dispose();
       process.off('beforeExit', onBeforeExit);
     });
+  return true;
 }

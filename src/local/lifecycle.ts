@@ -5,7 +5,7 @@
 import type { TerminalState } from '../api/schemas.js';
 import { canMove, isTerminal, isWaiting } from '../jobs/states.js';
 import { RUN_OUTPUT_FILES, type LocalJob, type LocalStore } from './store.js';
-import { isDiskFull, removeFile, storeError } from './fsutil.js';
+import { dataFileError, isDiskFull, removeFile } from '../util/data-files.js';
 import { queueTerminalEvent } from '../webhook/local.js';
 
 export interface Ending {
@@ -26,7 +26,8 @@ export const CREDENTIALS_FILE = 'apikey.txt';
 
 /**
  * End a job if it is not terminal yet and `when` still holds under its lock. Returns the ended job, or undefined
- * when someone else ended or moved it first. The one place that calls onTerminal, so it runs once per job.
+ * when someone else ended or moved it first. The one place that queues the `job.terminal` webhook event, so it is
+ * queued once per job.
  */
 export async function finishJob(
   store: LocalStore,
@@ -57,19 +58,13 @@ export async function finishJob(
   // A job that ran left the queue when it was claimed (its marker moved to running/): only a waiting one has a
   // queue marker to remove.
   await Promise.all([wasWaiting ? store.dequeue(job) : undefined, store.unmarkRunning(id)]);
-  await onTerminal(job, store);
+  if (job.webhook) {
+    // The worker delivers it with retries (src/webhook/local.ts); started if none runs (the caller may be `cancel`).
+    await queueTerminalEvent(job, store);
+    const { ensureWorker } = await import('./worker-process.js');
+    await ensureWorker(store, process.env);
+  }
   return job;
-}
-
-/**
- * A job that asked for a `job.terminal` webhook event gets it queued for the worker, which delivers it with
- * retries (src/webhook/local.ts), and is started if none runs (the caller may be `cancel`).
- */
-async function onTerminal(job: LocalJob, store: LocalStore): Promise<void> {
-  if (!job.webhook) return;
-  await queueTerminalEvent(job, store);
-  const { ensureWorker } = await import('./worker-process.js');
-  await ensureWorker(store, process.env);
 }
 
 const DISK_FULL: Ending = {
@@ -115,7 +110,7 @@ export async function runToEnd(
   try {
     await finishJob(store, job.id, ending, owned);
   } catch (error) {
-    if (!isDiskFull(error)) throw storeError(error);
+    if (!isDiskFull(error)) throw dataFileError(error);
     await clearRunOutputs(store, job.id); // room for the record: what the run left is cut short anyway
     ending = { ...ending, ...DISK_FULL, hasResult: false };
     await finishJob(store, job.id, ending, owned);
@@ -130,11 +125,11 @@ export function queueDeadline(job: LocalJob): number | null {
 }
 
 /** Whether a queue deadline (queueDeadline) has passed; a job without one never times out in the queue. */
-export const isDue = (deadline: number | null, now = Date.now()): boolean => deadline !== null && now >= deadline;
+export const isDue = (deadline: number | null): boolean => deadline !== null && Date.now() >= deadline;
 
 /** End a queued job whose queue time ran out (`cancelled` / `queue_timeout`, as the service does). */
-export async function expireIfDue(store: LocalStore, job: LocalJob, now = Date.now()): Promise<LocalJob | undefined> {
-  if (!isDue(queueDeadline(job), now)) return undefined;
+export async function expireIfDue(store: LocalStore, job: LocalJob): Promise<LocalJob | undefined> {
+  if (!isDue(queueDeadline(job))) return undefined;
   return finishJob(
     store,
     job.id,
@@ -155,9 +150,11 @@ export async function requeueForRetry(
   when: (job: LocalJob) => boolean,
 ): Promise<LocalJob | undefined> {
   let moved = false;
-  const job = await store.updateJob(id, (current) => {
+  const job = await store.updateJob(id, async (current) => {
     if (!when(current) || !canMove(current.status, 'queued')) return undefined;
     moved = true;
+    // Before the record says queued: no later attempt ever finds this one's files (a report it would take for its own).
+    await clearRunOutputs(store, id);
     return {
       ...current,
       status: 'queued',
@@ -173,19 +170,13 @@ export async function requeueForRetry(
     };
   });
   if (!job || !moved) return undefined;
-  await clearRunOutputs(store, id);
   // One rename from running to queued: a claim (which starts from the queue marker) never meets it half moved.
   if (!(await store.moveRunningToQueue(job))) await store.enqueue(job);
   return job;
 }
 
-/**
- * Remove what an earlier attempt wrote, so its files can never pass for the next attempt's. One listing of the
- * folder, then only the files there: a first attempt (nearly every job) finds none, where a removal per name was
- * ten failing calls on the worker's way from one job to the next.
- */
-export async function clearRunOutputs(store: LocalStore, id: string, keep: readonly string[] = []): Promise<void> {
-  const present = await store.fileNames(id);
-  const stale = present.filter((name) => RUN_OUTPUT_FILES.includes(name) && !keep.includes(name));
+/** Remove what a run wrote (before its retry, or to make room on a full disk): one listing, then only what is there. */
+export async function clearRunOutputs(store: LocalStore, id: string): Promise<void> {
+  const stale = (await store.fileNames(id)).filter((name) => RUN_OUTPUT_FILES.includes(name));
   await Promise.all(stale.map((name) => removeFile(store.file(id, name))));
 }

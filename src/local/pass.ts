@@ -166,20 +166,10 @@ export type PassResult =
   | { ok: false; ending: Ending | undefined };
 
 /**
- * One simc run, read: run simc on `files.input`, and either return its parsed JSON report or map the failure to
- * the terminal state and errorCode of the spec (undefined: the worker is shutting down, so the job is left to be
- * retried). A staged runner calls this once per stage with a rewritten input and per-stage file names.
+ * What a pass that ended came to, from its exit and the files it left (also for a run adopted by the worker): its
+ * parsed JSON report, or the failure mapped to the terminal state and errorCode of the spec (undefined: the worker
+ * is shutting down, so the job is left to be retried).
  */
-export async function runAndRead(
-  deps: RunDeps,
-  job: LocalJob,
-  files: PassFiles,
-  onProgress?: (line: string) => void,
-): Promise<PassResult> {
-  return readPass(deps, job, files, await runPass(deps, job, files, onProgress));
-}
-
-/** What a pass that ended came to, from its exit and the files it left (also for a run adopted by the worker). */
 export async function readPass(
   deps: Pick<RunDeps, 'store' | 'stop'>,
   job: LocalJob,
@@ -187,62 +177,41 @@ export async function readPass(
   pass: PassOutcome,
 ): Promise<PassResult> {
   const stopped = deps.stop.aborted ? (deps.stop.reason as StopReason) : undefined;
-  const exitCode = pass.signal ?? (pass.exitCode === null ? null : String(pass.exitCode));
-  const build = buildInfo(job, pass.versionLine);
   const base = {
-    simcExitCode: exitCode,
+    simcExitCode: pass.signal ?? (pass.exitCode === null ? null : String(pass.exitCode)),
     simDurationMs: pass.spawnError ? null : pass.durationMs,
-    build,
+    build: buildInfo(job, pass.versionLine),
     hasResult: true,
   };
-  const fail = (ending: Ending): PassResult => ({ ok: false, ending });
+  const end = (status: Ending['status'], errorCode: string, statusReason: string): PassResult => ({
+    ok: false,
+    ending: { ...base, status, errorCode, statusReason },
+  });
 
   if (stopped === 'shutdown') return { ok: false, ending: undefined };
-  if (stopped === 'cancel') {
-    return fail({
-      ...base,
-      status: 'cancelled',
-      errorCode: 'user_cancelled',
-      statusReason: 'Cancelled on request while running; simc was stopped.',
-    });
-  }
+  if (stopped === 'cancel')
+    return end('cancelled', 'user_cancelled', 'Cancelled on request while running; simc was stopped.');
   if (stopped === 'timeout') {
-    return fail({
-      ...base,
-      status: 'timed_out',
-      errorCode: 'execution_timeout',
-      statusReason: `simc ran longer than maxRuntimeSeconds (${job.maxRuntimeSeconds} s) and was stopped.`,
-    });
+    const why = `simc ran longer than maxRuntimeSeconds (${job.maxRuntimeSeconds} s) and was stopped.`;
+    return end('timed_out', 'execution_timeout', why);
   }
-  if (pass.spawnError) {
-    return fail({
-      ...base,
-      status: 'failed',
-      errorCode: 'build_unavailable',
-      statusReason: `simc at ${job.simc.path} could not be started: ${pass.spawnError}`,
-    });
-  }
+  if (pass.spawnError)
+    return end('failed', 'build_unavailable', `simc at ${job.simc.path} could not be started: ${pass.spawnError}`);
   const statusKnown = pass.exitCode !== null || pass.signal !== null;
   if (statusKnown && pass.exitCode !== 0) {
     const stderr = await readTail(deps.store.file(job.id, files.stderr), STDERR_TAIL);
     const errorLine = findErrorLine(stderr);
-    if (errorLine && !pass.signal)
-      return fail({ ...base, status: 'failed', errorCode: 'simulation_error', statusReason: errorLine });
+    if (errorLine && !pass.signal) return end('failed', 'simulation_error', errorLine);
     const crash = findCrashLine(stderr) ?? lastLine(stderr);
     const how = pass.signal ? `was killed by ${pass.signal}` : `exited with code ${pass.exitCode}`;
-    return fail({
-      ...base,
-      status: 'failed',
-      errorCode: 'execution_failed',
-      statusReason: `simc ${how}${crash ? `: ${crash}` : ''}`,
-    });
+    return end('failed', 'execution_failed', `simc ${how}${crash ? `: ${crash}` : ''}`);
   }
   if (!statusKnown) {
     const failure = tracedFailure(
       await readTail(deps.store.file(job.id, files.stderr), STDERR_TAIL),
       await readTail(deps.store.file(job.id, files.stdout), STDOUT_TAIL),
     );
-    if (failure) return fail({ ...base, status: 'failed', ...failure });
+    if (failure) return end('failed', failure.errorCode, failure.statusReason);
   }
   // Exit 0 is a success only with a readable JSON report: simc does not fail its exit code when a report fails.
   const ended = statusKnown ? 'simc exited 0' : 'simc ended';
@@ -250,12 +219,7 @@ export async function readPass(
   try {
     text = readFileSync(deps.store.file(job.id, files.json), 'utf8'); // at once: faster than in chunks through the thread pool
   } catch {
-    return fail({
-      ...base,
-      status: 'failed',
-      errorCode: 'execution_failed',
-      statusReason: `${ended} but wrote no JSON report.`,
-    });
+    return end('failed', 'execution_failed', `${ended} but wrote no JSON report.`);
   }
   try {
     const report = parseReport(text);
@@ -263,11 +227,6 @@ export async function readPass(
     return { ok: true, report, rows, pass, build: buildInfo(job, pass.versionLine, report) };
   } catch (error) {
     if (!(error instanceof ReportError)) throw error;
-    return fail({
-      ...base,
-      status: 'failed',
-      errorCode: 'execution_failed',
-      statusReason: `${ended} but its JSON report is unreadable: ${error.message}.`,
-    });
+    return end('failed', 'execution_failed', `${ended} but its JSON report is unreadable: ${error.message}.`);
   }
 }

@@ -19,15 +19,15 @@ import { join } from 'node:path';
 import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
 import { LocalError } from '../errors.js';
 import {
+  dataFileError,
   exists,
   moveIfPresent,
   readJson,
   removeFile,
-  storeError,
-  withLock,
   writeFileAtomic,
   writeJsonAtomic,
-} from './fsutil.js';
+} from '../util/data-files.js';
+import { withLock } from './lock.js';
 import { isWellFormedLocalId } from './ids.js';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { errnoCode } from '../util/errno.js';
@@ -165,7 +165,7 @@ export class LocalStore {
         if (statSync(dir, { throwIfNoEntry: false })?.isDirectory()) continue;
         mkdirSync(dir, { recursive: true });
       } catch (error) {
-        throw storeError(error, dir);
+        throw dataFileError(error, dir);
       }
     }
   }
@@ -188,11 +188,13 @@ export class LocalStore {
     const staging = join(this.jobsDir, `.staging-${job.id}`);
     try {
       mkdirSync(staging); // not recursive: that reports a read-only disk as ENOENT
-      await writeJobFiles(staging, job, files);
+      for (const [name, { data, mode }] of Object.entries(files))
+        writeFileSync(join(staging, name), data, mode === undefined ? undefined : { mode });
+      await writeJsonAtomic(join(staging, 'job.json'), job); // last: the record says the job is all there
       renameSync(staging, this.jobDir(job.id));
     } catch (error) {
       await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
-      throw storeError(error, staging);
+      throw dataFileError(error, staging);
     }
   }
 
@@ -239,7 +241,12 @@ export class LocalStore {
   }
 
   async enqueue(job: Pick<LocalJob, 'id' | 'priority'>): Promise<void> {
-    writeMarker(join(this.queueDir, this.markerName(job)));
+    const path = join(this.queueDir, this.markerName(job));
+    try {
+      writeFileSync(path, '');
+    } catch (error) {
+      throw dataFileError(error, path);
+    }
   }
 
   async isEnqueued(job: Pick<LocalJob, 'id' | 'priority'>): Promise<boolean> {
@@ -264,14 +271,9 @@ export class LocalStore {
     return (await readdirOrEmpty(this.queueDir)).filter((n) => !isQueueMarker(n)).map((n) => join(this.queueDir, n));
   }
 
-  /** Mark a job running (when it has no queue marker to move). */
-  async markRunning(id: string): Promise<void> {
-    writeMarker(join(this.runningDir, id));
-  }
-
   /**
    * Move a queued job's marker into the running folder: a claim's first step as one rename, with no file made or
-   * freed (see fsutil.ts on inodes). False when the job has no queue marker.
+   * freed. False when the job has no queue marker.
    */
   async moveQueuedToRunning(id: string): Promise<boolean> {
     return Object.values(PRIORITY_RANK).some((rank) =>
@@ -351,37 +353,18 @@ export class LocalStore {
   }
 }
 
-/** A job's files, then its record (atomically, last: a reader sees a job only once all of it is there). */
-async function writeJobFiles(
-  dir: string,
-  job: LocalJob,
-  files: Record<string, { data: string; mode?: number }>,
-): Promise<void> {
-  for (const [name, { data, mode }] of Object.entries(files))
-    writeFileSync(join(dir, name), data, mode === undefined ? undefined : { mode });
-  await writeJsonAtomic(join(dir, 'job.json'), job);
-}
-
 async function readdirOrEmpty(dir: string): Promise<string[]> {
   try {
     return readdirSync(dir);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return [];
-    throw storeError(error, dir);
+    throw dataFileError(error, dir);
   }
 }
 
 const RANKS = Object.values(PRIORITY_RANK).join('');
 const isQueueMarker = (name: string) =>
   RANKS.includes(name[0] ?? '-') && name[1] === '-' && isWellFormedLocalId(name.slice(2));
-
-function writeMarker(path: string): void {
-  try {
-    writeFileSync(path, '');
-  } catch (error) {
-    throw storeError(error, path);
-  }
-}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

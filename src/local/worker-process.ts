@@ -1,7 +1,7 @@
 /**
  * The background worker as a process: is one alive, is a job's worker gone, start one.
  *
- * The worker is single per data dir: it holds `worker.lock` (fsutil.ts). A job being run names its worker's
+ * The worker is single per data dir: it holds `worker.lock` (lock.ts). A job being run names its worker's
  * nonce, so a job is orphaned exactly when its nonce is not the live lock's.
  */
 import { closeSync, existsSync, openSync, statSync } from 'node:fs';
@@ -9,7 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalError } from '../errors.js';
 import { isActive } from '../jobs/states.js';
-import { createExclusive, isStale, readLockOwner, removeFile } from './fsutil.js';
+import { createExclusive, removeFile } from '../util/data-files.js';
+import { isStale, readLockOwner, type LockOwner } from './lock.js';
 import { isAlive, processStart } from './pids.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { childProcess } from '../util/child-process.js';
@@ -17,19 +18,14 @@ import { childProcess } from '../util/child-process.js';
 /** A worker being started by another process is given this long to take the lock before we start another. */
 const SPAWN_GRACE_MS = 5_000;
 
-export interface LiveWorker {
-  pid: number;
-  nonce: string;
-}
-
-export async function liveWorker(store: LocalStore): Promise<LiveWorker | undefined> {
+/** The worker that holds worker.lock, if one does. */
+export async function liveWorker(store: LocalStore): Promise<LockOwner | undefined> {
   const owner = await readLockOwner(store.workerLockPath);
-  if (!owner || isStale(owner)) return undefined;
-  return { pid: owner.pid, nonce: owner.nonce };
+  return owner && !isStale(owner) ? owner : undefined;
 }
 
-/** Is this running job's worker gone? */
-export function isOrphan(job: LocalJob, live: LiveWorker | undefined): boolean {
+/** Is this running job's runner gone (`live`: the worker that holds the lock)? */
+export function isOrphan(job: LocalJob, live: Pick<LockOwner, 'nonce'> | undefined): boolean {
   if (!isActive(job.status)) return false;
   // a waiting CLI runs it (inline.ts): gone when its pid is, or is another process's now
   if (job.owner?.cli)
@@ -41,7 +37,7 @@ export function isOrphan(job: LocalJob, live: LiveWorker | undefined): boolean {
 }
 
 /** dist/worker.js (the worker's own build entry), found from this module's place in dist/chunks/ or src/local/. */
-export function workerEntry(): string {
+function workerEntry(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let up = 0; up < 4; up++) {
     const candidate = join(dir, 'dist', 'worker.js');

@@ -10,12 +10,13 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { isWaiting } from '../jobs/states.js';
-import { exists, readLockOwner, tryLock, type HeldLock, removeFile } from './fsutil.js';
+import { exists, removeFile } from '../util/data-files.js';
+import { readLockOwner, tryLock, type HeldLock } from './lock.js';
 import { claimJob, watchStops } from './claim.js';
 import { canAdopt, finishAdopted } from './adopt.js';
 import { recoverInterrupted, recoverJob } from './control.js';
 import { isOrphan } from './worker-process.js';
-import { clearRunOutputs, expireIfDue, isDue, queueDeadline, runToEnd, type Ending } from './lifecycle.js';
+import { expireIfDue, isDue, queueDeadline, runToEnd, type Ending } from './lifecycle.js';
 import type { RunDeps } from './pass.js';
 import { runJob, type StopReason } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
@@ -51,8 +52,7 @@ export class Worker {
   private wakeUp: (() => void) | undefined;
   /** A wake-up that came while the loop was busy: the next nap returns at once, so none is missed. */
   private wakeRequested = false;
-  private watcher: FSWatcher | undefined;
-  private runningWatcher: FSWatcher | undefined;
+  private readonly watchers: FSWatcher[] = [];
   /** Webhook events of ended jobs, delivered with retries; the worker stays while any is pending. */
   private readonly deliveries: LocalDeliveries;
 
@@ -76,8 +76,7 @@ export class Worker {
     } finally {
       await this.stopAll('shutdown');
       await this.deliveries.stop();
-      this.watcher?.close();
-      this.runningWatcher?.close();
+      for (const watcher of this.watchers) watcher.close();
       await this.releaseLock();
     }
   }
@@ -96,11 +95,9 @@ export class Worker {
 
   private watchQueue(): void {
     try {
-      this.watcher = watch(this.o.store.queueDir, () => this.wake());
-      this.watcher.on('error', () => undefined);
-      // a job run by a waiting CLI (inline.ts) ending frees a slot for the queue
-      this.runningWatcher = watch(this.o.store.runningDir, () => this.wake());
-      this.runningWatcher.on('error', () => undefined);
+      // a job queued, or one run by a waiting CLI (inline.ts) ending: it frees a slot for the queue
+      for (const dir of [this.o.store.queueDir, this.o.store.runningDir])
+        this.watchers.push(watch(dir, () => this.wake()).on('error', () => undefined));
     } catch {
       // No file watching here (some network file systems): the tick still finds new jobs.
     }
@@ -128,17 +125,12 @@ export class Worker {
     });
   }
 
-  /** Our lock file is still there and still ours (not taken over as stale, nor gone with a deleted data dir). */
-  private async stillHoldsLock(): Promise<boolean> {
-    const owner = await readLockOwner(this.o.store.workerLockPath);
-    return owner?.nonce === this.nonce;
-  }
-
   private async loop(): Promise<void> {
     let idleSince = Date.now();
     while (!this.o.shutdown.aborted) {
       try {
-        if (!(await this.stillHoldsLock())) {
+        // Our lock file must still be there and ours (not taken over as stale, nor gone with a deleted data dir).
+        if ((await readLockOwner(this.o.store.workerLockPath))?.nonce !== this.nonce) {
           // Another worker owns the data dir now: touch nothing more (our runs are its orphans to recover).
           this.o.log(`worker ${process.pid} lost the lock; stopping`);
           this.lock = undefined;
@@ -191,7 +183,7 @@ export class Worker {
       // A full worker only looks for queue timeouts, from deadlines read once per queued job (a long queue is
       // then not re-read every tick); the claim and the expiry re-check the job under its lock.
       let deadline = this.deadlines.get(id);
-      if (deadline === undefined || !full) {
+      if (deadline === undefined || !full || isDue(deadline)) {
         const job = await this.o.store.readJob(id);
         if (!job || !isWaiting(job.status)) {
           await this.o.store.dequeue({ id });
@@ -203,18 +195,13 @@ export class Worker {
           await expireIfDue(this.o.store, job);
           continue;
         }
-      } else if (isDue(deadline)) {
-        const job = await this.o.store.readJob(id);
-        if (job) await expireIfDue(this.o.store, job);
-        continue;
       }
       if (!full && !(await this.claim(id))) othersRunning += 1; // no room after all (or taken): try again next tick
     }
   }
 
+  /** Room is counted from the running markers (waiting CLIs' runs too), and jobs whose simc ended leave theirs. */
   private async claim(id: string): Promise<boolean> {
-    // A waiting `submit --wait` may be running jobs itself (inline.ts): room is counted from the running markers,
-    // under the claim lock they take too.
     const claimed = await claimJob(
       this.o.store,
       id,
@@ -271,11 +258,7 @@ export class Worker {
         this.wake();
       },
     };
-    const runIt = async () => {
-      if (run === runJob) await clearRunOutputs(store, job.id);
-      return run(deps, job);
-    };
-    const done = runToEnd(store, job, runIt, ownedByMe)
+    const done = runToEnd(store, job, () => run(deps, job), ownedByMe)
       .then((ending) => {
         if (ending) this.o.log(`${job.id} ${ending.status}${ending.errorCode ? ` (${ending.errorCode})` : ''}`);
       })

@@ -1,5 +1,5 @@
 /**
- * Staged runs of local jobs: `runStaged` driven by local mode's one-pass runner (`runAndRead`), in the job folder.
+ * Staged runs of local jobs: `runStaged` driven by local mode's one pass (`runPass`, `readPass`), in the job folder.
  *
  * Files per stage k of K: `stage<k>.simc` (the rewritten input), `report.stage<k>.json` for k < K and the usual
  * `report.json` (and `report.html` when asked for) for the final stage, so everything that reads a job's report
@@ -12,7 +12,7 @@ import { promises as fs } from 'node:fs';
 import type { Ending } from '../local/lifecycle.js';
 import { ProgressTracker } from '../simc/progress-line.js';
 import { ProgressWriter } from '../local/progress.js';
-import { runAndRead, type PassFiles, type RunDeps } from '../local/pass.js';
+import { readPass, runPass, SINGLE_PASS_FILES, type PassFiles, type RunDeps } from '../local/pass.js';
 import {
   PROFILESET_LIST_FILE,
   ProfilesetMerger,
@@ -42,25 +42,23 @@ export async function runStagedJob(deps: RunDeps, job: LocalJob): Promise<Ending
   const listed = new ProfilesetMerger();
   const metric = job.mainActor.metric ?? 'dps';
 
-  const runPass: RunPass = async (pass) => {
+  const runStage: RunPass = async (pass) => {
     const stageInput = `stage${pass.stage}.simc`;
     await deps.store.writeText(job.id, stageInput, pass.profile);
     const files: PassFiles = {
+      ...SINGLE_PASS_FILES(job),
       input: stageInput,
-      jsonVersion: job.outputs.jsonVersion,
       json: pass.final ? 'report.json' : stageJsonFile(pass.stage),
       html: pass.final && job.outputs.html ? 'report.html' : null,
-      text: 'simc-output.txt',
-      stdout: 'stdout.log',
-      stderr: 'stderr.log',
     };
     const tracker = new ProgressTracker();
-    const read = await runAndRead(deps, job, files, (line) => {
+    const outcome = await runPass(deps, job, files, (line) => {
       const update = tracker.update(line);
       if (!update) return;
       phase = update.phase;
       pass.onProgress(update.percent);
     });
+    const read = await readPass(deps, job, files, outcome);
     if (!read.ok) {
       if (read.ending?.simDurationMs != null) read.ending.simDurationMs += simDurationMs;
       throw new PassEnded(read.ending);
@@ -75,7 +73,7 @@ export async function runStagedJob(deps: RunDeps, job: LocalJob): Promise<Ending
     const run = await runStaged({
       profile: input,
       multiStage: true,
-      runPass,
+      runPass: runStage,
       mainActor: job.mainActor,
       onProgress: (p) => writer.set({ percent: p.percent, phase, stage: p.stage }),
     });

@@ -11,7 +11,7 @@
  * and counts an attempt cut off midway as made (the receiver deduplicates by event id, so at-least-once is safe).
  */
 import { sleep as sleepFor } from '../util/sleep.js';
-import { readJson, writeJsonAtomic } from '../local/fsutil.js';
+import { readJson, writeJsonAtomic } from '../util/data-files.js';
 import { userAgent } from '../version.js';
 import { deliveryHeaders, describeOutcome, isRetryableOutcome, isSuccess, postRaw, type PostOutcome } from './post.js';
 import { signatureHeader } from './signature.js';

@@ -9,7 +9,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
-import { writeJsonAtomic } from '../local/fsutil.js';
+import { writeJsonAtomic } from '../util/data-files.js';
 
 export const MAX_SEEN = 10_000;
 

@@ -10,8 +10,10 @@ describe('the queue and running markers', () => {
   it('are plain empty files: a running marker moves back to the queue and out again', async () => {
     const store = new LocalStore(join(tempDir('simjob-markers-'), 'data'));
     await store.init();
-    await store.markRunning(id);
-    await store.markRunning(id); // marked already: no error
+    await store.enqueue({ id, priority: 'high' });
+    await store.enqueue({ id, priority: 'high' }); // queued already: no error
+    expect(await store.moveQueuedToRunning(id)).toBe(true);
+    expect(await store.moveQueuedToRunning(id)).toBe(false); // moved already
     expect(await store.runningIds()).toEqual([id]);
     expect(await store.moveRunningToQueue({ id, priority: 'high' })).toBe(true);
     expect(await store.queuedIds()).toEqual([id]);

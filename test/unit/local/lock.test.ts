@@ -3,19 +3,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createExclusive,
-  readJson,
-  tryLock,
-  withLock,
-  writeFileAtomic,
-  writeJsonAtomic,
-} from '../../../src/local/fsutil.js';
+import { createExclusive, readJson, writeFileAtomic, writeJsonAtomic } from '../../../src/util/data-files.js';
+import { tryLock, withLock } from '../../../src/local/lock.js';
 import { isAlive } from '../../../src/local/pids.js';
 
 let dirs: string[] = [];
 function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'simjob-fsutil-'));
+  const dir = mkdtempSync(join(tmpdir(), 'simjob-lock-'));
   dirs.push(dir);
   return dir;
 }
