@@ -4,11 +4,11 @@
  * the run left: the logs and the report. The worker is not simc's parent, so simc's exit status is not known; the
  * files say how it ended (pass.ts, readPass).
  */
-import { existsSync, promises as fs, readlinkSync, statSync } from 'node:fs';
+import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { awaitGroup, groupAlive } from './detached.js';
 import type { Ending } from './lifecycle.js';
-import { readPass, SINGLE_PASS_FILES, type RunDeps } from './pass.js';
+import { readLog, readPass, SINGLE_PASS_FILES, type RunDeps } from './pass.js';
 import { endSinglePass } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
 
@@ -38,30 +38,6 @@ export function isJobsSimc(store: LocalStore, job: LocalJob): boolean {
 
 const unknownExit = Promise.resolve({ exitCode: null, signal: null });
 
-/** When simc last wrote one of its files: the end of a run nobody saw end. */
-function lastWriteMs(paths: string[]): number | undefined {
-  const times = paths.map((path) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0);
-  const last = Math.max(...times);
-  return last > 0 ? last : undefined;
-}
-
-/** simc's version line: the first line of its stdout, when it is one. */
-async function versionLineOf(path: string): Promise<string | null> {
-  try {
-    const handle = await fs.open(path, 'r');
-    try {
-      const buffer = Buffer.alloc(4096);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      const first = buffer.subarray(0, bytesRead).toString('utf8').split(/\r?\n/)[0]?.trim() ?? '';
-      return first.startsWith('SimulationCraft ') ? first : null;
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return null;
-  }
-}
-
 /** The adopted job's end (undefined: the worker is stopping, and the job is left to be adopted again). */
 export async function finishAdopted(deps: RunDeps, job: LocalJob): Promise<Ending | undefined> {
   const files = SINGLE_PASS_FILES(job);
@@ -74,21 +50,23 @@ export async function finishAdopted(deps: RunDeps, job: LocalJob): Promise<Endin
     else deps.stop.addEventListener('abort', onStop, { once: true });
   });
   // a group that is no longer this job's simc (its pid given to another program) is neither waited for nor stopped
-  const ran = isJobsSimc(deps.store, job)
-    ? awaitGroup(job.simcPid as number, { stop: stop.signal, killGraceMs: deps.killGraceMs })
-    : unknownExit;
+  const ran = isJobsSimc(deps.store, job) ? awaitGroup(job.simcPid as number, { stop: stop.signal }) : unknownExit;
   const exit = await Promise.race([ran, leaving]);
   deps.stop.removeEventListener('abort', onStop);
   if (!exit) return undefined;
   // simc's time: from its start to its last write (not to now: the worker may adopt a run long after it ended)
   const started = job.startedAt ? Date.parse(job.startedAt) : Date.now();
-  const ended =
-    lastWriteMs([files.stdout, files.stderr, files.json].map((name) => deps.store.file(job.id, name))) ?? Date.now();
+  const writes = [files.stdout, files.stderr, files.json].map(
+    (name) => statSync(deps.store.file(job.id, name), { throwIfNoEntry: false })?.mtimeMs ?? 0,
+  );
+  const ended = Math.max(...writes) || Date.now();
+  // simc's version line: the first line of its stdout, when it is one
+  const firstLine = (await readLog(deps.store.file(job.id, files.stdout), 4096, 'start')).split(/\r?\n/)[0]?.trim();
   const pass = {
     ...exit,
     spawnError: null,
     durationMs: Math.max(0, Math.round(ended - started)),
-    versionLine: await versionLineOf(deps.store.file(job.id, files.stdout)),
+    versionLine: firstLine?.startsWith('SimulationCraft ') ? firstLine : null,
   };
   return endSinglePass(deps, job, await readPass(deps, job, files, pass));
 }

@@ -32,8 +32,7 @@ import { subscriptionFile, SUBSCRIPTION_FILE } from '../webhook/local.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
 import { sha256Hex } from '../util/sha256.js';
 import { CREDENTIALS_FILE, expireIfDue, finishJob } from './lifecycle.js';
-import type { inspectProfile } from './profile-checks.js';
-import { outputsOf, planLocalRun } from './prepare.js';
+import { outputsOf, planLocalRun, type LocalRunPlan } from './prepare.js';
 import { artifactList, jobRecord, listItem, parseArtifactId, statusRecord, submitResponse } from './records.js';
 import { configuredSimcs, localBuildId, NO_SIMC_HINT, probeSimc, simcEnv } from './simc.js';
 import { LocalStore, type LocalJob } from './store.js';
@@ -95,15 +94,10 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       if (known) return this.replay(known, idempotency.digest);
     }
     // Refused (no simc, a webhook without its settings) before anything is written.
-    const { facts, simc, webhook } = await planLocalRun(this.ctx, request, input.simc, input.analysis);
-    for (const warning of facts.warnings) this.ctx.out.warn(warning);
+    const plan = await planLocalRun(this.ctx, request, input.simc, input.analysis);
+    for (const warning of plan.warnings) this.ctx.out.warn(warning);
 
-    const job = this.newJob(
-      request,
-      simc,
-      facts,
-      idempotency ? { keyHash: idempotency.keyHash, digest: idempotency.digest } : null,
-    );
+    const job = this.newJob(request, plan);
     const files: Record<string, { data: string; mode?: number }> = { 'input.simc': { data: request.profile.text } };
     if (request.credentials) {
       // simc reads provider credentials from ./apikey.txt in its working directory (the job folder); the file
@@ -113,7 +107,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
         mode: 0o600,
       };
     }
-    if (webhook) files[SUBSCRIPTION_FILE] = subscriptionFile(webhook, this.ctx.config.profile);
+    if (plan.webhook) files[SUBSCRIPTION_FILE] = subscriptionFile(plan.webhook, this.ctx.config.profile);
     await this.store.createJob(job, files);
     if (
       idempotency &&
@@ -135,12 +129,10 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   }
 
   /** Where the record of an idempotency key lives, and the digest of the request it was given for. */
-  private idempotencyOf(key: string, input: SubmitInput): { keyHash: string; path: string; digest: string } {
-    const keyHash = sha256Hex(key);
+  private idempotencyOf(key: string, input: SubmitInput): { path: string; digest: string } {
     const { metadata: _ignored, ...compared } = input.request;
     return {
-      keyHash,
-      path: join(this.store.keysDir, keyHash),
+      path: join(this.store.keysDir, sha256Hex(key)),
       digest: sha256Hex(JSON.stringify({ request: compared, simc: input.simc ?? null })),
     };
   }
@@ -162,12 +154,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     return running;
   }
 
-  private newJob(
-    request: SubmitRequest,
-    simc: LocalJob['simc'],
-    facts: ReturnType<typeof inspectProfile>,
-    idempotency: LocalJob['idempotency'],
-  ): LocalJob {
+  private newJob(request: SubmitRequest, plan: LocalRunPlan): LocalJob {
     const now = new Date().toISOString();
     return {
       schema: 1,
@@ -186,14 +173,14 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       statusReason: null,
       simcExitCode: null,
       metadata: request.metadata ?? null,
-      simc,
+      simc: plan.simc,
       maxRuntimeSeconds: request.runtime?.maxRuntimeSeconds ?? null,
       maxQueueSeconds: request.runtime?.maxQueueSeconds ?? null,
       multiStage: Boolean(request.runtime?.multiStage),
-      multiStageSummary: facts.multiStage,
+      multiStageSummary: plan.multiStage,
       outputs: outputsOf(request),
       webhook: Boolean(request.webhook),
-      mainActor: facts.mainActor,
+      mainActor: plan.mainActor,
       attempt: 0,
       retried: false,
       owner: null,
@@ -202,7 +189,6 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       simDurationMs: null,
       totalDurationMs: null,
       hasResult: false,
-      idempotency,
     };
   }
 

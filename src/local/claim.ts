@@ -64,18 +64,12 @@ export async function claimJob(
 /** How often a runner looks for a cancel request on the job (`simjob cancel` only records it). */
 const CANCEL_POLL_MS = 150;
 
-export interface RunStops {
-  /** Aborted with the StopReason: `timeout` at the runtime cap, `cancel` on request, or what the runner says. */
-  readonly controller: AbortController;
-  /** The run ended or is handed over: no more looking. */
-  dispose(): void;
-}
-
 /**
- * What stops a run, for the worker and the waiting CLI alike: its runtime cap and a cancel request. `unref`: the
- * timers never keep the process alive by themselves (a waiting CLI).
+ * What stops a run, for the worker and the waiting CLI alike: its runtime cap and a cancel request. The controller
+ * is aborted with the StopReason (`timeout`, `cancel`, or what the runner says); `dispose` when the run ended or is
+ * handed over. `unref`: the timers never keep the process alive by themselves (a waiting CLI).
  */
-export function watchStops(store: LocalStore, job: LocalJob, options: { unref: boolean }): RunStops {
+export function watchStops(store: LocalStore, job: LocalJob, options: { unref: boolean }) {
   const controller = new AbortController();
   const stopWith = (reason: StopReason) => {
     if (!controller.signal.aborted) controller.abort(reason);

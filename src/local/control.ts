@@ -70,29 +70,19 @@ export async function recoverInterrupted(store: LocalStore): Promise<boolean> {
   let adoptable = false;
   for (const id of ids) {
     try {
-      adoptable = (await recoverOne(store, id, live)) || adoptable;
+      const job = await store.readJob(id);
+      if (!job || isTerminal(job.status)) await store.unmarkRunning(id);
+      else if (isWaiting(job.status)) await requeueHalfClaimed(store, id);
+      else if (isOrphan(job, live)) {
+        if (canAdopt(store, job)) adoptable = true;
+        else await recoverJob(store, job);
+      }
     } catch {
       // A job whose files cannot be read or written (a folder made read-only, a damaged record) is left as it is:
       // the commands about that job say what is wrong; those about the others go on.
     }
   }
   return adoptable;
-}
-
-/** recoverInterrupted for one job marked running; true when its run waits for the worker to adopt it. */
-async function recoverOne(
-  store: LocalStore,
-  id: string,
-  live: Awaited<ReturnType<typeof liveWorker>>,
-): Promise<boolean> {
-  const job = await store.readJob(id);
-  if (!job || isTerminal(job.status)) await store.unmarkRunning(id);
-  else if (isWaiting(job.status)) await requeueHalfClaimed(store, id);
-  else if (isOrphan(job, live)) {
-    if (canAdopt(store, job)) return true;
-    await recoverJob(store, job);
-  }
-  return false;
 }
 
 /** Recover dead runners' jobs, then start a worker if anything waits (a job, a run to adopt, a webhook event). */

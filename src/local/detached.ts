@@ -16,6 +16,8 @@ import { errnoCode } from '../util/errno.js';
 
 /** How often the stdout file is read for new progress lines. */
 const TAIL_MS = 100;
+/** simc gets this long after SIGTERM (cancel, runtime cap) before SIGKILL. */
+const KILL_GRACE_MS = 3_000;
 /** How often a process group is looked at while waiting for it to end. */
 const POLL_MS = 20;
 
@@ -105,17 +107,17 @@ export interface ChildExit {
 
 /**
  * Wait for a detached run (its process group) to end, stopping it when `stop` aborts (SIGTERM to the group, then
- * SIGKILL after killGraceMs). Used by the runner that started it and by a worker that adopted it alike. `exit`, when
+ * SIGKILL after KILL_GRACE_MS). Used by the runner that started it and by a worker that adopted it alike. `exit`, when
  * the caller is simc's parent, resolves with how simc ended; without it the status is not known (both null).
  */
 export async function awaitGroup(
   pgid: number,
-  opts: { stop: AbortSignal; killGraceMs: number; exit?: Promise<ChildExit> },
+  opts: { stop: AbortSignal; exit?: Promise<ChildExit> },
 ): Promise<Pick<SimcExit, 'exitCode' | 'signal'>> {
   let killTimer: NodeJS.Timeout | undefined;
   const onStop = () => {
     signalGroup(pgid, 'SIGTERM');
-    killTimer = setTimeout(() => signalGroup(pgid, 'SIGKILL'), opts.killGraceMs).unref();
+    killTimer = setTimeout(() => signalGroup(pgid, 'SIGKILL'), KILL_GRACE_MS).unref();
   };
   if (opts.stop.aborted) onStop();
   else opts.stop.addEventListener('abort', onStop, { once: true });
@@ -161,7 +163,7 @@ export async function runSimcDetached(spec: SimcRunSpec): Promise<SimcExit> {
   if (pid === undefined) return notStarted('it could not be started');
   spec.onSpawn(pid);
   const tail = new FileTail(spec.stdoutFile, spec.onStdoutLines);
-  const ended = await awaitGroup(pid, { stop: spec.stop, killGraceMs: spec.killGraceMs, exit });
+  const ended = await awaitGroup(pid, { stop: spec.stop, exit });
   await tail.stop();
   return { ...ended, spawnError: null, durationMs: Math.round(monotonicMs() - startedAt) };
 }

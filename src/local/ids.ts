@@ -18,9 +18,6 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-/** Random base-32 digits (util/random.ts: they only keep apart ids made in the same millisecond). */
-const randomBase32 = (count: number) => randomDigits(count, 32);
-
 /** Add one to a base-32 digit array, so ids made in the same millisecond by this process still sort in order. */
 function increment(digits: number[]): number[] {
   const next = [...digits];
@@ -31,18 +28,19 @@ function increment(digits: number[]): number[] {
     }
     next[i] = 0;
   }
-  return randomBase32(RANDOM_CHARS);
+  return randomDigits(RANDOM_CHARS, 32);
 }
 
 /**
  * `local-` + 10 characters of milliseconds + 8 random characters (like a ULID): ids sort by submission time, so
  * sorting the folder names gives the queue's submission order and `jobs` its newest-first order.
  */
-export function newLocalJobId(now = Date.now(), random: (count: number) => number[] = randomBase32): string {
+export function newLocalJobId(): string {
+  const now = Date.now();
   if (now === lastTime) lastRandom = increment(lastRandom);
   else {
     lastTime = now;
-    lastRandom = random(RANDOM_CHARS);
+    lastRandom = randomDigits(RANDOM_CHARS, 32); // they only keep apart ids made in the same millisecond
   }
   return `${LOCAL_ID_PREFIX}${encodeTime(now)}${lastRandom.map((d) => ALPHABET[d]).join('')}`;
 }

@@ -12,8 +12,6 @@ import { runJob } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { ensureWorker } from './worker-process.js';
 
-const KILL_GRACE_MS = 3_000;
-
 interface InlineOptions {
   env: NodeJS.ProcessEnv;
   /** What a worker started for the hand-over gets. */
@@ -56,7 +54,6 @@ export async function runInline(store: LocalStore, id: string, opts: InlineOptio
     store,
     env: opts.env,
     stop: stops.controller.signal,
-    killGraceMs: KILL_GRACE_MS,
     onSimcPid: async (pid: number) => {
       pidWritten = store
         .updateJob(id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined))

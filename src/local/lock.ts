@@ -4,10 +4,8 @@
  * start time and a nonce. It is stale exactly when that process is gone, and is then taken over through a second
  * "steal" lock, so two processes never both remove the same stale lock and one of them a fresh one.
  */
-import { readFileSync } from 'node:fs';
 import { LocalError } from '../errors.js';
-import { createExclusive, dataFileError, removeFile } from '../util/data-files.js';
-import { errnoCode } from '../util/errno.js';
+import { createExclusive, readIfPresent, removeFile } from '../util/data-files.js';
 import { randomHex } from '../util/random.js';
 import { sleep } from '../util/sleep.js';
 import { isAlive, processStart } from './pids.js';
@@ -20,7 +18,6 @@ export interface LockOwner {
 }
 
 export interface HeldLock {
-  path: string;
   owner: LockOwner;
   release(): Promise<void>;
 }
@@ -33,13 +30,8 @@ const newOwner = (): LockOwner => ({
 
 /** A lock's owner, or undefined when nobody holds it. A folder in its place is an error naming it. */
 export async function readLockOwner(path: string): Promise<LockOwner | undefined> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return undefined;
-    throw dataFileError(error, path);
-  }
+  const text = readIfPresent(path);
+  if (text === undefined) return undefined;
   try {
     const owner = JSON.parse(text) as Partial<LockOwner>;
     if (typeof owner.pid === 'number' && typeof owner.nonce === 'string')
@@ -78,7 +70,6 @@ export async function tryLock(path: string): Promise<HeldLock | undefined> {
     const owner = newOwner();
     if (await createExclusive(path, JSON.stringify(owner))) {
       return {
-        path,
         owner,
         release: async () => {
           // Only remove it if it is still ours (it may have been taken over after we stalled).

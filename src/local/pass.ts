@@ -50,9 +50,8 @@ export type StopReason = 'cancel' | 'timeout' | 'shutdown';
 export interface RunDeps {
   store: LocalStore;
   env: NodeJS.ProcessEnv;
-  /** Aborted with a StopReason to stop simc (SIGTERM, then SIGKILL after killGraceMs). */
+  /** Aborted with a StopReason to stop simc (SIGTERM, then SIGKILL: detached.ts). */
   stop: AbortSignal;
-  killGraceMs: number;
   /** Record simc's pid on the job, so a dead worker's simc can be found and stopped. */
   onSimcPid: (pid: number) => Promise<void>;
   /** A single pass's simc has ended: the worker gives its room to the next job while this one's result is written. */
@@ -93,7 +92,6 @@ export async function runPass(
     },
     onSpawn: (pid) => void deps.onSimcPid(pid).catch(() => undefined),
     stop: deps.stop,
-    killGraceMs: deps.killGraceMs,
   });
   return { ...exit, versionLine };
 }
@@ -112,14 +110,17 @@ function buildInfo(job: LocalJob, versionLine: string | null, report?: Record<st
   };
 }
 
-/** The end of a log: simc's fatal line is at the end of stderr; a huge one (warnings) is read from its tail. */
-async function readTail(path: string, limit: number): Promise<string> {
+/**
+ * Up to `limit` bytes of a log from its start or its end ('' when it cannot be read): simc's version line is at
+ * the start of stdout, its fatal line at the end of stderr (a huge one, of warnings, is read from its tail).
+ */
+export async function readLog(path: string, limit: number, from: 'start' | 'end'): Promise<string> {
   try {
     const handle = await fs.open(path, 'r');
     try {
       const { size } = await handle.stat();
-      const start = Math.max(0, size - limit);
-      const buffer = Buffer.alloc(size - start);
+      const start = from === 'end' ? Math.max(0, size - limit) : 0;
+      const buffer = Buffer.alloc(Math.min(limit, size - start));
       await handle.read(buffer, 0, buffer.length, start);
       return buffer.toString('utf8');
     } finally {
@@ -199,7 +200,7 @@ export async function readPass(
     return end('failed', 'build_unavailable', `simc at ${job.simc.path} could not be started: ${pass.spawnError}`);
   const statusKnown = pass.exitCode !== null || pass.signal !== null;
   if (statusKnown && pass.exitCode !== 0) {
-    const stderr = await readTail(deps.store.file(job.id, files.stderr), STDERR_TAIL);
+    const stderr = await readLog(deps.store.file(job.id, files.stderr), STDERR_TAIL, 'end');
     const errorLine = findErrorLine(stderr);
     if (errorLine && !pass.signal) return end('failed', 'simulation_error', errorLine);
     const crash = findCrashLine(stderr) ?? lastLine(stderr);
@@ -208,8 +209,8 @@ export async function readPass(
   }
   if (!statusKnown) {
     const failure = tracedFailure(
-      await readTail(deps.store.file(job.id, files.stderr), STDERR_TAIL),
-      await readTail(deps.store.file(job.id, files.stdout), STDOUT_TAIL),
+      await readLog(deps.store.file(job.id, files.stderr), STDERR_TAIL, 'end'),
+      await readLog(deps.store.file(job.id, files.stdout), STDOUT_TAIL, 'end'),
     );
     if (failure) return end('failed', failure.errorCode, failure.statusReason);
   }

@@ -1,24 +1,39 @@
 /**
- * What a local submission decides before it writes anything: which simc runs, what it says about the profile
- * (warnings), where the webhook goes, and simc's arguments. One place for the submission (backend.ts) and the dry
- * run (`submit --local --dry-run`), so a dry run shows exactly the run the submission would make.
+ * What a local submission decides before it writes anything: which simc runs, what local mode says about the
+ * profile (from src/profile/: which actor the summary headlines, what the hosted service would clamp or reject,
+ * which runs the profile as written but says so, and whether multistage can run), where the webhook goes, and
+ * simc's arguments. One place for the submission (backend.ts) and the dry run (`submit --local --dry-run`), so a
+ * dry run shows exactly the run the submission would make.
  */
 import { join } from 'node:path';
-import type { SubmitRequest } from '../api/schemas.js';
+import type { MultiStageSummary, SubmitRequest } from '../api/schemas.js';
 import { dataDir } from '../config/paths.js';
 import type { Context } from '../context.js';
-import type { ProfileAnalysis } from '../profile/types.js';
-import { requireWebhookTarget } from '../webhook/target.js';
+import {
+  analyzeProfile,
+  looksLikeProfile,
+  mainActorChoice,
+  multistageEligibility,
+  NOT_A_PROFILE,
+  type ProfileAnalysis,
+} from '../profile/index.js';
+import type { MainActorChoice } from '../simc/report-rows.js';
 import type { WebhookTarget } from '../webhook/deliver.js';
+import { requireWebhookTarget } from '../webhook/target.js';
 import { SINGLE_PASS_FILES, simcArgs } from './pass.js';
-import { inspectProfile, type LocalProfileFacts } from './profile-checks.js';
 import { findSimc, type SimcChoice } from './simc.js';
 import type { LocalJob } from './store.js';
 
+const MAX_LISTED = 5;
+
 export interface LocalRunPlan {
-  facts: LocalProfileFacts;
   simc: SimcChoice;
   webhook: WebhookTarget | undefined;
+  mainActor: MainActorChoice;
+  /** One line each, for stderr at submission. */
+  warnings: string[];
+  /** The `multiStage` block of this job's summary. */
+  multiStage: MultiStageSummary;
 }
 
 /** Refuses (exit 2) what the run cannot start with: no simc, a webhook without its URL or secret. */
@@ -26,13 +41,50 @@ export async function planLocalRun(
   ctx: Context,
   request: SubmitRequest,
   simcFlag?: string,
-  analysis?: ProfileAnalysis,
+  analysis = analyzeProfile(request.profile.text),
 ): Promise<LocalRunPlan> {
-  const facts = inspectProfile(request.profile.text, Boolean(request.runtime?.multiStage), analysis);
   const simc = await findSimc({ flag: simcFlag, env: ctx.env, config: ctx.config, channel: request.build.channel });
   // As the service: refused with webhook_not_configured unless a URL and a signing secret are set up.
   const webhook = request.webhook ? requireWebhookTarget(ctx.config, ctx.env) : undefined;
-  return { facts, simc, webhook };
+  const multiStageRequested = Boolean(request.runtime?.multiStage);
+  const eligibility = multistageEligibility(analysis, { requested: multiStageRequested });
+  // Prose: one note, not a warning for each word simc would take for a file name.
+  const warnings = looksLikeProfile(request.profile.text)
+    ? [...serviceDifferences(analysis), ...includeWarnings(analysis)]
+    : [NOT_A_PROFILE];
+  if (multiStageRequested && !eligibility.enabled) warnings.push(`--multistage: ${eligibility.detail}.`);
+  // Eligible jobs run staged (src/multistage/local.ts, which fills in the stages); the rest in one pass, saying why.
+  const multiStage = { enabled: eligibility.enabled, reason: eligibility.reason, stages: [] };
+  return { simc, webhook, mainActor: mainActorChoice(analysis), warnings, multiStage };
+}
+
+function serviceDifferences(analysis: ProfileAnalysis): string[] {
+  const lines: string[] = [];
+  for (const w of analysis.precisionWarnings) {
+    lines.push(
+      `line ${w.line}: the service would run ${w.kind === 'iterations_clamped' ? 'iterations' : 'target_error'}=${w.requested} at ${w.applied} (${w.kind}); local mode runs it as written.`,
+    );
+  }
+  const blocked = analysis.disallowed;
+  for (const d of blocked.slice(0, MAX_LISTED)) {
+    lines.push(
+      `line ${d.line}: the service would reject \`${d.text}\` (input_sanitized_rejected, ${d.category}); local mode runs it.`,
+    );
+  }
+  if (blocked.length > MAX_LISTED)
+    lines.push(`…and ${blocked.length - MAX_LISTED} more directives the service would reject.`);
+  return lines;
+}
+
+/** Includes are read by simc relative to its working directory, which for a local job is the job's folder. */
+function includeWarnings(analysis: ProfileAnalysis): string[] {
+  return analysis.includes
+    .filter((inc) => inc.kind !== 'stdin' && !inc.looksLikeComment && !/^([\\/]|[A-Za-z]:[\\/]|~)/.test(inc.file))
+    .slice(0, MAX_LISTED)
+    .map(
+      (inc) =>
+        `line ${inc.line}: ${inc.file} is looked up from the job's folder, not your profile's; give an absolute path if simc cannot find it.`,
+    );
 }
 
 /** The report files a job's request asks for. */
@@ -45,23 +97,12 @@ export function outputsOf(request: SubmitRequest): LocalJob['outputs'] {
 }
 
 /** The run a dry run describes: simc, its arguments (one pass; a staged job names its files per stage), its folder. */
-export function describeLocalRun(
-  ctx: Context,
-  request: SubmitRequest,
-  plan: LocalRunPlan,
-): {
-  simc: SimcChoice;
-  args: string[] | null;
-  cwd: string;
-  warnings: string[];
-  multiStage: LocalProfileFacts['multiStage'];
-} {
-  const staged = plan.facts.multiStage.enabled;
+export function describeLocalRun(ctx: Context, request: SubmitRequest, plan: LocalRunPlan) {
   return {
     simc: plan.simc,
-    args: staged ? null : simcArgs(SINGLE_PASS_FILES({ outputs: outputsOf(request) })),
+    args: plan.multiStage.enabled ? null : simcArgs(SINGLE_PASS_FILES({ outputs: outputsOf(request) })),
     cwd: join(dataDir(ctx.env), 'jobs', '<job id>'),
-    warnings: plan.facts.warnings,
-    multiStage: plan.facts.multiStage,
+    warnings: plan.warnings,
+    multiStage: plan.multiStage,
   };
 }

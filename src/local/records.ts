@@ -11,12 +11,10 @@ import { stageJsonFile } from '../multistage/files.js';
 import { isActive, isTerminal } from '../jobs/states.js';
 import { ARTIFACT_FILES, type ArtifactKind, type LocalJob, type LocalProgress, type LocalStore } from './store.js';
 
-/** Artifact ids name their job and kind, so artifactUrl() finds the file without an index. */
-export function artifactId(jobId: string, kind: ArtifactKind): string {
-  return `${jobId}.${kind}`;
-}
-
-/** `<job>.<kind>`, or `<job>.json_report.<stage>` for the JSON report of a non-final stage of a staged run. */
+/**
+ * Artifact ids name their job and kind, so artifactUrl() finds the file without an index: `<job>.<kind>`, or
+ * `<job>.json_report.<stage>` for the JSON report of a non-final stage of a staged run.
+ */
 export function parseArtifactId(id: string): { jobId: string; kind: ArtifactKind; file: string } | undefined {
   const staged = /^(.+)\.json_report\.([1-9]\d*)$/.exec(id);
   if (staged) return { jobId: staged[1] as string, kind: 'json_report', file: stageJsonFile(Number(staged[2])) };
@@ -125,7 +123,7 @@ export function artifactList(store: LocalStore, job: LocalJob, kinds: ArtifactKi
   const finalStage = summary?.multiStage?.enabled ? (summary.multiStage.stages?.length ?? 0) : 0;
   return kinds.flatMap((kind) => {
     const own = {
-      id: artifactId(job.id, kind),
+      id: `${job.id}.${kind}`,
       url: pathToFileURL(store.file(job.id, ARTIFACT_FILES[kind].file)).href,
       kind,
       mimeType: ARTIFACT_FILES[kind].mimeType,

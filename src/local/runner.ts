@@ -15,8 +15,6 @@ import {
   profilesetsFromReport,
 } from '../output/profileset-list.js';
 
-export type { StopReason } from './pass.js';
-
 /** The single-pass runner. Returns how the job ended, or undefined when the worker is shutting down (retry later). */
 export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | undefined> {
   // enabled only when --multistage asked for it and the profile is eligible (else disabled_by_option or why not)

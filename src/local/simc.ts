@@ -177,9 +177,8 @@ export interface SimcRunSpec {
   /** The stdout lines that arrived since the last call, in order (progress lines, the version line). */
   onStdoutLines: (lines: readonly string[]) => void;
   onSpawn: (pid: number) => void;
-  /** Aborting stops simc: SIGTERM, then SIGKILL after killGraceMs. */
+  /** Aborting stops simc: SIGTERM, then SIGKILL. */
   stop: AbortSignal;
-  killGraceMs: number;
 }
 
 export interface SimcExit {

@@ -89,7 +89,6 @@ export interface LocalJob {
   totalDurationMs: number | null;
   /** A run ended with logs or a report, so /result has something to show (else it answers result_unavailable). */
   hasResult: boolean;
-  idempotency: { keyHash: string; digest: string } | null;
 }
 
 export interface LocalResultFile {
@@ -306,11 +305,7 @@ export class LocalStore {
   // -- per-job side files -------------------------------------------------------------------------------------------
 
   async readProgress(id: string): Promise<LocalProgress | undefined> {
-    try {
-      return await readJson<LocalProgress>(this.file(id, 'progress.json'));
-    } catch {
-      return undefined; // progress is best effort
-    }
+    return readJson<LocalProgress>(this.file(id, 'progress.json')).catch(() => undefined); // best effort
   }
 
   async writeProgress(id: string, progress: LocalProgress): Promise<void> {

@@ -15,8 +15,6 @@ import { Worker } from './worker.js';
 const MAX_LOG_BYTES = 1024 * 1024;
 /** Linger this long after the queue empties: a burst of submissions then finds the worker already running. */
 const IDLE_MS = 2_000;
-/** simc gets this long after SIGTERM (cancel, runtime cap) before SIGKILL. */
-const KILL_GRACE_MS = 3_000;
 
 (module as { enableCompileCache?: () => void }).enableCompileCache?.();
 
@@ -41,7 +39,6 @@ async function main(): Promise<void> {
     env,
     concurrency,
     idleMs: IDLE_MS,
-    killGraceMs: KILL_GRACE_MS,
     log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
     shutdown: shutdown.signal,
   });

@@ -17,8 +17,8 @@ import { canAdopt, finishAdopted } from './adopt.js';
 import { recoverInterrupted, recoverJob } from './control.js';
 import { isOrphan } from './worker-process.js';
 import { expireIfDue, isDue, queueDeadline, runToEnd, type Ending } from './lifecycle.js';
-import type { RunDeps } from './pass.js';
-import { runJob, type StopReason } from './runner.js';
+import type { RunDeps, StopReason } from './pass.js';
+import { runJob } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { LocalDeliveries, pendingDeliveries } from '../webhook/local.js';
 
@@ -28,23 +28,16 @@ export interface WorkerOptions {
   concurrency: number;
   /** Exit after the queue has been empty this long. */
   idleMs: number;
-  /** SIGTERM to simc, then SIGKILL after this long (cancel, runtime cap). */
-  killGraceMs: number;
   log: (line: string) => void;
   /** Aborted when the worker itself is told to stop (SIGTERM, SIGINT, SIGHUP). */
   shutdown: AbortSignal;
-}
-
-interface RunningJob {
-  stop: AbortController;
-  done: Promise<void>;
 }
 
 const TICK_MS = 250;
 
 export class Worker {
   private lock: HeldLock | undefined;
-  private readonly running = new Map<string, RunningJob>();
+  private readonly running = new Map<string, { stop: AbortController; done: Promise<void> }>();
   /** Jobs whose simc has ended while their result is written: their room goes to the next job's simc already. */
   private readonly simcEnded = new Set<string>();
   /** Queue deadlines (maxQueueSeconds) of the queued jobs seen, null for none. */
@@ -249,7 +242,6 @@ export class Worker {
       store,
       env: this.o.env,
       stop: stops.controller.signal,
-      killGraceMs: this.o.killGraceMs,
       onSimcPid: async (pid) => {
         await store.updateJob(job.id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined));
       },

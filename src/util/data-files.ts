@@ -114,15 +114,20 @@ export async function writeJsonAtomic(path: string, value: unknown): Promise<voi
   await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** A JSON file, or undefined when it does not exist. A file that exists but does not parse is an error. */
-export async function readJson<T>(path: string): Promise<T | undefined> {
-  let text: string;
+/** A file's text, or undefined when it does not exist. */
+export function readIfPresent(path: string): string | undefined {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return undefined;
     throw dataFileError(error, path);
   }
+}
+
+/** A JSON file, or undefined when it does not exist. A file that exists but does not parse is an error. */
+export async function readJson<T>(path: string): Promise<T | undefined> {
+  const text = readIfPresent(path);
+  if (text === undefined) return undefined;
   try {
     return JSON.parse(text) as T;
   } catch {

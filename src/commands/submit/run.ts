@@ -258,7 +258,7 @@ async function printLocalDryRun(
   const runs: LocalDryRun[] = [];
   for (const p of prepared) {
     const plan = await planLocalRun(ctx, p.request, options.simc, p.preflight.analysis);
-    for (const warning of plan.facts.warnings) ctx.out.warn(warning);
+    for (const warning of plan.warnings) ctx.out.warn(warning);
     const { profile, ...settings } = p.request;
     runs.push({
       source: p.profile.source,

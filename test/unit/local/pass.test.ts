@@ -34,7 +34,6 @@ describe('runPass (one simc run in the job folder)', () => {
       store,
       env: process.env,
       stop: new AbortController().signal,
-      killGraceMs: 1_000,
       onSimcPid: async () => undefined,
     };
     const handed: string[] = [];
