@@ -60,19 +60,26 @@ const lazyChildProcessForCommander = {
 };
 
 /**
- * Two groups of esbuild's chunks become one file each (rollup's manualChunks), as what always loads together still
+ * Three groups of esbuild's chunks become one file each (rollup's manualChunks), as what always loads together still
  * came in several files:
  * - `core`: every chunk the CLI entry imports, directly or not: all of it loads before any command runs (it is not
  *   merged into cli.js itself because the worker entries share some of it);
  * - `api`: the modules every API request runs through (a request loaded four files). An esbuild chunk joins it only
- *   when all its modules are among these, so nothing else rides along.
+ *   when all its modules are among these, so nothing else rides along;
+ * - `schemas`: zod and the resource schemas (SCHEMAS below).
  * rollup moves a grouped module's static imports into its group unless they have one: the api group's are core's.
  */
 const API_CLIENT = new Set(
-  ['remote', 'status-shape', 'http', 'explain', 'redact', 'retry', 'transport', 'connections', 'proxy-env'].map(
+  ['remote', 'http', 'explain', 'redact', 'retry', 'transport', 'connections', 'proxy-env'].map(
     (name) => `src/api/${name}.ts`,
   ),
 );
+/**
+ * zod and the schemas of src/api/schemas.ts: the API client checks every answer with them, and local mode checks a
+ * submission, so they are a group of their own; otherwise rollup would draw them into the api group (it takes a
+ * grouped module's imports along) and a local submit would load the whole API client.
+ */
+const SCHEMAS = /^(src\/api\/schemas\.ts|node_modules\/zod\/)/;
 /**
  * Small helpers the API client shares with local code: in core, which everything has loaded anyway. Left to rollup,
  * they would be drawn into the api group (it takes a grouped module's imports along), and a local wait that sleeps
@@ -85,6 +92,7 @@ function groups(cliEntry) {
     const { sources } = JSON.parse(readFileSync(`${id}.map`, 'utf8'));
     const modules = sources.map((source) => relative(root, resolve(dirname(id), source)).replaceAll(sep, '/'));
     if (modules.length > 0 && modules.every((module) => API_CLIENT.has(module))) return 'api';
+    if (modules.length > 0 && modules.every((module) => SCHEMAS.test(module))) return 'schemas';
     if (modules.length > 0 && modules.every((module) => SHARED_WITH_API.has(module))) return 'core';
     core ??= staticImports(cliEntry, getModuleInfo);
     return core.has(id) ? 'core' : undefined;
