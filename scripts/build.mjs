@@ -70,9 +70,7 @@ const lazyChildProcessForCommander = {
  * rollup moves a grouped module's static imports into its group unless they have one: the api group's are core's.
  */
 const API_CLIENT = new Set(
-  ['remote', 'http', 'explain', 'redact', 'retry', 'transport', 'connections', 'proxy-env'].map(
-    (name) => `src/api/${name}.ts`,
-  ),
+  ['remote', 'http', 'explain', 'redact', 'retry', 'transport', 'proxy-env'].map((name) => `src/api/${name}.ts`),
 );
 /**
  * zod and the schemas of src/api/schemas.ts: the API client checks every answer with them, and local mode checks a
@@ -81,11 +79,11 @@ const API_CLIENT = new Set(
  */
 const SCHEMAS = /^(src\/api\/schemas\.ts|node_modules\/zod\/)/;
 /**
- * Small helpers the API client shares with local code: in core, which everything has loaded anyway. Left to rollup,
- * they would be drawn into the api group (it takes a grouped module's imports along), and a local wait that sleeps
- * would load the whole API client.
+ * Small modules the API client shares with the CLI and local code (the CLI closes pooled connections on the way out;
+ * a local wait sleeps): in core, which everything has loaded anyway. Left to rollup, they would be drawn into the api
+ * group (it takes a grouped module's imports along), and every command would load the whole API client.
  */
-const SHARED_WITH_API = new Set(['src/util/sleep.ts']);
+const SHARED_WITH_API = new Set(['src/util/sleep.ts', 'src/api/connections.ts']);
 function groups(cliEntry) {
   let core;
   return (id, { getModuleInfo }) => {
