@@ -7,6 +7,8 @@
  * The overhead is given in Node start-ups (`node -e 0`, measured in the same rounds), so machines compare.
  * Targets (issue 30): cold ≤ 2.5 start-ups, warm ≤ 2. CPU times (user + system, with /usr/bin/time) are printed too:
  * on a shared machine they move less than wall times.
+ * bench/floors/local.cjs runs in the same rounds: a Node script that starts simc with the same options, waits and
+ * reads its report, the least a local submit on Node can cost; the gap between it and simjob is simjob's own share.
  * Run: npm run build && node scripts/tsrun.mjs bench/local-overhead.ts [rounds]
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +31,14 @@ writeFileSync(
   `${base.trimEnd()}\niterations=1000\nprofileset."a"=potion=disabled\nprofileset."b"=flask=disabled\n`,
 );
 
-const samples: Record<'node' | 'direct' | 'cold' | 'warm', Sample[]> = { node: [], direct: [], cold: [], warm: [] };
+const samples: Record<'node' | 'direct' | 'cold' | 'warm' | 'floor', Sample[]> = {
+  node: [],
+  direct: [],
+  cold: [],
+  warm: [],
+  floor: [],
+};
+const floorScript = join(root, 'bench', 'floors', 'local.cjs');
 const warmEnv = {
   ...process.env,
   SIMJOB_DATA_DIR: join(work, 'warm', 'data'),
@@ -51,25 +60,35 @@ try {
     const c = timed(process.execPath, [bin, ...submit], { env: coldEnv });
     const w = timed(process.execPath, [bin, ...submit], { env: warmEnv });
     const n = timed(process.execPath, ['-e', '0']);
+    const floorDir = join(work, `floor-${round}`);
+    mkdirSync(floorDir);
+    const f = timed(process.execPath, [floorScript, simc, profile, floorDir]);
     if (round < 0) continue; // round -1 warms the disk cache and the code caches
     samples.node.push(n);
     samples.direct.push(d);
     samples.cold.push(c);
     samples.warm.push(w);
+    samples.floor.push(f);
   }
   const wall = {
     node: medianWall(samples.node),
     direct: medianWall(samples.direct),
     cold: medianWall(samples.cold),
     warm: medianWall(samples.warm),
+    floor: medianWall(samples.floor),
   };
   const cpu = {
     node: medianCpu(samples.node),
     direct: medianCpu(samples.direct),
     cold: medianCpu(samples.cold),
     warm: medianCpu(samples.warm),
+    floor: medianCpu(samples.floor),
   };
-  const startups = { cold: (wall.cold - wall.direct) / wall.node, warm: (wall.warm - wall.direct) / wall.node };
+  const startups = {
+    cold: (wall.cold - wall.direct) / wall.node,
+    warm: (wall.warm - wall.direct) / wall.node,
+    floor: (wall.floor - wall.direct) / wall.node,
+  };
   const cpuStartups = { cold: (cpu.cold - cpu.direct) / cpu.node, warm: (cpu.warm - cpu.direct) / cpu.node };
   const row = (name: string, w: number, c: number, extra = '') =>
     console.log(`  ${name.padEnd(38)} ${w.toFixed(1).padStart(7)} ms  cpu ${c.toFixed(0).padStart(4)} ms${extra}`);
@@ -90,6 +109,12 @@ try {
     cpu.warm,
     `  +${(wall.warm - wall.direct).toFixed(1)} ms = ${startups.warm.toFixed(2)} start-ups (cpu ${cpuStartups.warm.toFixed(2)})`,
   );
+  row(
+    'floor: Node starts simc, reads report',
+    wall.floor,
+    cpu.floor,
+    `  +${(wall.floor - wall.direct).toFixed(1)} ms = ${startups.floor.toFixed(2)} start-ups`,
+  );
   const met = { cold: startups.cold <= TARGET.cold, warm: startups.warm <= TARGET.warm };
   console.log(
     `Targets: cold ≤ ${TARGET.cold} start-ups (${met.cold ? 'met' : 'MISSED'}), warm ≤ ${TARGET.warm} (${met.warm ? 'met' : 'MISSED'})`,
@@ -106,6 +131,11 @@ try {
       value: startups.warm,
       unit: '×',
       max: TARGET.warm,
+    },
+    {
+      name: 'floor: a bare Node script that runs simc, over simc, in Node start-ups',
+      value: startups.floor,
+      unit: '×',
     },
   ]);
 } finally {

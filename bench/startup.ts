@@ -7,13 +7,16 @@
  * On Linux it also prints CPU time (user + system, all threads) per run as a ratio: a busy machine stretches wall
  * time, much less the CPU a command needs. It comes from this process's children's totals in /proc/self/stat,
  * counted in clock ticks (10 ms), so it is a mean over the rounds, not a median.
+ * It also times bench/floors/status.ts, bundled as the CLI is: the least a status can do on the same stack
+ * (commander, node:http, the zod/mini schema), so the gap between it and simjob is simjob's own share.
  * Run: npm run build && node scripts/tsrun.mjs bench/startup.ts [rounds]
  * The test server runs in its own process, so it never competes with the timed commands for this process.
  */
+import { build } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { median, printFigures } from './lib/figures.js';
 import { BIN as bin, startServerProcess } from './lib/server-process.js';
 
@@ -83,7 +86,24 @@ try {
     samples: [],
     cpuMs: 0,
   };
-  const commands = [node, version, status, uncached];
+  const floorFile = join(configDir, 'floor.cjs');
+  await build({
+    entryPoints: [resolve(import.meta.dirname, 'floors', 'status.ts')],
+    outfile: floorFile,
+    bundle: true,
+    minify: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    logLevel: 'warning',
+  });
+  const floor: Timed = {
+    name: 'floor: commander+http+zod',
+    args: [floorFile, 'status', submitted.id, '--json'],
+    samples: [],
+    cpuMs: 0,
+  };
+  const commands = [node, version, status, uncached, floor];
   for (let round = -3; round < rounds; round++) {
     for (const command of commands) {
       const ms = runOnce(command, env);
@@ -110,6 +130,7 @@ try {
     { name: 'simjob --version / node -e 0', value: median(version.samples) / bare, unit: '×', max: 1.15 },
     { name: 'simjob status <id> --json / node -e 0', value: median(status.samples) / bare, unit: '×', max: 1.8 },
     { name: 'the same, compile cache off / node -e 0', value: median(uncached.samples) / bare, unit: '×' },
+    { name: 'floor: a bare status on the same stack / node -e 0', value: median(floor.samples) / bare, unit: '×' },
     ...(measuredCpu
       ? [
           { name: 'CPU time: simjob --version / node -e 0', value: cpu(version) / cpu(node), unit: '×' },

@@ -60,31 +60,37 @@ const lazyChildProcessForCommander = {
 };
 
 /**
- * Two groups of esbuild's chunks become one file each (rollup's manualChunks), as what always loads together still
+ * Three groups of esbuild's chunks become one file each (rollup's manualChunks), as what always loads together still
  * came in several files:
  * - `core`: every chunk the CLI entry imports, directly or not: all of it loads before any command runs (it is not
  *   merged into cli.js itself because the worker entries share some of it);
  * - `api`: the modules every API request runs through (a request loaded four files). An esbuild chunk joins it only
- *   when all its modules are among these, so nothing else rides along.
+ *   when all its modules are among these, so nothing else rides along;
+ * - `schemas`: zod and the resource schemas (SCHEMAS below).
  * rollup moves a grouped module's static imports into its group unless they have one: the api group's are core's.
  */
 const API_CLIENT = new Set(
-  ['remote', 'status-shape', 'http', 'explain', 'redact', 'retry', 'transport', 'connections', 'proxy-env'].map(
-    (name) => `src/api/${name}.ts`,
-  ),
+  ['remote', 'http', 'explain', 'redact', 'retry', 'transport', 'proxy-env'].map((name) => `src/api/${name}.ts`),
 );
 /**
- * Small helpers the API client shares with local code: in core, which everything has loaded anyway. Left to rollup,
- * they would be drawn into the api group (it takes a grouped module's imports along), and a local wait that sleeps
- * would load the whole API client.
+ * zod and the schemas of src/api/schemas.ts: the API client checks every answer with them, and local mode checks a
+ * submission, so they are a group of their own; otherwise rollup would draw them into the api group (it takes a
+ * grouped module's imports along) and a local submit would load the whole API client.
  */
-const SHARED_WITH_API = new Set(['src/util/sleep.ts']);
+const SCHEMAS = /^(src\/api\/schemas\.ts|node_modules\/zod\/)/;
+/**
+ * Small modules the API client shares with the CLI and local code (the CLI closes pooled connections on the way out;
+ * a local wait sleeps): in core, which everything has loaded anyway. Left to rollup, they would be drawn into the api
+ * group (it takes a grouped module's imports along), and every command would load the whole API client.
+ */
+const SHARED_WITH_API = new Set(['src/util/sleep.ts', 'src/api/connections.ts']);
 function groups(cliEntry) {
   let core;
   return (id, { getModuleInfo }) => {
     const { sources } = JSON.parse(readFileSync(`${id}.map`, 'utf8'));
     const modules = sources.map((source) => relative(root, resolve(dirname(id), source)).replaceAll(sep, '/'));
     if (modules.length > 0 && modules.every((module) => API_CLIENT.has(module))) return 'api';
+    if (modules.length > 0 && modules.every((module) => SCHEMAS.test(module))) return 'schemas';
     if (modules.length > 0 && modules.every((module) => SHARED_WITH_API.has(module))) return 'core';
     core ??= staticImports(cliEntry, getModuleInfo);
     return core.has(id) ? 'core' : undefined;

@@ -43,21 +43,9 @@ export interface HttpOptions {
 /** How a request may be repeated: reads always; a submission only because it carries an idempotency key. */
 export type RetryMode = 'read' | 'idempotent' | 'never';
 
-type Schemas = typeof import('./schemas.js');
-
-/**
- * A schema of schemas.ts, imported when the first answer is checked against one: zod and the schemas stay out of
- * start-up until an answer needs them (`simjob status` never does; see CallOptions.accept).
- */
-export function schemaOf<K extends keyof Schemas>(name: K): () => Promise<Schemas[K]> {
-  return async () => (await import('./schemas.js'))[name];
-}
-
 export interface CallOptions<T> {
-  /** What a 2xx answer must match (schemaOf). */
-  schema: () => Promise<z.ZodMiniType<T>>;
-  /** A check without zod that, when it passes, stands for the schema; when it fails, the schema decides and explains. */
-  accept?: (raw: unknown) => raw is T;
+  /** What a 2xx answer must match (a schema of schemas.ts). */
+  schema: z.ZodMiniType<T>;
   query?: Record<string, string | number | boolean | undefined>;
   json?: unknown;
   text?: string;
@@ -253,8 +241,7 @@ export class HttpClient {
         'Check that the base URL points at the Simulation Job Service.',
       );
     }
-    if (options.accept?.(raw)) return { data: raw, raw };
-    const parsed = (await options.schema()).safeParse(raw);
+    const parsed = options.schema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? issue.path.join('.') : 'body';

@@ -1,7 +1,8 @@
 import type { ArtifactSource } from './download.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
-import { HttpClient, header, schemaOf, type HttpOptions } from './http.js';
-import type {
+import { HttpClient, header, type HttpOptions } from './http.js';
+import {
+  ArtifactUrl,
   Build,
   BuildList,
   CancelResponse,
@@ -9,10 +10,10 @@ import type {
   JobRecord,
   ResultRecord,
   StatusRecord,
-  SubmitRequest,
+  SubmitResponse,
   Usage,
+  type SubmitRequest,
 } from './schemas.js';
-import { isStatusRecord } from './status-shape.js';
 
 const enc = encodeURIComponent;
 
@@ -31,14 +32,14 @@ export class RemoteBackend implements JobBackend {
     const headers: Record<string, string> = { 'idempotency-key': input.idempotencyKey };
     const response = input.plain
       ? await this.http.call('POST', '/v1/sim/jobs', {
-          schema: schemaOf('SubmitResponse'),
+          schema: SubmitResponse,
           text: input.request.profile.text,
           query: plainQuery(input.request),
           headers: { ...headers, ...plainHeaders(input.request) },
           retry: 'idempotent',
         })
       : await this.http.call('POST', '/v1/sim/jobs', {
-          schema: schemaOf('SubmitResponse'),
+          schema: SubmitResponse,
           json: input.request,
           headers,
           retry: 'idempotent',
@@ -51,33 +52,32 @@ export class RemoteBackend implements JobBackend {
   }
 
   job(id: string): Promise<Fetched<JobRecord>> {
-    return this.http.call('GET', `/v1/sim/jobs/${enc(id)}`, { schema: schemaOf('JobRecord'), retry: 'read' });
+    return this.http.call('GET', `/v1/sim/jobs/${enc(id)}`, { schema: JobRecord, retry: 'read' });
   }
 
   status(id: string, options: { once?: boolean } = {}): Promise<Fetched<StatusRecord>> {
     const retry = options.once ? 'never' : 'read';
     return this.http.call('GET', `/v1/sim/jobs/${enc(id)}/status`, {
-      schema: schemaOf('StatusRecord'),
-      accept: isStatusRecord,
+      schema: StatusRecord,
       retry,
     });
   }
 
   result(id: string): Promise<Fetched<ResultRecord>> {
-    return this.http.call('GET', `/v1/sim/jobs/${enc(id)}/result`, { schema: schemaOf('ResultRecord'), retry: 'read' });
+    return this.http.call('GET', `/v1/sim/jobs/${enc(id)}/result`, { schema: ResultRecord, retry: 'read' });
   }
 
   /** Cancelling twice answers the same, so a lost answer is safe to ask again. */
   cancel(id: string): Promise<Fetched<CancelResponse>> {
     return this.http.call('POST', `/v1/sim/jobs/${enc(id)}/cancel`, {
-      schema: schemaOf('CancelResponse'),
+      schema: CancelResponse,
       retry: 'read',
     });
   }
 
   list(params: ListParams): Promise<Fetched<JobList>> {
     return this.http.call('GET', '/v1/sim/jobs', {
-      schema: schemaOf('JobList'),
+      schema: JobList,
       query: { limit: params.limit, cursor: params.cursor },
       retry: 'read',
     });
@@ -85,7 +85,7 @@ export class RemoteBackend implements JobBackend {
 
   async artifactUrl(artifactId: string): Promise<string> {
     const response = await this.http.call('GET', `/v1/sim/artifacts/${enc(artifactId)}/url`, {
-      schema: schemaOf('ArtifactUrl'),
+      schema: ArtifactUrl,
       retry: 'read',
     });
     return response.data.url;
@@ -96,15 +96,15 @@ export class RemoteBackend implements JobBackend {
   }
 
   usage(): Promise<Fetched<Usage>> {
-    return this.http.call('GET', '/v1/sim/usage', { schema: schemaOf('Usage'), retry: 'read' });
+    return this.http.call('GET', '/v1/sim/usage', { schema: Usage, retry: 'read' });
   }
 
   build(id: string): Promise<Fetched<Build>> {
-    return this.http.call('GET', `/v1/sim/builds/${enc(id)}`, { schema: schemaOf('Build'), retry: 'read' });
+    return this.http.call('GET', `/v1/sim/builds/${enc(id)}`, { schema: Build, retry: 'read' });
   }
 
   builds(): Promise<Fetched<BuildList>> {
-    return this.http.call('GET', '/v1/sim/builds', { schema: schemaOf('BuildList'), retry: 'read' });
+    return this.http.call('GET', '/v1/sim/builds', { schema: BuildList, retry: 'read' });
   }
 }
 

@@ -4,7 +4,7 @@
  * holds no stats. Format (docs/readme/droptimizer.md, "Catalog format"): season → instances (raids and dungeons) →
  * encounters → items → sources (one per raid difficulty or keystone bracket).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DIFFICULTIES, type Difficulty } from './choices.js';
 
 export const CATALOG_FORMAT = 'simjob-droptimizer-catalog/1';

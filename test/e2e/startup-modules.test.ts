@@ -133,3 +133,13 @@ describe('the local backend', () => {
     expect([...loaded].filter((source) => /^src\/api\/(http|remote|transport)\.ts$/.test(source))).toEqual([]);
   });
 });
+
+describe('the CLI entry', () => {
+  it('loads neither the API client nor zod before a command asks for them (help and local commands never do)', () => {
+    const loaded = [...staticSources(join(REPO_ROOT, 'dist', 'cli.js'))];
+    expect(loaded).toContain('src/cli.ts');
+    expect(loaded.filter((source) => /^src\/api\/(http|remote|transport|schemas)\.ts$|\/zod\//.test(source))).toEqual(
+      [],
+    );
+  });
+});

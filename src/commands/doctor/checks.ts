@@ -186,7 +186,8 @@ export async function checkApiKey(ctx: Context, baseUrl: string | undefined, ser
       `Set (${from}), not checked: the service is not reachable.`,
       'Make the service reachable first (see above).',
     );
-  const { HttpClient, schemaOf } = await import('../../api/http.js');
+  const { HttpClient } = await import('../../api/http.js');
+  const { Usage } = await import('../../api/schemas.js');
   const http = new HttpClient({
     baseUrl,
     apiKey: key.value,
@@ -198,7 +199,7 @@ export async function checkApiKey(ctx: Context, baseUrl: string | undefined, ser
     env: ctx.env,
   });
   try {
-    await http.call('GET', '/v1/sim/usage', { schema: schemaOf('Usage'), retry: 'never' });
+    await http.call('GET', '/v1/sim/usage', { schema: Usage, retry: 'never' });
     return pass('api-key', `accepted (${from})`);
   } catch (error) {
     if (ctx.signal.aborted) throw ctx.signal.reason;
