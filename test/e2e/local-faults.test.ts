@@ -17,6 +17,7 @@ import {
   profileFile,
   quickProfile,
   run,
+  runQuickJob,
   waitFor,
   workerPid,
 } from './local-helpers.js';
@@ -102,14 +103,7 @@ describe('a read-only job folder', () => {
     `makes the waiting command exit 1 naming it; the other jobs are listed (${NEEDS_MOUNT})`,
     async () => {
       const env = freshEnv();
-      const done = await run(env, [
-        'submit',
-        profileFile(env, 'a.simc', quickProfile('Done')),
-        '--local',
-        '--wait',
-        '--json',
-      ]);
-      expect(done.exitCode, done.stderr).toBe(0);
+      const done = await runQuickJob(env, 'Done');
       const slow = profileFile(env, 'b.simc', quickProfile('Slow', ['# fake.start_delay_ms=1500']));
       const waiting = run(env, ['submit', slow, '--local', '--wait', '--json'], 60_000);
       const id = await waitFor('the slow job', async () => {
@@ -129,7 +123,7 @@ describe('a read-only job folder', () => {
         expect(line).not.toMatch(/bug/i);
         const listed = await run(env, ['jobs', '--local', '--json']);
         expect(listed.exitCode, listed.stderr).toBe(0);
-        expect(json(listed).jobs.map((job: { id: string }) => job.id)).toContain(json(done).id);
+        expect(json(listed).jobs.map((job: { id: string }) => job.id)).toContain(done.id);
       } finally {
         spawnSync('umount', ['-l', folder]);
       }
@@ -166,14 +160,7 @@ describe('the data dir', () => {
     `read-only: jobs are listed, a submit says so in one line, exit 1 (${NEEDS_MOUNT})`,
     async () => {
       const env = freshEnv();
-      const done = await run(env, [
-        'submit',
-        profileFile(env, 'a.simc', quickProfile('Before')),
-        '--local',
-        '--wait',
-        '--json',
-      ]);
-      expect(done.exitCode, done.stderr).toBe(0);
+      await runQuickJob(env, 'Before');
       const data = env.SIMJOB_DATA_DIR;
       expect(spawnSync('mount', ['--bind', data, data]).status).toBe(0);
       try {
@@ -205,15 +192,7 @@ describe('a reshaped job record', () => {
       const env = freshEnv();
       const ids: string[] = [];
       for (const name of ['A', 'B', 'C']) {
-        const result = await run(env, [
-          'submit',
-          profileFile(env, `${name}.simc`, quickProfile(name)),
-          '--local',
-          '--wait',
-          '--json',
-        ]);
-        expect(result.exitCode, result.stderr).toBe(0);
-        ids.push(json(result).id);
+        ids.push((await runQuickJob(env, name)).id);
       }
       const [first, bad, last] = ids as [string, string, string];
       const record = join(env.SIMJOB_DATA_DIR, 'jobs', bad, 'job.json');
@@ -248,15 +227,7 @@ describe('the background worker', () => {
 describe('a job whose recorded simc pid is now another program', () => {
   it('is retried and completes; that program is neither waited for nor stopped', async () => {
     const env = freshEnv();
-    const done = await run(env, [
-      'submit',
-      profileFile(env, 'p.simc', quickProfile('Reused')),
-      '--local',
-      '--wait',
-      '--json',
-    ]);
-    expect(done.exitCode, done.stderr).toBe(0);
-    const id = json(done).id as string;
+    const id = (await runQuickJob(env, 'Reused')).id as string;
     // an unrelated program leading a process group of its own, started somewhere else
     const other = spawn('sleep', ['300'], { detached: true, stdio: 'ignore', cwd: dirname(env.SIMJOB_DATA_DIR) });
     try {
@@ -306,14 +277,7 @@ describe('simc', () => {
     const dump = join(dirname(env.SIMJOB_DATA_DIR), 'simc-env.txt');
     env.SIMJOB_SIMC = join(dirname(env.SIMJOB_DATA_DIR), 'simc-env');
     writeFileSync(env.SIMJOB_SIMC, `#!/bin/sh\nenv > '${dump}'\nexec '${FAKE_SIMC}' "$@"\n`, { mode: 0o755 });
-    const result = await run(env, [
-      'submit',
-      profileFile(env, 'p.simc', quickProfile('Env')),
-      '--local',
-      '--wait',
-      '--json',
-    ]);
-    expect(result.exitCode, result.stderr).toBe(0);
+    await runQuickJob(env, 'Env');
     const seen = readFileSync(dump, 'utf8');
     expect(seen).toMatch(/^PATH=/m);
     for (const secret of ['sj_secret_api_key', 'whsec_secret', 'provider-secret']) expect(seen).not.toContain(secret);

@@ -165,3 +165,16 @@ export async function cleanUp(env: LocalEnv): Promise<void> {
 export function quickProfile(name: string, extra: string[] = []): string {
   return [`warrior="${name}"`, 'spec=fury', 'level=90', 'iterations=200', ...extra, ''].join('\n');
 }
+
+/** `submit <name>.simc --local --wait --json` of a quickProfile; it must exit 0. Returns the job it prints. */
+export async function runQuickJob(env: LocalEnv, name: string): Promise<Record<string, any>> {
+  const result = await run(env, [
+    'submit',
+    profileFile(env, `${name}.simc`, quickProfile(name)),
+    '--local',
+    '--wait',
+    '--json',
+  ]);
+  expect(result.exitCode, result.stderr).toBe(0);
+  return json(result);
+}

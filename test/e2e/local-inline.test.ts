@@ -17,6 +17,7 @@ import {
   profileFile,
   quickProfile,
   run,
+  runQuickJob,
   statusOf,
   waitFor,
   type LocalEnv,
@@ -65,15 +66,7 @@ const SLOW = ['# fake.start_delay_ms=1500'];
 describe('submit --local --wait running its own job', () => {
   it('completes without a background worker', async () => {
     const env = freshEnv();
-    const result = await run(env, [
-      'submit',
-      profileFile(env, 'p.simc', quickProfile('Inline')),
-      '--local',
-      '--wait',
-      '--json',
-    ]);
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(json(result)).toMatchObject({
+    expect(await runQuickJob(env, 'Inline')).toMatchObject({
       status: 'completed',
       retried: false,
       result: { summary: { mainActor: { name: 'Inline' } } },
