@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BIN as bin, startServerProcess } from './lib/server-process.js';
-import { printFigures } from './lib/figures.js';
+import { median, printFigures } from './lib/figures.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const sizesMb = process.argv
@@ -40,8 +40,6 @@ function timed(command: string, args: string[]): Run {
   const [wall, kib] = run.stderr.toString().trim().split('\n').pop()!.split(' ').map(Number);
   return { wallS: wall!, rssMb: kib! / 1024 };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 try {
   console.log(

@@ -13,8 +13,8 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { median, timed } from './lib/measure.js';
-import { printFigures } from './lib/figures.js';
+import { timed } from './lib/measure.js';
+import { median, printFigures } from './lib/figures.js';
 
 const rounds = Number(process.argv[2] ?? 5);
 const jobs = Number(process.argv[3] ?? 100);

@@ -14,14 +14,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromiumInstalled, CHROMIUM, launchBrowser } from '../test/helpers/browser.js';
 import { BIN, startServerProcess } from './lib/server-process.js';
-import { printFigures } from './lib/figures.js';
+import { median, printFigures } from './lib/figures.js';
 
 const runs = Number(process.argv[2] ?? 9);
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 if (!chromiumInstalled) {
   console.error(`${CHROMIUM} is missing: apt-get install chromium`);

@@ -11,7 +11,7 @@ import { parseAddonExport } from '../src/addon/export.js';
 import { planTopGear } from '../src/topgear/combinations.js';
 import { topGearProfile } from '../src/topgear/profile.js';
 import { analyzeProfile } from '../src/profile/index.js';
-import { printFigures } from './lib/figures.js';
+import { median, printFigures } from './lib/figures.js';
 
 const base = readFileSync(
   resolve(import.meta.dirname, '..', 'test', 'fixtures', 'addon', 'fury-bags-vault.txt'),
@@ -45,7 +45,6 @@ const t1 = performance.now();
 analyzeProfile(profileText);
 const analysis = performance.now() - t1;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 console.log(
   `combinations                      ${result?.count.toLocaleString('en-US')} (${result?.sets.toLocaleString('en-US')} profilesets)`,
 );

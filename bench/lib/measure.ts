@@ -7,6 +7,7 @@ import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { median } from './figures.js';
 
 const TIME = '/usr/bin/time';
 const hasTime = existsSync(TIME);
@@ -34,12 +35,6 @@ export function timed(command: string, args: string[], options: SpawnSyncOptions
     cpuMs = ((user ?? 0) + (system ?? 0)) * 1000;
   }
   return { wallMs, cpuMs, stdout: child.stdout as Buffer };
-}
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 /** Median of the CPU times, or NaN when they were not measured. */
