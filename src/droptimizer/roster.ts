@@ -3,6 +3,7 @@
  * which the terminal matrix, `--json`, `--report markdown=` and `--report csv=` all show.
  */
 import type { ResultRecord } from '../api/schemas.js';
+import { difference, rankByMean } from '../output/stats.js';
 import { analyseDrops, isUpgrade, type DroptimizerAnswer } from './analysis.js';
 import type { DropPlan } from './plan.js';
 
@@ -55,25 +56,20 @@ export function buildRoster(inputs: readonly RosterInput[]): Roster {
     if (!actor?.profilesets) continue;
     const byName = new Map(input.plan.sets.map((s) => [s.name, s]));
     const seen = new Set<number>();
-    const ranked = [...actor.profilesets.results].sort((a, b) => b.mean - a.mean);
-    for (const p of ranked) {
+    for (const p of rankByMean(actor.profilesets.results)) {
       const set = byName.get(p.name);
       if (!set || seen.has(set.drop.item.id)) continue; // best first: the first row of an item is its best slot
       seen.add(set.drop.item.id);
-      const delta = p.mean - actor.mean;
-      const error =
-        typeof p.mean_error === 'number' && typeof actor.mean_error === 'number'
-          ? Math.hypot(p.mean_error, actor.mean_error)
-          : null;
+      const d = difference(actor, p);
       rows.push({
         character: input.character,
         itemId: set.drop.item.id,
         itemName: set.drop.item.name,
         source: set.drop.from,
         slot: set.slot,
-        deltaDps: round(delta, 1),
-        deltaPercent: actor.mean ? round((delta / actor.mean) * 100, 2) : null,
-        significant: error === null ? null : Math.abs(delta) > error,
+        deltaDps: round(d.delta, 1),
+        deltaPercent: d.percent === undefined ? null : round(d.percent, 2),
+        significant: d.significant ?? null,
       });
     }
   }
