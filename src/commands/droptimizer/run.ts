@@ -19,6 +19,7 @@ import type { ProfileInput } from '../../jobs/submission.js';
 import type { SubmitOptions } from '../submit/send.js';
 import type { DroptimizerCommandOptions } from '../../program.js';
 import { checkFlags, submitProfiles } from '../submit/run.js';
+import { hasGlob } from '../submit/globs.js';
 import type { ReportTarget } from '../../output/reports/spec.js';
 
 export type DroptimizerOptions = DroptimizerCommandOptions;
@@ -54,7 +55,7 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
       'Choose other instances, or another --difficulty or --keystone.',
     );
 
-  const { paths, expanded } = args.some((a) => a !== '-' && /[*?[]/.test(a))
+  const { paths, expanded } = args.some(hasGlob)
     ? await (await import('../submit/globs.js')).expandProfileArgs(args)
     : { paths: args.length ? args : ['-'], expanded: false };
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('Only one export can come from stdin ("-").');
