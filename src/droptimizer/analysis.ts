@@ -48,7 +48,7 @@ export function parseDropName(name: string): Pick<DropResult, 'item' | 'itemLeve
   return n ? { item: n[1]!, itemLevel: null, from: n[2]!, slot: n[3]! } : undefined;
 }
 
-export function dropResult(actor: MainActor, p: ProfilesetResult): DropResult | undefined {
+function dropResult(actor: MainActor, p: ProfilesetResult): DropResult | undefined {
   const parts = parseDropName(p.name);
   if (!parts) return undefined;
   const d = difference(actor, p);

@@ -9,13 +9,13 @@ import { DIFFICULTIES, type Difficulty } from './choices.js';
 
 export const CATALOG_FORMAT = 'simjob-droptimizer-catalog/1';
 
-export { DIFFICULTIES, type Difficulty };
+export type { Difficulty };
 
 /**
  * What an item is worn as. finger and trinket fit either slot of their pair; one_hand and two_hand are weapons for
  * the main hand; off_hand is a shield or a held-in-off-hand item.
  */
-export const ITEM_SLOTS = [
+const ITEM_SLOTS = [
   'head',
   'neck',
   'shoulder',

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import { CatalogError, parseCatalog, type Catalog } from './catalog.js';
 
-export const SHIPPED_CATALOG = 'midnight-s1.json';
+const SHIPPED_CATALOG = 'midnight-s1.json';
 
 /** data/catalog/ of the package, found from this module's place in dist/chunks/ or src/droptimizer/. */
 export function shippedCatalogPath(): string {

@@ -54,7 +54,7 @@ const PARTNER: Partial<Record<Slot, Slot>> = {
 };
 
 /** `Light Company Guidon (289) from Imperator Averzian in trinket1`: what drops, where, and the slot it goes in. */
-export function dropName(drop: Drop, slot: Slot): string {
+function dropName(drop: Drop, slot: Slot): string {
   const level = drop.build.itemLevel === undefined ? '' : ` (${drop.build.itemLevel})`;
   return simcNameSafe(`${drop.item.name}${level} from ${drop.from} in ${slot}`);
 }
@@ -106,7 +106,7 @@ function identical(worn: AddonItem, drop: Drop): boolean {
 }
 
 /** The drop's item options, with the enchant of the item it replaces and, when the drop has a socket, its gems. */
-export function itemOptions(drop: Drop, worn: AddonItem | undefined): string {
+function itemOptions(drop: Drop, worn: AddonItem | undefined): string {
   const parts = [`id=${drop.item.id}`, `bonus_id=${drop.build.bonusIds.join('/')}`];
   const enchant = worn && optionValue(worn.options, 'enchant_id');
   const gems = worn && optionValue(worn.options, 'gem_id');

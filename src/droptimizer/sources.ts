@@ -6,11 +6,9 @@ import { closest } from '../util/similar.js';
 import type { SourceKind } from './choices.js';
 import type { Catalog, CatalogItem, Difficulty, Encounter, Instance, ItemBuild, ItemSource } from './catalog.js';
 
-export type { SourceKind };
-
 /** simjob's defaults when no --difficulty or --keystone is given. */
-export const DEFAULT_DIFFICULTY: Difficulty = 'heroic';
-export const DEFAULT_KEYSTONE = 10;
+const DEFAULT_DIFFICULTY: Difficulty = 'heroic';
+const DEFAULT_KEYSTONE = 10;
 
 export interface SelectOptions {
   instances?: string[];
@@ -53,7 +51,7 @@ const key = (name: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-export function findInstance(catalog: Catalog, name: string): Instance {
+function findInstance(catalog: Catalog, name: string): Instance {
   const found = catalog.instances.find((i) => key(i.name) === key(name));
   if (found) return found;
   const names = catalog.instances.map((i) => i.name);

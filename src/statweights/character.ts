@@ -23,7 +23,7 @@ export interface Character {
 }
 
 /** A /simc export starts with comment lines and has a `# Checksum:` line; a profile does not need either. */
-export function looksLikeExport(text: string): boolean {
+function looksLikeExport(text: string): boolean {
   return /^#\s*SimC Addon/im.test(text) || /^#\s*Checksum:/im.test(text);
 }
 

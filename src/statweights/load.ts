@@ -57,7 +57,7 @@ export async function loadStatWeights(
 }
 
 /** A profilesets job's weights, from its summary alone (no network); undefined for any other job. */
-export function fromSummary(record: ResultRecord): StatWeights | undefined {
+function fromSummary(record: ResultRecord): StatWeights | undefined {
   const marker = readStatWeightsMarker(record.metadata);
   const summary = record.result.summary;
   const actor = summary?.mainActor;

@@ -9,7 +9,7 @@ import { TOPGEAR_META_KEY } from '../jobs/topgear-marker.js';
 import { STATS, statByKey, type StatInfo, type StatKey } from './stats.js';
 import type { Method, StatWeightsPlan } from './profile.js';
 
-export const STATWEIGHTS_KIND = 'statweights';
+const STATWEIGHTS_KIND = 'statweights';
 export const STATWEIGHTS_META_KEY = 'statweights';
 
 export interface StatWeightsMarker {

@@ -163,7 +163,7 @@ const CLASS_LABELS = [
   'Warrior',
 ];
 
-export function characterOfReport(player: ReportPlayer): CharacterInfo {
+function characterOfReport(player: ReportPlayer): CharacterInfo {
   const text = (player.specialization ?? '').trim();
   const cls = CLASS_LABELS.find((c) => text === c || text.endsWith(` ${c}`));
   const spec = cls ? text.slice(0, text.length - cls.length).trim() : '';

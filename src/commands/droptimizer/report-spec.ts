@@ -1,7 +1,7 @@
 /** droptimizer's `--report FORMAT=FILE`: the roster's matrix as Markdown, or one CSV row per character and item. */
 import { reportCollector, type ReportTarget } from '../../output/reports/spec.js';
 
-export const ROSTER_REPORT_FORMATS = ['markdown', 'csv'] as const;
+const ROSTER_REPORT_FORMATS = ['markdown', 'csv'] as const;
 export type RosterReportFormat = (typeof ROSTER_REPORT_FORMATS)[number];
 export type RosterReportTarget = ReportTarget<RosterReportFormat>;
 

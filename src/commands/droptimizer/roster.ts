@@ -44,7 +44,7 @@ function characterLabels(characters: CharacterRun[]): string[] {
   );
 }
 
-export function rosterMarkdown(roster: Roster): string {
+function rosterMarkdown(roster: Roster): string {
   const people = markdownTable(
     ['Character', 'Job', 'State', 'Best upgrade', 'Δ dps', 'Δ %'],
     roster.characters.map((r) => {
