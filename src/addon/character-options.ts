@@ -10,9 +10,6 @@
 import { isSlot } from './items.js';
 import { SIMC_CLASSES } from '../profile/classes.js';
 
-/** The class names simc accepts as the line that starts an actor (`warrior="Name"`). */
-export const CLASSES = SIMC_CLASSES;
-
 /** Actor options that say who the character is, what it has learned, and what it brings (consumables). */
 const CHARACTER_KEYS = new Set([
   'level',
@@ -41,7 +38,7 @@ const CHARACTER_KEYS = new Set([
 /** Expansion-specific actor options (`thewarwithin.<name>=`, `midnight.<name>=`): choices the character makes. */
 const EXPANSION_PREFIX = /^(legion|bfa|shadowlands|dragonflight|thewarwithin|midnight)\./;
 
-export const isClassKey = (key: string): boolean => (CLASSES as readonly string[]).includes(key);
+export const isClassKey = (key: string): boolean => (SIMC_CLASSES as readonly string[]).includes(key);
 
 /** True when an option of this key describes the character (the class line and gear slots included). */
 export function describesCharacter(key: string): boolean {

@@ -6,10 +6,8 @@
  * run (an edited text, a missing checksum line, option lines left out) are returned as warnings.
  */
 import { checkChecksum, stripBom, type ChecksumCheck } from './checksum.js';
-import { CLASSES, describesCharacter, isClassKey } from './character-options.js';
+import { describesCharacter, isClassKey } from './character-options.js';
 import { isSlot, itemId, itemProblem, parseNameComment, type AddonItem, type ItemSource, type Slot } from './items.js';
-
-export { CLASSES };
 
 export interface Loadout {
   name: string;
