@@ -27,6 +27,7 @@ import {
   type ItemSlot,
   type ItemSource,
 } from '../src/droptimizer/catalog.js';
+import { DIFFICULTIES } from '../src/droptimizer/choices.js';
 
 const root = resolve(import.meta.dirname, '..');
 const fixtures = resolve(process.argv[2] ?? join(root, 'test', 'fixtures', 'droptimizer'));
@@ -98,7 +99,7 @@ function placeOf(label: string): { dungeon?: string; boss: string } {
 function raidSources(encounterId: number, socket: boolean): ItemSource[] {
   const fixed = season.fixedDifficultyEncounters[String(encounterId)];
   const startRank: number = season.encounterStartRank[String(encounterId)] ?? 1;
-  return (['lfr', 'normal', 'heroic', 'mythic'] as const).map((difficulty) => {
+  return DIFFICULTIES.map((difficulty) => {
     if (fixed) {
       const built: ItemBuild = {
         bonusIds: [markers[difficulty], fixed[difficulty].bonusId, ...(socket ? [SOCKET] : [])].sort((a, b) => a - b),
