@@ -95,12 +95,11 @@ export async function findSimc(opts: {
   throw new LocalError('No simc found for local mode.', NO_SIMC_HINT, ExitCode.USAGE);
 }
 
+type ConfiguredSimc = { channel: Channel | null; source: string; path: string };
+
 /** Every configured binary, for `builds --local`: one entry per source that names one (duplicates kept, marked). */
-export async function configuredSimcs(
-  env: NodeJS.ProcessEnv,
-  config: Config,
-): Promise<Array<{ channel: Channel | null; source: string; path: string }>> {
-  const found: Array<{ channel: Channel | null; source: string; path: string }> = [];
+export async function configuredSimcs(env: NodeJS.ProcessEnv, config: Config): Promise<ConfiguredSimc[]> {
+  const found: ConfiguredSimc[] = [];
   if (env.SIMJOB_SIMC) found.push({ channel: null, source: 'SIMJOB_SIMC', path: simcPath(env.SIMJOB_SIMC, env) });
   for (const channel of ['nightly', 'weekly', 'latest'] as const) {
     const value = config.stringSetting(`simc.${channel}`);
