@@ -142,11 +142,12 @@ export function localBuildId(path: string, versionLine: string | null): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** Run simc with no arguments (it prints its version line and usage) and read the version line. */
+/** Run simc with no arguments (it prints its version line and usage) and read the version line, in a run's env. */
 export async function probeSimc(path: string, env: NodeJS.ProcessEnv): Promise<SimcVersion | { error: string }> {
   const { execa } = await import('execa');
   const result = await execa(path, [], {
-    env,
+    env: simcEnv(env),
+    extendEnv: false,
     reject: false,
     timeout: 15_000,
     stdin: 'ignore',
