@@ -65,7 +65,7 @@ async function readSaved(file: string): Promise<string> {
  * The text of a saved document. Windows shells mark text with a byte order mark (PowerShell's `Out-File -Encoding
  * utf8` writes UTF-8 after one, Windows PowerShell's `>` writes UTF-16LE after one), which JSON.parse refuses.
  */
-export function savedText(bytes: Buffer): string {
+function savedText(bytes: Buffer): string {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.toString('utf8', 3);
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.toString('utf16le', 2);
   return bytes.toString('utf8');

@@ -34,7 +34,7 @@ import { sha256Hex } from '../util/sha256.js';
 import { CREDENTIALS_FILE, expireIfDue, finishJob } from './lifecycle.js';
 import { outputsOf, planLocalRun, type LocalRunPlan } from './prepare.js';
 import { artifactList, jobRecord, listItem, parseArtifactId, statusRecord, submitResponse } from './records.js';
-import { configuredSimcs, localBuildId, NO_SIMC_HINT, probeSimc, simcEnv } from './simc.js';
+import { configuredSimcs, localBuildId, NO_SIMC_HINT, probeSimc } from './simc.js';
 import { LocalStore, type LocalJob } from './store.js';
 
 const fetched = <T>(data: T): Fetched<T> => ({ data, raw: data });
@@ -389,7 +389,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     if (found.length === 0) throw new LocalError('No simc found for local mode.', NO_SIMC_HINT, ExitCode.USAGE);
     const builds: Build[] = [];
     for (const entry of found) {
-      const probe = await probeSimc(entry.path, simcEnv(this.ctx.env));
+      const probe = await probeSimc(entry.path, this.ctx.env);
       const version = 'error' in probe ? undefined : probe;
       const createdAt = await fs.stat(entry.path).then(
         (info) => info.mtime.toISOString(),

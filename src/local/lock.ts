@@ -8,7 +8,7 @@ import { LocalError } from '../errors.js';
 import { createExclusive, readIfPresent, removeFile } from '../util/data-files.js';
 import { randomHex } from '../util/random.js';
 import { sleep } from '../util/sleep.js';
-import { isAlive, processStart } from './pids.js';
+import { isGone, processStart } from './pids.js';
 
 /** Who holds a lock: a process, told from a later one given the same pid by its start time. */
 export interface LockOwner {
@@ -42,18 +42,12 @@ export async function readLockOwner(path: string): Promise<LockOwner | undefined
   return { pid: -1, start: null, nonce: '' };
 }
 
-/** The owner is gone: its pid is dead, or now another process's (another start time). */
-export function isStale(owner: LockOwner): boolean {
-  if (!isAlive(owner.pid)) return true;
-  return owner.start !== null && processStart(owner.pid) !== undefined && processStart(owner.pid) !== owner.start;
-}
-
 /** Remove a stale lock, holding `<lock>.steal` while checking that it is still the same stale lock (same nonce). */
 async function stealStale(path: string, stale: LockOwner): Promise<void> {
   const stealPath = `${path}.steal`;
   if (!(await createExclusive(stealPath, JSON.stringify(newOwner())))) {
     const other = await readLockOwner(stealPath);
-    if (other && isStale(other)) await removeFile(stealPath); // a stealer that died mid-steal
+    if (other && isGone(other.pid, other.start)) await removeFile(stealPath); // a stealer that died mid-steal
     return;
   }
   try {
@@ -79,7 +73,7 @@ export async function tryLock(path: string): Promise<HeldLock | undefined> {
     }
     const current = await readLockOwner(path);
     if (!current) continue; // released meanwhile: try again
-    if (!isStale(current)) return undefined;
+    if (!isGone(current.pid, current.start)) return undefined;
     await stealStale(path, current);
   }
   return undefined;

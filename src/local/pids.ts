@@ -24,6 +24,11 @@ export function isAlive(pid: number): boolean {
   return true;
 }
 
+/** The process that had this pid and start time is gone: the pid is dead, or now another process's. */
+export function isGone(pid: number, start: string | null | undefined): boolean {
+  return !isAlive(pid) || (start !== null && start !== undefined && processStart(pid) !== start);
+}
+
 /**
  * When a process started (Linux: field 22 of /proc/<pid>/stat, in clock ticks since boot), to tell a process from a
  * later one given the same pid; undefined elsewhere or when it is gone.

@@ -95,12 +95,11 @@ export async function findSimc(opts: {
   throw new LocalError('No simc found for local mode.', NO_SIMC_HINT, ExitCode.USAGE);
 }
 
+type ConfiguredSimc = { channel: Channel | null; source: string; path: string };
+
 /** Every configured binary, for `builds --local`: one entry per source that names one (duplicates kept, marked). */
-export async function configuredSimcs(
-  env: NodeJS.ProcessEnv,
-  config: Config,
-): Promise<Array<{ channel: Channel | null; source: string; path: string }>> {
-  const found: Array<{ channel: Channel | null; source: string; path: string }> = [];
+export async function configuredSimcs(env: NodeJS.ProcessEnv, config: Config): Promise<ConfiguredSimc[]> {
+  const found: ConfiguredSimc[] = [];
   if (env.SIMJOB_SIMC) found.push({ channel: null, source: 'SIMJOB_SIMC', path: simcPath(env.SIMJOB_SIMC, env) });
   for (const channel of ['nightly', 'weekly', 'latest'] as const) {
     const value = config.stringSetting(`simc.${channel}`);
@@ -143,11 +142,12 @@ export function localBuildId(path: string, versionLine: string | null): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** Run simc with no arguments (it prints its version line and usage) and read the version line. */
+/** Run simc with no arguments (it prints its version line and usage) and read the version line, in a run's env. */
 export async function probeSimc(path: string, env: NodeJS.ProcessEnv): Promise<SimcVersion | { error: string }> {
   const { execa } = await import('execa');
   const result = await execa(path, [], {
-    env,
+    env: simcEnv(env),
+    extendEnv: false,
     reject: false,
     timeout: 15_000,
     stdin: 'ignore',

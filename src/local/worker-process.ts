@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { LocalError } from '../errors.js';
 import { isActive } from '../jobs/states.js';
 import { createExclusive, removeFile } from '../util/data-files.js';
-import { isStale, readLockOwner, type LockOwner } from './lock.js';
-import { isAlive, processStart } from './pids.js';
+import { readLockOwner, type LockOwner } from './lock.js';
+import { isGone } from './pids.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { childProcess } from '../util/child-process.js';
 
@@ -21,18 +21,14 @@ const SPAWN_GRACE_MS = 5_000;
 /** The worker that holds worker.lock, if one does. */
 export async function liveWorker(store: LocalStore): Promise<LockOwner | undefined> {
   const owner = await readLockOwner(store.workerLockPath);
-  return owner && !isStale(owner) ? owner : undefined;
+  return owner && !isGone(owner.pid, owner.start) ? owner : undefined;
 }
 
 /** Is this running job's runner gone (`live`: the worker that holds the lock)? */
 export function isOrphan(job: LocalJob, live: Pick<LockOwner, 'nonce'> | undefined): boolean {
   if (!isActive(job.status)) return false;
   // a waiting CLI runs it (inline.ts): gone when its pid is, or is another process's now
-  if (job.owner?.cli)
-    return (
-      !isAlive(job.owner.pid) ||
-      (job.owner.processStart !== undefined && processStart(job.owner.pid) !== job.owner.processStart)
-    );
+  if (job.owner?.cli) return isGone(job.owner.pid, job.owner.processStart);
   return !job.owner || !live || live.nonce !== job.owner.nonce;
 }
 

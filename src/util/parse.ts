@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { closestValue } from './did-you-mean.js';
+import { closestValue } from './similar.js';
 
 /** Value parsers shared by command flags and config settings: each rejects bad input with a one-line error naming the flag or setting. */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { oneOf } from '../../src/util/parse.js';
-import { closestValue } from '../../src/util/did-you-mean.js';
+import { closestValue } from '../../src/util/similar.js';
 
 const CHANNELS = ['nightly', 'weekly', 'latest'] as const;
 
