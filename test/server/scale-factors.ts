@@ -31,7 +31,8 @@ export function scaleFactorsOf(job: Job): Record<string, unknown> {
     .map((k) => REPORT_KEYS[k.trim().toLowerCase()])
     .filter((k): k is string => Boolean(k));
   const rand = seeded(`${job.id}/scale`);
-  const factors = Object.fromEntries(keys.map((k) => [k, Math.round((5 + 10 * rand()) * 1000) / 1000]));
+  // Two decimals, as a Pawn string shows them: a third one ending in 5 rounds either way after any arithmetic.
+  const factors = Object.fromEntries(keys.map((k) => [k, Math.round((5 + 10 * rand()) * 100) / 100]));
   const deltas = Object.fromEntries(keys.map((k) => [k, 154]));
   return { scale_factors: factors, scale_factors_all: { dps: factors }, scale_deltas: deltas };
 }
