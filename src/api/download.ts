@@ -60,7 +60,6 @@ export async function downloadTo(url: string, target: string, opts: DownloadOpti
       opts.source.kind === 'local'
         ? createReadStream(localFile!)
         : await followRedirects(new URL(url), opts.source.baseUrl, opts);
-    // The write stream's own small buffer: a larger one lets more socket reads wait for the garbage collector.
     // A 1 MB write buffer gathers the socket's 64 KB reads into fewer, larger writes (writev) to the file.
     await pipeline(body, createWriteStream(partial, { highWaterMark: 1 << 20 }), { signal: opts.signal });
     place(partial, target, opts.overwrite);

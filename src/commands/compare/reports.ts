@@ -46,7 +46,7 @@ function testCases(view: ComparisonView): TestCase[] {
       ...base,
       failure: {
         type: 'regression',
-        message: `${bad.length} significant regression${bad.length === 1 ? '' : 's'} of more than ${view.threshold}%: ${bad.slice(0, 3).map(figure).join('; ')}${bad.length > 3 ? '; …' : ''}`,
+        message: `${plural(bad.length, 'significant regression')} of more than ${view.threshold}%: ${bad.slice(0, 3).map(figure).join('; ')}${bad.length > 3 ? '; …' : ''}`,
         detail: bad.map(figure).join('\n'),
       },
     };
@@ -67,7 +67,7 @@ function markdown(view: ComparisonView): string {
   const unjudged = view.unjudged.length;
   const verdict =
     view.threshold === undefined
-      ? `${view.matches.length} match${view.matches.length === 1 ? '' : 'es'} compared.`
+      ? `${plural(view.matches.length, 'match', 'matches')} compared.`
       : regressions || unjudged
         ? [
             regressions

@@ -63,9 +63,7 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
     await writeCompareReports(options.report, view);
   }
   if (regressions.length) {
-    ctx.out.err(
-      `${regressions.length} regression${regressions.length === 1 ? '' : 's'} of more than ${threshold}% (significant):\n`,
-    );
+    ctx.out.err(`${plural(regressions.length, 'regression')} of more than ${threshold}% (significant):\n`);
     for (const { profile, scenario, row } of regressions) {
       ctx.out.err(
         `  ${scenarioLabel({ profile, scenario })}  ${row.name}${row.kind === 'actor' ? ' (actor)' : ''}: ${row.percent!.toFixed(2)}% (${row.delta!.toFixed(1)} ± ${row.combinedError!.toFixed(1)})\n`,

@@ -112,7 +112,7 @@ export function checkBaseUrl(ctx: Context): { check: Check; url: string | undefi
 export async function checkService(ctx: Context, baseUrl: string | undefined): Promise<Check> {
   if (!baseUrl) return fail('service', 'Not checked: no valid base URL.', 'Set the base URL first (see above).');
   const { exchange } = await import('../../api/transport.js');
-  const { describeNetworkError } = await import('../../api/http.js');
+  const { describeNetworkError, MAX_ERROR_BYTES } = await import('../../api/http.js');
   const url = new URL('v1/sim/usage', `${baseUrl}/`);
   const started = Date.now();
   let status: number;
@@ -127,7 +127,7 @@ export async function checkService(ctx: Context, baseUrl: string | undefined): P
         deadlineMs: PROBE_TIMEOUT_MS,
         signal: ctx.signal,
       },
-      () => ({ bytes: 64 * 1024, truncate: true }),
+      () => ({ bytes: MAX_ERROR_BYTES, truncate: true }),
       ctx.env,
     );
     status = response.statusCode;

@@ -102,9 +102,7 @@ export async function submitBatch(
   }
   await recordUnfinished(backend, entries);
   if (present) {
-    for (const e of entries)
-      for (const note of e.notifications ?? [])
-        ctx.out.warn(`${e.label}: simc notification: ${terminalSafeLine(note)}`);
+    warnNotifications(ctx, entries);
     const outcomes = entries.map((e) => ({
       profileName: e.p.profileName,
       id: e.id,
@@ -304,6 +302,10 @@ function reportRow(e: Entry): BatchReportRow {
 function printSummary(ctx: Context, entries: Entry[], options: SubmitOptions): void {
   printTable(ctx, entries, options);
   printStatWeightsOf(ctx, entries);
+  warnNotifications(ctx, entries);
+}
+
+function warnNotifications(ctx: Context, entries: Entry[]): void {
   for (const e of entries)
     for (const note of e.notifications ?? []) ctx.out.warn(`${e.label}: simc notification: ${terminalSafeLine(note)}`);
 }

@@ -11,7 +11,7 @@ import { terminalSafe } from '../safe.js';
 import { printTable, type Column } from '../table.js';
 import { signed } from '../format.js';
 
-export function droptimizerAnswer(record: ResultRecord): DroptimizerAnswer | undefined {
+function droptimizerAnswer(record: ResultRecord): DroptimizerAnswer | undefined {
   const actor = record.result.summary?.mainActor;
   if (!isDroptimizerJob(record.metadata) || !actor?.profilesets) return undefined;
   return analyseDrops(actor);

@@ -87,7 +87,7 @@ export function equalSentences(sw: StatWeights): string[] {
 }
 
 /** "+300 points each", or "simc's scale factors". */
-export function howMeasured(sw: StatWeights): string {
+function howMeasured(sw: StatWeights): string {
   if (sw.method !== 'profilesets') return "simc's scale factors";
   return `+${formatNumber(sw.weights[0]?.amount ?? 0)} points each`;
 }
