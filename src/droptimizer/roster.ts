@@ -163,7 +163,7 @@ export interface Named {
 
 /**
  * The roster's character names: the name alone, with its realm (`Name-realm`) only when two characters share the
- * name, and with its file's base name when even that does not tell them apart.
+ * name, and with the export's file name instead when the realm does not tell them apart.
  */
 export function characterLabels(characters: readonly Named[]): string[] {
   const count = (key: (c: Named) => string) => {
@@ -177,6 +177,6 @@ export function characterLabels(characters: readonly Named[]): string[] {
   return characters.map((c) => {
     if (byName(c) === 1) return c.name;
     if (c.realm && byRealm(c) === 1) return withRealm(c);
-    return `${withRealm(c)} (${c.file.split(/[\\/]/).pop()})`;
+    return `${c.name} (${c.file.split(/[\\/]/).pop()})`;
   });
 }
