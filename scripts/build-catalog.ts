@@ -243,7 +243,7 @@ const catalog: Catalog = {
   title: 'Midnight Season 1',
   notice:
     'Built by simjob from scatari69/pybots app/data/droptimizer_catalog.json @1a64943 (Apache-2.0), ' +
-    'mended; see NOTICE.',
+    'mended, with who can use each item from public game facts; see NOTICE.',
   instances: [],
 };
 const raidEncounters = new Map<string, { instance: string; id: number }>();
