@@ -16,6 +16,7 @@ import { planDrops } from '../../../src/droptimizer/plan.js';
 import { selectDrops, type SelectOptions } from '../../../src/droptimizer/sources.js';
 import { headlineOf } from '../../../src/output/views/droptimizer.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
+import { tinyCatalog } from '../../helpers/tiny-catalog.js';
 
 const FIXTURES = resolve(REPO_ROOT, 'test', 'fixtures');
 const facts = JSON.parse(readFileSync(resolve(FIXTURES, 'droptimizer', 'item-facts-midnight-s1.json'), 'utf8')) as {
@@ -200,5 +201,31 @@ describe('the Great Vault, as the game has it', () => {
     const one = selectDrops(catalog, { source: 'vault', instances: ['Windrunner Spire'] });
     expect(one.description).toBe('Great Vault of Windrunner Spire (dungeons at +10, as dropped)');
     expect(new Set(one.drops.map((d) => d.from))).toEqual(new Set(['Great Vault (+10)']));
+  });
+});
+
+describe('weapons, by their type (a catalog that has them)', () => {
+  const tiny = parseCatalog(
+    tinyCatalog([
+      { id: 1, name: 'Greatsword', slot: 'two_hand', weaponType: 'sword_2h', armor: null, stats: ['strength'] },
+      { id: 2, name: 'Staff', slot: 'two_hand', weaponType: 'staff', armor: null, stats: ['intellect'] },
+      { id: 3, name: 'Wand', slot: 'one_hand', weaponType: 'wand', armor: null, stats: ['intellect'] },
+    ] as Array<{ id: number; name: string; slot: string }>),
+    'tiny',
+  );
+  const { drops } = selectDrops(tiny, {});
+
+  it('a class gets only the weapon types it wields; a wand is not for a warrior', () => {
+    const priest = planDrops(exportOf('priest-holy-1.txt'), drops);
+    expect(priest.sets.map((s) => s.name)).toEqual(['Wand from Boss in main_hand']); // an off-hand is worn: no staff
+    expect(priest.notUsable).toBe('left out: 1 weapon your class cannot wield; --all-items sims them too');
+    const fury = planDrops(exportOf('warrior-fury-1.txt'), drops);
+    expect(fury.sets.map((s) => s.name)).toEqual([
+      'Greatsword from Boss in main_hand',
+      'Greatsword from Boss in off_hand',
+    ]);
+    expect(fury.notUsable).toBe(
+      'left out: 1 item without your primary stat, 1 weapon your class cannot wield; --all-items sims them too',
+    );
   });
 });
