@@ -210,7 +210,7 @@ describe('weapons, by their type (a catalog that has them)', () => {
       { id: 1, name: 'Greatsword', slot: 'two_hand', weaponType: 'sword_2h', armor: null, stats: ['strength'] },
       { id: 2, name: 'Staff', slot: 'two_hand', weaponType: 'staff', armor: null, stats: ['intellect'] },
       { id: 3, name: 'Wand', slot: 'one_hand', weaponType: 'wand', armor: null, stats: ['intellect'] },
-    ] as Array<{ id: number; name: string; slot: string }>),
+    ]),
     'tiny',
   );
   const { drops } = selectDrops(tiny, {});
