@@ -9,6 +9,7 @@
  * once.
  * Each weight therefore keeps its own part (e_stat / N) and the baseline's part (e_base / N) apart.
  */
+import { ALL_CLASSES, specFacts } from '../game/specs.js';
 import { pawnString } from './pawn.js';
 import { primaryStat, STATS, statByReportKey, type StatInfo, type StatKey } from './stats.js';
 import type { Method } from './profile.js';
@@ -155,30 +156,14 @@ function statsOfScaleOnly(list: string | undefined): StatInfo[] | undefined {
 }
 
 /** simc writes `specialization` as "<Spec> <Class>", e.g. "Beast Mastery Hunter", "Frost Death Knight". */
-const CLASS_LABELS = [
-  'Death Knight',
-  'Demon Hunter',
-  'Druid',
-  'Evoker',
-  'Hunter',
-  'Mage',
-  'Monk',
-  'Paladin',
-  'Priest',
-  'Rogue',
-  'Shaman',
-  'Warlock',
-  'Warrior',
-];
-
 function characterOfReport(player: ReportPlayer): CharacterInfo {
   const text = (player.specialization ?? '').trim();
-  const cls = CLASS_LABELS.find((c) => text === c || text.endsWith(` ${c}`));
-  const spec = cls ? text.slice(0, text.length - cls.length).trim() : '';
+  const cls = ALL_CLASSES.find((c) => text === c.label || text.endsWith(` ${c.label}`));
+  const spec = cls ? text.slice(0, text.length - cls.label.length).trim() : '';
   return {
     name: player.name,
-    className: cls ? cls.replace(/ /g, '').toLowerCase() : 'unknown',
-    spec: spec ? spec.toLowerCase().replace(/\s+/g, '_') : null,
+    className: cls ? cls.className : 'unknown',
+    spec: spec ? (specFacts(cls!.className, spec)?.spec ?? spec.toLowerCase().replace(/\s+/g, '_')) : null,
   };
 }
 

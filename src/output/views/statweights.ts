@@ -3,6 +3,7 @@
  * primary stat ± error), which stats are equal within the error, and the Pawn string; a roster (several characters)
  * as one character × stat table and one Pawn string each.
  */
+import { classFacts, specFacts } from '../../game/specs.js';
 import type { StatWeights } from '../../statweights/weights.js';
 import { statByKey, type StatKey } from '../../statweights/stats.js';
 import { formatNumber } from '../format.js';
@@ -105,16 +106,16 @@ function howMeasured(sw: StatWeights): string {
   return `+${formatNumber(sw.weights[0]?.amount ?? 0)} points each`;
 }
 
-const CLASS_WORDS: Record<string, string> = { deathknight: 'Death Knight', demonhunter: 'Demon Hunter' };
-
 function who(sw: StatWeights): string {
   const words = (t: string) =>
     t
       .split(/[_\s]+/)
       .map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : w))
       .join(' ');
-  const cls = CLASS_WORDS[sw.character.className] ?? words(sw.character.className);
-  return safe([sw.character.spec ? words(sw.character.spec) : '', cls].filter(Boolean).join(' '));
+  const { className, spec } = sw.character;
+  const cls = classFacts(className)?.label ?? words(className);
+  const specLabel = specFacts(className, spec)?.label ?? (spec ? words(spec) : '');
+  return safe([specLabel, cls].filter(Boolean).join(' '));
 }
 
 function notes(out: Output, all: readonly StatWeights[]): void {
