@@ -34,7 +34,9 @@ export const SIMC_STEP_AT_LEVEL = 154;
  */
 export function amountNote(level: number | null, amount: number, chosen: boolean): string | undefined {
   if (chosen || level === null || level === SIMC_STEP_LEVEL) return undefined;
-  const step = `simc's own scale-factor step (3.5% haste worth of rating) is ${SIMC_STEP_AT_LEVEL} points at level ${SIMC_STEP_LEVEL}`;
+  const step =
+    `simc's own scale-factor step (3.5% haste worth of rating) is ${SIMC_STEP_AT_LEVEL} points ` +
+    `at level ${SIMC_STEP_LEVEL}`;
   const choose = 'Set --amount, or use --method scale to let simc pick the step for the level.';
   if (level > SIMC_STEP_LEVEL) {
     return (
