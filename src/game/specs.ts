@@ -66,18 +66,19 @@ interface ClassRow {
 /*
  * Where each fact comes from (simulationcraft/simc):
  *   - class tokens: engine/util/util.cpp `util::player_type_string` (the declaring line, read in engine/sim/sim.cpp);
- *   - specs, their tokens and labels: engine/dbc/generated/sc_spec_list.inc (`specialization_e`, Midnight adds
- *     DEMON_HUNTER_DEVOURER = 1480) and engine/util/util.cpp `util::specialization_string`;
+ *   - specs, their tokens and labels: engine/dbc/generated/sc_spec_list.inc (`specialization_e`; Midnight adds
+ *     DEMON_HUNTER_DEVOURER, the game's spec 1480) and engine/util/util.cpp `util::specialization_string`;
  *   - primary stat: each class module's `convert_hybrid_stat()` (which of a hybrid item's Str/Agi/Int the spec
  *     takes), e.g. engine/class_modules/sc_demon_hunter.cpp (Devourer takes Intellect, Havoc and Vengeance
  *     Agility), sc_druid.cpp, monk/sc_monk.cpp, paladin/sc_paladin.cpp, sc_shaman.cpp; held to simc's own MID1
- *     profiles' `gear_<stat>` summaries by test/game/specs.test.ts;
+ *     profiles' `gear_<stat>` summaries by test/unit/game/specs.test.ts;
  *   - role: each class module's `primary_role()` (ROLE_TANK, ROLE_HEAL, else damage: ROLE_ATTACK/ROLE_SPELL);
  *   - armour: engine/util/util.cpp `util::matching_armor_type()` and each class's armour specialisation passive
  *     (e.g. the "Plate Specialization" spell in sc_warrior.cpp's `init_spells`);
- *   - weapons: the class's weapon skills (the client's SkillLineAbility data simc's dbc extraction reads; simc
- *     itself does not refuse an unusable weapon), with the one-/two-hand rules of engine/player/player.cpp
- *     (`init_weapon`: two-handers take both hands) and Fury's Titan's Grip (sc_warrior.cpp).
+ *   - weapons: simc checks no weapon proficiency (an item of any type equips), so these are the game's class weapon
+ *     skills as players know them; the one-/two-hand rules are simc's (engine/player/player.cpp `init_weapon`: a
+ *     two-hander takes both hands) and Fury's Titan's Grip (engine/class_modules/sc_warrior.cpp). `off_hand`
+ *     (a held-in-off-hand item) is listed for the classes with an Intellect spec, who are the ones that carry one.
  */
 const CLASSES: readonly ClassRow[] = [
   {
@@ -282,7 +283,7 @@ export function specFacts(className: string, spec: string | null | undefined): S
   return classFacts(className)?.specs.find((s) => squash(s.spec) === wanted);
 }
 
-/** Fury warriors wield a two-handed weapon in each hand (Titan's Grip, sc_warrior.cpp). */
+/** Fury warriors wield a two-handed weapon in each hand (Titan's Grip, engine/class_modules/sc_warrior.cpp). */
 export function dualWieldsTwoHanders(className: string, spec: string | null | undefined): boolean {
   const facts = specFacts(className, spec);
   return facts?.className === 'warrior' && facts.spec === 'fury';

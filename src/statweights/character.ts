@@ -14,6 +14,8 @@ export interface Character {
   className: string;
   /** simc's spec token, e.g. `affliction`, `beast_mastery`; null when the profile names none. */
   spec: string | null;
+  /** The profile's `level=`; null when it sets none (simc then takes the game's maximum). */
+  level: number | null;
   /** The profile to weigh (the export's equipped character when it came from the addon). */
   text: string;
   /** `enchant_<stat>=` values the main player already sets, by option name. */
@@ -57,6 +59,7 @@ function fromProfile(text: string, label: string): Character {
     );
   }
   let spec: string | null = null;
+  let level: number | null = null;
   const enchants = new Map<string, number>();
   let inPlayer = false;
   for (const token of tok.tokens) {
@@ -68,9 +71,10 @@ function fromProfile(text: string, label: string): Character {
     }
     if (!inPlayer) continue;
     if (option.key === 'spec') spec = option.value.trim().toLowerCase() || null;
+    if (option.key === 'level' && /^\d+$/.test(option.value.trim())) level = Number(option.value.trim());
     if (/^enchant_[a-z_]+$/.test(option.key) && Number.isFinite(Number(option.value))) {
       enchants.set(option.key, Number(option.value) + (option.append ? (enchants.get(option.key) ?? 0) : 0));
     }
   }
-  return { name: player.name, className: player.class, spec, text, enchants, warnings: [] };
+  return { name: player.name, className: player.class, spec, level, text, enchants, warnings: [] };
 }

@@ -12,7 +12,7 @@ import { formatNumber } from '../../output/format.js';
 import { terminalSafe } from '../../output/safe.js';
 import { readCharacter, type Character } from '../../statweights/character.js';
 import { statWeightsMeta, STATWEIGHTS_META_KEY } from '../../statweights/marker.js';
-import { DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from '../../statweights/precision.js';
+import { amountNote, DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from '../../statweights/precision.js';
 import { statWeightsProfile, type Method, type StatWeightsPlan } from '../../statweights/profile.js';
 import { DEFAULT_STATS, parseStats, primaryStat } from '../../statweights/stats.js';
 import { readAllBytes } from '../../util/prompt.js';
@@ -48,6 +48,8 @@ export async function run(ctx: Context, args: string[], options: StatWeightsOpti
     for (const warning of character.warnings) ctx.out.warn(`${label}: ${warning}`);
     const plan = planFor(character, method, options);
     ctx.out.notice(terminalSafe(describePlan(character, plan)));
+    const note = plan.amount ? amountNote(character.level, plan.amount, options.amount !== undefined) : undefined;
+    if (note) ctx.out.notice(note);
     const text = statWeightsProfile(character, plan, source === '-' ? 'stdin' : source);
     if (options.output) return writeProfile(ctx, options.output, text);
     profiles.push({ source, text, meta: statWeightsMeta(plan, character.className, character.spec) });
