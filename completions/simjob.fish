@@ -289,6 +289,7 @@ complete -c simjob -n '__simjob_state \'droptimizer\'' -l 'source' -r -f -a 'rai
 complete -c simjob -n '__simjob_state \'droptimizer\'' -l 'difficulty' -r -f -a 'lfr normal heroic mythic' -d 'Raid difficulty (default heroic).'
 complete -c simjob -n '__simjob_state \'droptimizer\'' -l 'keystone' -r -f -d 'Mythic+ keystone level, 0 for Mythic 0 (default 10).'
 complete -c simjob -n '__simjob_state \'droptimizer\'' -l 'upgraded' -d 'Sim each drop fully upgraded (the last rank of its track) instead of as it drops.'
+complete -c simjob -n '__simjob_state \'droptimizer\'' -l 'all-items' -d 'Also sim drops the character cannot use (other armour types, primary stats, other specs\' trinkets).'
 complete -c simjob -n '__simjob_state \'droptimizer\'' -l 'catalog' -r -F -d 'Another season\'s catalog: a file, or an https URL (fetched once, cached with its ETag).'
 complete -c simjob -n '__simjob_state \'droptimizer\'' -s 'o' -l 'output' -r -F -d 'Write the generated profile to FILE and submit nothing.'
 complete -c simjob -n '__simjob_state \'droptimizer\'' -l 'report' -r -f -d 'With --wait: also write the roster as markdown=FILE or csv=FILE (repeatable).'

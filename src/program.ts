@@ -430,6 +430,10 @@ const droptimizerCommand = (parent: AnyCommand, submit: ReturnType<typeof submit
         )
         .option('--keystone <level>', 'Mythic+ keystone level, 0 for Mythic 0 (default 10).', keystoneLevel)
         .option('--upgraded', 'Sim each drop fully upgraded (the last rank of its track) instead of as it drops.')
+        .option(
+          '--all-items',
+          "Also sim drops the character cannot use (other armour types, primary stats, other specs' trinkets).",
+        )
         .addOption(
           completeAsPath(
             new Option(
@@ -459,6 +463,8 @@ const droptimizerCommand = (parent: AnyCommand, submit: ReturnType<typeof submit
       'after',
       [
         '',
+        "Only drops the character can use: its class's armour type, its spec's primary stat, trinkets its spec can",
+        'loot, weapons its class wields (--all-items: every drop).',
         'Profilesets: one per drop and slot it fits, setting only that slot. Rings and trinkets are tried in each of',
         'their slots, never beside a worn copy of the same item; a drop identical to the worn item is left out; the',
         'drop takes the enchant and (where it has a socket) the gems of the item it replaces; off-hands only when one',

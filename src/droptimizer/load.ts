@@ -47,7 +47,7 @@ export async function loadCatalog(spec: string | undefined, options: LoadOptions
     return parseCatalog(text, where);
   } catch (error) {
     if (error instanceof CatalogError)
-      throw new UsageError(error.message, 'See docs/readme/droptimizer.md, "Catalog format".');
+      throw new UsageError(error.message, 'See docs/droptimizer.md, "Catalog format".');
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 /** The end of a roster run: one matrix in the terminal, one JSON document, and the --report files. */
 import type { Context } from '../../context.js';
 import type { BatchOutcome } from '../submit/batch.js';
-import { buildRoster, rosterCsv, rosterMatrix, type Roster } from '../../droptimizer/roster.js';
+import { buildRoster, characterLabels, rosterCsv, rosterMatrix, type Roster } from '../../droptimizer/roster.js';
 import { cell, markdownTable } from '../../output/reports/markdown.js';
 import { writeReport } from '../../output/reports/files.js';
 import { signed } from '../../output/format.js';
@@ -14,7 +14,13 @@ export async function presentRoster(
   outcomes: BatchOutcome[],
   reports: RosterReportTarget[],
 ): Promise<void> {
-  const labels = characterLabels(characters);
+  const labels = characterLabels(
+    characters.map((c) => ({
+      name: c.exp.characterName,
+      realm: serverOf(c.exp.baseline),
+      file: c.source === '-' ? 'stdin' : c.source,
+    })),
+  );
   const roster = buildRoster(
     characters.map((c, i) => ({
       character: labels[i]!,
@@ -36,13 +42,9 @@ export async function presentRoster(
   }
 }
 
-/** Character names, with the export's file beside any name that two exports share. */
-function characterLabels(characters: CharacterRun[]): string[] {
-  const names = characters.map((c) => c.exp.characterName);
-  return characters.map((c, i) =>
-    names.indexOf(names[i]!) !== names.lastIndexOf(names[i]!) ? `${names[i]} (${c.source})` : names[i]!,
-  );
-}
+/** The export's realm (`server=twisting_nether`), or null. */
+const serverOf = (baseline: readonly string[]): string | null =>
+  baseline.map((l) => /^server=(\S+)$/.exec(l)?.[1]).find(Boolean) ?? null;
 
 function rosterMarkdown(roster: Roster): string {
   const people = markdownTable(

@@ -60,7 +60,7 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
     : { paths: args.length ? args : ['-'], expanded: false };
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('Only one export can come from stdin ("-").');
   const characters: CharacterRun[] = [];
-  for (const source of paths) characters.push(await prepareCharacter(ctx, source, selection));
+  for (const source of paths) characters.push(await prepareCharacter(ctx, source, selection, options.allItems));
   ctx.out.notice(
     `Drops of ${terminalSafe(selection.description)}. Each takes the enchant and gems of the item it replaces ` +
       '(gems only where the drop has a socket).',
@@ -90,14 +90,23 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
   return submitProfiles(ctx, profiles, submit, true, (outcomes) => presentRoster(ctx, characters, outcomes, reports));
 }
 
-async function prepareCharacter(ctx: Context, source: string, selection: Selection): Promise<CharacterRun> {
+async function prepareCharacter(
+  ctx: Context,
+  source: string,
+  selection: Selection,
+  allItems = false,
+): Promise<CharacterRun> {
   const { exp, label } = await readAddonExport(ctx, source, true);
-  const plan = planDrops(exp, selection.drops);
+  const plan = planDrops(exp, selection.drops, { allItems });
   if (plan.sets.length === 0) {
-    const why = plan.leftOut.length ? ` (left out: ${plan.leftOut.join('; ')})` : '';
+    const slotRules = plan.leftOut.length ? `left out: ${plan.leftOut.join('; ')}` : undefined;
+    const reasons = [plan.notUsable, slotRules].filter(Boolean);
+    const why = reasons.length ? ` (${reasons.join('; ')})` : '';
     throw new UsageError(
-      `${label}: nothing in ${selection.description} fits ${exp.characterName}'s slots${why}.`,
-      'Choose other instances or sources.',
+      `${label}: nothing in ${selection.description} fits ${exp.characterName}'s class and slots${why}.`,
+      plan.notUsable && !allItems
+        ? 'Choose other instances or sources, or add --all-items.'
+        : 'Choose other instances or sources.',
     );
   }
   const profile = droptimizerProfile(exp, plan, source === '-' ? 'stdin' : source, selection.description);
@@ -107,14 +116,16 @@ async function prepareCharacter(ctx: Context, source: string, selection: Selecti
 /** On stderr: how many drops and profilesets per character, and what was left out and why. */
 function reportCounts(ctx: Context, c: CharacterRun): void {
   const who = `${c.exp.characterName} (${[c.exp.spec, c.exp.className].filter(Boolean).join(' ')})`;
-  const items = new Set(c.plan.sets.map((s) => s.drop.item.id)).size;
+  const items = c.plan.items;
   const n = c.plan.sets.length;
   ctx.out.notice(
     terminalSafe(
       `${who}: ${formatNumber(items)} ${noun(items, 'drop')} in ${formatNumber(n)} ${noun(n, 'profileset')}.`,
     ),
   );
-  if (c.plan.leftOut.length) ctx.out.notice(ctx.out.ce.dim(`Left out: ${c.plan.leftOut.join('; ')}.`));
+  if (c.plan.notUsable) ctx.out.notice(terminalSafe(`${c.plan.notUsable.replace(/^l/, 'L')}.`));
+  if (c.plan.leftOut.length)
+    ctx.out.notice(ctx.out.ce.dim(`${c.plan.notUsable ? 'Also left out' : 'Left out'}: ${c.plan.leftOut.join('; ')}.`));
 }
 
 async function writeProfile(ctx: Context, file: string, characters: CharacterRun[]): Promise<number> {

@@ -30,7 +30,8 @@ export function headlineOf(answer: DroptimizerAnswer, metric = 'dps'): string {
     return `Nothing here beats what you wear${best ? ` (the best, ${best.name}, is ${gainText(best, metric)})` : ''}.`;
   if (answer.verdict === 'within_error')
     return `Nothing here beats what you wear beyond the error: the best, ${best.name}, is ${gainText(best, metric)}.`;
-  return `Best upgrade: ${best.name}: ${gainText(best, metric)} over what you wear.`;
+  const what = best.from.startsWith('Great Vault') ? 'Best Great Vault pick' : 'Best upgrade';
+  return `${what}: ${best.name}: ${gainText(best, metric)} over what you wear.`;
 }
 
 export function printDroptimizer(out: Output, record: ResultRecord): void {
