@@ -607,7 +607,7 @@ describe('game facts: primary stat, armour, consumables, weights', () => {
       ['demonhunter', 'devourer', 'Int'],
       ['warrior', 'fury', 'Str'],
       ['hunter', 'beast_mastery', 'Agi'],
-    ]) {
+    ] as const) {
       const r = await sets(`${cls}=X\nspec=${spec}\n`, [
         'calculate_scale_factors=1',
         'target_error=0.05',
