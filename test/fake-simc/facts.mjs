@@ -83,9 +83,12 @@ export const ITEMS = new Map([
   ...armour('mail', [249310, 249320, 249317, 249304, 249318, 249303, 249325, 249371, 249324, 249377, 249914]),
   ...armour('plate', [249313, 249326, 249332, 249316, 249331, 249311, 249380, 249309, 249381, 249307, 249915]),
   ...other(ALL, [249335, 249370]), // cloaks
-  ...other(['int'], [249346, 249809, 249810, 249811]), // Intellect trinkets (249811 for healers)
+  ...other(['int'], [249346, 249809, 249810, 249340]), // Intellect damage trinkets
+  ...other(['int'], [249811, 249341, 249808]), // healer trinkets
   ...other(['agi'], [249345]),
-  ...other(['str', 'agi'], [249806, 260235, 249339, 249807]), // melee trinkets; 249339 and 249807 for tanks
+  ...other(['str'], [249342]),
+  ...other(['str', 'agi'], [249806, 260235, 249344, 249805]), // physical damage trinkets
+  ...other(['str', 'agi'], [249339, 249807]), // tank trinkets
   // Season 1 dungeons
   ...armour('leather', [251099, 251082, 251087, 251171, 251113, 251092]),
   ...armour('plate', [251098, 251164]),
@@ -95,7 +98,7 @@ export const ITEMS = new Map([
   ...armour('plate', [249949, 249950, 249951, 249952, 249954, 249955, 237834, 151332]),
   ...armour('cloth', [250057, 250059, 250060, 250061, 250063, 239648]),
   ...other(['str'], [249277, 237847]), // two-handed Strength weapons
-  ...other(['int'], [245769]), // off-hand held in the off hand
+  ...other(['int'], [245769]), // a crafted Intellect off-hand
 ]);
 
 /** Slot names as profiles spell them → the names above. */
