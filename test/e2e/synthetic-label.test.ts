@@ -1,7 +1,7 @@
 /**
  * Numbers from the stand-in simc are labelled end to end (issue 40): the built CLI runs local jobs on test/fake-simc,
  * and submit, result, --json, compare (with its CI reports) and the HTML report each say "synthetic numbers (stand-in
- * simc)". A page made in headless chromium shows the banner (screenshot in .tmp/report-browser/synthetic.png).
+ * simc)". A page made in headless chromium shows the banner (screenshot in .tmp/synthetic-label/synthetic.png).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -92,7 +92,7 @@ describe('stand-in numbers are labelled in every view', () => {
       const box = (await banner.boundingBox())!;
       const title = (await v.page.locator('h1').boundingBox())!;
       expect(box.y).toBeLessThan(title.y);
-      const shots = resolve(REPO_ROOT, '.tmp', 'report-browser');
+      const shots = resolve(REPO_ROOT, '.tmp', 'synthetic-label');
       mkdirSync(shots, { recursive: true });
       await v.page.screenshot({ path: join(shots, 'synthetic.png') });
     } finally {
