@@ -583,6 +583,31 @@ describe('game facts: primary stat, armour, consumables, weights', () => {
     expect(warrior.trueDps).toBe(50000);
   });
 
+  it("the fixtures' characters wear only their own armour type and primary stat: nothing costs them", async () => {
+    const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
+    for (const file of [
+      'addon/fury-equipped-only.txt',
+      'addon/fury-bags-vault.txt',
+      'simc/profiles/MID1_Mage_Frost.simc',
+    ]) {
+      const text = readFileSync(join(fixtures, file), 'utf8').replace(/^(\w+=.*)$/m, '$1\n# fake.dps=50000');
+      const r = await sets(text);
+      expect(r.trueDps, file).toBe(50000);
+    }
+    // the Vault's Intellect trinket in the Fury export's bags would cost the Warrior its share of Strength
+    const vault = await sets(
+      [
+        'warrior=W',
+        'spec=fury',
+        '# fake.dps=50000',
+        'trinket1=,id=249342', // Strength
+        'profileset.vault=trinket1=,id=249346', // Intellect
+        'profileset.vault+=fake_dps=50000',
+      ].join('\n'),
+    );
+    below(vault.means.vault!, 50000);
+  });
+
   it('a flask, food, augment rune and potion are worth having: =disabled simulates lower', async () => {
     const r = await sets(
       [
