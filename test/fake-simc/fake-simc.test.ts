@@ -645,6 +645,19 @@ describe('game facts: primary stat, armour, consumables, weights', () => {
     }
   });
 
+  it('scale_only=agi on a Devourer measures nothing: its Agility is worth 0, its Intellect the most', async () => {
+    const r = await sets('demonhunter=D\nspec=devourer\n', [
+      'calculate_scale_factors=1',
+      'scale_only=agi,int,crit',
+      'target_error=0.05',
+      'iterations=0',
+    ]);
+    const sf = r.j.sim.players[0].scale_factors as Record<string, number>;
+    expect(Object.keys(sf)).toEqual(['Agi', 'Int', 'Crit']);
+    expect(Math.abs(sf.Agi!)).toBeLessThan(0.5);
+    expect(sf.Int!).toBeGreaterThan(sf.Crit! + 0.5);
+  });
+
   it('profileset weights (enchants) without fake.weights: positive, the primary highest', async () => {
     const stats = ['intellect', 'crit_rating', 'haste_rating', 'mastery_rating', 'versatility_rating'];
     const r = await sets(
