@@ -11,6 +11,7 @@ import { loadSource, type Source } from './sources.js';
 import { scenarioLabel } from '../../output/format.js';
 import { terminalSafeLine } from '../../output/safe.js';
 import { plural } from '../../util/plural.js';
+import { anySynthetic } from '../../output/synthetic.js';
 
 /**
  * `simjob compare A B`: two finished jobs, or two saved `--json` outputs (single results or a batch's array), side by
@@ -55,7 +56,8 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
   const unjudged = threshold !== undefined && !options.allowFailed ? pairing.unmatched.filter((u) => u.noDps) : [];
 
   const { unmatched, duplicates } = pairing;
-  const view: ComparisonView = { a, b, matches, unmatched, duplicates, threshold, regressions, unjudged };
+  const synthetic = anySynthetic([...a.results, ...b.results]);
+  const view: ComparisonView = { a, b, matches, unmatched, duplicates, threshold, regressions, unjudged, synthetic };
   if (ctx.out.json) ctx.out.printJson(jsonOf(view));
   else printComparison(ctx.out, view, options.all ? Number.POSITIVE_INFINITY : (options.top ?? DEFAULT_TOP));
   if (options.report?.length) {
@@ -166,5 +168,7 @@ function jsonOf(v: ComparisonView) {
       percent: row.percent,
       combinedError: row.combinedError,
     })),
+    // only when true, so a real comparison's document keeps its shape
+    ...(v.synthetic ? { synthetic: true } : {}),
   };
 }

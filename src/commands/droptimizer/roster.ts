@@ -5,6 +5,7 @@ import { buildRoster, characterLabels, rosterCsv, rosterMatrix, type Roster } fr
 import { cell, markdownTable } from '../../output/reports/markdown.js';
 import { writeReport } from '../../output/reports/files.js';
 import { signed } from '../../output/format.js';
+import { anySynthetic, SYNTHETIC_MARKDOWN, warnSynthetic } from '../../output/synthetic.js';
 import type { CharacterRun } from './run.js';
 import type { RosterReportTarget } from './report-spec.js';
 
@@ -31,14 +32,17 @@ export async function presentRoster(
       record: outcomes[i]?.record,
     })),
   );
-  if (ctx.out.json) ctx.out.printJson(roster);
+  const synthetic = anySynthetic(outcomes.map((o) => o.record));
+  // `synthetic` only when true, so a real roster's document keeps its shape
+  if (ctx.out.json) ctx.out.printJson(synthetic ? { ...roster, synthetic: true } : roster);
   else {
     const { printRoster } = await import('../../output/views/droptimizer-roster.js');
+    warnSynthetic(ctx.out, synthetic);
     printRoster(ctx.out, roster);
   }
   for (const t of reports) {
     if (t.format === 'csv') await writeReport(t.path, rosterCsv(roster.rows), 'CSV');
-    else await writeReport(t.path, rosterMarkdown(roster), 'Markdown');
+    else await writeReport(t.path, rosterMarkdown(roster, synthetic), 'Markdown');
   }
 }
 
@@ -46,7 +50,7 @@ export async function presentRoster(
 const serverOf = (baseline: readonly string[]): string | null =>
   baseline.map((l) => /^server=(\S+)$/.exec(l)?.[1]).find(Boolean) ?? null;
 
-function rosterMarkdown(roster: Roster): string {
+function rosterMarkdown(roster: Roster, synthetic: boolean): string {
   const people = markdownTable(
     ['Character', 'Job', 'State', 'Best upgrade', 'Δ dps', 'Δ %'],
     roster.characters.map((r) => {
@@ -81,5 +85,6 @@ function rosterMarkdown(roster: Roster): string {
       )
     : 'Nothing in these sources beats what anyone wears.';
   const title = `## simjob droptimizer: ${roster.characters.length} characters`;
-  return `${title}\n\n${people}\n\n### Upgrades by character (Δ % in the item's best slot)\n\n${grid}\n`;
+  const label = synthetic ? `${SYNTHETIC_MARKDOWN}\n\n` : '';
+  return `${title}\n\n${label}${people}\n\n### Upgrades by character (Δ % in the item's best slot)\n\n${grid}\n`;
 }

@@ -13,6 +13,7 @@ import { printTopGearHeadline } from './topgear.js';
 import type { StatWeights } from '../../statweights/weights.js';
 import { printStatWeights } from './statweights.js';
 import { printDroptimizer } from './droptimizer.js';
+import { isSynthetic, warnSynthetic } from '../synthetic.js';
 
 export { signed };
 
@@ -47,6 +48,7 @@ export const MULTISTAGE_REASON_WORDS: Record<string, string> = {
  * and warnings to stderr.
  */
 export function printResult(out: Output, record: ResultRecord, options: ResultViewOptions): void {
+  warnSynthetic(out, isSynthetic(record));
   printHeadline(out, record);
   printTopGearHeadline(out, record);
   printDroptimizer(out, record);
