@@ -51,7 +51,8 @@ export async function claimJob(
           attempt: job.attempt + 1,
           owner,
           simcPid: null,
-          detached: Boolean(options.detached),
+          // A staged run is several passes: only a single pass can be finished from its files by another process.
+          detached: Boolean(options.detached) && !job.multiStageSummary?.enabled,
         };
         return claimed;
       })

@@ -266,6 +266,8 @@ export class Worker {
       id,
       { pid: process.pid, nonce: this.nonce },
       this.o.concurrency + this.simcEnded.size,
+      // simc runs in a session of its own: if this worker is killed, the next one adopts the run (adopt.ts)
+      { detached: process.platform !== 'win32' },
     );
     if (claimed) {
       this.skipped.delete(id);
@@ -275,8 +277,9 @@ export class Worker {
   }
 
   /**
-   * Jobs whose waiting CLI went away (Ctrl-C, or it died) while their detached simc runs on, or ended with its
-   * status in the job folder: this worker takes them over and finishes them from their files.
+   * Jobs whose runner went away (a waiting CLI stopped by Ctrl-C or killed, an earlier worker killed) while their
+   * detached simc runs on, or ended with its status in the job folder: this worker takes them over and finishes
+   * them from their files.
    */
   private async adoptDetached(): Promise<void> {
     const { store } = this.o;
@@ -310,7 +313,7 @@ export class Worker {
         : undefined,
     );
     if (!adopted || adopted.owner?.nonce !== this.nonce) return;
-    this.o.log(`${id} adopted (its waiting CLI went away)`);
+    this.o.log(`${id} adopted (its runner went away)`);
     this.start(adopted, (deps, j) => finishAdopted(deps, j));
   }
 

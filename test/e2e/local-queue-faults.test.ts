@@ -25,6 +25,7 @@ import { noteSkipped } from '../helpers/skip-note.js';
 import {
   alive,
   freshLocalEnvs,
+  jobFile,
   json,
   profileFile,
   quickProfile,
@@ -241,5 +242,37 @@ describe('a damaged idempotency key record', () => {
     expect(lines[0]).toContain(`${join(keys, name as string)}: `);
     expect(lines[0]).toContain('Remove that file');
     expect(again.stderr).not.toMatch(/undefined|job folder/);
+  });
+});
+
+describe('a killed worker', () => {
+  it('leaves its simc running: the next worker adopts the run, also after a second kill; not retried', async () => {
+    const env = freshEnv();
+    const profile = profileFile(env, 'slow.simc', quickProfile('Slow', ['iterations=2000', '# fake.iter_us=2000']));
+    const submitted = await run(env, ['submit', profile, '--local', '--json']);
+    expect(submitted.exitCode, submitted.stderr).toBe(0);
+    const id = json(submitted).id as string;
+    const simcPid = await waitFor('simc to run', async () => jobFile(env, id).simcPid ?? undefined);
+    for (let kill = 0; kill < 2; kill++) {
+      const pid = await waitFor('a worker running the job', async () => {
+        const owner = workerPid(env);
+        return owner && alive(owner) && jobFile(env, id).owner?.pid === owner ? owner : undefined;
+      });
+      process.kill(pid, 'SIGKILL');
+      await waitFor('the worker to die', async () => (alive(pid) ? undefined : true));
+      expect(alive(simcPid)).toBe(true); // simc runs on, in a session of its own
+      expect((await statusOf(env, id)).status).toBe('running'); // the next command starts a worker, which adopts it
+    }
+    const done = await waitFor(
+      'the job to complete',
+      async () => {
+        const status = await statusOf(env, id);
+        return status.status === 'completed' ? status : undefined;
+      },
+      60_000,
+    );
+    expect(done.retried).toBe(false);
+    expect(jobFile(env, id)).toMatchObject({ attempt: 1, retried: false });
+    expect(workerLog(env).match(new RegExp(`${id} adopted`, 'g'))).toHaveLength(2);
   });
 });
