@@ -9,7 +9,7 @@ import { groupAlive, signalGroup } from './detached.js';
 import { finishJob, requeueForRetry } from './lifecycle.js';
 import { withLock } from './lock.js';
 import type { LocalJob, LocalStore } from './store.js';
-import { isOrphan, liveWorker } from './worker-process.js';
+import { isOrphan, isStalledByStoppedCli, liveWorker } from './worker-process.js';
 import { pendingDeliveries } from '../webhook/local.js';
 
 /** Stop the simc of an interrupted attempt if it still runs (and is that job's), so a retry never shares its folder. */
@@ -76,7 +76,7 @@ export async function recoverInterrupted(store: LocalStore): Promise<boolean> {
       else if (isOrphan(job, live)) {
         if (canAdopt(store, job)) adoptable = true;
         else await recoverJob(store, job);
-      }
+      } else if (isStalledByStoppedCli(job, isJobsSimc(store, job))) adoptable = true;
     } catch {
       // A job whose files cannot be read or written (a folder made read-only, a damaged record) is left as it is:
       // the commands about that job say what is wrong; those about the others go on.

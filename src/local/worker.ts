@@ -14,9 +14,9 @@ import { SimjobError } from '../errors.js';
 import { exists, removeFile } from '../util/data-files.js';
 import { readLockOwner, tryLock, type HeldLock } from './lock.js';
 import { claimJob, watchStops } from './claim.js';
-import { canAdopt, finishAdopted } from './adopt.js';
+import { canAdopt, finishAdopted, isJobsSimc } from './adopt.js';
 import { recoverInterrupted, recoverJob } from './control.js';
-import { isOrphan } from './worker-process.js';
+import { isOrphan, isStalledByStoppedCli } from './worker-process.js';
 import { expireIfDue, isDue, queueDeadline, runToEnd, type Ending } from './lifecycle.js';
 import type { RunDeps, StopReason } from './pass.js';
 import { runJob } from './runner.js';
@@ -302,13 +302,17 @@ export class Worker {
   private async adopt(id: string, live: { pid: number; nonce: string }): Promise<void> {
     const { store } = this.o;
     const job = await store.readJob(id);
-    if (!job?.detached || !isOrphan(job, live)) return;
-    if (!canAdopt(store, job)) {
+    if (!job?.detached) return;
+    // A stopped CLI is alive: its run is never retried (it would start simc again when resumed), only finished.
+    const stalled = (j: LocalJob) => isStalledByStoppedCli(j, isJobsSimc(store, j));
+    if (!isOrphan(job, live)) {
+      if (!stalled(job)) return;
+    } else if (!canAdopt(store, job)) {
       await recoverJob(store, job); // simc is gone without a word: an interrupted run, as a dead worker's
       return;
     }
     const adopted = await store.updateJob(id, (current) =>
-      current.detached && isOrphan(current, live) && current.simcPid === job.simcPid
+      current.detached && (isOrphan(current, live) || stalled(current)) && current.simcPid === job.simcPid
         ? { ...current, owner: live }
         : undefined,
     );

@@ -5,7 +5,7 @@
  * (no stack trace), runs the other jobs and exits; the commands about the bad job say what is wrong in one line.
  */
 import { execa } from 'execa';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
@@ -274,5 +274,44 @@ describe('a killed worker', () => {
     expect(done.retried).toBe(false);
     expect(jobFile(env, id)).toMatchObject({ attempt: 1, retried: false });
     expect(workerLog(env).match(new RegExp(`${id} adopted`, 'g'))).toHaveLength(2);
+  });
+});
+
+describe('a stopped waiting CLI (Ctrl-Z)', () => {
+  it('holds the queue only while its simc runs: the worker finishes its job, the next one runs', async () => {
+    const env = freshEnv();
+    const first = profileFile(env, 'first.simc', quickProfile('First', ['iterations=1000', '# fake.iter_us=1000']));
+    const child = spawn(process.execPath, [BIN, 'submit', first, '--local', '--wait', '--json'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    try {
+      const id = await waitFor('the CLI to run its job', async () => {
+        const folder = join(env.SIMJOB_DATA_DIR, 'jobs');
+        const jobs = existsSync(folder) ? readdirSync(folder).filter((n) => n.startsWith('local-')) : [];
+        const job = jobs[0] ? jobFile(env, jobs[0]) : undefined;
+        return job?.simcPid && job.owner?.cli ? (job.id as string) : undefined;
+      });
+      child.kill('SIGSTOP');
+      const next = await run(env, ['submit', profileFile(env, 'next.simc', quickProfile('Next')), '--local', '--json']);
+      expect(next.exitCode, next.stderr).toBe(0);
+      const done = await waitFor(
+        'the next job to complete',
+        async () => ((await statusOf(env, json(next).id)).status === 'completed' ? true : undefined),
+        60_000,
+      );
+      expect(done).toBe(true);
+      expect((await statusOf(env, id)).status).toBe('completed'); // finished by the worker from simc's files
+      expect(workerLog(env)).toContain(`${id} adopted`);
+      child.kill('SIGCONT');
+      expect(await exited).toBe(0); // resumed, it finds its job ended and reports it
+      expect(json({ exitCode: 0, stdout, stderr: '' }).id).toBe(id);
+    } finally {
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
+    }
   });
 });
