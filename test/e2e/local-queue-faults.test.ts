@@ -186,6 +186,30 @@ describe('the queue folder', () => {
   });
 });
 
+describe('a fault of the whole data dir', () => {
+  it('(a folder made where claim.lock belongs) is one log line per try, each after a longer pause; fixed, the queue runs', async () => {
+    const env = freshEnv();
+    const ids = await queueOfFour(env, (args) => run(env, args));
+    const claimLock = join(env.SIMJOB_DATA_DIR, 'claim.lock');
+    mkdirSync(claimLock);
+    const faults = () =>
+      workerLog(env)
+        .split('\n')
+        .filter((line) => line.includes(`${claimLock}: a folder is`));
+    await waitFor('three tries', async () => (faults().length >= 3 ? true : undefined), 30_000);
+    const pauses = faults().map((line) => Number(/trying again in ([\d.]+) s/.exec(line)?.[1]));
+    for (let i = 1; i < pauses.length; i++) expect(pauses[i]).toBeGreaterThan(pauses[i - 1] as number);
+    expect(workerLog(env)).not.toMatch(/^\s+at /m);
+    spawnSync('rmdir', [claimLock]);
+    for (const id of ids)
+      await waitFor(
+        `${id} to complete`,
+        async () => ((await statusOf(env, id)).status === 'completed' ? true : undefined),
+        30_000,
+      );
+  });
+});
+
 describe('a job record that is no file', () => {
   it.each([
     ['a link to /dev/zero', (path: string) => symlinkSync('/dev/zero', path)],
