@@ -11,7 +11,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { isWaiting } from '../jobs/states.js';
 import { SimjobError } from '../errors.js';
-import { exists, removeFile } from '../util/data-files.js';
+import { exists, isDiskFull, removeFile } from '../util/data-files.js';
 import { readLockOwner, tryLock, type HeldLock } from './lock.js';
 import { claimJob, watchStops } from './claim.js';
 import { canAdopt, finishAdopted, isJobsSimc } from './adopt.js';
@@ -201,7 +201,9 @@ export class Worker {
    * path: the others run, and it is tried again later (its folder may be fixed). Other faults are the caller's.
    */
   private skipOnJobFault(id: string, error: unknown): void {
-    if (!(error instanceof SimjobError && error.message.startsWith(this.o.store.jobDir(id)))) throw error;
+    // A full disk is the data dir's fault, not the job's: the loop backs off instead.
+    const inFolder = error instanceof SimjobError && error.message.startsWith(this.o.store.jobDir(id));
+    if (!inFolder || isDiskFull(error)) throw error;
     const before = this.skipped.get(id);
     const delayMs = before ? Math.min(MAX_SKIP_MS, before.delayMs * 2) : SKIP_MS;
     this.skipped.set(id, { until: Date.now() + delayMs, delayMs });
