@@ -135,10 +135,14 @@ describe('simjob webhook listen', () => {
     expect(await redeliver(l.url, 'evt_deep', event('../../../../tmp/x'))).toEqual({ kind: 'answered', status: 400 });
     expect(existsSync(join(dir, 'PWNED.json'))).toBe(false);
     expect(existsSync(join(dir, 'results'))).toBe(false); // the command never ran
-    const refusals = l
-      .stderr()
-      .split('\n')
-      .filter((line) => line.startsWith('Warning: '));
+    const warnings = () =>
+      l
+        .stderr()
+        .split('\n')
+        .filter((line) => line.startsWith('Warning: '));
+    // the listener prints a refusal after answering it: wait for the second line
+    for (let i = 0; i < 250 && warnings().length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    const refusals = warnings();
     expect(refusals).toEqual([
       expect.stringMatching(
         /^Warning: Delivery dlv_\w+ answered 400: payload\.id "\.\.\/PWNED" is not a job id of the service .*--exec did not run\.$/,
