@@ -341,8 +341,14 @@ export class Worker {
       },
     };
     const done = runToEnd(store, job, () => run(deps, job), ownedByMe)
-      .then((ending) => {
+      .then(async (ending) => {
         if (ending) this.o.log(`${job.id} ${ending.status}${ending.errorCode ? ` (${ending.errorCode})` : ''}`);
+        // Stopped by this worker's own shutdown: its simc was stopped too, so what it left is no run to finish
+        // (simc may write a report when told to stop): the job is for recovery to retry, not to adopt.
+        else if (run === runJob && this.o.shutdown.aborted)
+          await store.updateJob(job.id, (current) =>
+            ownedByMe(current) ? { ...current, detached: false } : undefined,
+          );
       })
       .catch(async (error: unknown) => {
         this.o.log(`${job.id}: its end could not be recorded: ${oneLine(error)}`);
