@@ -184,7 +184,7 @@ export class LocalStore {
    * stop every claim. Cheap (a stat each), so a submit checks before it queues a job nobody could then run.
    */
   checkLocks(): void {
-    for (const path of [this.claimLockPath, this.workerLockPath]) {
+    for (const path of [this.claimLockPath, this.workerLockPath, this.workerSpawnPath]) {
       if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
         throw dataFileError(Object.assign(new Error(`EISDIR: ${path}`), { code: 'EISDIR' }), path);
     }
