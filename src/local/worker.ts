@@ -37,7 +37,7 @@ export interface WorkerOptions {
 const TICK_MS = 250;
 /** After a fault of the data dir itself (not of one job), the next try waits this long, doubled per fault in a row. */
 const MAX_BACKOFF_MS = 30_000;
-/** Faults in a row (about three minutes with the backoff) after which the worker leaves; the next command starts one. */
+/** Faults in a row (about two minutes with the backoff) after which the worker leaves; the next command starts one. */
 const MAX_FAULTS = 10;
 /** A job whose folder could not be claimed or read is tried again after this long, doubled each time. */
 const SKIP_MS = 5_000;
@@ -113,7 +113,10 @@ export class Worker {
     this.wakeUp?.();
   }
 
-  /** `wakeable`: a change in the queue cuts the nap short (not during a backoff, which the faulty tick's own moves would end). */
+  /**
+   * `wakeable`: a change in the queue cuts the nap short (not during a backoff: the faulty tick's own moves of
+   * markers would end it at once).
+   */
   private nap(ms: number, wakeable = true): Promise<void> {
     if (!wakeable) this.wakeRequested = false;
     if (this.wakeRequested) {

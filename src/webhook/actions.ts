@@ -45,8 +45,8 @@ export function runExec(
   const id = received.event.payload.id;
   if (!isServiceShapedJobId(id)) {
     const shown = JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id);
-    const why = `payload.id ${shown} is not a job id of the service (18 letters or digits, or local-…); --exec did not run`;
-    return Promise.reject(new ActionFailure(why, 400));
+    const why = `payload.id ${shown} is not a job id of the service (18 letters or digits, or local-…)`;
+    return Promise.reject(new ActionFailure(`${why}; --exec did not run`, 400));
   }
   return new Promise((resolve, reject) => {
     const posix = process.platform !== 'win32';
