@@ -158,6 +158,32 @@ describe('a queue with one broken job folder among them', () => {
   });
 });
 
+describe('chmod 555 on a running job folder (as a user)', () => {
+  it.skipIf(!canDrop)('the waiting CLI says so in one line; the queued job runs and the worker exits', async () => {
+    const env = freshEnv();
+    const slow = profileFile(env, 'slow.simc', quickProfile('Slow', ['# fake.start_delay_ms=2500']));
+    const next = profileFile(env, 'next.simc', quickProfile('Next'));
+    giveToNobody(env);
+    const waiting = asUser(env, ['submit', slow, '--local', '--wait']);
+    const id = await waitFor('the job to run', async () => {
+      const folder = join(env.SIMJOB_DATA_DIR, 'jobs');
+      const [first] = existsSync(folder) ? readdirSync(folder).filter((n) => n.startsWith('local-')) : [];
+      return first && jobFile(env, first).simcPid ? first : undefined;
+    });
+    const queued = await asUser(env, ['submit', next, '--local', '--json']);
+    expect(queued.exitCode, queued.stderr).toBe(0);
+    const folder = join(env.SIMJOB_DATA_DIR, 'jobs', id);
+    chmodSync(folder, 0o555);
+    const result = await waiting;
+    expect(result.exitCode).toBe(1);
+    const errors = result.stderr.split('\n').filter((line) => line.startsWith('Error: '));
+    expect(errors).toEqual([expect.stringMatching(`^Error: ${folder}/.*: permission denied\\.`)]);
+    await workerGone(env);
+    expect(json(await asUser(env, ['status', json(queued).id, '--json'])).status).toBe('completed');
+    expectOneLineLog(env, `${folder}/`);
+  });
+});
+
 describe('the queue folder', () => {
   it('with folders in it: an empty one is removed, one with files is named once; the job runs', async () => {
     const env = freshEnv();
