@@ -7,7 +7,18 @@
  *   LocalError naming the path and what is wrong with it (dataFileError).
  * The calls are synchronous (the files are a few kB); the functions stay async for their callers.
  */
-import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { LocalError } from '../errors.js';
 import { errnoCode } from './errno.js';
 import { randomHex } from './random.js';
@@ -114,27 +125,54 @@ export async function writeJsonAtomic(path: string, value: unknown): Promise<voi
   await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** A file's text, or undefined when it does not exist. */
-export function readIfPresent(path: string): string | undefined {
+/** The largest record simjob reads from its data dir: its own are a few kB (a summary, up to a few MB). */
+export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A file's text, or undefined when it does not exist. Only a regular file of at most `maxBytes` is read: a record
+ * replaced by a FIFO (which would block the read for ever) or a link to /dev/zero (which never ends) is an error
+ * naming it. Opened without blocking, then checked on the open file, so what is checked is what is read.
+ */
+export function readIfPresent(path: string, maxBytes = MAX_RECORD_BYTES): string | undefined {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return undefined;
     throw dataFileError(error, path);
   }
+  try {
+    const info = fstatSync(fd);
+    if (info.isDirectory()) throw dataFileError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path);
+    if (!info.isFile())
+      throw new LocalError(`${path}: not a regular file.`, 'Remove it; simjob keeps only plain files there.');
+    if (info.size > maxBytes)
+      throw new LocalError(
+        `${path}: ${info.size} bytes, more than any record simjob writes (${maxBytes}).`,
+        'Remove that file, or set SIMJOB_DATA_DIR to a fresh folder.',
+      );
+    return readFileSync(fd, 'utf8');
+  } catch (error) {
+    throw dataFileError(error, path);
+  } finally {
+    closeSync(fd);
+  }
 }
 
-/** A JSON file, or undefined when it does not exist. A file that exists but does not parse is an error. */
-export async function readJson<T>(path: string): Promise<T | undefined> {
+/**
+ * A JSON file, or undefined when it does not exist. A file that exists but does not parse is an error, with `fix`
+ * as its hint (what to remove depends on the record).
+ */
+export async function readJson<T>(
+  path: string,
+  fix = 'Delete that job folder, or set SIMJOB_DATA_DIR to a fresh folder.',
+): Promise<T | undefined> {
   const text = readIfPresent(path);
   if (text === undefined) return undefined;
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new LocalError(
-      `${path}: damaged (not JSON).`,
-      'Delete that job folder, or set SIMJOB_DATA_DIR to a fresh folder.',
-    );
+    throw new LocalError(`${path}: damaged (not JSON).`, fix);
   }
 }
 

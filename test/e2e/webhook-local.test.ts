@@ -230,13 +230,14 @@ describe('local jobs with --webhook', () => {
     cleanups.push(receiver.close);
     const env = localEnv({ SIMJOB_WEBHOOK_URL: receiver.url, SIMJOB_WEBHOOK_SECRET: SECRET });
     const id = await submit(env, profile(env, 'Retried', ['# fake.start_delay_ms=1500']), ['--webhook']);
-    await waitFor('simc to start', () => {
+    const simc = await waitFor('simc to start', () => {
       const job = JSON.parse(readFileSync(join(env.SIMJOB_DATA_DIR, 'jobs', id, 'job.json'), 'utf8'));
-      return job.simcPid ? true : undefined;
+      return (job.simcPid as number | null) ?? undefined;
     });
     const worker = workerPid(env)!;
     process.kill(worker, 'SIGKILL');
-    await waitFor('the worker to die', () => (alive(worker) ? undefined : true));
+    process.kill(-simc, 'SIGKILL'); // with its simc (a healthy one would be adopted, not retried)
+    await waitFor('the worker and simc to die', () => (alive(worker) || alive(simc) ? undefined : true));
 
     const finished = JSON.parse((await simjob(['status', id, '--wait', '--json'], { env, timeoutMs: 30_000 })).stdout);
     expect(finished).toMatchObject({ status: 'completed', retried: true });

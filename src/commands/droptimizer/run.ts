@@ -21,6 +21,7 @@ import type { DroptimizerCommandOptions } from '../../program.js';
 import { checkFlags, submitProfiles } from '../submit/run.js';
 import { hasGlob } from '../submit/globs.js';
 import type { ReportTarget } from '../../output/reports/spec.js';
+import { writeFileReplacing } from '../../util/write-file.js';
 
 export type DroptimizerOptions = DroptimizerCommandOptions;
 
@@ -135,9 +136,8 @@ async function writeProfile(ctx: Context, file: string, characters: CharacterRun
       'Name one export, or drop -o.',
     );
   const [one] = characters as [CharacterRun];
-  const { writeFile } = await import('node:fs/promises');
   try {
-    await writeFile(file, one.profile.text);
+    await writeFileReplacing(file, one.profile.text);
   } catch (error) {
     throw new UsageError(
       `Cannot write ${file}: ${(error as Error).message}.`,

@@ -3,7 +3,7 @@
  * profileset per stat, or simc's scale factors), and submit it through submit's own machinery (preflight, dry run,
  * remote or local, --wait, batches, scenarios). The weights are read where the job's result is shown (attach.ts).
  */
-import { writeFile } from 'node:fs/promises';
+import { writeFileReplacing } from '../../util/write-file.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readProfile, type ProfileInput } from '../../jobs/submission.js';
@@ -101,7 +101,7 @@ function describePlan(character: Character, plan: StatWeightsPlan): string {
 
 async function writeProfile(ctx: Context, file: string, text: string): Promise<number> {
   try {
-    await writeFile(file, text);
+    await writeFileReplacing(file, text);
   } catch (error) {
     throw new UsageError(
       `Cannot write ${file}: ${(error as Error).message}.`,

@@ -2,7 +2,7 @@
  * `simjob topgear`: read the addon export, build the gear combinations, and submit them as one profileset job
  * through submit's own machinery (preflight, dry run, remote or local, --wait).
  */
-import { writeFile } from 'node:fs/promises';
+import { writeFileReplacing } from '../../util/write-file.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { MAX_PROFILE_BYTES } from '../../api/schemas.js';
@@ -122,7 +122,7 @@ function checkServiceSize(text: string, plan: TopGearPlan): void {
 
 async function writeProfile(ctx: Context, file: string, text: string, plan: TopGearPlan): Promise<number> {
   try {
-    await writeFile(file, text);
+    await writeFileReplacing(file, text);
   } catch (error) {
     throw new UsageError(
       `Cannot write ${file}: ${(error as Error).message}.`,

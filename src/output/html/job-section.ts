@@ -1,4 +1,4 @@
-import { ERROR_ADVICE } from '../../jobs/states.js';
+import { adviceFor } from '../../jobs/states.js';
 import { buildLabel } from '../build-label.js';
 import { formatDuration, formatNumber, formatTime } from '../format.js';
 import type { RankedProfileset } from '../report-profilesets.js';
@@ -103,7 +103,7 @@ export function headline(job: ReportJob): string {
 function outcome(job: ReportJob): string {
   const r = job.record;
   if (r.status === 'completed' && !r.errorCode) return '';
-  const advice = r.errorCode ? ERROR_ADVICE[r.errorCode] : undefined;
+  const advice = adviceFor(r.errorCode, r.statusReason);
   const what = r.errorCode ?? r.status;
   return `<p class="outcome"><strong>${text(what)}</strong>${r.statusReason ? `: ${text(r.statusReason)}` : ''}${advice ? `<br>${text(advice)}` : ''}</p>`;
 }

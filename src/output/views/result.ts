@@ -1,6 +1,6 @@
 import type { Colours } from '../ansi.js';
 import type { Artifact, ResultRecord } from '../../api/schemas.js';
-import { ERROR_ADVICE } from '../../jobs/states.js';
+import { adviceFor } from '../../jobs/states.js';
 import { buildLabel } from '../build-label.js';
 import { colourState, formatDuration, formatNumber, signed } from '../format.js';
 import { painted, type Output } from '../io.js';
@@ -102,7 +102,7 @@ function printOutcome(out: Output, record: ResultRecord): void {
   out.line();
   const reason = record.statusReason ?? '';
   out.line(`${out.c.red(safe(record.errorCode ?? record.status))}: ${safe(reason)}`.trimEnd());
-  const advice = record.errorCode ? ERROR_ADVICE[record.errorCode] : undefined;
+  const advice = adviceFor(record.errorCode, record.statusReason);
   if (advice) out.line(out.c.dim(advice));
 }
 
