@@ -81,7 +81,7 @@ function readSlots(list: string | undefined): Group[] | undefined {
 /** On stderr: how many combinations, per slot group, and what was left out and why. */
 function reportCounts(ctx: Context, exp: AddonExport, plan: TopGearPlan): void {
   const who = `${exp.characterName} (${[exp.spec, exp.className].filter(Boolean).join(' ')})`;
-  const perGroup = plan.groups.map((g) => `${g.group} ${g.choices.length}`);
+  const perGroup = plan.groups.map((g) => `${g.group} ${formatNumber(g.counts[0] + g.counts[1])}`);
   if (plan.loadouts.length > 1) perGroup.push(`talents ${plan.loadouts.length}`);
   const sets =
     plan.count === 1
