@@ -38,10 +38,9 @@ export async function loadCatalog(spec: string | undefined, options: LoadOptions
     text = await fetchCatalogText(spec, options);
   } else {
     where = spec;
-    const { readUserFile } = await import('../util/read-file.js');
-    text = (
-      await readUserFile(spec, 'Catalog', { missing: 'Check the path, or drop --catalog to use the shipped one.' })
-    ).toString('utf8');
+    const { CAPS, decodeOrFail, readUserFile } = await import('../util/read-file.js');
+    const missing = 'Check the path, or drop --catalog to use the shipped one.';
+    text = decodeOrFail(await readUserFile(spec, 'Catalog', { missing }, CAPS.catalog), `Catalog ${spec}`);
   }
   try {
     return parseCatalog(text, where);

@@ -38,10 +38,26 @@ export async function readAll(stdin: NodeJS.ReadableStream): Promise<string> {
   return (await readAllBytes(stdin)).toString('utf8');
 }
 
-/** Read all of stdin as it came (for `submit -`, a webhook body to verify). */
-export async function readAllBytes(stdin: NodeJS.ReadableStream): Promise<Buffer> {
+/**
+ * Read all of stdin as it came (for `submit -`, a webhook body to verify). Past `maxBytes` it stops reading and
+ * throws `tooLarge()` (`< /dev/zero` must not fill the memory).
+ */
+export async function readAllBytes(
+  stdin: NodeJS.ReadableStream,
+  maxBytes = Infinity,
+  tooLarge: () => Error = () => new Error(`stdin holds more than ${maxBytes} bytes`),
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  let total = 0;
+  for await (const chunk of stdin) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    total += bytes.length;
+    if (total > maxBytes) {
+      (stdin as { destroy?: () => void }).destroy?.();
+      throw tooLarge();
+    }
+    chunks.push(bytes);
+  }
   return Buffer.concat(chunks);
 }
 
