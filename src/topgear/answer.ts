@@ -107,8 +107,12 @@ function separateAdvice(best: Row, rival: Row, metric: string): string {
   );
 }
 
-/** Combination names carry "(<ilvl>, vault)" after a Great Vault item's name (topgear/combinations.ts labels). */
-const VAULT_ITEM = /(?:^|, )([^,]+?\(\d+, vault\)(?: #\d+)?) in ([a-z_0-9]+)/;
+/**
+ * Combination names carry "(<ilvl>, vault)" after a Great Vault item's name, or "(vault)" when the export gave the
+ * item no name comment ("item 162541 (vault)"): the export's vault section decides, never the name
+ * (topgear/combinations.ts labels).
+ */
+const VAULT_ITEM = /(?:^|, )([^,]+?\((?:\d+, )?vault\)(?: #\d+)?) in ([a-z_0-9]+)/;
 
 function vaultAdvice(actor: Estimate, ranked: readonly Row[], metric: string): string | undefined {
   const withVault = ranked.find((r) => VAULT_ITEM.test(r.name));
