@@ -15,4 +15,11 @@
  * makes one run per stat plus the baseline (six for the default stats): about 100 times one default sim.
  */
 export const DEFAULT_AMOUNT = 300;
+/**
+ * The most `--amount` may add: a weight is the slope of DPS at the character's own stats, and simc's own delta is
+ * 154 points at level 90. 10,000 points is more than a level-90 character's whole rating in one stat, so the slope
+ * would be measured across breakpoints and diminishing returns, at another character; beyond it simc's stats also
+ * stop being the same numbers (2,147,483,648 wraps as a 32-bit integer).
+ */
+export const MAX_AMOUNT = 10_000;
 export const DEFAULT_TARGET_ERROR = 0.05;

@@ -8,7 +8,7 @@
  * Gear, the ranking is never hidden; unlike a bare ranking, a tie is said to be one.
  */
 import type { ResultRecord } from '../api/schemas.js';
-import { isTopGearJob } from '../jobs/topgear-marker.js';
+import { EXPORT_META_KEY, EXPORT_UNCHECKED, isTopGearJob } from '../jobs/topgear-marker.js';
 import { formatNumber } from '../output/format.js';
 import { difference, rankByMean, type Difference, type Estimate } from '../output/stats.js';
 
@@ -25,7 +25,13 @@ export interface TopGearAnswer {
   separate?: string;
   /** The Great Vault: which item to take and what it is worth over the best without a vault item. */
   vault?: string;
+  /** The export had no checksum line: what was simmed is what it held, and nothing proved it whole. */
+  unchecked?: string;
 }
+
+const UNCHECKED =
+  'The export had no "# Checksum:" line: it read whole, but nothing proved that it was not cut short; ' +
+  'if an item you own is not named above, copy the whole /simc text and run it again.';
 
 /** How many tied names the headline lists before "and N more". */
 const LISTED = 10;
@@ -34,6 +40,12 @@ const FINEST_TARGET_ERROR = 0.01;
 const EQUIPPED = 'the equipped set';
 
 export function topGearAnswer(record: ResultRecord): TopGearAnswer | undefined {
+  const answer = rankedAnswer(record);
+  if (answer && record.metadata?.[EXPORT_META_KEY] === EXPORT_UNCHECKED) answer.unchecked = UNCHECKED;
+  return answer;
+}
+
+function rankedAnswer(record: ResultRecord): TopGearAnswer | undefined {
   if (!isTopGearJob(record.metadata)) return undefined;
   const summary = record.result.summary;
   const actor = summary?.mainActor;

@@ -41,7 +41,16 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
   if (reports.length)
     await (await import('../../output/reports/files.js')).checkReportTargets(reports as unknown as ReportTarget[]);
   const { loadCatalog } = await import('../../droptimizer/load.js');
-  const catalog = await loadCatalog(options.catalog, { env: ctx.env, signal: ctx.signal });
+  const catalog = await loadCatalog(options.catalog, {
+    env: ctx.env,
+    signal: ctx.signal,
+    // Never silent: a warning whatever --quiet says, and why under --debug (a TLS failure may be an attack).
+    onCachedCopy: (url, reason) => {
+      const why = ctx.debugLevel > 0 ? '' : ' --debug shows why.';
+      ctx.out.warn(`Cannot fetch the catalog ${url} now; using the copy fetched before.${why}`);
+      if (ctx.debugLevel > 0) ctx.out.err(`${ctx.out.ce.dim(terminalSafe(`catalog ${url}: ${reason}`))}\n`);
+    },
+  });
   let selection: Selection;
   try {
     selection = selectDrops(catalog, { ...options, instances: options.instance });

@@ -12,7 +12,7 @@ import { planTopGear, type TopGearPlan } from '../../topgear/combinations.js';
 import { DEFAULT_MAX_COMBOS, parseSlots, SlotsError, type Group } from '../../topgear/groups.js';
 import { suggestSlots } from '../../topgear/limit.js';
 import { topGearProfile } from '../../topgear/profile.js';
-import { TOPGEAR_KIND, TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
+import { EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_KIND, TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
 import { formatNumber } from '../../output/format.js';
 import { noun } from '../../util/plural.js';
 import { terminalSafe } from '../../output/safe.js';
@@ -43,9 +43,10 @@ export async function run(ctx: Context, [source = '-']: string[], options: TopGe
   if (!options.local) checkServiceSize(profile.text, plan);
 
   const meta = [...options.meta];
-  if (meta.some((m) => m.startsWith(`${TOPGEAR_META_KEY}=`))) {
+  for (const key of [TOPGEAR_META_KEY, EXPORT_META_KEY]) {
+    if (!meta.some((m) => m.startsWith(`${key}=`))) continue;
     throw new UsageError(
-      `--meta ${TOPGEAR_META_KEY}= is set by topgear itself (it marks the job for \`simjob result\`).`,
+      `--meta ${key}= is set by topgear itself (it marks the job for \`simjob result\`).`,
       'Use another key.',
     );
   }
@@ -53,7 +54,10 @@ export async function run(ctx: Context, [source = '-']: string[], options: TopGe
     ctx.out.warn(
       '--plain sends no metadata, so `simjob result` will not know this is a top gear job (the profileset names still say what each one swaps in).',
     );
-  else meta.push(`${TOPGEAR_META_KEY}=${TOPGEAR_KIND}`);
+  else {
+    meta.push(`${TOPGEAR_META_KEY}=${TOPGEAR_KIND}`);
+    if (exp.checksum.state === 'missing') meta.push(`${EXPORT_META_KEY}=${EXPORT_UNCHECKED}`);
+  }
   return submitProfiles(ctx, [{ source, text: profile.text }], { ...options, meta });
 }
 
