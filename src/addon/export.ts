@@ -171,7 +171,7 @@ export function parseAddonExport(input: string): AddonExport {
       const where = section === 'bags' ? 'the bags' : 'the Great Vault';
       throw fail(`Line ${lineNo}: ${quote(line)} in ${where} is neither an item name nor an item line simc can read.`);
     }
-    if (lineNo === lastContentLine && result.checksum.state === 'missing' && /\(\d*$/.test(body)) {
+    if (lineNo === lastContentLine && result.checksum.state === 'missing' && result.className && /\(\d*$/.test(body)) {
       throw cutAt(lineNo, line);
     }
   };
@@ -186,7 +186,8 @@ export function parseAddonExport(input: string): AddonExport {
     const key = eq > 0 ? line.slice(0, eq) : '';
     const value = line.slice(eq + 1);
     // `main_` at the end of a paste without its checksum: a line cut before its `=`.
-    if (eq <= 0 && lineNo === lastContentLine && result.checksum.state === 'missing') throw cutAt(lineNo, line);
+    const last = lineNo === lastContentLine && result.checksum.state === 'missing';
+    if (eq <= 0 && last && result.className) throw cutAt(lineNo, line); // a text with no class line is no export
     if (isSlot(key)) {
       if (value === '') return; // an empty slot
       if (result.equipped[key]) throw fail(`Line ${lineNo}: ${key} is equipped twice.`);
