@@ -1,3 +1,5 @@
+import { UsageError } from '../errors.js';
+
 /**
  * Read a secret without echoing it: a prompt on stderr, keystrokes read in raw mode from the terminal.
  * Ctrl-C aborts (exit 130 through the caller), Backspace edits, Enter ends.
@@ -75,6 +77,16 @@ export async function readSecretLine(
     if (value === undefined) throw cancelled();
     return value;
   }
-  const text = await readAll(stdin);
-  return text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
+  // A secret is one line: `login < /dev/zero` must not fill the memory.
+  const bytes = await readAllBytes(
+    stdin,
+    64 * 1024,
+    () => new UsageError('stdin holds more than 64 kB: a secret is one line.'),
+  );
+  return (
+    bytes
+      .toString('utf8')
+      .split(/\r?\n/)
+      .find((line) => line.trim() !== '') ?? ''
+  );
 }

@@ -25,6 +25,10 @@ export const CAPS = {
   saved: { bytes: 256 * MB, why: 'a saved --json result is at most 16 MB per job' },
   /** A webhook body to verify: the service's deliveries are a few kB. */
   webhookBody: { bytes: 16 * MB, why: 'a webhook delivery is a few kB' },
+  /** A signing secret or an API key: one line. */
+  secret: { bytes: 64 * 1024, why: 'a secret is one line' },
+  /** simjob's own settings and credentials files. */
+  config: { bytes: 1 * MB, why: "simjob's settings are a few hundred bytes" },
 } as const satisfies Record<string, SizeCap>;
 
 const size = (bytes: number) =>
@@ -41,15 +45,41 @@ function notAFile(stats: Stats): string | undefined {
 }
 
 /** Bytes read beyond the cap: the error says "over N MB", never how far over. */
-export class TooLargeError extends Error {}
+export class TooLargeError extends Error {
+  constructor() {
+    super('it is larger than simjob reads for it');
+  }
+}
+
+/** Not a regular file: `kind` says what it is ("a named pipe (FIFO)", "a device", "a folder"). */
+export class NotAFileError extends Error {
+  constructor(readonly kind: string) {
+    super(`it is ${kind}, not a file`);
+  }
+}
+
+/**
+ * The core of every read of a file simjob did not write this moment: only a regular file (the open does not wait
+ * for a FIFO's writer; a folder, a FIFO, `/dev/zero` or a symlink to one is refused before a byte is read), and never
+ * more than `maxBytes` of it, whatever its size claims (`/proc` files say 0). Throws NotAFileError, TooLargeError,
+ * or the file system's own error (ENOENT…). Synchronous: the files are small, and node:fs/promises (with the
+ * readline it loads) costs more to load than such a read takes.
+ */
+export function readRegularFile(path: string, maxBytes: number): Buffer {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const kind = notAFile(fstatSync(fd));
+    if (kind) throw new NotAFileError(kind);
+    return readCapped(fd, maxBytes);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * Read a file the user named (a profile, an export, a catalog, a saved result), or fail with one line that says
- * why: `noun` names what it is ("Profile", "Export"); `fixes` are the hints for a missing file and for a folder.
- * Only a regular file is read (a folder, a FIFO, `/dev/zero` or a symlink to one is refused before a byte is read:
- * the open does not wait for a FIFO's writer), and never more than `cap` bytes of it, whatever its size claims
- * (`/proc` files say 0). Synchronous: node:fs/promises (with the readline it loads) costs more to load than a sync
- * read of a file of a few kB takes.
+ * why: `noun` names what it is ("Profile", "Export"); `fixes` are the hints for a missing file and for a folder;
+ * `cap` bounds it (readRegularFile).
  */
 export async function readUserFile(
   path: string,
@@ -58,41 +88,33 @@ export async function readUserFile(
   cap: SizeCap,
 ): Promise<Buffer> {
   const shown = terminalSafeLine(path);
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    return readRegularFile(path, cap.bytes);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new UsageError(`${noun} ${shown} does not exist.`, fixes.missing);
-    if (code === 'EISDIR') throw new UsageError(`${noun} ${shown} is a folder, not a file.`, fixes.folder);
-    throw new UsageError(`Cannot read ${noun.toLowerCase()} ${shown}: ${(error as Error).message}.`);
-  }
-  try {
-    const kind = notAFile(fstatSync(fd));
-    if (kind === 'a folder') throw new UsageError(`${noun} ${shown} is a folder, not a file.`, fixes.folder);
-    if (kind) throw new UsageError(`${noun} ${shown} is ${kind}, not a file.`, 'Save it to a file and name that.');
-    return readCapped(fd, cap);
-  } catch (error) {
+    const folder = code === 'EISDIR' || (error instanceof NotAFileError && error.kind === 'a folder');
+    if (folder) throw new UsageError(`${noun} ${shown} is a folder, not a file.`, fixes.folder);
+    if (error instanceof NotAFileError) {
+      throw new UsageError(`${noun} ${shown} is ${error.kind}, not a file.`, 'Save it to a file and name that.');
+    }
     if (error instanceof TooLargeError) {
       throw new UsageError(`${noun} ${shown} is over ${size(cap.bytes)}: ${cap.why}.`, 'Check the file name.');
     }
-    if (error instanceof UsageError) throw error;
     throw new UsageError(`Cannot read ${noun.toLowerCase()} ${shown}: ${(error as Error).message}.`);
-  } finally {
-    closeSync(fd);
   }
 }
 
-function readCapped(fd: number, cap: SizeCap): Buffer {
+function readCapped(fd: number, maxBytes: number): Buffer {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
-    const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, cap.bytes + 1 - total));
+    const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes + 1 - total));
     const n = readSync(fd, chunk, 0, chunk.length, null);
     if (n === 0) break;
     chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
     total += n;
-    if (total > cap.bytes) throw new TooLargeError();
+    if (total > maxBytes) throw new TooLargeError();
   }
   return Buffer.concat(chunks, total);
 }

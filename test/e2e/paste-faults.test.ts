@@ -8,7 +8,7 @@
  */
 import { execa } from 'execa';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -184,6 +184,28 @@ describe('inputs are regular files of a sane size', () => {
     });
     expect(r.exitCode).toBe(2);
     expect(String(r.stderr)).toBe('Error: The export on stdin is over 8 MB: a /simc export is a few tens of kB.');
+  });
+  it("simjob's own settings file, a secret file and a key on stdin are bounded the same way", async () => {
+    const config = join(dir, 'zero-config');
+    mkdirSync(config);
+    symlinkSync('/dev/zero', join(config, 'config.json'));
+    const list = await simjob(['config', 'list'], { env: { ...env, SIMJOB_CONFIG_DIR: config } });
+    expect(list.exitCode).toBe(2);
+    expect(errLines(list.stderr)).toEqual([
+      `Error: Cannot read ${join(config, 'config.json')}: it is a device, not a file. Check the file and its permissions.`,
+    ]);
+    const secret = await simjob(['webhook', 'verify', '--secret-file', folder, '--signature', 'x'], { env });
+    expect(secret.exitCode).toBe(2);
+    expect(secret.stderr).toMatch(/^Error: Cannot read the secret file .*folder: it is a folder, not a file\./);
+    const login = await execa(process.execPath, [BIN, 'login'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...env },
+      extendEnv: false,
+      inputFile: '/dev/zero',
+      reject: false,
+      timeout: 30_000,
+    });
+    expect(login.exitCode).toBe(2);
+    expect(String(login.stderr)).toBe('Error: stdin holds more than 64 kB: a secret is one line.');
   });
 });
 
