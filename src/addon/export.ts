@@ -164,6 +164,7 @@ export function parseAddonExport(input: string): AddonExport {
       pendingName = null;
       return;
     }
+    if (/^Checksum:/i.test(body)) return; // after the bags when an export has no character info section
     // The bags and the vault hold only item names and item lines: anything else is an item simc could not read,
     // never dropped in silence. The last line of a paste without its checksum is where a cut falls.
     if (section === 'bags' || section === 'vault') {

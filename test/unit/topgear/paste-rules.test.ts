@@ -94,6 +94,13 @@ describe('nothing from a paste is dropped in silence', () => {
     );
   });
 
+  it('a checksum line right after the bags (no character info section) is not taken for a bag line', () => {
+    const text = real('shaman-enhancement-1.txt').replace('### End of Gear from Bags\n', '');
+    const exp = parseAddonExport(`${text}\n# Checksum: 0\n`);
+    expect(exp.checksum.state).toBe('mismatch');
+    expect(exp.bags).toHaveLength(11);
+  });
+
   it('an item option simc does not have (,html=/x) is an error naming it, never copied into the profilesets', () => {
     const html = FURY.replace(
       '# trinket1=,id=249346,bonus_id=12806/13577',
