@@ -45,6 +45,15 @@ describe('a hoard of bag trinkets', () => {
         'would make 104 (or raise --max-combos).',
     );
     expect(existsSync(join(dir, 'hoard.simc'))).toBe(false);
+    // --max-combos raised past the pairs: for the service, refused from the count before the profile is written.
+    const raised = await simjob(['topgear', file, '--slots', 'trinket', '--max-combos', '100000000', '--dry-run'], {
+      env,
+    });
+    expect(raised.exitCode).toBe(2);
+    expect(errLines(raised.stderr).at(-1)).toBe(
+      "Error: The profile for 12,522,509 combinations is at least 429.9 MB, over the service's 2 MB: fewer --slots " +
+        'would (or run it with --local).',
+    );
   });
 });
 

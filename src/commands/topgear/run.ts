@@ -38,9 +38,12 @@ export async function run(ctx: Context, [source = '-']: string[], options: TopGe
   const max = options.maxCombos ?? DEFAULT_MAX_COMBOS;
   if (plan.count > max) throw tooMany(plan, max, options.talents);
 
+  // A raised --max-combos must not build a profile the service would refuse: each profileset is a line of at least
+  // MIN_SET_BYTES, so a count whose lines alone pass 2 MB is refused before any is written.
+  if (!options.local && !options.output) checkServiceSize((plan.count - 1) * MIN_SET_BYTES, plan, true);
   const profile = topGearProfile(exp, plan, source === '-' ? 'stdin' : source, { targetError: options.targetError });
   if (options.output) return writeProfile(ctx, options.output, profile.text, plan);
-  if (!options.local) checkServiceSize(profile.text, plan);
+  if (!options.local) checkServiceSize(Buffer.byteLength(profile.text), plan);
 
   const meta = [...options.meta];
   for (const key of [TOPGEAR_META_KEY, EXPORT_META_KEY]) {
@@ -112,15 +115,17 @@ function tooMany(plan: TopGearPlan, max: number, talents: 'active' | 'all' | und
 }
 
 /** Names are never shortened, so a big run can outgrow the service's 2 MB; say which --slots would fit. */
-function checkServiceSize(text: string, plan: TopGearPlan): void {
-  const bytes = Buffer.byteLength(text);
+/** `profileset."A (1) in neck"+=neck=,id=1` and its line break (39 bytes): no profileset line is shorter. */
+const MIN_SET_BYTES = 36;
+
+function checkServiceSize(bytes: number, plan: TopGearPlan, estimate = false): void {
   if (bytes <= MAX_PROFILE_BYTES) return;
   const suggestion = suggestSlots(plan, Math.floor((plan.count * MAX_PROFILE_BYTES) / bytes));
   const fix = suggestion
     ? `--slots ${suggestion.slots.join(',')} would make ${formatNumber(suggestion.count)} combinations`
     : 'fewer --slots would';
   throw new UsageError(
-    `The profile for ${formatNumber(plan.count)} combinations is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the service's 2 MB: ${fix} (or run it with --local).`,
+    `The profile for ${formatNumber(plan.count)} combinations is ${estimate ? 'at least ' : ''}${(bytes / 1024 / 1024).toFixed(1)} MB, over the service's 2 MB: ${fix} (or run it with --local).`,
   );
 }
 
