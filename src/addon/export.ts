@@ -147,9 +147,8 @@ export function parseAddonExport(input: string): AddonExport {
     }
     const named = parseNameComment(line);
     if (named) {
-      // The name comes first; an optional upgrade comment may follow it before the item line. A name is text from
-      // outside: its control characters are written as escapes, in the profile as on the terminal.
-      pendingName ??= { name: terminalSafe(named.name), ilvl: named.ilvl, comment: terminalSafe(line) };
+      // The name comes first; an optional upgrade comment may follow it before the item line.
+      pendingName ??= { ...named, comment: line };
       lastItemComment = lineNo;
       return;
     }
@@ -195,7 +194,7 @@ export function parseAddonExport(input: string): AddonExport {
       const comment = pendingName?.comment;
       result.equipped[key] = readItem(key, value, 'equipped', lineNo);
       if (comment) result.baseline.push(comment);
-      result.baseline.push(line); // itemProblem allows no control character in an item line
+      result.baseline.push(line);
       return;
     }
     if (!describesCharacter(key)) {
@@ -207,13 +206,13 @@ export function parseAddonExport(input: string): AddonExport {
     }
     if (isClassKey(key) && !result.className) {
       result.className = key;
-      result.characterName = terminalSafe(value.replace(/^"(.*)"$/, '$1'));
+      result.characterName = value.replace(/^"(.*)"$/, '$1');
     } else if (key === 'spec') result.spec = value;
     else if (key === 'talents') result.talents = value;
     if (!result.className) {
       throw fail(`Line ${lineNo}: ${quote(line)} comes before the class line (e.g. warrior="Name").`);
     }
-    result.baseline.push(terminalSafe(line));
+    result.baseline.push(line);
   };
 
   lines.forEach((raw, i) => {
@@ -225,7 +224,10 @@ export function parseAddonExport(input: string): AddonExport {
           'line and no item; save the export with ordinary line breaks.',
       );
     }
-    const line = raw.trim();
+    // Every line is text from outside: control characters (ESC, C1), line separators and bidirectional overrides
+    // are written as escapes (`\x1b`) before anything reads it, so no name, loadout or option carries one raw into
+    // the profile, a profileset name or the terminal.
+    const line = terminalSafe(raw.trim());
     if (line === '') {
       // The offspec loadouts are one block; what follows it (trait strings, the gear) is the character again.
       if (section === 'offspec') section = 'character';

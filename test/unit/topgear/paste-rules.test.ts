@@ -154,12 +154,17 @@ describe('text from the export is made safe in written profiles and profileset n
   // ESC ] 0 ; (a title change), a C1 CSI, a right-to-left override, a line separator.
   const evil = FURY.replace("# Vaelgor's Final Stare (282)", '# Vaelgor\u001b]0;pwned\u0007 \u009b31m\u202e (282)')
     .replace('warrior="Examplewar"', 'warrior="Example\u001b[2Kwar"')
-    .replace(/^(# Amulet[^\n]*)/m, '$1\u2028');
+    .replace(/^(# Amulet[^\n]*)/m, '$1\u2028')
+    .replace('spec=fury', 'spec=fury\u001b[31m')
+    .replace(/^# Saved Loadout: (.*)$/m, '# Saved Loadout: $1\u2066');
   const exp = parseAddonExport(evil);
   const profile = topGearProfile(exp, planTopGear(exp, { slots: ['trinket', 'neck'] }), 'export.txt');
   const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
   it('the profile and every profileset name hold no raw control, C1 or bidi character', () => {
+    expect([exp.characterName, exp.spec, ...exp.loadouts.map((l) => l.name)].join()).not.toMatch(UNSAFE);
+    const all = topGearProfile(exp, planTopGear(exp, { slots: ['neck'], talents: 'all' }), 'x');
+    for (const name of all.names) expect(name).not.toMatch(UNSAFE);
     expect(profile.text).not.toMatch(UNSAFE);
     for (const name of profile.names) expect(name).not.toMatch(UNSAFE);
     expect(profile.text).toContain('warrior="Example\\x1b[2Kwar"');
