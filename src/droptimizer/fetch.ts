@@ -69,6 +69,14 @@ export async function fetchCatalogText(spec: string, options: FetchCatalogOption
       options.onCachedCopy?.(url.href, (error as Error).message);
       return cached.text;
     }
+    const code = String((error as { code?: string }).code ?? '');
+    if (/CERT|SSL|TLS|SIGNATURE/.test(code)) {
+      throw new NetworkError(
+        `Cannot fetch the catalog ${url.href}: its TLS failed (${(error as Error).message}).`,
+        'The server is not who it says, or its certificate is not trusted here: check the URL; behind a proxy ' +
+          'that inspects TLS, give its CA with NODE_EXTRA_CA_CERTS. Or download the catalog and pass the file.',
+      );
+    }
     throw new NetworkError(
       `Cannot fetch the catalog ${url.href}: ${(error as Error).message}.`,
       'Check the URL and the network, or pass a file.',

@@ -52,7 +52,7 @@ describe('the count is what is built', () => {
         fc.constantFrom(['finger'], ['trinket'], ['weapon'], ['finger', 'trinket', 'weapon']),
         (items, empty, slots) => {
           const plan = planTopGear(parseAddonExport(exportWith(items, empty)), {
-            slots: slots as Array<'finger' | 'trinket' | 'weapon'>,
+            slots: [...slots],
           });
           const built = [...combinations(plan)];
           expect(built).toHaveLength(plan.count);
