@@ -30,7 +30,8 @@ export async function run(ctx: Context, args: string[], options: SubmitOptions):
     : { paths: args, expanded: false };
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError('Only one profile can come from stdin ("-").');
   const profiles: ProfileInput[] = [];
-  for (const source of sources) profiles.push(await readProfile(source, () => readStdin(ctx.stdin, 'The profile on stdin', CAPS.profile)));
+  for (const source of sources)
+    profiles.push(await readProfile(source, () => readStdin(ctx.stdin, 'The profile on stdin', CAPS.profile)));
   // A pattern or several arguments name a batch: it stays one (an array with --json) even when one file matched.
   return submitProfiles(ctx, profiles, options, expanded || args.length > 1);
 }
