@@ -23,7 +23,7 @@ const FURY_FILE = resolve(ADDON_FIXTURES_DIR, 'fury-bags-vault.txt');
 const FURY = readFileSync(FURY_FILE, 'utf8');
 const DK = readFileSync(resolve(ADDON_FIXTURES_DIR, 'real', 'deathknight-unholy-1.txt'), 'utf8');
 const dir = tempDir('simjob-paste-');
-const env = { ...isolatedDirs(), SIMJOB_CACHE_DIR: join(dir, 'cache'), SIMJOB_CHANNEL: 'nightly' };
+const env = { ...isolatedDirs(), SIMJOB_CACHE_DIR: join(dir, 'cache') };
 const write = (name: string, content: string | Buffer) => {
   const file = join(dir, name);
   writeFileSync(file, content);
@@ -92,6 +92,13 @@ describe('pastes cut short, or whole without a checksum', () => {
     );
     expect(r.stderr).toContain('Gubulgi (unholy deathknight): 10 combinations');
     expect(readFileSync(out, 'utf8')).toContain('Underbrush-Clearing Cleaver (237) in main_hand');
+    // The job says so, and so its answer does wherever it is shown (metadata export=no-checksum).
+    const dry = await simjob(['topgear', '-', '--slots', 'weapon', '--dry-run', '--channel', 'nightly'], {
+      env,
+      input: trimmed,
+    });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('"export": "no-checksum"');
   });
 
   it('a bag line with a stray CR inside it is an error naming the line (not 392 combinations for 744)', async () => {

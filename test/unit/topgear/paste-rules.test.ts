@@ -209,5 +209,8 @@ describe('vault items are known by the vault section, not by a name comment', ()
       },
     } as unknown as ResultRecord;
     expect(topGearAnswer(record)?.vault).toMatch(/^Great Vault: take item 162541 \(vault\) in finger[12]: /);
+    expect(topGearAnswer(record)?.unchecked).toBeUndefined();
+    const unchecked = { ...record, metadata: { kind: 'topgear', export: 'no-checksum' } } as ResultRecord;
+    expect(topGearAnswer(unchecked)?.unchecked).toMatch(/^The export had no "# Checksum:" line: it read whole, but/);
   });
 });
