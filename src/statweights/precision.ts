@@ -1,3 +1,6 @@
+import { UsageError } from '../errors.js';
+import { positiveInteger } from '../util/parse.js';
+
 /**
  * How precise the weights are by default, and why.
  *
@@ -22,4 +25,16 @@ export const DEFAULT_AMOUNT = 300;
  * stop being the same numbers (2,147,483,648 wraps as a 32-bit integer).
  */
 export const MAX_AMOUNT = 10_000;
+
+/** `--amount`: a positive whole number of points, at most MAX_AMOUNT, with why in the error. */
+export function amountPoints(value: string): number {
+  const n = positiveInteger('--amount')(value);
+  if (n <= MAX_AMOUNT) return n;
+  throw new UsageError(
+    `--amount ${n.toLocaleString('en-US')} is more than ${MAX_AMOUNT.toLocaleString('en-US')} points: a weight is what one point ` +
+      "is worth at the character's own stats, and that many points is more than its whole rating in a stat, past " +
+      'its breakpoints.',
+    `Use a few hundred (the default is ${DEFAULT_AMOUNT}; simc's own scale delta is 154).`,
+  );
+}
 export const DEFAULT_TARGET_ERROR = 0.05;

@@ -12,7 +12,7 @@ import { formatNumber } from '../../output/format.js';
 import { terminalSafe } from '../../output/safe.js';
 import { readCharacter, type Character } from '../../statweights/character.js';
 import { statWeightsMeta, STATWEIGHTS_META_KEY } from '../../statweights/marker.js';
-import { DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR, MAX_AMOUNT } from '../../statweights/precision.js';
+import { DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from '../../statweights/precision.js';
 import { statWeightsProfile, type Method, type StatWeightsPlan } from '../../statweights/profile.js';
 import { DEFAULT_STATS, parseStats, primaryStat } from '../../statweights/stats.js';
 import { CAPS, readStdin } from '../../util/read-file.js';
@@ -60,14 +60,6 @@ function checkOwnFlags(options: StatWeightsOptions, method: Method): void {
     throw new UsageError(
       '--amount is the points each profileset adds; simc picks its own scale delta.',
       'Drop --amount, or use --method profilesets.',
-    );
-  }
-  if (options.amount !== undefined && options.amount > MAX_AMOUNT) {
-    throw new UsageError(
-      `--amount ${formatNumber(options.amount)} is more than ${formatNumber(MAX_AMOUNT)} points: a weight is what one ` +
-        "point is worth at the character's own stats, and that many points is more than its whole rating in a " +
-        'stat, past its breakpoints.',
-      `Use a few hundred (the default is ${DEFAULT_AMOUNT}; simc's own scale delta is 154).`,
     );
   }
   const keys = new Set(options.meta.map((p) => p.slice(0, Math.max(0, p.indexOf('=')))));
