@@ -8,7 +8,7 @@
  * Gear, the ranking is never hidden; unlike a bare ranking, a tie is said to be one.
  */
 import type { ResultRecord } from '../api/schemas.js';
-import { EXPORT_META_KEY, EXPORT_UNCHECKED, isTopGearJob } from '../jobs/topgear-marker.js';
+import { exportCaveat, isTopGearJob } from '../jobs/topgear-marker.js';
 import { formatNumber } from '../output/format.js';
 import { difference, rankByMean, type Difference, type Estimate } from '../output/stats.js';
 
@@ -29,10 +29,6 @@ export interface TopGearAnswer {
   unchecked?: string;
 }
 
-const UNCHECKED =
-  'The export had no "# Checksum:" line: it read whole, but nothing proved that it was not cut short; ' +
-  'if an item you own is not named above, copy the whole /simc text and run it again.';
-
 /** How many tied names the headline lists before "and N more". */
 const LISTED = 10;
 /** The finest target_error the service runs (notes §9): below it, more precision is not on offer. */
@@ -41,7 +37,8 @@ const EQUIPPED = 'the equipped set';
 
 export function topGearAnswer(record: ResultRecord): TopGearAnswer | undefined {
   const answer = rankedAnswer(record);
-  if (answer && record.metadata?.[EXPORT_META_KEY] === EXPORT_UNCHECKED) answer.unchecked = UNCHECKED;
+  const caveat = exportCaveat(record.metadata);
+  if (answer && caveat) answer.unchecked = caveat;
   return answer;
 }
 

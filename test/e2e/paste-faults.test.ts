@@ -99,6 +99,13 @@ describe('pastes cut short, or whole without a checksum', () => {
     });
     expect(dry.exitCode, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('"export": "no-checksum"');
+    const catalog = write('dk-catalog.json', tinyCatalog([{ id: 249346, name: 'Swarmgland', slot: 'trinket' }]));
+    const drops = await simjob(['droptimizer', '-', '--catalog', catalog, '--dry-run', '--channel', 'nightly'], {
+      env,
+      input: trimmed,
+    });
+    expect(drops.exitCode, drops.stderr).toBe(0);
+    expect(drops.stdout).toContain('"export": "no-checksum"');
   });
 
   it('a bag line with a stray CR inside it is an error naming the line (not 392 combinations for 744)', async () => {

@@ -11,7 +11,7 @@ import { planDrops, type DropPlan } from '../../droptimizer/plan.js';
 import { droptimizerProfile } from '../../droptimizer/profile.js';
 import { SelectionError, selectDrops, type Selection } from '../../droptimizer/sources.js';
 import { DROPTIMIZER_KIND } from '../../jobs/droptimizer-marker.js';
-import { TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
+import { EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
 import { formatNumber } from '../../output/format.js';
 import { terminalSafe } from '../../output/safe.js';
 import { noun } from '../../util/plural.js';
@@ -110,7 +110,9 @@ async function prepareCharacter(ctx: Context, source: string, selection: Selecti
     );
   }
   const profile = droptimizerProfile(exp, plan, source === '-' ? 'stdin' : source, selection.description);
-  return { source, exp, plan, profile: { source, text: profile } };
+  // An export without its checksum marks its own job, so the answer says so (a roster's other jobs stay unmarked).
+  const meta = exp.checksum.state === 'missing' ? [`${EXPORT_META_KEY}=${EXPORT_UNCHECKED}`] : undefined;
+  return { source, exp, plan, profile: { source, text: profile, ...(meta ? { meta } : {}) } };
 }
 
 /** On stderr: how many drops and profilesets per character, and what was left out and why. */

@@ -13,7 +13,10 @@ import { ExportError, parseAddonExport } from '../../../src/addon/export.js';
 import { combinations, planTopGear } from '../../../src/topgear/combinations.js';
 import { topGearAnswer } from '../../../src/topgear/answer.js';
 import { topGearProfile } from '../../../src/topgear/profile.js';
+import { Output } from '../../../src/output/io.js';
+import { printResult } from '../../../src/output/views/result.js';
 import { decodeText } from '../../../src/util/read-file.js';
+import { memoryStream } from '../../helpers/streams.js';
 import { ADDON_FIXTURES_DIR } from '../../helpers/shared.js';
 
 const REAL = resolve(ADDON_FIXTURES_DIR, 'real');
@@ -212,5 +215,46 @@ describe('vault items are known by the vault section, not by a name comment', ()
     expect(topGearAnswer(record)?.unchecked).toBeUndefined();
     const unchecked = { ...record, metadata: { kind: 'topgear', export: 'no-checksum' } } as ResultRecord;
     expect(topGearAnswer(unchecked)?.unchecked).toMatch(/^The export had no "# Checksum:" line: it read whole, but/);
+  });
+});
+
+describe('an answer from an export without its checksum says so', () => {
+  const record = (kind: string, name: string) =>
+    ({
+      id: 'local-01m86tj19efvvza325',
+      status: 'completed',
+      metadata: { kind, export: 'no-checksum' },
+      result: {
+        summary: {
+          metric: 'dps',
+          mainActor: {
+            name: 'Gubulgi',
+            mean: 50_000,
+            mean_error: 20,
+            mean_stddev: 10,
+            profilesets: { count: 1, results: [{ name, mean: 51_000, mean_error: 20, mean_stddev: 10 }] },
+          },
+        },
+        artifacts: [],
+      },
+    }) as unknown as ResultRecord;
+
+  it('simjob result of a top gear job and of a droptimizer job', () => {
+    for (const r of [
+      record('topgear', 'Underbrush-Clearing Cleaver (237) in main_hand'),
+      record('droptimizer', 'Swarmgland (289) from Boss in trinket1'),
+    ]) {
+      const stdout = memoryStream(false, 100);
+      const out = new Output({
+        stdout,
+        stderr: memoryStream(false, 100),
+        env: {},
+        json: false,
+        noColor: true,
+        quiet: false,
+      });
+      printResult(out, r, {});
+      expect(stdout.text()).toContain('The export had no "# Checksum:" line: it read whole, but nothing proved');
+    }
   });
 });
