@@ -10,7 +10,7 @@ import { DEFAULT_MAX_COMBOS, GROUP_NAMES } from './topgear/groups.js';
 import { PRESETS as SCENARIO_PRESETS } from './commands/submit/scenario-presets.js';
 import { collectReport, type ReportTarget } from './output/reports/spec.js';
 import { DEFAULT_STATS, STATS } from './statweights/stats.js';
-import { DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from './statweights/precision.js';
+import { amountPoints, DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from './statweights/precision.js';
 import { collectRosterReport, type RosterReportTarget } from './commands/droptimizer/report-spec.js';
 import { UsageError } from './errors.js';
 import { DIFFICULTIES, SOURCE_KINDS } from './droptimizer/choices.js';
@@ -506,8 +506,8 @@ const statweightsCommand = (parent: AnyCommand, submit: ReturnType<typeof submit
         )
         .option(
           '--amount <points>',
-          `Points of the stat each profileset adds (default ${DEFAULT_AMOUNT}).`,
-          positiveInteger('--amount'),
+          `Points of the stat each profileset adds (default ${DEFAULT_AMOUNT}, at most 10,000).`,
+          amountPoints,
         )
         .option(
           '--target-error <percent>',

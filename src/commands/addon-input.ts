@@ -6,8 +6,7 @@ import { ExportError, parseAddonExport, type AddonExport } from '../addon/export
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { terminalSafeLine } from '../output/safe.js';
-import { readAllBytes } from '../util/prompt.js';
-import { readUserFile } from '../util/read-file.js';
+import { CAPS, decodeOrFail, readStdin, readUserFile } from '../util/read-file.js';
 
 export interface ReadExport {
   exp: AddonExport;
@@ -21,11 +20,12 @@ export async function readAddonExport(ctx: Context, source: string, warningPrefi
   let bytes: Buffer;
   if (source === '-') {
     if (ctx.stdin.isTTY) ctx.out.notice('Paste the /simc text, then press Ctrl-D.');
-    bytes = await readAllBytes(ctx.stdin);
+    bytes = await readStdin(ctx.stdin, label, CAPS.export);
   } else {
-    bytes = await readUserFile(source, 'Export', { missing: 'Save the /simc text to a file, or pipe it in with -.' });
+    const missing = 'Save the /simc text to a file, or pipe it in with -.';
+    bytes = await readUserFile(source, 'Export', { missing }, CAPS.export);
   }
-  const text = bytes.toString('utf8');
+  const text = decodeOrFail(bytes, label);
   if (text.trim() === '') throw new UsageError(`${label} is empty.`, 'Paste the whole text of the /simc window.');
   let exp: AddonExport;
   try {

@@ -52,6 +52,17 @@ function fromProfile(text: string, label: string): Character {
       'A profile needs a class line such as warlock="Name" (or give the /simc export).',
     );
   }
+  // An included file (input=, a bare file name, `-`) may define profilesets simjob cannot see: one named "Crit"
+  // would merge into statweights' own set of that name. statweights owns its profileset names, so it refuses.
+  const include = analysis.includes[0];
+  if (include) {
+    const what = include.kind === 'input' ? `input=${include.file}` : include.file;
+    throw new UsageError(
+      `${label} includes another file (${what}, line ${include.line}): statweights cannot see whether it ` +
+        'defines profilesets, which would merge into its own.',
+      "Paste that file's lines into the profile instead.",
+    );
+  }
   if (analysis.profilesets.length > 0) {
     throw new UsageError(
       `${label} already has profilesets; statweights adds one per stat itself.`,

@@ -1,3 +1,6 @@
+import { UsageError } from '../errors.js';
+import { positiveInteger } from '../util/parse.js';
+
 /**
  * How precise the weights are by default, and why.
  *
@@ -15,6 +18,25 @@
  * makes one run per stat plus the baseline (six for the default stats): about 100 times one default sim.
  */
 export const DEFAULT_AMOUNT = 300;
+/**
+ * The most `--amount` may add: a weight is the slope of DPS at the character's own stats, and simc's own delta is
+ * 154 points at level 90. 10,000 points is more than a level-90 character's whole rating in one stat, so the slope
+ * would be measured across breakpoints and diminishing returns, at another character; beyond it simc's stats also
+ * stop being the same numbers (2,147,483,648 wraps as a 32-bit integer).
+ */
+export const MAX_AMOUNT = 10_000;
+
+/** `--amount`: a positive whole number of points, at most MAX_AMOUNT, with why in the error. */
+export function amountPoints(value: string): number {
+  const n = positiveInteger('--amount')(value);
+  if (n <= MAX_AMOUNT) return n;
+  throw new UsageError(
+    `--amount ${n.toLocaleString('en-US')} is more than ${MAX_AMOUNT.toLocaleString('en-US')} points: a weight is what one point ` +
+      "is worth at the character's own stats, and that many points is more than its whole rating in a stat, past " +
+      'its breakpoints.',
+    `Use a few hundred (the default is ${DEFAULT_AMOUNT}; simc's own scale delta is 154).`,
+  );
+}
 export const DEFAULT_TARGET_ERROR = 0.05;
 
 /**

@@ -8,7 +8,7 @@
  * Gear, the ranking is never hidden; unlike a bare ranking, a tie is said to be one.
  */
 import type { ResultRecord } from '../api/schemas.js';
-import { isTopGearJob } from '../jobs/topgear-marker.js';
+import { exportCaveat, isTopGearJob } from '../jobs/topgear-marker.js';
 import { formatNumber } from '../output/format.js';
 import { difference, rankByMean, type Difference, type Estimate } from '../output/stats.js';
 
@@ -25,6 +25,8 @@ export interface TopGearAnswer {
   separate?: string;
   /** The Great Vault: which item to take and what it is worth over the best without a vault item. */
   vault?: string;
+  /** The export had no checksum line: what was simmed is what it held, and nothing proved it whole. */
+  unchecked?: string;
 }
 
 /** How many tied names the headline lists before "and N more". */
@@ -34,6 +36,13 @@ const FINEST_TARGET_ERROR = 0.01;
 const EQUIPPED = 'the equipped set';
 
 export function topGearAnswer(record: ResultRecord): TopGearAnswer | undefined {
+  const answer = rankedAnswer(record);
+  const caveat = exportCaveat(record.metadata);
+  if (answer && caveat) answer.unchecked = caveat;
+  return answer;
+}
+
+function rankedAnswer(record: ResultRecord): TopGearAnswer | undefined {
   if (!isTopGearJob(record.metadata)) return undefined;
   const summary = record.result.summary;
   const actor = summary?.mainActor;
@@ -107,8 +116,12 @@ function separateAdvice(best: Row, rival: Row, metric: string): string {
   );
 }
 
-/** Combination names carry "(<ilvl>, vault)" after a Great Vault item's name (topgear/combinations.ts labels). */
-const VAULT_ITEM = /(?:^|, )([^,]+?\(\d+, vault\)(?: #\d+)?) in ([a-z_0-9]+)/;
+/**
+ * Combination names carry "(<ilvl>, vault)" after a Great Vault item's name, or "(vault)" when the export gave the
+ * item no name comment ("item 162541 (vault)"): the export's vault section decides, never the name
+ * (topgear/combinations.ts labels).
+ */
+const VAULT_ITEM = /(?:^|, )([^,]+?\((?:\d+, )?vault\)(?: #\d+)?) in ([a-z_0-9]+)/;
 
 function vaultAdvice(actor: Estimate, ranked: readonly Row[], metric: string): string | undefined {
   const withVault = ranked.find((r) => VAULT_ITEM.test(r.name));

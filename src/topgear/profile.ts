@@ -7,6 +7,7 @@ import type { AddonExport } from '../addon/export.js';
 import { combinations, type TopGearPlan } from './combinations.js';
 import { combinationName, uniqueNames } from './names.js';
 import { plural } from '../util/plural.js';
+import { terminalSafeLine } from '../output/safe.js';
 
 export interface TopGearProfile {
   text: string;
@@ -30,7 +31,7 @@ export function topGearProfile(
 ): TopGearProfile {
   const who = [exp.className, exp.spec].filter(Boolean).join(', ');
   const lines = [
-    `# simjob topgear: ${exp.characterName} (${who}) from ${source.replace(/[\r\n]/g, ' ')}.`,
+    `# simjob topgear: ${exp.characterName} (${who}) from ${terminalSafeLine(source)}.`,
     `# ${plural(plan.count, 'combination')}: the equipped set (this actor, the baseline) and ${plural(plan.count - 1, 'profileset')},`,
     '# each setting only the slots it changes.',
     ...exp.baseline,

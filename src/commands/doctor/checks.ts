@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { ApiError, SimjobError } from '../../errors.js';
 import { userAgent } from '../../version.js';
 import { terminalSafe } from '../../output/safe.js';
+import { CAPS, readRegularFile } from '../../util/read-file.js';
 
 /** One line of `simjob doctor`: what was checked, whether it passed, what was found, and how to fix a failure. */
 export interface Check {
@@ -296,7 +297,8 @@ async function readJson(path: string): Promise<'missing' | 'unreadable' | 'inval
   if (!info) return 'missing';
   let text: string;
   try {
-    text = await fs.readFile(path, 'utf8');
+    // A regular file of a settings file's size: a FIFO or /dev/zero in its place is unreadable, not a hang.
+    text = readRegularFile(path, CAPS.config.bytes).toString('utf8');
   } catch {
     return 'unreadable';
   }

@@ -11,7 +11,7 @@ import { planDrops, type DropPlan } from '../../droptimizer/plan.js';
 import { droptimizerProfile } from '../../droptimizer/profile.js';
 import { SelectionError, selectDrops, type Selection } from '../../droptimizer/sources.js';
 import { DROPTIMIZER_KIND } from '../../jobs/droptimizer-marker.js';
-import { TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
+import { EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
 import { formatNumber } from '../../output/format.js';
 import { terminalSafe } from '../../output/safe.js';
 import { noun } from '../../util/plural.js';
@@ -42,7 +42,16 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
   if (reports.length)
     await (await import('../../output/reports/files.js')).checkReportTargets(reports as unknown as ReportTarget[]);
   const { loadCatalog } = await import('../../droptimizer/load.js');
-  const catalog = await loadCatalog(options.catalog, { env: ctx.env, signal: ctx.signal });
+  const catalog = await loadCatalog(options.catalog, {
+    env: ctx.env,
+    signal: ctx.signal,
+    // Never silent: a warning whatever --quiet says, and why under --debug (a TLS failure may be an attack).
+    onCachedCopy: (url, reason) => {
+      const why = ctx.debugLevel > 0 ? '' : ' --debug shows why.';
+      ctx.out.warn(`Cannot fetch the catalog ${url} now; using the copy fetched before.${why}`);
+      if (ctx.debugLevel > 0) ctx.out.err(`${ctx.out.ce.dim(terminalSafe(`catalog ${url}: ${reason}`))}\n`);
+    },
+  });
   let selection: Selection;
   try {
     selection = selectDrops(catalog, { ...options, instances: options.instance });
@@ -111,7 +120,9 @@ async function prepareCharacter(
     );
   }
   const profile = droptimizerProfile(exp, plan, source === '-' ? 'stdin' : source, selection.description);
-  return { source, exp, plan, profile: { source, text: profile } };
+  // An export without its checksum marks its own job, so the answer says so (a roster's other jobs stay unmarked).
+  const meta = exp.checksum.state === 'missing' ? [`${EXPORT_META_KEY}=${EXPORT_UNCHECKED}`] : undefined;
+  return { source, exp, plan, profile: { source, text: profile, ...(meta ? { meta } : {}) } };
 }
 
 /** On stderr: how many drops and profilesets per character, and what was left out and why. */

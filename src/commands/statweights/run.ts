@@ -15,7 +15,7 @@ import { statWeightsMeta, STATWEIGHTS_META_KEY } from '../../statweights/marker.
 import { amountNote, DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from '../../statweights/precision.js';
 import { statWeightsProfile, type Method, type StatWeightsPlan } from '../../statweights/profile.js';
 import { DEFAULT_STATS, parseStats, primaryStat } from '../../statweights/stats.js';
-import { readAllBytes } from '../../util/prompt.js';
+import { CAPS, readStdin } from '../../util/read-file.js';
 import { checkFlags, submitProfiles } from '../submit/run.js';
 import { hasGlob } from '../submit/globs.js';
 import type { StatWeightsCommandOptions } from '../../program.js';
@@ -41,7 +41,7 @@ export async function run(ctx: Context, args: string[], options: StatWeightsOpti
   for (const source of sources) {
     const input = await readProfile(source, () => {
       if (ctx.stdin.isTTY) ctx.out.notice('Paste the profile or the /simc text, then press Ctrl-D.');
-      return readAllBytes(ctx.stdin);
+      return readStdin(ctx.stdin, 'The input on stdin', CAPS.profile);
     });
     const label = source === '-' ? 'The input on stdin' : source;
     const character = readCharacter(input.text, label);

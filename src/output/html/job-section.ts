@@ -55,7 +55,9 @@ export function jobSection(job: ReportJob, options: SectionOptions): string {
 function topGear(job: ReportJob): string {
   const answer = topGearAnswer(job.record);
   if (!answer) return '';
-  const more = [answer.separate, answer.vault].filter((p): p is string => Boolean(p)).map((p) => `<p>${text(p)}</p>`);
+  const more = [answer.separate, answer.vault, answer.unchecked]
+    .filter((p): p is string => Boolean(p))
+    .map((p) => `<p>${text(p)}</p>`);
   const first = `<p class="answer-headline"><strong>${text(answer.headline)}</strong></p>`;
   return `<section class="answer" aria-label="Answer">${first}${more.join('')}</section>`;
 }

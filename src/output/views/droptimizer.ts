@@ -5,6 +5,7 @@
 import type { ResultRecord } from '../../api/schemas.js';
 import { analyseDrops, type DropResult, type DroptimizerAnswer } from '../../droptimizer/analysis.js';
 import { isDroptimizerJob } from '../../jobs/droptimizer-marker.js';
+import { exportCaveat } from '../../jobs/topgear-marker.js';
 import { formatNumber } from '../format.js';
 import type { Output } from '../io.js';
 import { terminalSafe } from '../safe.js';
@@ -40,6 +41,8 @@ export function printDroptimizer(out: Output, record: ResultRecord): void {
   const metric = record.result.summary?.metric ?? 'dps';
   out.line();
   out.line(out.c.bold(terminalSafe(headlineOf(answer, metric))));
+  const caveat = exportCaveat(record.metadata);
+  if (caveat) out.line(caveat);
   if (answer.bySource.length === 0) return;
   const c = out.c;
   const columns: Array<Column<DroptimizerAnswer['bySource'][number]>> = [
