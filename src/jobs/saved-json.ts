@@ -37,11 +37,12 @@ export type JobArg = { id: string; saved?: undefined } | { saved: SavedJson; id?
 
 export async function readJobArg(ctx: Pick<Context, 'stdin'>, arg: string): Promise<JobArg> {
   if (arg === '-') return { saved: parse('-', 'stdin', savedText(await readAllBytes(ctx.stdin))) };
-  // A job id never holds a slash, so only a name that looks like a path is a saved file; anything else is a job id,
-  // even where a file or folder of that name exists (`artifacts <id> --download` makes a folder named after the job).
-  if (!looksLikePath(arg)) return { id: checkJobId(arg) };
+  // An existing file is a saved file, as `submit` reads a file first; a folder is not (`artifacts <id> --download`
+  // makes one named after the job, which stays that job's id). A name that does not exist is a job id unless it
+  // looks like a path (a job id never holds a slash or ends in .json).
   const info = await stat(arg).catch(() => undefined);
   if (info?.isFile()) return { saved: parse(arg, arg, await readSaved(arg)) };
+  if (!looksLikePath(arg)) return { id: checkJobId(arg) };
   if (info?.isDirectory()) {
     throw new UsageError(`${terminalSafeLine(arg)} is a folder, not a saved --json file.`, SAVE_HINT);
   }
