@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simjob } from '../helpers/cli.js';
-import { ADDON_FIXTURES_DIR } from '../helpers/shared.js';
+import { ADDON_FIXTURES_DIR, REPO_ROOT } from '../helpers/shared.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { freshLocalEnvs, json, profileFile, run } from './local-helpers.js';
 import { userEnv } from './wait-helpers.js';
@@ -197,6 +197,17 @@ describe('simjob topgear refuses bad input with one line and exit 2, sending not
     expect(await refuse([join(dir, 'missing.txt')])).toEqual([
       `Error: Export ${join(dir, 'missing.txt')} does not exist. Save the /simc text to a file, or pipe it in with -.`,
     ]);
+  });
+
+  it('a simc profile (not the addon text) is said to be one, in one line', async () => {
+    const profile = resolve(REPO_ROOT, 'examples', 'fury-profilesets.simc');
+    expect(await refuse([profile])).toEqual([
+      `Error: Export ${profile}: this is a simc profile; topgear needs the /simc addon text. Type /simc in game ` +
+        "and save the window's text to a file (or pipe it in with -); a simc profile goes to simjob submit.",
+    ]);
+    // from stdin too, and a profile with no action list is known by its named items
+    const named = `warrior="A"\nspec=fury\nhead=night_enders_tusks,id=249952\n`;
+    expect(await refuse(['-'], named)).toEqual([expect.stringMatching(/^Error: The export on stdin: this is a simc/)]);
   });
 
   it("a paste cut inside a bag item line (the issue's `head -n 70; printf '# neck=,id=250'`) names the line", async () => {

@@ -91,7 +91,7 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
 }
 
 async function prepareCharacter(ctx: Context, source: string, selection: Selection): Promise<CharacterRun> {
-  const { exp, label } = await readAddonExport(ctx, source, true);
+  const { exp, label } = await readAddonExport(ctx, source, true, 'droptimizer');
   const plan = planDrops(exp, selection.drops);
   if (plan.sets.length === 0) {
     const why = plan.leftOut.length ? ` (left out: ${plan.leftOut.join('; ')})` : '';
