@@ -15,4 +15,4 @@
  * makes one run per stat plus the baseline (six for the default stats): about 100 times one default sim.
  */
 export const DEFAULT_AMOUNT = 300;
-export const DEFAULT_TARGET_ERROR = 0.05;
+export { DEFAULT_TARGET_ERROR } from '../profile/precision.js';

@@ -154,6 +154,41 @@ describe('simjob topgear --help', () => {
     ])
       expect(help.stdout).toContain(flag);
   });
+
+  it('one precision default everywhere: topgear and statweights --help, the multistage plan and the tie advice', async () => {
+    const { DEFAULT_TARGET_ERROR, MIN_TARGET_ERROR } = await import('../../src/profile/precision.js');
+    const topgear = (await simjob(['topgear', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(topgear).toContain(`(default ${DEFAULT_TARGET_ERROR}, at least ${MIN_TARGET_ERROR})`);
+    expect(topgear).not.toMatch(/e\.g\. 0\.0\d/);
+    const statweights = (await simjob(['statweights', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(statweights).toContain(`target_error for every run (default ${DEFAULT_TARGET_ERROR})`);
+    const { topGearAnswer } = await import('../../src/topgear/answer.js');
+    // two sets 0.5 dps apart at 50,000: nothing finer than the service's floor is ever advised
+    const record = {
+      id: '519253542012420096',
+      status: 'completed',
+      metadata: { kind: 'topgear' },
+      result: {
+        summary: {
+          metric: 'dps',
+          mainActor: {
+            name: 'A',
+            mean: 49_000,
+            mean_error: 30,
+            profilesets: {
+              count: 2,
+              results: [
+                { name: 'x', mean: 50_000.5, mean_error: 30 },
+                { name: 'y', mean: 50_000, mean_error: 30 },
+              ],
+            },
+          },
+        },
+      },
+    };
+    const answer = topGearAnswer(record as never);
+    expect(answer?.separate).toContain(`even --target-error ${MIN_TARGET_ERROR}, the finest the service runs`);
+  });
 });
 
 describe('simjob topgear refuses bad input with one line and exit 2, sending nothing', () => {

@@ -18,11 +18,14 @@ import { noun } from '../../util/plural.js';
 import { terminalSafe } from '../../output/safe.js';
 import type { TopGearOptions } from '../../program.js';
 import { checkFlags, submitProfiles } from '../submit/run.js';
+import { MIN_TARGET_ERROR } from '../../profile/precision.js';
 
 export async function run(ctx: Context, [source = '-']: string[], options: TopGearOptions): Promise<number | void> {
   checkFlags(options);
   if (options.targetError !== undefined && !(options.targetError > 0)) {
-    throw new UsageError('--target-error must be above 0, e.g. 0.02 (simc reads target_error=0 as "no error target").');
+    throw new UsageError(
+      `--target-error must be above 0, e.g. ${MIN_TARGET_ERROR} (simc reads target_error=0 as "no error target").`,
+    );
   }
   const slots = readSlots(options.slots);
   const { exp, label } = await readAddonExport(ctx, source);
