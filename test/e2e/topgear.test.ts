@@ -122,6 +122,17 @@ describe('simjob topgear --local', () => {
       `profileset."Vaelgor's Final Stare (282) in trinket2"+=trinket2=,id=249346,bonus_id=12806/13577`,
     );
     expect((await run(env, ['jobs', '--local', '--json'])).stdout).not.toContain('local-');
+    // the command it prints gets the answer back, as topgear --wait gives it
+    const command = /Run it and read the answer with: (simjob submit .+ --wait) \(add --local, or --channel\)\./.exec(
+      written.stderr,
+    )?.[1];
+    expect(command).toBe(`simjob submit ${out} --multistage --meta kind=topgear --wait`);
+    expect(text).toContain('# To run it and read the answer ("Equip …"): simjob submit <this file> --multistage');
+    const again = await run(env, [...command!.split(' ').slice(1), '--local'], 60_000);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(
+      /^(Equip .+ over the equipped set\.|Keep what you wear: .+|\d+ combinations are within the error of the best: .+)$/m,
+    );
 
     const single = await run(
       env,
