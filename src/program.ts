@@ -10,7 +10,8 @@ import { DEFAULT_MAX_COMBOS, GROUP_NAMES } from './topgear/groups.js';
 import { PRESETS as SCENARIO_PRESETS } from './commands/submit/scenario-presets.js';
 import { collectReport, type ReportTarget } from './output/reports/spec.js';
 import { DEFAULT_STATS, STATS } from './statweights/stats.js';
-import { amountPoints, DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from './statweights/precision.js';
+import { amountPoints, DEFAULT_AMOUNT } from './statweights/precision.js';
+import { DEFAULT_TARGET_ERROR, MIN_TARGET_ERROR } from './profile/precision.js';
 import { collectRosterReport, type RosterReportTarget } from './commands/droptimizer/report-spec.js';
 import { UsageError } from './errors.js';
 import { DIFFICULTIES, SOURCE_KINDS } from './droptimizer/choices.js';
@@ -363,7 +364,8 @@ const topgearCommand = (parent: AnyCommand, submit: ReturnType<typeof submitComm
         )
         .option(
           '--target-error <pct>',
-          'Final-stage target_error, e.g. 0.02 to settle a tie (default 0.05; multistage spends it on the contenders only).',
+          `Final-stage target_error (default ${DEFAULT_TARGET_ERROR}, at least ${MIN_TARGET_ERROR}); a tie names the value ` +
+            'that would settle it. Multistage spends it on the contenders only.',
           nonNegativeNumber('--target-error'),
         )
         .addOption(

@@ -14,8 +14,25 @@ export interface ReadExport {
   label: string;
 }
 
-/** `warningPrefix`: put the file's name before each warning (a roster, where several exports speak). */
-export async function readAddonExport(ctx: Context, source: string, warningPrefix = false): Promise<ReadExport> {
+/**
+ * A simc profile given where the addon's text is wanted: simc's own profiles name their items (`head=tusks,id=…`)
+ * and carry an action list or profilesets; the addon writes `head=,id=…`, a `# SimC Addon` line and no actions.
+ */
+function looksLikeSimcProfile(text: string): boolean {
+  if (/^#\s*SimC Addon/im.test(text) || /^#\s*Checksum:/im.test(text)) return false;
+  return /^(actions[.+=]|profileset\.)/m.test(text) || /^[a-z_]+[0-9]?=[a-z0-9_]+,id=\d/m.test(text);
+}
+
+/**
+ * `warningPrefix`: put the file's name before each warning (a roster, where several exports speak); `command` names
+ * who needs the export in the one error a simc profile gets.
+ */
+export async function readAddonExport(
+  ctx: Context,
+  source: string,
+  warningPrefix = false,
+  command: 'topgear' | 'droptimizer' = 'topgear',
+): Promise<ReadExport> {
   const label = source === '-' ? 'The export on stdin' : `Export ${source}`;
   let bytes: Buffer;
   if (source === '-') {
@@ -27,6 +44,13 @@ export async function readAddonExport(ctx: Context, source: string, warningPrefi
   }
   const text = decodeOrFail(bytes, label);
   if (text.trim() === '') throw new UsageError(`${label} is empty.`, 'Paste the whole text of the /simc window.');
+  if (looksLikeSimcProfile(text)) {
+    throw new UsageError(
+      `${terminalSafeLine(label)}: this is a simc profile; ${command} needs the /simc addon text.`,
+      "Type /simc in game and save the window's text to a file (or pipe it in with -); a simc profile goes to " +
+        'simjob submit.',
+    );
+  }
   let exp: AddonExport;
   try {
     exp = parseAddonExport(text);

@@ -40,10 +40,11 @@ export async function readJobArg(ctx: Pick<Context, 'stdin'>, arg: string): Prom
     const bytes = await readStdin(ctx.stdin, 'The saved result on stdin', CAPS.saved);
     return { saved: parse('-', 'stdin', decodeOrFail(bytes, 'The saved result on stdin')) };
   }
-  // A job id never holds a slash, so only a name that looks like a path is a saved file; anything else is a job id,
-  // even where a file or folder of that name exists (`artifacts <id> --download` makes a folder named after the job).
-  if (!looksLikePath(arg)) return { id: checkJobId(arg) };
+  // An existing file is a saved file, as `submit` reads a file first; a folder is not (`artifacts <id> --download`
+  // makes one named after the job, which stays that job's id). A name that does not exist is a job id unless it
+  // looks like a path (a job id never holds a slash or ends in .json).
   const info = await stat(arg).catch(() => undefined);
+  if (!looksLikePath(arg) && (!info || info.isDirectory())) return { id: checkJobId(arg) };
   if (info?.isDirectory()) {
     throw new UsageError(`${terminalSafeLine(arg)} is a folder, not a saved --json file.`, SAVE_HINT);
   }

@@ -11,6 +11,7 @@ import type { ResultRecord } from '../api/schemas.js';
 import { exportCaveat, isTopGearJob } from '../jobs/topgear-marker.js';
 import { formatNumber } from '../output/format.js';
 import { difference, rankByMean, type Difference, type Estimate } from '../output/stats.js';
+import { MIN_TARGET_ERROR } from '../profile/precision.js';
 
 interface Row extends Estimate {
   name: string;
@@ -31,8 +32,6 @@ export interface TopGearAnswer {
 
 /** How many tied names the headline lists before "and N more". */
 const LISTED = 10;
-/** The finest target_error the service runs (notes §9): below it, more precision is not on offer. */
-const FINEST_TARGET_ERROR = 0.01;
 const EQUIPPED = 'the equipped set';
 
 export function topGearAnswer(record: ResultRecord): TopGearAnswer | undefined {
@@ -100,11 +99,11 @@ function separateAdvice(best: Row, rival: Row, metric: string): string {
   const gap = best.mean - rival.mean;
   const needed = best.mean > 0 ? (gap * 100) / (Math.SQRT2 * best.mean) / 2 : 0;
   const apart = `${formatNumber(gap, 1)} ${metric} apart`;
-  if (needed < FINEST_TARGET_ERROR) {
+  if (needed < MIN_TARGET_ERROR) {
     const next = rival.name === EQUIPPED ? EQUIPPED : 'the next';
     return (
       `What would separate them: nothing on offer. The best and ${next} are ${apart}; even --target-error ` +
-      `${FINEST_TARGET_ERROR}, the finest the service runs, would not tell them apart: they are as good as each ` +
+      `${MIN_TARGET_ERROR}, the finest the service runs, would not tell them apart: they are as good as each ` +
       'other, so wear either.'
     );
   }

@@ -210,6 +210,15 @@ describe('simjob droptimizer: bad input is one line, exit 2, nothing sent', () =
     expect(bad.stderr).toMatch(
       /^Error: Export .*notes\.txt: The export has no class line .*it is not a \/simc export/m,
     );
+    // simc's own profile (named items, an action list): said in one line, not "cannot read this head item"
+    const profile = resolve(REPO_ROOT, 'examples', 'fury-profilesets.simc');
+    const simcProfile = await run(env, ['droptimizer', profile, '--local', '--wait']);
+    expect(simcProfile.exitCode).toBe(2);
+    expect(simcProfile.stdout).toBe('');
+    expect(simcProfile.stderr).toBe(
+      `Error: Export ${profile}: this is a simc profile; droptimizer needs the /simc addon text. Type /simc in game ` +
+        "and save the window's text to a file (or pipe it in with -); a simc profile goes to simjob submit.\n",
+    );
 
     const wrong = profileFile(
       env,

@@ -45,6 +45,12 @@ describe('simjob webhook listen', () => {
   it('receives a delivered event and verifies it; a repeated delivery prints once; a bad signature gets 400', async () => {
     const l = await listen(['--json', '--max-events', '2']);
     expect(l.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+    // the full URL, path included, and where each kind of sender takes it
+    await expect
+      .poll(() => l.stderr())
+      .toContain(`Give senders that URL, path and all: local jobs \`simjob config set webhook.url ${l.url}\``);
+    expect(l.stderr()).toContain(`the test server \`npm run try-server -- --webhook-url ${l.url}\``);
+    expect(l.stderr()).toContain('(Clients & Keys → your client → Webhook)');
 
     const first = await deliverTerminalEvent({
       job: job(1),

@@ -131,6 +131,29 @@ describe('local jobs with --webhook', () => {
     );
   });
 
+  it('a URL that is obviously not a listener (no path, another path on this machine) warns at submit; /webhooks does not', async () => {
+    const cases: Array<[string, RegExp | null]> = [
+      [
+        'http://127.0.0.1:8080/',
+        /^Warning: SIMJOB_WEBHOOK_URL http:\/\/127\.0\.0\.1:8080\/ has no path, .*`simjob webhook listen` receives on \/webhooks .*: use http:\/\/127\.0\.0\.1:8080\/webhooks\.$/m,
+      ],
+      ['https://hooks.example.com', /^Warning: SIMJOB_WEBHOOK_URL https:\/\/hooks\.example\.com has no path/m],
+      [
+        'http://localhost:8790/hooks',
+        /^Warning: SIMJOB_WEBHOOK_URL http:\/\/localhost:8790\/hooks is on this machine with the path \/hooks, .*unless it was started with --path \/hooks, use http:\/\/localhost:8790\/webhooks\.$/m,
+      ],
+      ['http://127.0.0.1:8790/webhooks', null],
+      ['https://hooks.example.com/simc', null],
+    ];
+    for (const [url, warning] of cases) {
+      const env = localEnv({ SIMJOB_WEBHOOK_URL: url, SIMJOB_WEBHOOK_SECRET: SECRET });
+      const r = await simjob(['submit', profile(env, 'Where'), '--local', '--webhook', '--dry-run'], { env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      if (warning) expect(r.stderr).toMatch(warning);
+      else expect(r.stderr).not.toMatch(/^Warning: SIMJOB_WEBHOOK_URL/m);
+    }
+  });
+
   it('without a URL or secret, a local --webhook submission is refused like the service (webhook_not_configured), exit 2 as a missing setting', async () => {
     const env = localEnv({ SIMJOB_WEBHOOK_SECRET: SECRET });
     const result = await simjob(['submit', profile(env, 'NoUrl'), '--local', '--webhook'], { env });

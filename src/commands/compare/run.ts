@@ -30,8 +30,9 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
   }
   if (options.report?.length) await (await import('../../output/reports/files.js')).checkReportTargets(options.report);
   const [a, b] = await Promise.all([loadSource(ctx, argA!), loadSource(ctx, argB!)]);
-  // A job named by its id must have DPS (exit 3 if not); a saved file's results without DPS are listed, not compared.
-  for (const side of [a, b]) if (!side.file) requireDps(side.results[0]!);
+  // A job named by its id must have DPS (exit 3 if not) unless --allow-failed lets it through; a saved file's results
+  // without DPS are listed, not compared.
+  if (!options.allowFailed) for (const side of [a, b]) if (!side.file) requireDps(side.results[0]!);
 
   const pairing = pairResults(a, b);
   const matches: Match[] = [];

@@ -106,7 +106,7 @@ async function prepareCharacter(
   selection: Selection,
   allItems = false,
 ): Promise<CharacterRun> {
-  const { exp, label } = await readAddonExport(ctx, source, true);
+  const { exp, label } = await readAddonExport(ctx, source, true, 'droptimizer');
   const plan = planDrops(exp, selection.drops, { allItems });
   if (plan.sets.length === 0) {
     const slotRules = plan.leftOut.length ? `left out: ${plan.leftOut.join('; ')}` : undefined;

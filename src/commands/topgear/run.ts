@@ -11,18 +11,21 @@ import { readAddonExport } from '../addon-input.js';
 import { planTopGear, type TopGearPlan } from '../../topgear/combinations.js';
 import { DEFAULT_MAX_COMBOS, parseSlots, SlotsError, type Group } from '../../topgear/groups.js';
 import { suggestSlots } from '../../topgear/limit.js';
-import { topGearProfile } from '../../topgear/profile.js';
+import { topGearProfile, topGearSubmitCommand } from '../../topgear/profile.js';
 import { EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_KIND, TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
 import { formatNumber } from '../../output/format.js';
 import { noun } from '../../util/plural.js';
 import { terminalSafe } from '../../output/safe.js';
 import type { TopGearOptions } from '../../program.js';
 import { checkFlags, submitProfiles } from '../submit/run.js';
+import { MIN_TARGET_ERROR } from '../../profile/precision.js';
 
 export async function run(ctx: Context, [source = '-']: string[], options: TopGearOptions): Promise<number | void> {
   checkFlags(options);
   if (options.targetError !== undefined && !(options.targetError > 0)) {
-    throw new UsageError('--target-error must be above 0, e.g. 0.02 (simc reads target_error=0 as "no error target").');
+    throw new UsageError(
+      `--target-error must be above 0, e.g. ${MIN_TARGET_ERROR} (simc reads target_error=0 as "no error target").`,
+    );
   }
   const slots = readSlots(options.slots);
   const { exp, label } = await readAddonExport(ctx, source);
@@ -142,7 +145,13 @@ async function writeProfile(ctx: Context, file: string, text: string, plan: TopG
   if (ctx.out.json) ctx.out.printJson({ output: file, combinations: plan.count, profilesets: plan.count - 1, bytes });
   else
     ctx.out.notice(
-      `Wrote ${file} (${formatNumber(plan.count - 1)} profilesets, ${formatNumber(Math.ceil(bytes / 1024))} KB). Run it with: simjob submit ${file} --multistage`,
+      `Wrote ${file} (${formatNumber(plan.count - 1)} profilesets, ${formatNumber(Math.ceil(bytes / 1024))} KB). ` +
+        `Run it and read the answer with: ${topGearSubmitCommand(shellWord(file))} (add --local, or --channel).`,
     );
   return 0;
+}
+
+/** A file name as a shell word, quoted only when it needs it, for a command to copy. */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./@%+=:,~-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
