@@ -134,6 +134,7 @@ try {
     logLevel: 'warning',
   });
   await chunk(Object.keys(entryPoints));
+  await buildLibrary();
 } catch (error) {
   rmSync(out, { recursive: true, force: true });
   throw error;
@@ -180,6 +181,82 @@ async function chunk(entries) {
   for (const { fileName } of output.filter((file) => file.fileName.endsWith('.js'))) {
     const path = resolve(out, fileName);
     writeFileSync(path, withoutBareBuiltins(readFileSync(path, 'utf8')));
+  }
+}
+
+/**
+ * The library (`import … from 'simjob'`, src/lib/index.ts): an ES module of its own in dist/lib/ (`.mjs`, so the
+ * CommonJS package.json files of dist/ do not apply), with its chunks, and its types as one declaration file,
+ * dist/simjob.d.ts, that needs nothing else installed (rollup-plugin-dts bundles the declarations tsc writes). The
+ * CLI's files are untouched by it: a command loads none of these.
+ */
+async function buildLibrary() {
+  await build({
+    absWorkingDir: root,
+    entryPoints: { simjob: 'src/lib/index.ts' },
+    outdir: join(out, 'lib'),
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    sourcemap: 'linked',
+    sourcesContent: false,
+    minify: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    define: { __SIMJOB_VERSION__: JSON.stringify(pkg.version) },
+    // Bundled CommonJS libraries (https-proxy-agent, …) require Node's built-ins; an ES module has no `require`.
+    banner: {
+      js: "import { createRequire as __simjobRequire } from 'node:module'; const require = __simjobRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  const declarations = mkdtempSync(join(tmpdir(), 'simjob-dts-'));
+  try {
+    const { default: ts } = await import('typescript');
+    const config = ts.getParsedCommandLineOfConfigFile(
+      resolve(root, 'tsconfig.json'),
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (d) => {
+          throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+        },
+      },
+    );
+    const options = {
+      ...config.options,
+      noEmit: false,
+      declaration: true,
+      emitDeclarationOnly: true,
+      outDir: declarations,
+      rootDir: resolve(root, 'src'),
+    };
+    // Type errors are `npm run typecheck`'s to report: here only what stops the declarations being written.
+    const rootNames = ['src/lib/index.ts', 'src/types/globals.d.ts'].map((file) => resolve(root, file));
+    const program = ts.createProgram({ rootNames, options });
+    const problems = program.emit().diagnostics;
+    if (problems.length)
+      throw new Error(
+        ts.formatDiagnostics(problems, {
+          getCanonicalFileName: (f) => f,
+          getCurrentDirectory: () => root,
+          getNewLine: () => '\n',
+        }),
+      );
+    const { dts } = await import('rollup-plugin-dts');
+    const bundle = await rollup({ input: join(declarations, 'lib', 'index.d.ts'), plugins: [dts()] });
+    const { output } = await bundle.generate({ format: 'es' });
+    await bundle.close();
+    const text = output[0].code;
+    // The package has no dependencies: its types must not name a module the user lacks (zod, say).
+    const imported = [...text.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
+    if (imported.length)
+      throw new Error(`dist/simjob.d.ts imports ${imported.join(', ')}: the library's types must stand alone.`);
+    writeFileSync(join(out, 'simjob.d.ts'), text);
+  } finally {
+    rmSync(declarations, { recursive: true, force: true });
   }
 }
 

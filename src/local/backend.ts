@@ -18,8 +18,7 @@ import type {
   SubmitRequest,
   Usage,
 } from '../api/schemas.js';
-import { dataDir } from '../config/paths.js';
-import type { Context } from '../context.js';
+import type { LocalOptions } from './options.js';
 import { ApiError, ExitCode, LocalError, UsageError } from '../errors.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
@@ -79,7 +78,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   private readonly unrecordable = new Map<string, unknown>();
 
   constructor(
-    private readonly ctx: Context,
+    private readonly options: LocalOptions,
     readonly store: LocalStore,
   ) {}
 
@@ -94,8 +93,8 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       if (known) return this.replay(known, idempotency.digest);
     }
     // Refused (no simc, a webhook without its settings) before anything is written.
-    const plan = await planLocalRun(this.ctx, request, input.simc, input.analysis);
-    for (const warning of plan.warnings) this.ctx.out.warn(warning);
+    const plan = await planLocalRun(this.options, request, input.simc, input.analysis);
+    for (const warning of plan.warnings) this.options.warn(warning);
 
     const job = this.newJob(request, plan);
     const files: Record<string, { data: string; mode?: number }> = { 'input.simc': { data: request.profile.text } };
@@ -107,7 +106,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
         mode: 0o600,
       };
     }
-    if (plan.webhook) files[SUBSCRIPTION_FILE] = subscriptionFile(plan.webhook, this.ctx.config.profile);
+    if (plan.webhook) files[SUBSCRIPTION_FILE] = subscriptionFile(plan.webhook, this.options.config.profile);
     await this.store.createJob(job, files);
     if (
       idempotency &&
@@ -124,7 +123,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     await this.store.enqueue(job);
     // A waiting submit runs its job itself when the queue has room for it (inline.ts); else the worker does.
     const runHere = input.runHere && !job.multiStageSummary.enabled; // a staged job is always the worker's
-    if (!(runHere && (await this.runHere(job.id)))) await ensureWorker(this.store, workerEnvFor(this.ctx));
+    if (!(runHere && (await this.runHere(job.id)))) await ensureWorker(this.store, this.options.workerEnv);
     return { ...fetched(submitResponse(this.store, job)), replay: false };
   }
 
@@ -142,9 +141,9 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     if (process.platform === 'win32') return false; // a detached run needs sessions and process groups
     const { runInline } = await import('./inline.js');
     const running = await runInline(this.store, id, {
-      env: this.ctx.env,
-      workerEnv: workerEnvFor(this.ctx),
-      concurrency: localConcurrency(this.ctx.config),
+      env: this.options.env,
+      workerEnv: this.options.workerEnv,
+      concurrency: localConcurrency(this.options.config),
       onUnrecordable: (error) => {
         this.unrecordable.set(id, error);
         this.store.tellOwnWrite(id); // the wait reads the job again, and meets the error
@@ -231,13 +230,13 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       if (!isTerminal(job.status)) {
         // A submitter that died between writing the job and queueing it leaves no marker: put it back.
         if (!(await this.store.isEnqueued(job))) await this.store.enqueue(job);
-        await ensureWorker(this.store, workerEnvFor(this.ctx));
+        await ensureWorker(this.store, this.options.workerEnv);
       }
     } else if (isActive(job.status)) {
       if (isOrphan(job, await liveWorker(this.store))) {
         await recoverJob(this.store, job);
         job = await this.mustRead(id);
-        if (!isTerminal(job.status)) await ensureWorker(this.store, workerEnvFor(this.ctx));
+        if (!isTerminal(job.status)) await ensureWorker(this.store, this.options.workerEnv);
       }
     }
     return job;
@@ -346,7 +345,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
         const job = await this.store.readJob(id);
         if (job) jobs.push(listItem(this.store, job));
       } catch (error) {
-        this.ctx.out.warn(`${(error as Error).message} Skipped.`); // one bad record never hides the others
+        this.options.warn(`${(error as Error).message} Skipped.`); // one bad record never hides the others
       }
     }
     const hasMore = ids.length > taken;
@@ -385,11 +384,11 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
 
   /** The simc binaries local mode would use, each with what its version line says. */
   async builds(): Promise<Fetched<BuildList>> {
-    const found = await configuredSimcs(this.ctx.env, this.ctx.config);
+    const found = await configuredSimcs(this.options.env, this.options.config);
     if (found.length === 0) throw new LocalError('No simc found for local mode.', NO_SIMC_HINT, ExitCode.USAGE);
     const builds: Build[] = [];
     for (const entry of found) {
-      const probe = await probeSimc(entry.path, this.ctx.env);
+      const probe = await probeSimc(entry.path, this.options.env);
       const version = 'error' in probe ? undefined : probe;
       const createdAt = await fs.stat(entry.path).then(
         (info) => info.mtime.toISOString(),
@@ -480,14 +479,9 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   }
 }
 
-/** The worker reads its settings (local.concurrency) from the profile this command uses. */
-function workerEnvFor(ctx: Context): NodeJS.ProcessEnv {
-  return ctx.config.profileSource === 'flag' ? { ...ctx.env, SIMJOB_PROFILE: ctx.config.profile } : ctx.env;
-}
-
-export async function createLocalBackend(ctx: Context): Promise<JobBackend> {
-  const store = new LocalStore(dataDir(ctx.env));
+export async function createLocalBackend(options: LocalOptions): Promise<JobBackend> {
+  const store = new LocalStore(options.dataDir);
   await store.init();
-  await superviseLocalJobs(store, workerEnvFor(ctx));
-  return new LocalBackend(ctx, store);
+  await superviseLocalJobs(store, options.workerEnv);
+  return new LocalBackend(options, store);
 }

@@ -81,7 +81,7 @@ function fixOfNamed(named: NamedSimc, path: string, why: string): string {
 export async function findSimc(opts: {
   flag?: string;
   env: NodeJS.ProcessEnv;
-  config: Config;
+  config: Pick<Config, 'stringSetting'>;
   channel: Channel;
 }): Promise<SimcChoice> {
   if (opts.flag) return checkNamed({ raw: opts.flag, source: '--simc' }, opts.env);
@@ -98,7 +98,10 @@ export async function findSimc(opts: {
 type ConfiguredSimc = { channel: Channel | null; source: string; path: string };
 
 /** Every configured binary, for `builds --local`: one entry per source that names one (duplicates kept, marked). */
-export async function configuredSimcs(env: NodeJS.ProcessEnv, config: Config): Promise<ConfiguredSimc[]> {
+export async function configuredSimcs(
+  env: NodeJS.ProcessEnv,
+  config: Pick<Config, 'stringSetting'>,
+): Promise<ConfiguredSimc[]> {
   const found: ConfiguredSimc[] = [];
   if (env.SIMJOB_SIMC) found.push({ channel: null, source: 'SIMJOB_SIMC', path: simcPath(env.SIMJOB_SIMC, env) });
   for (const channel of ['nightly', 'weekly', 'latest'] as const) {
