@@ -23,7 +23,8 @@ export function webhookUrl(config: Pick<Config, 'stringSetting'>, env: NodeJS.Pr
  */
 export function requireWebhookTarget(
   config: Pick<Config, 'stringSetting' | 'webhookSecret'>,
-  env: NodeJS.ProcessEnv): WebhookTarget {
+  env: NodeJS.ProcessEnv,
+): WebhookTarget {
   const raw = webhookUrl(config, env);
   const secret = config.webhookSecret();
   if (raw && secret)
