@@ -27,6 +27,7 @@ import { localConcurrency } from './claim.js';
 import { recoverJob, superviseLocalJobs } from './control.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
 import { createExclusive, exists, readJson } from '../util/data-files.js';
+import { RECORDS } from '../util/record-schemas.js';
 import { subscriptionFile, SUBSCRIPTION_FILE } from '../webhook/local.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
 import { sha256Hex } from '../util/sha256.js';
@@ -89,7 +90,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     // Only a key given with --idempotency-key is recorded (SubmitInput): <data dir>/keys/ holds no file per job.
     const idempotency = input.idempotencyKey ? this.idempotencyOf(input.idempotencyKey, input) : undefined;
     if (idempotency) {
-      const known = await readJson<KeyRecord>(idempotency.path);
+      const known = await readJson(idempotency.path, RECORDS.idempotencyKey);
       if (known) return this.replay(known, idempotency.digest);
     }
     // Refused (no simc, a webhook without its settings) before anything is written.
@@ -117,7 +118,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     ) {
       // Another process submitted with the same key a moment ago: theirs is the job.
       await this.store.removeJobFolder(job.id);
-      const winner = await readJson<KeyRecord>(idempotency.path);
+      const winner = await readJson(idempotency.path, RECORDS.idempotencyKey);
       if (winner) return this.replay(winner, idempotency.digest);
     }
     await this.store.enqueue(job);
