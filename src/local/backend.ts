@@ -90,7 +90,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     // Only a key given with --idempotency-key is recorded (SubmitInput): <data dir>/keys/ holds no file per job.
     const idempotency = input.idempotencyKey ? this.idempotencyOf(input.idempotencyKey, input) : undefined;
     if (idempotency) {
-      const known = await readJson(idempotency.path, RECORDS.idempotencyKey);
+      const known = await readJson<KeyRecord>(idempotency.path, RECORDS.idempotencyKey);
       if (known) return this.replay(known, idempotency.digest);
     }
     // Refused (no simc, a webhook without its settings) before anything is written.
@@ -118,7 +118,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     ) {
       // Another process submitted with the same key a moment ago: theirs is the job.
       await this.store.removeJobFolder(job.id);
-      const winner = await readJson(idempotency.path, RECORDS.idempotencyKey);
+      const winner = await readJson<KeyRecord>(idempotency.path, RECORDS.idempotencyKey);
       if (winner) return this.replay(winner, idempotency.digest);
     }
     await this.store.enqueue(job);

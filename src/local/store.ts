@@ -204,7 +204,7 @@ export class LocalStore {
 
   /** A job's record, checked for shape: a damaged or reshaped one is an error naming its file. */
   async readJob(id: string): Promise<LocalJob | undefined> {
-    return readJson(this.file(id, 'job.json'), RECORDS.job, (record) => shapeProblem(record, id));
+    return readJson<LocalJob>(this.file(id, 'job.json'), RECORDS.job, (record) => shapeProblem(record, id));
   }
 
   /**
@@ -301,7 +301,7 @@ export class LocalStore {
   // -- per-job side files -------------------------------------------------------------------------------------------
 
   async readProgress(id: string): Promise<LocalProgress | undefined> {
-    return readJson(this.file(id, 'progress.json'), RECORDS.progress).catch(() => undefined); // best effort
+    return readJson<LocalProgress>(this.file(id, 'progress.json'), RECORDS.progress).catch(() => undefined); // best effort
   }
 
   async writeProgress(id: string, progress: LocalProgress): Promise<void> {
@@ -321,7 +321,7 @@ export class LocalStore {
   }
 
   async readResult(id: string): Promise<LocalResultFile | undefined> {
-    return readJson(this.file(id, 'result.json'), RECORDS.result);
+    return readJson<LocalResultFile>(this.file(id, 'result.json'), RECORDS.result);
   }
 
   async writeResult(id: string, result: LocalResultFile): Promise<void> {

@@ -133,7 +133,7 @@ export function readIfPresent(path: string): string | undefined {
  */
 export async function readJson<T>(
   path: string,
-  kind: RecordKind<T>,
+  kind: RecordKind,
   problem?: (value: unknown) => string | undefined,
 ): Promise<T | undefined> {
   const text = readIfPresent(path);
@@ -147,7 +147,7 @@ export async function readJson<T>(
   const first = problem?.(parsed);
   const checked = first === undefined ? kind.check(parsed) : { ok: false as const, problem: first };
   if (!checked.ok) throw new LocalError(`${path}: not ${kind.what} of simjob (${checked.problem}).`, DAMAGED_FIX);
-  return checked.value;
+  return checked.value as T; // the type its module declares, which the schema is written to
 }
 
 const DAMAGED_FIX = 'Delete that job folder, or set SIMJOB_DATA_DIR to a fresh folder.';

@@ -98,18 +98,22 @@ function build() {
   return { job, progress, result, idempotencyKey, delivery, subscription };
 }
 
-/** What a record is, for its error ("not a job record of simjob"), and its schema. */
-export interface RecordKind<T> {
+/**
+ * What a record is, for its error ("not a job record of simjob"), and its check. The record's TypeScript type is
+ * its module's (LocalJob in local/store.ts, …), named where it is read: this module imports none of them, so the
+ * modules that read records can import it without a circle.
+ */
+export interface RecordKind {
   what: string;
-  check(value: unknown): { ok: true; value: T } | { ok: false; problem: string };
+  check(value: unknown): { ok: true; value: unknown } | { ok: false; problem: string };
 }
 
-function kind<T>(what: string, schema: () => z.ZodMiniType): RecordKind<T> {
+function kind(what: string, schema: () => z.ZodMiniType): RecordKind {
   return {
     what,
     check(value) {
       const parsed = z.safeParse(schema(), value);
-      if (parsed.success) return { ok: true, value: parsed.data as T };
+      if (parsed.success) return { ok: true, value: parsed.data };
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? issue.path.join('.') : 'the record';
       return { ok: false, problem: `${where}: ${issue?.message ?? 'not as simjob writes it'}` };
@@ -117,15 +121,12 @@ function kind<T>(what: string, schema: () => z.ZodMiniType): RecordKind<T> {
   };
 }
 
-/**
- * The record kinds, typed as their modules declare them (a type-only import each: these modules do not load the
- * store). The schemas above are what a record must have for that code to read it.
- */
+/** The record kinds: each schema is what a record must have for the code that reads it. */
 export const RECORDS = {
-  job: kind<import('../local/store.js').LocalJob>('a job record', () => schemas().job),
-  progress: kind<import('../local/store.js').LocalProgress>('a progress record', () => schemas().progress),
-  result: kind<import('../local/store.js').LocalResultFile>('a result record', () => schemas().result),
-  idempotencyKey: kind<{ jobId: string; digest: string }>('an idempotency key record', () => schemas().idempotencyKey),
-  delivery: kind<import('../webhook/deliver.js').DeliveryRecord>('a webhook delivery record', () => schemas().delivery),
-  subscription: kind<{ url: string; profile: string }>('a webhook subscription', () => schemas().subscription),
+  job: kind('a job record', () => schemas().job),
+  progress: kind('a progress record', () => schemas().progress),
+  result: kind('a result record', () => schemas().result),
+  idempotencyKey: kind('an idempotency key record', () => schemas().idempotencyKey),
+  delivery: kind('a webhook delivery record', () => schemas().delivery),
+  subscription: kind('a webhook subscription', () => schemas().subscription),
 };

@@ -204,7 +204,7 @@ function send(
 /** A record kept as a JSON file (the job folder's webhook.json), replaced atomically on every write. */
 export function fileRecordStore(path: string): RecordStore {
   return {
-    read: () => readJson(path, RECORDS.delivery),
+    read: () => readJson<DeliveryRecord>(path, RECORDS.delivery),
     write: (record) => writeJsonAtomic(path, record),
   };
 }

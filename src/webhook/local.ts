@@ -124,7 +124,7 @@ export class LocalDeliveries {
   /** The URL chosen at submit; the secret as of now (from the worker's environment, or the profile's credentials). */
   private async target(id: string): Promise<WebhookTarget | undefined> {
     // A subscription that is not one (edited by hand) fails the delivery naming the file (deliver's catch logs it).
-    const subscription = await readJson(this.store.file(id, SUBSCRIPTION_FILE), RECORDS.subscription);
+    const subscription = await readJson<Subscription>(this.store.file(id, SUBSCRIPTION_FILE), RECORDS.subscription);
     const config = new Config(this.env, { profile: subscription?.profile });
     const url = subscription?.url ?? webhookUrl(config, this.env);
     const secret = config.webhookSecret();

@@ -111,6 +111,26 @@ describe('a client of the service', () => {
   });
 });
 
+describe('a client from the environment', () => {
+  it('reads the base URL and key as the CLI does, and only when asked', async () => {
+    const config = tempDir('simjob-lib-');
+    const client = createClient.fromEnvironment({
+      env: { SIMJOB_BASE_URL: server.url, SIMJOB_API_KEY: 'sk_test_good', SIMJOB_CONFIG_DIR: config },
+    });
+    expect((await client.usage()).snapshot).toBeTruthy();
+    await client.close();
+    const none = (() => {
+      try {
+        return createClient.fromEnvironment({ env: { SIMJOB_CONFIG_DIR: config } });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(none).toBeInstanceOf(UsageError);
+    expect((none as Error).message).toBe('No API base URL is set.');
+  });
+});
+
 describe('a local client', () => {
   let env: LocalEnv;
   afterEach(async () => {
