@@ -233,18 +233,32 @@ async function buildLibrary() {
       outDir: declarations,
       rootDir: resolve(root, 'src'),
     };
-    // Type errors are `npm run typecheck`'s to report: here only what stops the declarations being written.
+    // Type errors are `npm run typecheck`'s to report: here only what stops the declarations being written. Only
+    // the files the entry's declarations reach are emitted (the entry, then whatever each emitted file imports):
+    // about 20 of src/'s 200, a third of the time of emitting them all.
     const rootNames = ['src/lib/index.ts', 'src/types/globals.d.ts'].map((file) => resolve(root, file));
     const program = ts.createProgram({ rootNames, options });
-    const problems = program.emit().diagnostics;
-    if (problems.length)
-      throw new Error(
-        ts.formatDiagnostics(problems, {
-          getCanonicalFileName: (f) => f,
-          getCurrentDirectory: () => root,
-          getNewLine: () => '\n',
-        }),
-      );
+    const todo = [rootNames[0]];
+    const emitted = new Set();
+    const problems = [];
+    while (todo.length) {
+      const file = todo.pop();
+      if (emitted.has(file)) continue;
+      emitted.add(file);
+      const result = program.emit(program.getSourceFile(file), (name, text) => {
+        mkdirSync(dirname(name), { recursive: true });
+        writeFileSync(name, text);
+        for (const [, spec] of text.matchAll(/(?:from |import\()['"](\.{1,2}\/[^'"]+)\.js['"]/g)) {
+          const source = resolve(dirname(file), `${spec}.ts`);
+          if (existsSync(source)) todo.push(source);
+        }
+      });
+      problems.push(...result.diagnostics);
+    }
+    if (problems.length) {
+      const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
+      throw new Error(ts.formatDiagnostics(problems, host));
+    }
     const { dts } = await import('rollup-plugin-dts');
     const bundle = await rollup({
       input: join(declarations, 'lib', 'index.d.ts'),
