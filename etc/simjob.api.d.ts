@@ -1,3 +1,47 @@
+type StatKey = 'strength' | 'agility' | 'intellect' | 'crit' | 'haste' | 'mastery' | 'vers' | 'weapon_dps';
+
+/**
+ * The profile a stat-weights job runs, by either method:
+ *   - profilesets: the character as the baseline, then one profileset per stat adding `amount` points of it with
+ *     `enchant_<stat>=` (on top of what the profile already sets: the option replaces, so the sum is written);
+ *   - scale: simc's own scale factors, `calculate_scale_factors=1` with `scale_only=` the chosen stats.
+ * Both end with the target error that makes each weight precise enough (see precision.ts).
+ */
+
+type Method = 'profilesets' | 'scale';
+
+interface CharacterInfo {
+    name: string;
+    className: string;
+    spec: string | null;
+}
+interface StatWeight {
+    stat: StatKey;
+    label: string;
+    /** DPS (the job's metric) per point of the stat. */
+    weight: number;
+    /** 95% half-width of `weight`. */
+    error: number;
+    /** The weight divided by the normalising stat's weight (1 for that stat). */
+    normalised: number;
+    normalisedError: number;
+    /** The points added to measure it. */
+    amount: number;
+}
+interface StatWeights {
+    character: CharacterInfo;
+    method: Method;
+    metric: string;
+    /** The stat every weight is normalised to: the primary stat when it was weighed, else the first one. */
+    normalisedTo: StatKey;
+    weights: StatWeight[];
+    /** Pairs of stats whose weights differ by less than the 95% error of the difference. */
+    equalWithinError: Array<[StatKey, StatKey]>;
+    pawn: string;
+    /** Scale factors: simc's report holds no per-weight error, so it is estimated (see fromScaleReport). */
+    errorsEstimated: boolean;
+}
+
 /**
  * The records the library hands out, written as plain types so the package's .d.ts needs nothing else installed
  * (the zod schemas that check them, src/api/schemas.ts, stay inside the bundle). Read leniently like the schemas:
@@ -363,6 +407,13 @@ interface Client {
     download(jobId: string, artifact: Artifact, target: string, options?: DownloadOptions): Promise<string>;
     builds(): Promise<BuildList>;
     usage(): Promise<Usage>;
+    /**
+     * The stat weights of a finished stat-weights job (planStatWeights), by either method: the scale method's factors
+     * are read from the job's JSON report, downloaded for it. Undefined for another kind of job or one not completed.
+     */
+    statWeights(result: ResultRecord, options?: {
+        signal?: AbortSignal;
+    }): Promise<StatWeights | undefined>;
     /** Close pooled connections, so a short script ends at once (a long-lived bot never needs to). */
     close(): Promise<void>;
 }
@@ -426,50 +477,6 @@ declare const DIFFICULTIES: readonly ["lfr", "normal", "heroic", "mythic"];
 type Difficulty = (typeof DIFFICULTIES)[number];
 declare const SOURCE_KINDS: readonly ["raid", "dungeons", "vault"];
 type SourceKind = (typeof SOURCE_KINDS)[number];
-
-type StatKey = 'strength' | 'agility' | 'intellect' | 'crit' | 'haste' | 'mastery' | 'vers' | 'weapon_dps';
-
-/**
- * The profile a stat-weights job runs, by either method:
- *   - profilesets: the character as the baseline, then one profileset per stat adding `amount` points of it with
- *     `enchant_<stat>=` (on top of what the profile already sets: the option replaces, so the sum is written);
- *   - scale: simc's own scale factors, `calculate_scale_factors=1` with `scale_only=` the chosen stats.
- * Both end with the target error that makes each weight precise enough (see precision.ts).
- */
-
-type Method = 'profilesets' | 'scale';
-
-interface CharacterInfo {
-    name: string;
-    className: string;
-    spec: string | null;
-}
-interface StatWeight {
-    stat: StatKey;
-    label: string;
-    /** DPS (the job's metric) per point of the stat. */
-    weight: number;
-    /** 95% half-width of `weight`. */
-    error: number;
-    /** The weight divided by the normalising stat's weight (1 for that stat). */
-    normalised: number;
-    normalisedError: number;
-    /** The points added to measure it. */
-    amount: number;
-}
-interface StatWeights {
-    character: CharacterInfo;
-    method: Method;
-    metric: string;
-    /** The stat every weight is normalised to: the primary stat when it was weighed, else the first one. */
-    normalisedTo: StatKey;
-    weights: StatWeight[];
-    /** Pairs of stats whose weights differ by less than the 95% error of the difference. */
-    equalWithinError: Array<[StatKey, StatKey]>;
-    pawn: string;
-    /** Scale factors: simc's report holds no per-weight error, so it is estimated (see fromScaleReport). */
-    errorsEstimated: boolean;
-}
 
 /**
  * The statistics behind "is this difference real?", shared by the result view and `simjob compare`.
@@ -575,9 +582,9 @@ interface StatWeightsOptions {
 /** Stat weights: the profile that measures them, from a simc profile or a /simc export. */
 declare function planStatWeights(text: string, options?: StatWeightsOptions): PlannedProfile;
 /**
- * The weights of a finished stat-weights job run by the profilesets method (from its summary alone). The scale
- * method's weights are in the job's JSON report: download it (client.download) and read it with readReport's
- * caller, or use the CLI's `simjob result`. Undefined for another kind of job.
+ * The weights of a finished stat-weights job run by the profilesets method, from its summary alone (no network).
+ * The scale method's factors are in the job's JSON report: `client.statWeights(result)` downloads it. Undefined
+ * for another kind of job, or a scale-method one.
  */
 declare function statWeights(result: ResultRecord): StatWeights | undefined;
 interface ComparedRow {

@@ -16,7 +16,8 @@ import { checkIdempotencyKey, newIdempotencyKey } from '../jobs/submission.js';
 import { waitForTerminal } from '../jobs/wait.js';
 import type { LocalOptions, LocalSettings } from '../local/options.js';
 import { userAgent as simjobUserAgent } from '../version.js';
-import type { SubmitRequest } from '../api/schemas.js';
+import type { ResultRecord as InnerResult, SubmitRequest } from '../api/schemas.js';
+import type { StatWeights } from '../statweights/weights.js';
 import type {
   Artifact,
   BuildList,
@@ -137,6 +138,11 @@ export interface Client {
   download(jobId: string, artifact: Artifact, target: string, options?: DownloadOptions): Promise<string>;
   builds(): Promise<BuildList>;
   usage(): Promise<Usage>;
+  /**
+   * The stat weights of a finished stat-weights job (planStatWeights), by either method: the scale method's factors
+   * are read from the job's JSON report, downloaded for it. Undefined for another kind of job or one not completed.
+   */
+  statWeights(result: ResultRecord, options?: { signal?: AbortSignal }): Promise<StatWeights | undefined>;
   /** Close pooled connections, so a short script ends at once (a long-lived bot never needs to). */
   close(): Promise<void>;
 }
@@ -352,6 +358,14 @@ class JobClient implements Client {
 
   async usage(): Promise<Usage> {
     return (await (await this.backend()).usage()).data;
+  }
+
+  async statWeights(result: ResultRecord, options: { signal?: AbortSignal } = {}): Promise<StatWeights | undefined> {
+    const { loadStatWeights } = await import('../statweights/load.js');
+    return loadStatWeights(await this.backend(), result as InnerResult, {
+      env: this.options.env ?? {},
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
 
   async close(): Promise<void> {

@@ -217,9 +217,9 @@ export function planStatWeights(text: string, options: StatWeightsOptions = {}):
 }
 
 /**
- * The weights of a finished stat-weights job run by the profilesets method (from its summary alone). The scale
- * method's weights are in the job's JSON report: download it (client.download) and read it with readReport's
- * caller, or use the CLI's `simjob result`. Undefined for another kind of job.
+ * The weights of a finished stat-weights job run by the profilesets method, from its summary alone (no network).
+ * The scale method's factors are in the job's JSON report: `client.statWeights(result)` downloads it. Undefined
+ * for another kind of job, or a scale-method one.
  */
 export function statWeights(result: ResultRecord): StatWeights | undefined {
   return savedStatWeights(result as InnerResult);

@@ -12,6 +12,8 @@ import {
   createLocalClient,
   FileExists,
   JobUnsuccessfulError,
+  planStatWeights,
+  statWeights,
   UsageError,
   WaitTimeoutError,
   type Client,
@@ -166,6 +168,24 @@ describe('a local client', () => {
     expect((await local.builds()).builds[0]).toMatchObject({ path: FAKE_SIMC, simcVersion: expect.any(String) });
     expect((await local.usage()).snapshot).toMatchObject({ queuedJobs: 0 });
     await expect(local.status('local-000000000000000000')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('reads stat weights by either method, the scale factors from the downloaded report', async () => {
+    env = localEnv();
+    const local = createLocalClient({ simc: FAKE_SIMC, dataDir: env.SIMJOB_DATA_DIR });
+    const character = quickProfile('Weighed');
+    const byProfilesets = planStatWeights(character);
+    const first = await local.run(byProfilesets.text, { metadata: byProfilesets.metadata });
+    expect(statWeights(first)?.weights.map((w) => w.stat)).toEqual(
+      expect.arrayContaining(['strength', 'crit', 'haste', 'mastery', 'vers']),
+    );
+    const byScale = planStatWeights(character, { method: 'scale', stats: 'crit,haste' });
+    const second = await local.run(byScale.text, { metadata: byScale.metadata });
+    expect(statWeights(second)).toBeUndefined(); // not in the summary: in the report
+    const weights = await local.statWeights(second);
+    expect(weights).toMatchObject({ method: 'scale', character: { name: 'Weighed' } });
+    expect(weights?.weights.map((w) => w.stat).sort()).toEqual(['crit', 'haste']);
+    expect(weights?.pawn).toMatch(/^\( Pawn: v1: "Weighed/);
   });
 
   it('refuses a missing simc and a missing data dir with one-line usage errors', async () => {
