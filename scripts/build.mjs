@@ -288,9 +288,12 @@ for (const dir of [out, join(out, 'chunks')]) writeFileSync(resolve(dir, 'packag
 if (existsSync(dist)) {
   const files = readdirSync(out, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
   const fresh = new Set(files.map((entry) => relative(out, join(entry.parentPath, entry.name))));
-  const order = (file) => (file.startsWith(`chunks${sep}`) ? 0 : 1);
-  mkdirSync(join(dist, 'chunks'), { recursive: true });
-  for (const file of [...fresh].sort((a, b) => order(a) - order(b))) renameSync(join(out, file), join(dist, file));
+  // Chunks (the CLI's, the library's) before the entries that load them.
+  const order = (file) => (file.split(sep).includes('chunks') ? 0 : 1);
+  for (const file of [...fresh].sort((a, b) => order(a) - order(b))) {
+    mkdirSync(dirname(join(dist, file)), { recursive: true });
+    renameSync(join(out, file), join(dist, file));
+  }
   for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
     const file = relative(dist, join(entry.parentPath, entry.name));
     if (entry.isFile() && !fresh.has(file)) rmSync(join(dist, file));
