@@ -34,14 +34,33 @@ function readStoreFile(path: string): StoreFile {
     if (errnoCode(error) === 'ENOENT') return {};
     throw new UsageError(`Cannot read ${path}: ${(error as Error).message}.`, 'Check the file and its permissions.');
   }
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(text) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as StoreFile;
+    parsed = JSON.parse(text);
   } catch {
     // reported below
   }
-  throw new UsageError(`${path} is not valid JSON.`, 'Fix or delete the file, then run the command again.');
+  if (!isObject(parsed))
+    throw new UsageError(`${path} is not valid JSON.`, 'Fix or delete the file, then run the command again.');
+  // Its shape, checked by hand rather than by a zod schema: every command reads this file, and loading zod would
+  // cost each of them (docs/performance.md, "Kept by hand"). Each setting is checked where it is read (keys.ts).
+  const { profiles } = parsed;
+  const wrong =
+    profiles !== undefined && !isObject(profiles)
+      ? '"profiles" is not an object'
+      : Object.entries((profiles ?? {}) as object)
+          .filter(([, entry]) => !isObject(entry))
+          .map(([name]) => `profile "${name}" is not an object`)[0];
+  if (wrong)
+    throw new UsageError(
+      `${path} is not a simjob config file: ${wrong}.`,
+      'Fix or delete the file, then run the command again.',
+    );
+  return parsed as StoreFile;
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export function readProfileSettings(dir: string, profile: string): ProfileData {
   return profileOf(readStoreFile(join(dir, SETTINGS_FILE)), profile);

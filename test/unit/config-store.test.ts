@@ -50,4 +50,14 @@ describe('the config store', () => {
     );
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe('{ nope');
   });
+
+  it('refuses a file of another shape, naming the file and what is wrong', () => {
+    const dir = tempDir('simjob-conf-');
+    writeFileSync(join(dir, 'config.json'), '{"profiles": {"default": "weekly"}}');
+    expect(() => readProfileSettings(dir, 'default')).toThrow(
+      `${join(dir, 'config.json')} is not a simjob config file: profile "default" is not an object.`,
+    );
+    writeFileSync(join(dir, 'config.json'), '{"profiles": []}');
+    expect(() => readProfileSettings(dir, 'work')).toThrow('"profiles" is not an object.');
+  });
 });
