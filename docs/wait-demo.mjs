@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// Make docs/wait.png and docs/wait.txt: `simjob submit --wait` on a real terminal (tmux), against the local test
-// server (test/server), captured with its colours while it waits and when it ends, drawn as a PNG.
-// Needs tmux and rsvg-convert (apt-get install -y tmux librsvg2-bin) and a build (npm run build).
+// Make docs/wait.png and docs/wait.txt: `simjob topgear … --wait` of the shipped addon export on a real terminal
+// (tmux), against the local test server (test/server), captured with its colours while it waits and when it ends,
+// drawn as a PNG.
+// Needs tmux and Debian's chromium (apt-get install -y tmux chromium; drawn by playwright-core) and a build.
 // Usage: node docs/wait-demo.mjs            (SIMJOB_BIN=/path/to/bin/simjob.js to use another build)
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,7 +15,7 @@ import { createInterface } from 'node:readline';
 const root = resolve(import.meta.dirname, '..');
 const bin = process.env.SIMJOB_BIN ?? join(root, 'bin', 'simjob.js');
 const COLS = 104;
-const ROWS = 44;
+const ROWS = 56;
 const session = `simjob-demo-${process.pid}`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const PALETTE = ['#3b4252', '#ef6b73', '#8ccf7e', '#e5c76b', '#67b0e8', '#c47fd5', '#6cd0ca', '#d8dee9'];
@@ -34,29 +37,13 @@ const server = spawn(
 );
 const { url } = JSON.parse(await new Promise((done) => createInterface({ input: server.stdout }).once('line', done)));
 
-// 2. a user's folder: a profile with profilesets, and `simjob` on the PATH
+// 2. a user's folder: the shipped examples (examples/addon/fury-bags-vault.txt, this expansion's gear), and
+// `simjob` on the PATH
 const home = mkdtempSync(join(tmpdir(), 'simjob-demo-'));
 mkdirSync(join(home, 'bin'));
-mkdirSync(join(home, 'profiles'));
 writeFileSync(join(home, 'bin', 'simjob'), `#!/bin/sh\nexec "${process.execPath}" "${bin}" "$@"\n`);
 chmodSync(join(home, 'bin', 'simjob'), 0o755);
-const trinkets = [
-  'Signet of the Priory',
-  'Treacherous Transmitter',
-  "Mad Queen's Mandate",
-  "Spymaster's Web",
-  'Skarmorak Shard',
-  "Ovinax's Mercurial Egg",
-  'Ara-Kara Sacbrood',
-  'Unbound Changeling',
-  'Carved Blazikon Wax',
-  'Bursting Lightshard',
-  'Empowering Crystal',
-  "High Speaker's Accretion",
-];
-const lines = ['warrior="Bloodfang"', 'level=80', 'spec=fury', 'race=orc', 'iterations=10000', ''];
-trinkets.forEach((t, i) => lines.push(`profileset."${t.replace(/'/g, '')}"+=trinket1=,id=${219300 + i}`));
-writeFileSync(join(home, 'profiles', 'fury-trinkets.simc'), `${lines.join('\n')}\n`);
+symlinkSync(join(root, 'examples'), join(home, 'examples'));
 const env = `cd ${home} && export PATH=${home}/bin:$PATH SIMJOB_CONFIG_DIR=${home}/cfg SIMJOB_BASE_URL=${url} SIMJOB_API_KEY=sk_test_good COLORTERM= TERM=screen-256color PS1='$ '`;
 
 // 3. type the command in tmux and capture the pane while it waits and when it ends
@@ -69,7 +56,7 @@ try {
     'send-keys',
     '-t',
     session,
-    'simjob submit profiles/fury-trinkets.simc --channel nightly --multistage --wait',
+    'simjob topgear examples/addon/fury-bags-vault.txt --slots trinket --channel nightly --wait',
     'Enter',
   );
   await sleep(3000);
@@ -94,10 +81,10 @@ try {
       [frames[1][0], spinnerLine(waiting)],
       [frames[2][0], trim(done)],
     ],
-    "simjob submit --wait — demo against the local test server (test/server); job, numbers and timings are the test server's",
+    'simjob topgear --wait of examples/addon/fury-bags-vault.txt against the local test server (test/server): its numbers are synthetic',
   );
   writeFileSync(join(home, 'wait.svg'), svg);
-  execFileSync('rsvg-convert', ['-z', '1.5', '-o', join(root, 'docs', 'wait.png'), join(home, 'wait.svg')]);
+  await drawPng(join(home, 'wait.svg'), join(root, 'docs', 'wait.png'));
   console.log('wrote docs/wait.png and docs/wait.txt');
 } finally {
   try {
@@ -209,4 +196,23 @@ function render(frames, caption) {
 ${parts.join('\n')}
 <text x="${width / 2}" y="${height - 8}" text-anchor="middle" font-family="DejaVu Sans" font-size="12" fill="#555">${esc(caption)}</text>
 </svg>`;
+}
+
+/** The SVG at 1.5× as a PNG, drawn by Debian's chromium (the browser the report tests and report-demo.mjs use). */
+async function drawPng(svgFile, pngFile) {
+  const profile = mkdtempSync(join(tmpdir(), 'simjob-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    deviceScaleFactor: 1.5,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(svgFile).href);
+    await page.locator('svg').screenshot({ path: pngFile, omitBackground: false });
+  } finally {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
 }

@@ -22,9 +22,12 @@ interface StatWeight {
     weight: number;
     /** 95% half-width of `weight`. */
     error: number;
-    /** The weight divided by the normalising stat's weight (1 for that stat). */
-    normalised: number;
-    normalisedError: number;
+    /**
+     * The weight divided by the normalising stat's weight (1 for that stat); null, every one, when that weight is not
+     * measurably positive (see StatWeights.referenceWarning).
+     */
+    normalised: number | null;
+    normalisedError: number | null;
     /** The points added to measure it. */
     amount: number;
 }
@@ -38,6 +41,11 @@ interface StatWeights {
     /** Pairs of stats whose weights differ by less than the 95% error of the difference. */
     equalWithinError: Array<[StatKey, StatKey]>;
     pawn: string;
+    /**
+     * Set when the normalising stat's weight is ≤ 0 or within its 95% error of 0: dividing by it would print noise
+     * (0.01 ± 0.98 gives 695.89 ± 55,979) or flip every sign, so no weight is normalised and this says why.
+     */
+    referenceWarning?: string;
     /** Scale factors: simc's report holds no per-weight error, so it is estimated (see fromScaleReport). */
     errorsEstimated: boolean;
 }
@@ -519,6 +527,8 @@ interface TopGearAnswer {
     separate?: string;
     /** The Great Vault: which item to take and what it is worth over the best without a vault item. */
     vault?: string;
+    /** The export had no checksum line: what was simmed is what it held, and nothing proved it whole. */
+    unchecked?: string;
 }
 
 /** Who an export or profile is: for a reply's first line. */

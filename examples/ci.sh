@@ -6,8 +6,8 @@
 #   PROFILES  the profiles, a pattern simjob expands (default: 'profiles/*.simc')
 #   STATE     a folder the CI keeps between runs, e.g. a cache (default: .simjob-state)
 #   CHANNEL   the build channel (default: nightly)
-# Exit: 0 all sims completed and nothing regressed; otherwise non-zero (simjob's exit codes: 3 a sim failed or a
-# regression, 8 still running at the timeout).
+# Exit: 0 all sims completed and nothing regressed; otherwise simjob's exit code: 3 a sim failed or a regression,
+# 8 still running at the timeout, 1 an API or network error, 4 the key.
 set -u
 profiles=${PROFILES:-profiles/*.simc}
 state=${STATE:-.simjob-state}
@@ -25,6 +25,7 @@ if [ -f "$state/results.json" ]; then
 fi
 cat sims.md compare.md 2>/dev/null >> "${GITHUB_STEP_SUMMARY:-summary.md}"
 
-# Only a good night becomes the baseline.
-if [ "$sims" -eq 0 ] && [ "$compared" -eq 0 ]; then cp results.json "$state/results.json"; fi
-[ "$sims" -eq 0 ] && [ "$compared" -eq 0 ]
+# Only a good night becomes the baseline; a bad one ends with the exit code that says why.
+if [ "$sims" -ne 0 ]; then exit "$sims"; fi
+if [ "$compared" -ne 0 ]; then exit "$compared"; fi
+cp results.json "$state/results.json"

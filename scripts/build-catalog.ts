@@ -12,8 +12,12 @@
  * - a raid boss drops at the rank `encounterStartRank` gives it (pybots gives every boss rank 1); Rotmire drops at
  *   its fixed item level; four Midnight Falls items whose lists were only [41] get the boss's track like the rest;
  * - Mythic+ and the Great Vault get one source per keystone bracket of the model (pybots has two coarse brackets);
+ *   where the model (another tool's table) and pybots' game data disagree (+6 end of run), the game data wins;
  * - only rings and necks keep the socket bonus (the pybots union puts it on every item);
- * - instance and encounter ids come from the instances table; "Gaze of the Alnseer" is "Gaze of the All-Seer".
+ * - instance and encounter ids come from the instances table; "Gaze of the Alnseer" is "Gaze of the All-Seer";
+ * - who can use each item (item-facts-midnight-s1.json, each fact with its source): armour type, the primary stats
+ *   it carries (armour: its type's hybrid stats; cloaks all three; necks and rings none), a trinket's specs from the
+ *   game's Encounter Journal loot filter. The source has no weapons, so the catalog has none.
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -28,6 +32,7 @@ import {
   type ItemSource,
 } from '../src/droptimizer/catalog.js';
 import { DIFFICULTIES } from '../src/droptimizer/choices.js';
+import { specFacts, type ArmorType, type PrimaryStat, type Role } from '../src/game/specs.js';
 
 const root = resolve(import.meta.dirname, '..');
 const fixtures = resolve(process.argv[2] ?? join(root, 'test', 'fixtures', 'droptimizer'));
@@ -138,10 +143,30 @@ function brackets(
   out.at(-1)!.max = null; // rewards stop rising at the last level the table names
   return out;
 }
+/** The track and rank a pybots bonus list builds (its one track-rank bonus id), from the model's ladders. */
+function trackRankOf(bonusIds: readonly number[]): [string, number] {
+  for (const [track, ladder] of Object.entries(
+    season.tracks as Record<string, Array<{ rank: number; bonusId: number }>>,
+  ))
+    for (const step of ladder) if (bonusIds.includes(step.bonusId)) return [track, step.rank];
+  throw new Error(`no track rank bonus in ${bonusIds.join('/')}`);
+}
+
+/*
+ * The model's end-of-run table follows another tool (SimHammer), which gives +6 Champion 5/6 (256). pybots' catalog
+ * is built from the game's bonus trees and drops a +6 end-of-run item with 12793, Hero 1/6 (259), as two more
+ * public key tables do (test/fixtures/droptimizer/README.md): the game data wins.
+ */
+const gameDataPlusSix = pybots.items
+  .flatMap((i) => i.sources)
+  .find((s) => s.category === 'mythicplus' && s.difficulty === '+6');
+if (!gameDataPlusSix) throw new Error('pybots has no +6 end-of-run source');
+const endOfRunTable: Record<string, [string, number]> = {
+  ...season.mythicPlus.endOfRun,
+  '+6': trackRankOf(gameDataPlusSix.bonus_ids_base),
+};
 // The end-of-run table starts at Mythic 0; a +1 key does not exist, so Mythic 0's bracket covers it.
-const END_OF_RUN = brackets(season.mythicPlus.endOfRun).map((b, i) =>
-  i === 0 ? { ...b, max: Math.max(b.max ?? 1, 1) } : b,
-);
+const END_OF_RUN = brackets(endOfRunTable).map((b, i) => (i === 0 ? { ...b, max: Math.max(b.max ?? 1, 1) } : b));
 // The model's vault table starts at +7; below it, pybots' game-data bracket (+0-9 gives Hero 1) is all there is.
 const VAULT = [{ min: 0, max: 6, track: 'Hero', rank: 1 }, ...brackets(season.mythicPlus.vault)];
 
@@ -157,13 +182,68 @@ function mythicPlusSources(socket: boolean): ItemSource[] {
   return [...END_OF_RUN.map(make('endOfRun')), ...VAULT.map(make('vault'))];
 }
 
+interface ItemFactsFile {
+  journalClasses: Array<[className: string, specs: string[]]>;
+  items: Record<string, { armor?: ArmorType; journal?: string; sources: string[] }>;
+}
+const facts = read('item-facts-midnight-s1.json') as ItemFactsFile;
+const ARMOR_SLOTS = new Set<ItemSlot>(['head', 'shoulder', 'chest', 'wrist', 'hands', 'waist', 'legs', 'feet']);
+/** The game's hybrid armour stats: every armour piece carries its type's wearers' primary stats. */
+const ARMOR_STATS: Record<ArmorType, PrimaryStat[]> = {
+  cloth: ['intellect'],
+  leather: ['agility', 'intellect'],
+  mail: ['agility', 'intellect'],
+  plate: ['strength', 'intellect'],
+};
+const STAT_ORDER: PrimaryStat[] = ['strength', 'agility', 'intellect'];
+const ROLE_ORDER: Role[] = ['tank', 'healer', 'damage'];
+
+/** A journal flag (13 hex digits, class 13 first) as the specs it lets loot the trinket, and their stats and roles. */
+function trinketFor(flag: string): NonNullable<CatalogItem['for']> {
+  if (!/^[0-9A-F]{13}$/.test(flag)) throw new Error(`journal flag ${flag}`);
+  const specs: string[] = [];
+  facts.journalClasses.forEach(([className, order], index) => {
+    const digit = parseInt(flag[flag.length - 1 - index]!, 16);
+    order.forEach((spec, bit) => {
+      if (digit & (1 << bit)) specs.push(`${className}/${spec}`);
+    });
+  });
+  const known = specs.map((key) => {
+    const [className, spec] = key.split('/') as [string, string];
+    const found = specFacts(className, spec);
+    if (!found) throw new Error(`journal spec ${key} is not in src/game/specs.ts`);
+    return found;
+  });
+  return {
+    stats: STAT_ORDER.filter((s) => known.some((k) => k.primary === s)),
+    roles: ROLE_ORDER.filter((r) => known.some((k) => k.role === r)),
+    specs,
+  };
+}
+
+/** Who can use an item: from the facts file where the slot leaves it open, else from the slot. */
+function usability(raw: PybotsItem, slot: ItemSlot): Pick<CatalogItem, 'armor' | 'stats' | 'for'> {
+  const fact = facts.items[String(raw.id)];
+  if (ARMOR_SLOTS.has(slot)) {
+    if (!fact?.armor) throw new Error(`item ${raw.id} ${raw.name}: no armour type in item-facts-midnight-s1.json`);
+    return { armor: fact.armor, stats: ARMOR_STATS[fact.armor] };
+  }
+  if (slot === 'trinket') {
+    if (!fact?.journal) throw new Error(`item ${raw.id} ${raw.name}: no journal flag in item-facts-midnight-s1.json`);
+    const who = trinketFor(fact.journal);
+    return { armor: null, stats: who.stats, for: who };
+  }
+  if (slot === 'back') return { armor: null, stats: [...STAT_ORDER] };
+  return { armor: null, stats: [] }; // necks and rings carry no primary stat
+}
+
 const catalog: Catalog = {
   format: CATALOG_FORMAT,
   season: 'midnight-s1',
   title: 'Midnight Season 1',
   notice:
     'Built by simjob from scatari69/pybots app/data/droptimizer_catalog.json @1a64943 (Apache-2.0), ' +
-    'mended; see NOTICE.',
+    'mended, with who can use each item from public game facts; see NOTICE.',
   instances: [],
 };
 const raidEncounters = new Map<string, { instance: string; id: number }>();
@@ -190,7 +270,7 @@ for (const raw of pybots.items) {
   if (!slot) throw new Error(`item ${raw.id}: slot ${raw.slot}`);
   const socket = SOCKETED.has(slot);
   const place = placeOf(raw.sources[0]!.label);
-  const base = { id: raw.id, name: NAME_FIXES[raw.name] ?? raw.name, slot, socket };
+  const base = { id: raw.id, name: NAME_FIXES[raw.name] ?? raw.name, slot, socket, ...usability(raw, slot) };
   let item: CatalogItem;
   let instanceName: string;
   if (place.dungeon) {

@@ -10,7 +10,8 @@ import { DEFAULT_MAX_COMBOS, GROUP_NAMES } from './topgear/groups.js';
 import { PRESETS as SCENARIO_PRESETS } from './commands/submit/scenario-presets.js';
 import { collectReport, type ReportTarget } from './output/reports/spec.js';
 import { DEFAULT_STATS, STATS } from './statweights/stats.js';
-import { DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from './statweights/precision.js';
+import { amountPoints, DEFAULT_AMOUNT } from './statweights/precision.js';
+import { DEFAULT_TARGET_ERROR, MIN_TARGET_ERROR } from './profile/precision.js';
 import { collectRosterReport, type RosterReportTarget } from './commands/droptimizer/report-spec.js';
 import { UsageError } from './errors.js';
 import { DIFFICULTIES, SOURCE_KINDS } from './droptimizer/choices.js';
@@ -363,7 +364,8 @@ const topgearCommand = (parent: AnyCommand, submit: ReturnType<typeof submitComm
         )
         .option(
           '--target-error <pct>',
-          'Final-stage target_error, e.g. 0.02 to settle a tie (default 0.05; multistage spends it on the contenders only).',
+          `Final-stage target_error (default ${DEFAULT_TARGET_ERROR}, at least ${MIN_TARGET_ERROR}); a tie names the value ` +
+            'that would settle it. Multistage spends it on the contenders only.',
           nonNegativeNumber('--target-error'),
         )
         .addOption(
@@ -430,6 +432,10 @@ const droptimizerCommand = (parent: AnyCommand, submit: ReturnType<typeof submit
         )
         .option('--keystone <level>', 'Mythic+ keystone level, 0 for Mythic 0 (default 10).', keystoneLevel)
         .option('--upgraded', 'Sim each drop fully upgraded (the last rank of its track) instead of as it drops.')
+        .option(
+          '--all-items',
+          "Also sim drops the character cannot use (other armour types, primary stats, other specs' trinkets).",
+        )
         .addOption(
           completeAsPath(
             new Option(
@@ -459,6 +465,8 @@ const droptimizerCommand = (parent: AnyCommand, submit: ReturnType<typeof submit
       'after',
       [
         '',
+        "Only drops the character can use: its class's armour type, its spec's primary stat, trinkets its spec can",
+        'loot, weapons its class wields (--all-items: every drop).',
         'Profilesets: one per drop and slot it fits, setting only that slot. Rings and trinkets are tried in each of',
         'their slots, never beside a worn copy of the same item; a drop identical to the worn item is left out; the',
         'drop takes the enchant and (where it has a socket) the gems of the item it replaces; off-hands only when one',
@@ -500,8 +508,8 @@ const statweightsCommand = (parent: AnyCommand, submit: ReturnType<typeof submit
         )
         .option(
           '--amount <points>',
-          `Points of the stat each profileset adds (default ${DEFAULT_AMOUNT}).`,
-          positiveInteger('--amount'),
+          `Points of the stat each profileset adds (default ${DEFAULT_AMOUNT}, at most 10,000).`,
+          amountPoints,
         )
         .option(
           '--target-error <percent>',

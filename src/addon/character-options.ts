@@ -38,7 +38,7 @@ const CHARACTER_KEYS = new Set([
 /** Expansion-specific actor options (`thewarwithin.<name>=`, `midnight.<name>=`): choices the character makes. */
 const EXPANSION_PREFIX = /^(legion|bfa|shadowlands|dragonflight|thewarwithin|midnight)\./;
 
-export const isClassKey = (key: string): boolean => (SIMC_CLASSES as readonly string[]).includes(key);
+export const isClassKey = (key: string): boolean => SIMC_CLASSES.includes(key);
 
 /** True when an option of this key describes the character (the class line and gear slots included). */
 export function describesCharacter(key: string): boolean {

@@ -8,6 +8,7 @@
 import { checkChecksum, stripBom, type ChecksumCheck } from './checksum.js';
 import { describesCharacter, isClassKey } from './character-options.js';
 import { isSlot, itemId, itemProblem, parseNameComment, type AddonItem, type ItemSource, type Slot } from './items.js';
+import { terminalSafe } from '../output/safe.js';
 
 export interface Loadout {
   name: string;
@@ -75,6 +76,12 @@ const COPY_HINT = 'Copy the whole text from the /simc window (Ctrl+A, Ctrl+C), d
 /** A bad export: one line, with how to copy it whole. */
 const fail = (message: string): ExportError => new ExportError(message, COPY_HINT);
 const quote = (line: string) => `"${line.length > 60 ? `${line.slice(0, 60)}…` : line}"`;
+/** The last line of a paste without its checksum, and not a whole line of the export: where the paste was cut. */
+const cutAt = (lineNo: number, line: string): ExportError =>
+  fail(
+    `Line ${lineNo}: the paste ends in ${quote(line)}, which is not a whole line of the export, and has no ` +
+      '"# Checksum:" line: it was cut short.',
+  );
 /** simc splits an option line at whitespace outside double quotes: such a line holds more than one option. */
 const splitsInTwo = (line: string) => /\s/.test(line.replace(/"[^"]*"/g, ''));
 
@@ -152,7 +159,21 @@ export function parseAddonExport(input: string): AddonExport {
       (source === 'bag' ? result.bags : result.vault).push(readItem(key, options, source, lineNo));
       return;
     }
-    if (body === '') pendingName = null;
+    if (body === '') {
+      pendingName = null;
+      return;
+    }
+    if (/^Checksum:/i.test(body)) return; // after the bags when an export has no character info section
+    // The bags and the vault hold only item names and item lines: anything else is an item simc could not read,
+    // never dropped in silence. The last line of a paste without its checksum is where a cut falls.
+    if (section === 'bags' || section === 'vault') {
+      if (lineNo === lastContentLine && result.checksum.state === 'missing') throw cutAt(lineNo, line);
+      const where = section === 'bags' ? 'the bags' : 'the Great Vault';
+      throw fail(`Line ${lineNo}: ${quote(line)} in ${where} is neither an item name nor an item line simc can read.`);
+    }
+    if (lineNo === lastContentLine && result.checksum.state === 'missing' && result.className && /\(\d*$/.test(body)) {
+      throw cutAt(lineNo, line);
+    }
   };
 
   /** An uncommented line: a simc option of the character, an equipped item, or an option that is left out. */
@@ -164,6 +185,9 @@ export function parseAddonExport(input: string): AddonExport {
     const eq = line.indexOf('=');
     const key = eq > 0 ? line.slice(0, eq) : '';
     const value = line.slice(eq + 1);
+    // `main_` at the end of a paste without its checksum: a line cut before its `=`.
+    const last = lineNo === lastContentLine && result.checksum.state === 'missing';
+    if (eq <= 0 && last && result.className) throw cutAt(lineNo, line); // a text with no class line is no export
     if (isSlot(key)) {
       if (value === '') return; // an empty slot
       if (result.equipped[key]) throw fail(`Line ${lineNo}: ${key} is equipped twice.`);
@@ -193,7 +217,17 @@ export function parseAddonExport(input: string): AddonExport {
 
   lines.forEach((raw, i) => {
     const lineNo = i + 1;
-    const line = raw.trim();
+    // simc splits lines at LF only: a CR inside a line joins two lines into one that reads as neither.
+    if (raw.includes('\r')) {
+      throw fail(
+        `Line ${lineNo}: ${quote(raw.trim())} holds a carriage return (CR) inside it, so simc would read it as one ` +
+          'line and no item; save the export with ordinary line breaks.',
+      );
+    }
+    // Every line is text from outside: control characters (ESC, C1), line separators and bidirectional overrides
+    // are written as escapes (`\x1b`) before anything reads it, so no name, loadout or option carries one raw into
+    // the profile, a profileset name or the terminal.
+    const line = terminalSafe(raw.trim());
     if (line === '') {
       // The offspec loadouts are one block; what follows it (trait strings, the gear) is the character again.
       if (section === 'offspec') section = 'character';
@@ -231,12 +265,11 @@ function checkWhole(result: AddonExport, text: string, lines: string[], ends: En
     throw fail('The export has no class line (e.g. warrior="Name"): it is not a /simc export.');
   }
   const missing = result.checksum.state === 'missing';
-  const fromAddon = /^# SimC Addon/m.test(text);
-  // A paste without its checksum that stops on an item line may stop inside it (`# neck=,id=250` for id=250247),
-  // which reads as another item: when the text does not end its last line, or the addon wrote it (and so a
-  // checksum line should follow), the last item line cannot be trusted.
+  // A paste without its checksum that stops on an item line with no line break after it may stop inside the line
+  // (`# neck=,id=250` for id=250247), which reads as another item: that last line cannot be trusted. One that ends
+  // its last line reads whole, and runs with the warning that nothing proves it complete.
   const endsOnItem = ends.lastItemLine > 0 && ends.lastItemLine === ends.lastContentLine;
-  if (missing && endsOnItem && (fromAddon || !text.endsWith('\n'))) {
+  if (missing && endsOnItem && !/\n\s*$/.test(text)) {
     const line = quote(lines[ends.lastItemLine - 1]?.trim() ?? '');
     throw fail(
       `Line ${ends.lastItemLine}: the paste ends in this item line, ${line}, with no "# Checksum:" line ` +
@@ -268,7 +301,8 @@ function addWarnings(result: AddonExport): void {
     );
   } else if (checksum.state === 'missing') {
     result.warnings.push(
-      'The export has no "# Checksum:" line, so it may be cut short; check that every item you own is in it.',
+      'The export has no "# Checksum:" line: it reads whole, but nothing proves that it was not cut short; ' +
+        'check that every item you own is in it.',
     );
   }
   if (result.leftOut.length) {

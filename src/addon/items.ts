@@ -41,7 +41,11 @@ export interface AddonItem {
   line: number;
 }
 
-/** Item options whose values are numbers or `/`-separated lists of numbers. */
+/**
+ * Item options whose values are numbers or `/`-separated lists of numbers: what the addon writes (`content_tuning`
+ * and `redirected_base_stats` since 12.0), and the other numeric options of simc's item reader (`item_t::
+ * parse_options` in engine/item/item.cpp).
+ */
 const NUMERIC_KEYS = new Set([
   'id',
   'enchant_id',
@@ -52,7 +56,40 @@ const NUMERIC_KEYS = new Set([
   'crafting_quality',
   'ilevel',
   'context',
-  'upgrade_level',
+  'content_tuning',
+  'redirected_base_stats',
+  'titan_disc_id',
+  'embellishment',
+  'addon_id',
+  'azerite_level',
+]);
+
+/**
+ * simc's other item options (`item_t::parse_options`), whose values are text: an item line may carry these and the
+ * numeric ones, nothing else. Anything else (`,html=/x`) is not an item option: simc would warn and ignore it, and
+ * simjob would copy it into every profileset. Left out on purpose: `source=` makes simc fetch the item's data from
+ * a web site, which a pasted export has no business asking.
+ */
+const TEXT_KEYS = new Set([
+  'gem_bonus_id',
+  'gem_ilevel',
+  'relic_id',
+  'relic_ilevel',
+  'azerite_powers',
+  'initial_cd',
+  'stats',
+  'gems',
+  'enchant',
+  'addon',
+  'equip',
+  'use',
+  'weapon',
+  'warforged',
+  'lfr',
+  'heroic',
+  'mythic',
+  'type',
+  'quality',
 ]);
 
 /**
@@ -68,6 +105,8 @@ export function itemProblem(options: string): string | null {
     const key = eq > 0 ? pair.slice(0, eq) : '';
     const value = pair.slice(eq + 1);
     if (!/^[a-z_]+$/.test(key) || value === '') return `"${pair}" is not key=value`;
+    if (key === 'source') return '"source=" would make simc fetch the item from the web';
+    if (!NUMERIC_KEYS.has(key) && !TEXT_KEYS.has(key)) return `"${key}=" is not an item option of simc`;
     if (NUMERIC_KEYS.has(key) && !/^\d+(\/\d+)*$/.test(value)) return `${key}=${value} is not a number list`;
     if (key === 'id') id = value;
   }

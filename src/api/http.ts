@@ -28,7 +28,10 @@ export interface HttpOptions {
   deadlineMs?: number;
   /** How long transient failures (no answer, 408, 429, 5xx) are retried, from the first attempt. */
   retryBudgetMs?: number;
-  /** No retry past this moment (epoch ms), whatever the budget: the end of the command's own --timeout. */
+  /**
+   * The end of the command's own --timeout (epoch ms): no retry past it, whatever the budget, and no request runs
+   * past it either (a trickling answer would otherwise hold the command to the per-request deadline).
+   */
   retryUntil?: number;
   /** 1: one line per request and response; 2 (`SIMJOB_DEBUG=api`): also headers and bodies, redacted. */
   debug?: DebugLevel;
@@ -126,7 +129,8 @@ export class HttpClient {
       let response: TextAnswer;
       try {
         // A retry gets only what is left of the budget (at least 1 s): a trickling server cannot stretch the command.
-        const deadline = attempt === 1 ? deadlineMs : Math.max(1000, Math.min(deadlineMs, budgetEnds - started));
+        const allowed = attempt === 1 ? deadlineMs : Math.max(1000, Math.min(deadlineMs, budgetEnds - started));
+        const deadline = Math.max(1, Math.min(allowed, (this.opts.retryUntil ?? Infinity) - started));
         response = await this.exchange(method, url, headers, body, deadline);
       } catch (error) {
         if (this.opts.signal?.aborted) throw this.opts.signal.reason;

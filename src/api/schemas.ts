@@ -277,6 +277,8 @@ export const Summary = lazy(() =>
     multiStage: z.nullish(MultiStageSummary),
     actors: z.nullish(z.looseObject({ count: z.number(), results: z.array(ActorResult) })),
     iterations: nnum,
+    /** simjob's own: true when the numbers came from the stand-in simc (test/fake-simc), not a simulation. */
+    synthetic: z.optional(z.boolean()),
   }),
 );
 export type Summary = z.infer<typeof Summary>;

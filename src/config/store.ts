@@ -4,7 +4,8 @@
  * - credentials.json: API keys, mode 0600, never printed.
  * Reads are plain JSON.parse (cheap: every command reads them); writes are atomic (a temp file renamed over it).
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { CAPS, readRegularFile, TooLargeError } from '../util/read-file.js';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { errnoCode } from '../util/errno.js';
@@ -29,9 +30,12 @@ export function checkProfileName(name: string): string {
 function readStoreFile(path: string): StoreFile {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path, CAPS.config.bytes).toString('utf8');
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return {};
+    if (error instanceof TooLargeError) {
+      throw new UsageError(`${path} is over 1 MB: ${CAPS.config.why}.`, 'Fix or delete the file.');
+    }
     throw new UsageError(`Cannot read ${path}: ${(error as Error).message}.`, 'Check the file and its permissions.');
   }
   let parsed: unknown;

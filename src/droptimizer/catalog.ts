@@ -1,10 +1,12 @@
 /**
  * simjob's droptimizer catalog: what each raid boss and dungeon drops, and the `bonus_id` list that makes simc build
- * each item as it drops and fully upgraded. simc works out an item's stats from `id=` and `bonus_id=`, so the catalog
- * holds no stats. Format (docs/readme/droptimizer.md, "Catalog format"): season → instances (raids and dungeons) →
- * encounters → items → sources (one per raid difficulty or keystone bracket).
+ * each item as it drops and fully upgraded. simc works out an item's stat amounts from `id=` and `bonus_id=`; the
+ * catalog holds only what decides who can use an item (armour type, primary stats, a trinket's specs, weapon type).
+ * Format (docs/droptimizer.md, "Catalog format"): season → instances (raids and dungeons) → encounters → items →
+ * sources (one per raid difficulty or keystone bracket).
  */
 import * as z from 'zod';
+import type { ArmorType, PrimaryStat, Role, WeaponType } from '../game/specs.js';
 import { DIFFICULTIES, type Difficulty } from './choices.js';
 
 export const CATALOG_FORMAT = 'simjob-droptimizer-catalog/1';
@@ -64,6 +66,45 @@ const source = z.union([
 ]);
 export type ItemSource = z.infer<typeof source>;
 
+const ARMOR_TYPES = ['cloth', 'leather', 'mail', 'plate'] as const satisfies readonly ArmorType[];
+const PRIMARY_STATS = ['strength', 'agility', 'intellect'] as const satisfies readonly PrimaryStat[];
+const ROLES = ['tank', 'healer', 'damage'] as const satisfies readonly Role[];
+const WEAPON_TYPES = [
+  'axe_1h',
+  'axe_2h',
+  'bow',
+  'crossbow',
+  'dagger',
+  'fist',
+  'gun',
+  'mace_1h',
+  'mace_2h',
+  'polearm',
+  'staff',
+  'sword_1h',
+  'sword_2h',
+  'warglaive',
+  'wand',
+  'shield',
+  'off_hand',
+] as const satisfies readonly WeaponType[];
+
+/** Who a trinket is for: the game's Encounter Journal loot filter, as specs (`warrior/arms`) and in summary. */
+const trinketFor = z
+  .object({
+    stats: z.array(z.enum(PRIMARY_STATS)).min(1),
+    roles: z.array(z.enum(ROLES)).min(1),
+    /** `class/spec` in simc's tokens; when present it decides, else stats and roles do. */
+    specs: z.array(z.string().regex(/^[a-z]+\/[a-z_]+$/)).optional(),
+  })
+  .strict();
+export type TrinketFor = z.infer<typeof trinketFor>;
+
+/*
+ * The facts fields are optional so that a catalog of the first format (without them) still loads: an item without
+ * a fact is simmed for every character, and the run says how many such items it kept. The shipped catalog has them
+ * all (test/droptimizer/catalog-facts.test.ts).
+ */
 const item = z
   .object({
     id,
@@ -71,6 +112,12 @@ const item = z
     slot: z.enum(ITEM_SLOTS),
     /** The item drops with a socket (its bonus lists carry the socket bonus); gems carry over only then. */
     socket: z.boolean(),
+    /** cloth, leather, mail or plate; null for what has no armour type (cloaks, necks, rings, trinkets, weapons). */
+    armor: z.enum(ARMOR_TYPES).nullable().optional(),
+    /** The primary stats the item carries; empty for necks and rings (they carry none). */
+    stats: z.array(z.enum(PRIMARY_STATS)).optional(),
+    for: trinketFor.optional(),
+    weaponType: z.enum(WEAPON_TYPES).optional(),
     sources: z.array(source).min(1),
   })
   .strict();

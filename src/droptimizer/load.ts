@@ -24,6 +24,8 @@ export function shippedCatalogPath(): string {
 export interface LoadOptions {
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** A catalog URL could not be fetched and the copy fetched before is used: the command must say so. */
+  onCachedCopy?: (url: string, reason: string) => void;
 }
 
 export async function loadCatalog(spec: string | undefined, options: LoadOptions): Promise<Catalog> {
@@ -38,16 +40,40 @@ export async function loadCatalog(spec: string | undefined, options: LoadOptions
     text = await fetchCatalogText(spec, options);
   } else {
     where = spec;
-    const { readUserFile } = await import('../util/read-file.js');
-    text = (
-      await readUserFile(spec, 'Catalog', { missing: 'Check the path, or drop --catalog to use the shipped one.' })
-    ).toString('utf8');
+    const { CAPS, decodeOrFail, readUserFile } = await import('../util/read-file.js');
+    const missing = 'Check the path, or drop --catalog to use the shipped one.';
+    text = decodeOrFail(await readUserFile(spec, 'Catalog', { missing }, CAPS.catalog), `Catalog ${spec}`);
   }
   try {
-    return parseCatalog(text, where);
+    return checkText(parseCatalog(text, where), where);
   } catch (error) {
     if (error instanceof CatalogError)
-      throw new UsageError(error.message, 'See docs/readme/droptimizer.md, "Catalog format".');
+      throw new UsageError(error.message, 'See docs/droptimizer.md, "Catalog format".');
     throw error;
   }
+}
+
+// Control characters (C0 but tab, DEL, C1), line and paragraph separators and bidirectional overrides (as safe.ts).
+const UNSAFE_TEXT = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * A catalog's names reach the terminal, profileset names and reports: one holding a control character (a line feed
+ * that would fake a second line, an escape sequence) is refused, naming where it is.
+ */
+function checkText(catalog: Catalog, where: string): Catalog {
+  const walk = (value: unknown, path: string): void => {
+    if (typeof value === 'string') {
+      const bad = UNSAFE_TEXT.exec(value);
+      if (!bad) return;
+      const code = `U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+      throw new CatalogError(
+        `Catalog ${where}: ${path} holds a control character (${code}); names must be plain text.`,
+      );
+    }
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}.${i}`));
+    else if (value && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k);
+  };
+  walk(catalog, '');
+  return catalog;
 }

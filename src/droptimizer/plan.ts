@@ -1,12 +1,14 @@
 /**
- * The profilesets of a droptimizer run (rules in docs/readme/droptimizer.md, as Raidbots' Droptimizer does it):
+ * The profilesets of a droptimizer run (rules in docs/droptimizer.md, as Raidbots' Droptimizer does it):
+ * - only drops the character can use (usable.ts), unless `allItems`;
  * - one per drop and slot it can go in, setting only that slot;
  * - rings and trinkets are tried in each of their two slots, but never beside a worn copy of the same item id
  *   (the game allows one of each);
  * - a drop identical to what is worn in that slot (same item id and item level) is left out;
  * - the drop takes the enchant and (where it has a socket) the gems of the item it replaces;
- * - off-hands only when an off-hand is worn; two-handers only when none is (the export cannot tell a caster's
- *   off-hand from a weapon, so one-handers go to the main hand only).
+ * - off-hands only when an off-hand is worn; two-handers only when none is, except for Fury (Titan's Grip), whose
+ *   two-handers go in either hand (the export cannot tell a caster's off-hand from a weapon, so one-handers go to
+ *   the main hand only).
  */
 import type { AddonExport } from '../addon/export.js';
 import type { AddonItem, Slot } from '../addon/items.js';
@@ -14,6 +16,7 @@ import { simcNameSafe, uniqueNames } from '../topgear/names.js';
 import { noun } from '../util/plural.js';
 import type { ItemSlot } from './catalog.js';
 import type { Drop } from './sources.js';
+import { leftOutLine, usableDrops, wearerOf } from './usable.js';
 
 export interface PlannedSet {
   name: string;
@@ -25,8 +28,17 @@ export interface PlannedSet {
 
 export interface DropPlan {
   sets: PlannedSet[];
-  /** What was left out and why, one phrase each ("3 identical to what is worn"). */
+  /** What the slot rules left out and why, one phrase each ("3 identical to what is worn"). */
   leftOut: string[];
+  /** What the class filter left out, as one line ("left out: 33 items of other armour types; --all-items …"). */
+  notUsable?: string;
+  /** Distinct items simmed. */
+  items: number;
+}
+
+export interface PlanOptions {
+  /** Sim every drop, whoever can use it (`--all-items`). */
+  allItems?: boolean;
 }
 
 const SLOTS_OF: Record<ItemSlot, readonly Slot[]> = {
@@ -59,7 +71,10 @@ function dropName(drop: Drop, slot: Slot): string {
   return simcNameSafe(`${drop.item.name}${level} from ${drop.from} in ${slot}`);
 }
 
-export function planDrops(exp: AddonExport, drops: readonly Drop[]): DropPlan {
+export function planDrops(exp: AddonExport, all: readonly Drop[], options: PlanOptions = {}): DropPlan {
+  const usable = usableDrops(exp, all, options.allItems);
+  const wearer = wearerOf(exp);
+  const drops = usable.drops;
   const unique = uniqueNames();
   const sets: PlannedSet[] = [];
   const left = new Map<string, { one: string; rest: string; n: number }>();
@@ -69,13 +84,14 @@ export function planDrops(exp: AddonExport, drops: readonly Drop[]): DropPlan {
     left.set(`${one} ${rest}`, entry);
   };
   for (const drop of drops) {
-    for (const slot of SLOTS_OF[drop.item.slot]) {
+    const twoHandInBoth = drop.item.slot === 'two_hand' && wearer.twoHandersInBothHands;
+    for (const slot of twoHandInBoth ? (['main_hand', 'off_hand'] as const) : SLOTS_OF[drop.item.slot]) {
       const worn = exp.equipped[slot];
       if (slot === 'off_hand' && !exp.equipped.off_hand) {
         note('off-hand drop', '(no off-hand is worn)');
         continue;
       }
-      if (drop.item.slot === 'two_hand' && exp.equipped.off_hand) {
+      if (drop.item.slot === 'two_hand' && exp.equipped.off_hand && !twoHandInBoth) {
         note('two-hander', '(an off-hand is worn)');
         continue;
       }
@@ -91,7 +107,12 @@ export function planDrops(exp: AddonExport, drops: readonly Drop[]): DropPlan {
       sets.push({ name: unique(dropName(drop, slot)), slot, drop, options: itemOptions(drop, worn) });
     }
   }
-  return { sets, leftOut: [...left.values()].map((e) => `${e.n} ${noun(e.n, e.one)} ${e.rest}`) };
+  return {
+    sets,
+    leftOut: [...left.values()].map((e) => `${e.n} ${noun(e.n, e.one)} ${e.rest}`),
+    notUsable: options.allItems ? undefined : leftOutLine(usable, wearer),
+    items: new Set(sets.map((s) => s.drop.item.id)).size,
+  };
 }
 
 function identical(worn: AddonItem, drop: Drop): boolean {

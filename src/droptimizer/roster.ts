@@ -32,7 +32,10 @@ export interface RosterRow {
   slot: string;
   deltaDps: number;
   deltaPercent: number | null;
+  /** |Δ| is beyond the combined 95% error, a gain or a loss alike; null when the error is unknown. */
   significant: boolean | null;
+  /** A gain beyond the error: what a wishlist tool should import. False for losses and unknown errors. */
+  upgrade: boolean;
 }
 
 export interface Roster {
@@ -70,6 +73,7 @@ export function buildRoster(inputs: readonly RosterInput[]): Roster {
         deltaDps: round(d.delta, 1),
         deltaPercent: d.percent === undefined ? null : round(d.percent, 2),
         significant: d.significant ?? null,
+        upgrade: d.delta > 0 && d.significant === true,
       });
     }
   }
@@ -108,12 +112,28 @@ export function rosterMatrix(roster: Roster): {
   return { items: [...items.values()].sort((a, b) => b.top - a.top), cell: (c, id) => cells.get(`${c}\u0000${id}`) };
 }
 
-export const CSV_HEADER = ['character', 'item id', 'item name', 'source', 'slot', 'Δ dps', 'Δ %', 'significant'];
+export const CSV_HEADER = [
+  'character',
+  'item id',
+  'item name',
+  'source',
+  'slot',
+  'Δ dps',
+  'Δ %',
+  'significant',
+  'upgrade',
+];
+
+/**
+ * A text cell a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a CR) gets a leading ' as
+ * OWASP's CSV-injection guidance says; numbers are written as numbers (-1.5 stays -1.5), never as text.
+ */
+export const neutralise = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
 /** RFC 4180: every field that holds a comma, quote or line break is quoted, quotes doubled; CRLF line ends. */
 export function rosterCsv(rows: readonly RosterRow[]): string {
   const field = (v: string | number | boolean | null) => {
-    const text = v === null ? '' : String(v);
+    const text = v === null ? '' : typeof v === 'string' ? neutralise(v) : String(v);
     return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
   const lines = [
@@ -127,7 +147,36 @@ export function rosterCsv(rows: readonly RosterRow[]): string {
       r.deltaDps,
       r.deltaPercent,
       r.significant,
+      r.upgrade,
     ]),
   ];
   return `${lines.map((l) => l.map(field).join(',')).join('\r\n')}\r\n`;
+}
+
+export interface Named {
+  name: string;
+  /** The export's `server=`, when it has one. */
+  realm: string | null;
+  /** Where the export came from (a path, or stdin). */
+  file: string;
+}
+
+/**
+ * The roster's character names: the name alone, with its realm (`Name-realm`) only when two characters share the
+ * name, and with the export's file name instead when the realm does not tell them apart.
+ */
+export function characterLabels(characters: readonly Named[]): string[] {
+  const count = (key: (c: Named) => string) => {
+    const n = new Map<string, number>();
+    for (const c of characters) n.set(key(c), (n.get(key(c)) ?? 0) + 1);
+    return (c: Named) => n.get(key(c))!;
+  };
+  const byName = count((c) => c.name);
+  const withRealm = (c: Named) => (c.realm ? `${c.name}-${c.realm}` : c.name);
+  const byRealm = count(withRealm);
+  return characters.map((c) => {
+    if (byName(c) === 1) return c.name;
+    if (c.realm && byRealm(c) === 1) return withRealm(c);
+    return `${c.name} (${c.file.split(/[\\/]/).pop()})`;
+  });
 }

@@ -1,6 +1,6 @@
 /**
- * Which drops a droptimizer run tries: the instances named (or every raid, or every dungeon), at one raid difficulty
- * or keystone level, as dropped or fully upgraded.
+ * Which drops a droptimizer run tries: the instances named (or every raid, or every dungeon, or for the Great Vault
+ * both), at one raid difficulty and keystone level, as dropped or fully upgraded.
  */
 import { closest } from '../util/similar.js';
 import type { SourceKind } from './choices.js';
@@ -23,7 +23,7 @@ export interface Drop {
   instance: Instance;
   encounter: Encounter;
   build: ItemBuild;
-  /** Where it drops, as names and the by-source view say it: the boss of a raid, the dungeon, or its vault. */
+  /** Where it drops, as names and the by-source view say it: the boss of a raid, the dungeon, or a vault pool. */
   from: string;
 }
 
@@ -67,14 +67,18 @@ function findInstance(catalog: Catalog, name: string): Instance {
 export function selectDrops(catalog: Catalog, options: SelectOptions): Selection {
   const named = (options.instances ?? []).map((n) => findInstance(catalog, n));
   const source = options.source ?? (named.length && named.every((i) => i.kind === 'dungeon') ? 'dungeons' : 'raid');
+  const vault = source === 'vault';
+  // Without --source, each named instance is taken as what it is; with it, every one must be of that kind. The
+  // Great Vault offers raid and dungeon rewards both.
   const wantedKind = source === 'raid' ? 'raid' : 'dungeon';
-  // Without --source, each named instance is taken as what it is; with it, every one must be of that kind.
-  const mismatch = options.source ? named.find((i) => i.kind !== wantedKind) : undefined;
+  const mismatch = options.source && !vault ? named.find((i) => i.kind !== wantedKind) : undefined;
   if (mismatch) {
     const fix = `Drop --source, or name ${source === 'raid' ? 'a raid' : 'a dungeon'}.`;
     throw new SelectionError(`--instance "${mismatch.name}" is a ${mismatch.kind}, but --source is ${source}.`, fix);
   }
-  const instances = named.length ? [...new Set(named)] : catalog.instances.filter((i) => i.kind === wantedKind);
+  const instances = named.length
+    ? [...new Set(named)]
+    : catalog.instances.filter((i) => vault || i.kind === wantedKind);
   const raids = instances.some((i) => i.kind === 'raid');
   const dungeons = instances.some((i) => i.kind === 'dungeon');
   if (options.difficulty && !raids)
@@ -89,9 +93,11 @@ export function selectDrops(catalog: Catalog, options: SelectOptions): Selection
     );
   const difficulty = options.difficulty ?? DEFAULT_DIFFICULTY;
   const keystone = options.keystone ?? DEFAULT_KEYSTONE;
-  const vault = source === 'vault';
+  const pools = { raid: vaultPool('raid', difficulty, keystone), dungeon: vaultPool('dungeon', difficulty, keystone) };
 
   const drops: Drop[] = [];
+  // In the vault each item is offered once per pool, whichever boss or dungeon it comes from.
+  const offered = new Set<string>();
   for (const instance of instances) {
     for (const encounter of instance.encounters) {
       for (const item of encounter.items) {
@@ -100,19 +106,33 @@ export function selectDrops(catalog: Catalog, options: SelectOptions): Selection
         );
         if (!found) continue;
         const build = options.upgraded ? found.upgraded : found.dropped;
-        const from =
-          instance.kind === 'raid' ? encounter.name : vault ? `${instance.name} (Great Vault)` : instance.name;
+        const from = vault ? pools[instance.kind] : instance.kind === 'raid' ? encounter.name : instance.name;
+        if (vault) {
+          if (offered.has(`${from}\u0000${item.id}`)) continue;
+          offered.add(`${from}\u0000${item.id}`);
+        }
         drops.push({ item, instance, encounter, build, from });
       }
     }
   }
-  const how = [
-    raids ? difficulty : undefined,
-    dungeons ? `${vault ? 'Great Vault' : 'end of run'} +${keystone}` : undefined,
-  ].filter(Boolean);
+  const how = vault
+    ? [raids ? `raid at ${difficulty}` : undefined, dungeons ? `dungeons at +${keystone}` : undefined].filter(Boolean)
+    : [raids ? difficulty : undefined, dungeons ? `end of run +${keystone}` : undefined].filter(Boolean);
   how.push(options.upgraded ? 'fully upgraded' : 'as dropped');
-  const description = `${instances.map((i) => i.name).join(', ')} (${how.join(', ')})`;
-  return { drops, description };
+  const where = vault
+    ? named.length
+      ? `Great Vault of ${instances.map((i) => i.name).join(', ')}`
+      : 'Great Vault'
+    : instances.map((i) => i.name).join(', ');
+  return { drops, description: `${where} (${how.join(', ')})` };
+}
+
+/**
+ * The Great Vault is one pool per row, not a dungeon's or a boss's: its dungeon row offers any of the season's
+ * dungeon items at the level of the week's highest key, its raid row the raid's items at the difficulty cleared.
+ */
+export function vaultPool(kind: 'raid' | 'dungeon', difficulty: Difficulty, keystone: number): string {
+  return kind === 'raid' ? `Great Vault (${difficulty} raid)` : `Great Vault (+${keystone})`;
 }
 
 function matches(s: ItemSource, want: { difficulty?: Difficulty; keystone?: number; vault?: boolean }): boolean {

@@ -20,3 +20,12 @@ export function checkJobId(id: string | undefined): string {
   }
   return trimmed;
 }
+
+/**
+ * A job id of the service's own shape: 18 letters or digits (spec: minLength = maxLength = 18; the service's are
+ * digits), or a local id (`local-` and 18 of its base-32 characters). What a webhook hands to `--exec` must be one:
+ * a signed event is authentic, not proof that its id is safe in a file name or a shell command.
+ */
+export function isServiceShapedJobId(id: string): boolean {
+  return /^[0-9A-Za-z]{18}$/.test(id) || new RegExp(`^${LOCAL_ID_PREFIX}[0-9a-z]{18}$`).test(id);
+}

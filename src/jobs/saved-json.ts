@@ -4,12 +4,12 @@
  * errors; what a saved job without a result means is theirs to say (compare: no DPS; report: shown from its record,
  * or fetched by its id when it had not ended).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { JobRecord, ResultRecord } from '../api/schemas.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { terminalSafeLine } from '../output/safe.js';
-import { readAllBytes } from '../util/prompt.js';
+import { CAPS, decodeOrFail, readStdin, readUserFile } from '../util/read-file.js';
 import { checkJobId, isJobId } from './ids.js';
 
 const SAVE_HINT =
@@ -36,39 +36,27 @@ export interface SavedJson {
 export type JobArg = { id: string; saved?: undefined } | { saved: SavedJson; id?: undefined };
 
 export async function readJobArg(ctx: Pick<Context, 'stdin'>, arg: string): Promise<JobArg> {
-  if (arg === '-') return { saved: parse('-', 'stdin', savedText(await readAllBytes(ctx.stdin))) };
-  // A job id never holds a slash, so only a name that looks like a path is a saved file; anything else is a job id,
-  // even where a file or folder of that name exists (`artifacts <id> --download` makes a folder named after the job).
-  if (!looksLikePath(arg)) return { id: checkJobId(arg) };
+  if (arg === '-') {
+    const bytes = await readStdin(ctx.stdin, 'The saved result on stdin', CAPS.saved);
+    return { saved: parse('-', 'stdin', decodeOrFail(bytes, 'The saved result on stdin')) };
+  }
+  // An existing file is a saved file, as `submit` reads a file first; a folder is not (`artifacts <id> --download`
+  // makes one named after the job, which stays that job's id). A name that does not exist is a job id unless it
+  // looks like a path (a job id never holds a slash or ends in .json).
   const info = await stat(arg).catch(() => undefined);
-  if (info?.isFile()) return { saved: parse(arg, arg, await readSaved(arg)) };
+  if (!looksLikePath(arg) && (!info || info.isDirectory())) return { id: checkJobId(arg) };
   if (info?.isDirectory()) {
     throw new UsageError(`${terminalSafeLine(arg)} is a folder, not a saved --json file.`, SAVE_HINT);
   }
-  throw new UsageError(`${terminalSafeLine(arg)} does not exist.`, SAVE_HINT);
+  if (!info) throw new UsageError(`${terminalSafeLine(arg)} does not exist.`, SAVE_HINT);
+  // readUserFile refuses what is not a regular file (a FIFO, /dev/zero) and reads no more than a result can be.
+  const bytes = await readUserFile(arg, 'Saved result', { missing: SAVE_HINT, folder: SAVE_HINT }, CAPS.saved);
+  return { saved: parse(arg, arg, decodeOrFail(bytes, terminalSafeLine(arg))) };
 }
 
 /** `./old`, `runs/new.json`, `old.json`: a saved file; `old` alone is a job id. */
 function looksLikePath(arg: string): boolean {
   return /[/\\]|\.json$/i.test(arg);
-}
-
-async function readSaved(file: string): Promise<string> {
-  try {
-    return savedText(await readFile(file));
-  } catch (error) {
-    throw new UsageError(`Cannot read ${terminalSafeLine(file)}: ${(error as Error).message}.`);
-  }
-}
-
-/**
- * The text of a saved document. Windows shells mark text with a byte order mark (PowerShell's `Out-File -Encoding
- * utf8` writes UTF-8 after one, Windows PowerShell's `>` writes UTF-16LE after one), which JSON.parse refuses.
- */
-function savedText(bytes: Buffer): string {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.toString('utf8', 3);
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.toString('utf16le', 2);
-  return bytes.toString('utf8');
 }
 
 /** A saved file is any file: the job id it holds is used to fetch the job, so it must be one. */

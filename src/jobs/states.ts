@@ -49,3 +49,13 @@ export const ERROR_ADVICE: Record<string, string> = {
   user_cancelled: 'The job was cancelled on request.',
   internal: 'The service failed internally; resubmit, and quote the job id to support if it repeats.',
 };
+
+/** The statusReason of a local job that failed because the data dir's disk filled up (not simc's fault). */
+export const DISK_FULL_REASON = "no space left on the data dir's disk";
+
+/** The advice for an unsuccessful job: by its errorCode, except a full disk, which no resubmission alone fixes. */
+export function adviceFor(errorCode?: string | null, statusReason?: string | null): string | undefined {
+  if (errorCode === 'execution_failed' && statusReason === DISK_FULL_REASON)
+    return 'Free some space on the disk of the data dir (or set SIMJOB_DATA_DIR to another disk), then resubmit.';
+  return errorCode ? ERROR_ADVICE[errorCode] : undefined;
+}

@@ -1,4 +1,4 @@
-import { readUserFile } from '../util/read-file.js';
+import { CAPS, decodeOrFail, readUserFile } from '../util/read-file.js';
 import {
   IDEMPOTENCY_KEY,
   MAX_CREDENTIAL_LENGTH,
@@ -44,7 +44,10 @@ export interface ProfileInput {
   meta?: readonly string[];
 }
 
-/** Read a profile file (or stdin bytes) and check it: present, not empty, at most MAX_PROFILE_BYTES, valid UTF-8. */
+/**
+ * Read a profile file (or stdin bytes) and check it: a regular file, not empty, UTF-8 or UTF-16 (read alike), at most
+ * MAX_PROFILE_BYTES once in UTF-8.
+ */
 export async function readProfile(source: string, stdinBytes?: () => Promise<Buffer>): Promise<ProfileInput> {
   let bytes: Buffer;
   const label = source === '-' ? 'The profile on stdin' : `Profile ${source}`;
@@ -52,48 +55,25 @@ export async function readProfile(source: string, stdinBytes?: () => Promise<Buf
     if (!stdinBytes) throw new UsageError('Only one profile can come from stdin ("-").');
     bytes = await stdinBytes();
   } else {
-    bytes = await readUserFile(source, 'Profile', {
-      missing: 'Check the path.',
-      folder: 'Name the .simc files, e.g. profiles/*.simc.',
-    });
+    bytes = await readUserFile(
+      source,
+      'Profile',
+      { missing: 'Check the path.', folder: 'Name the .simc files, e.g. profiles/*.simc.' },
+      CAPS.profile,
+    );
   }
-  if (bytes.length === 0 || bytes.toString('utf8').trim() === '') {
+  const text = decodeOrFail(bytes, label);
+  if (text.trim() === '') {
     throw new UsageError(`${label} is empty.`, 'A profile needs at least an actor line, e.g. warrior="Name".');
   }
-  if (bytes.length > MAX_PROFILE_BYTES) {
+  const size = Buffer.byteLength(text);
+  if (size > MAX_PROFILE_BYTES) {
     throw new UsageError(
-      `${label} is ${(bytes.length / 1024 / 1024).toFixed(2)} MB; the service takes at most 2 MB.`,
+      `${label} is ${(size / 1024 / 1024).toFixed(2)} MB; the service takes at most 2 MB.`,
       'Split its profilesets across several jobs.',
     );
   }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new UsageError(
-      `${label} is not valid UTF-8 (at byte ${firstInvalidUtf8(bytes)}).`,
-      'Save it as UTF-8 and try again.',
-    );
-  }
-  return { source, text: text.replace(/^\uFEFF/, '') };
-}
-
-function firstInvalidUtf8(bytes: Buffer): number {
-  // Decode growing prefixes is quadratic; find the first byte where a fatal decoder fails on a short window.
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  for (let i = 0; i < bytes.length; i++) {
-    const lead = bytes[i] ?? 0;
-    if (lead < 0x80) continue;
-    const width = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
-    if (width === 0) return i;
-    try {
-      decoder.decode(bytes.subarray(i, i + width));
-      i += width - 1;
-    } catch {
-      return i;
-    }
-  }
-  return bytes.length;
+  return { source, text };
 }
 
 /** `--meta key=value` pairs, within the service's bounds. */

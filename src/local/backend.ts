@@ -61,6 +61,19 @@ interface KeyRecord {
   digest: string;
 }
 
+const KEY_FIX = 'Remove that file: the key is then free to use again (its job, if any, stays).';
+
+/** An idempotency key's record, or undefined when the key is new; a damaged one is an error naming its file. */
+async function readKeyRecord(path: string): Promise<KeyRecord | undefined> {
+  return readJson<KeyRecord>(path, RECORDS.idempotencyKey, foreignJobId, KEY_FIX);
+}
+
+/** What the schema cannot see: a key record whose job id is not one local mode makes. */
+function foreignJobId(value: unknown): string | undefined {
+  const id = (value as { jobId?: unknown } | null)?.jobId;
+  return typeof id === 'string' && !isWellFormedLocalId(id) ? `its job id is not a local job id` : undefined;
+}
+
 /** Files whose change means the job changed (the logs change all the time and are not worth waking for). */
 const WATCHED_FILES = new Set(['job.json', 'progress.json']);
 
@@ -77,6 +90,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   private readonly runningHere = new Set<string>();
   /** Jobs run here whose end could not be recorded (a full disk): reading them throws why, so no wait hangs. */
   private readonly unrecordable = new Map<string, unknown>();
+  private warnedNoWorker = false;
 
   constructor(
     private readonly options: LocalOptions,
@@ -90,9 +104,11 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     // Only a key given with --idempotency-key is recorded (SubmitInput): <data dir>/keys/ holds no file per job.
     const idempotency = input.idempotencyKey ? this.idempotencyOf(input.idempotencyKey, input) : undefined;
     if (idempotency) {
-      const known = await readJson<KeyRecord>(idempotency.path, RECORDS.idempotencyKey);
+      const known = await readKeyRecord(idempotency.path);
       if (known) return this.replay(known, idempotency.digest);
     }
+    // A lock that can never be taken (a folder made in its place) would leave the job queued for ever.
+    this.store.checkLocks();
     // Refused (no simc, a webhook without its settings) before anything is written.
     const plan = await planLocalRun(this.options, request, input.simc, input.analysis);
     for (const warning of plan.warnings) this.options.warn(warning);
@@ -118,14 +134,32 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     ) {
       // Another process submitted with the same key a moment ago: theirs is the job.
       await this.store.removeJobFolder(job.id);
-      const winner = await readJson<KeyRecord>(idempotency.path, RECORDS.idempotencyKey);
+      const winner = await readKeyRecord(idempotency.path);
       if (winner) return this.replay(winner, idempotency.digest);
     }
     await this.store.enqueue(job);
     // A waiting submit runs its job itself when the queue has room for it (inline.ts); else the worker does.
     const runHere = input.runHere && !job.multiStageSummary.enabled; // a staged job is always the worker's
-    if (!(runHere && (await this.runHere(job.id)))) await ensureWorker(this.store, this.options.workerEnv);
+    if (!(runHere && (await this.runHere(job.id)))) await this.startWorker();
     return { ...fetched(submitResponse(this.store, job)), replay: false };
+  }
+
+  /**
+   * Make sure a worker runs the queue. A data dir that cannot take the worker's files (a full disk) is said once
+   * as a warning: reading and listing jobs still work, and the queued ones wait until there is room.
+   */
+  async ensureWorkerRuns(): Promise<void> {
+    await this.startWorker();
+  }
+
+  private async startWorker(): Promise<void> {
+    try {
+      await ensureWorker(this.store, this.options.workerEnv);
+    } catch (error) {
+      if (!(error instanceof LocalError)) throw error;
+      if (!this.warnedNoWorker) this.options.warn(`No local worker can start: ${error.message} ${error.hint ?? ''}`);
+      this.warnedNoWorker = true;
+    }
   }
 
   /** Where the record of an idempotency key lives, and the digest of the request it was given for. */
@@ -229,15 +263,18 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     if (isWaiting(job.status)) {
       job = (await expireIfDue(this.store, job)) ?? job;
       if (!isTerminal(job.status)) {
+        // A job whose folder the worker cannot lock (unwritable, a folder where its lock belongs) is skipped by it:
+        // the waiting user hears why here rather than waiting for ever.
+        await this.store.updateJob(id, () => undefined);
         // A submitter that died between writing the job and queueing it leaves no marker: put it back.
         if (!(await this.store.isEnqueued(job))) await this.store.enqueue(job);
-        await ensureWorker(this.store, this.options.workerEnv);
+        await this.startWorker();
       }
     } else if (isActive(job.status)) {
       if (isOrphan(job, await liveWorker(this.store))) {
         await recoverJob(this.store, job);
         job = await this.mustRead(id);
-        if (!isTerminal(job.status)) await ensureWorker(this.store, this.options.workerEnv);
+        if (!isTerminal(job.status)) await this.startWorker();
       }
     }
     return job;
@@ -483,6 +520,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
 export async function createLocalBackend(options: LocalOptions): Promise<JobBackend> {
   const store = new LocalStore(options.dataDir);
   await store.init();
-  await superviseLocalJobs(store, options.workerEnv);
-  return new LocalBackend(options, store);
+  const backend = new LocalBackend(options, store);
+  if (await superviseLocalJobs(store)) await backend.ensureWorkerRuns();
+  return backend;
 }

@@ -35,22 +35,31 @@ export async function claimJob(
     // The running marker comes first (the queue marker, moved): a runner that dies right after this step leaves a
     // waiting job marked running, which recovery puts back in the queue (control.ts). No queue marker: the job was
     // taken or ended meanwhile.
-    if (!(await store.moveQueuedToRunning(id))) return undefined;
+    const marker = await store.moveQueuedToRunning(id);
+    if (!marker) return undefined;
     let claimed: LocalJob | undefined;
-    const after = await store.updateJob(id, (job) => {
-      if (!isWaiting(job.status)) return undefined;
-      if (isDue(queueDeadline(job))) return undefined;
-      claimed = {
-        ...job,
-        status: 'running',
-        startedAt: new Date().toISOString(),
-        attempt: job.attempt + 1,
-        owner,
-        simcPid: null,
-        detached: Boolean(options.detached),
-      };
-      return claimed;
-    });
+    // A job whose folder cannot be locked or written is put back as it was: the error names the path, and the
+    // worker skips that job (worker.ts) while the others run.
+    const after = await store
+      .updateJob(id, (job) => {
+        if (!isWaiting(job.status)) return undefined;
+        if (isDue(queueDeadline(job))) return undefined;
+        claimed = {
+          ...job,
+          status: 'running',
+          startedAt: new Date().toISOString(),
+          attempt: job.attempt + 1,
+          owner,
+          simcPid: null,
+          // A staged run is several passes: only a single pass can be finished from its files by another process.
+          detached: Boolean(options.detached) && !job.multiStageSummary?.enabled,
+        };
+        return claimed;
+      })
+      .catch((error: unknown) => {
+        store.restoreQueued(id, marker);
+        throw error;
+      });
     if (!claimed) {
       // `after` is the job as it stands (unchanged): let go of it unless another runner took it meanwhile
       if (!after || isTerminal(after.status)) await store.unmarkRunning(id);

@@ -9,7 +9,7 @@ import { groupAlive, signalGroup } from './detached.js';
 import { finishJob, requeueForRetry } from './lifecycle.js';
 import { withLock } from './lock.js';
 import type { LocalJob, LocalStore } from './store.js';
-import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
+import { isOrphan, isStalledByStoppedCli, liveWorker } from './worker-process.js';
 import { pendingDeliveries } from '../webhook/local.js';
 
 /** Stop the simc of an interrupted attempt if it still runs (and is that job's), so a retry never shares its folder. */
@@ -76,7 +76,7 @@ export async function recoverInterrupted(store: LocalStore): Promise<boolean> {
       else if (isOrphan(job, live)) {
         if (canAdopt(store, job)) adoptable = true;
         else await recoverJob(store, job);
-      }
+      } else if (isStalledByStoppedCli(job, isJobsSimc(store, job))) adoptable = true;
     } catch {
       // A job whose files cannot be read or written (a folder made read-only, a damaged record) is left as it is:
       // the commands about that job say what is wrong; those about the others go on.
@@ -85,9 +85,11 @@ export async function recoverInterrupted(store: LocalStore): Promise<boolean> {
   return adoptable;
 }
 
-/** Recover dead runners' jobs, then start a worker if anything waits (a job, a run to adopt, a webhook event). */
-export async function superviseLocalJobs(store: LocalStore, env: NodeJS.ProcessEnv): Promise<void> {
+/**
+ * Recover dead runners' jobs; true when a worker is needed (a job waits, a run to adopt, a webhook event), which
+ * the caller starts.
+ */
+export async function superviseLocalJobs(store: LocalStore): Promise<boolean> {
   const adoptable = await recoverInterrupted(store);
-  if (adoptable || (await store.queuedIds()).length > 0 || (await pendingDeliveries(store)).length > 0)
-    await ensureWorker(store, env);
+  return adoptable || (await store.queuedIds()).length > 0 || (await pendingDeliveries(store)).length > 0;
 }

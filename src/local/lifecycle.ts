@@ -3,7 +3,7 @@
  * so that the worker, `cancel`, queue timeouts and recovery can race without a job ending twice.
  */
 import type { TerminalState } from '../api/schemas.js';
-import { canMove, isTerminal, isWaiting } from '../jobs/states.js';
+import { canMove, DISK_FULL_REASON, isTerminal, isWaiting } from '../jobs/states.js';
 import { RUN_OUTPUT_FILES, type LocalJob, type LocalStore } from './store.js';
 import { dataFileError, isDiskFull, removeFile } from '../util/data-files.js';
 import { queueTerminalEvent } from '../webhook/local.js';
@@ -70,7 +70,7 @@ export async function finishJob(
 const DISK_FULL: Ending = {
   status: 'failed',
   errorCode: 'execution_failed',
-  statusReason: "no space left on the data dir's disk",
+  statusReason: DISK_FULL_REASON,
   hasResult: true,
 };
 /** simc's own words for a full disk, in a failed run's reason. */

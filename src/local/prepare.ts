@@ -18,7 +18,7 @@ import {
 } from '../profile/index.js';
 import type { MainActorChoice } from '../simc/report-rows.js';
 import type { WebhookTarget } from '../webhook/deliver.js';
-import { requireWebhookTarget } from '../webhook/target.js';
+import { listenerUrlWarning, requireWebhookTarget, webhookUrl } from '../webhook/target.js';
 import { SINGLE_PASS_FILES, simcArgs } from './pass.js';
 import { findSimc, type SimcChoice } from './simc.js';
 import type { LocalJob } from './store.js';
@@ -53,6 +53,10 @@ export async function planLocalRun(
     ? [...serviceDifferences(analysis), ...includeWarnings(analysis)]
     : [NOT_A_PROFILE];
   if (multiStageRequested && !eligibility.enabled) warnings.push(`--multistage: ${eligibility.detail}.`);
+  const url = webhook && webhookUrl(ctx.config, ctx.env);
+  const notAListener =
+    url && listenerUrlWarning(url, ctx.env.SIMJOB_WEBHOOK_URL ? 'SIMJOB_WEBHOOK_URL' : 'webhook.url');
+  if (notAListener) warnings.push(notAListener);
   // Eligible jobs run staged (src/multistage/local.ts, which fills in the stages); the rest in one pass, saying why.
   const multiStage = { enabled: eligibility.enabled, reason: eligibility.reason, stages: [] };
   return { simc, webhook, mainActor: mainActorChoice(analysis), warnings, multiStage };

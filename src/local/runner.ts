@@ -42,6 +42,7 @@ export async function endSinglePass(
   const summary = summaryOf(read.rows.baseline, ranked, job.multiStageSummary, SUMMARY_PROFILESET_LIMIT, {
     metric: job.mainActor.metric,
     players: read.rows.players,
+    synthetic: read.rows.synthetic,
   });
   const list = new ProfilesetMerger();
   list.add(profilesetsFromReport(read.report, summary.metric), 1);

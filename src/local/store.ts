@@ -14,7 +14,17 @@
  *              /claim.lock               held while a runner claims a job (claim.ts)
  */
 import type { MainActorChoice } from '../simc/report-rows.js';
-import { promises as fs, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  promises as fs,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
 import { LocalError } from '../errors.js';
@@ -170,6 +180,17 @@ export class LocalStore {
     }
   }
 
+  /**
+   * The data dir's locks must be files simjob can make: a folder in the place of one (`mkdir claim.lock`) would
+   * stop every claim. Cheap (a stat each), so a submit checks before it queues a job nobody could then run.
+   */
+  checkLocks(): void {
+    for (const path of [this.claimLockPath, this.workerLockPath, this.workerSpawnPath]) {
+      if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+        throw dataFileError(Object.assign(new Error(`EISDIR: ${path}`), { code: 'EISDIR' }), path);
+    }
+  }
+
   jobDir(id: string): string {
     if (!isWellFormedLocalId(id))
       throw new LocalError(`"${id}" is not a local job id.`, 'Find ids with `simjob jobs --local`.');
@@ -255,25 +276,48 @@ export class LocalStore {
 
   /** Queued job ids in run order: priority, then submission order (ids sort by time). */
   async queuedIds(): Promise<string[]> {
-    return (await readdirOrEmpty(this.queueDir))
+    return (await markersIn(this.queueDir))
       .filter(isQueueMarker)
       .sort()
       .map((n) => n.slice(2));
   }
 
-  /** Files in the queue folder that are no queue marker (a stray file, an unknown rank): the worker removes them. */
+  /**
+   * Entries of the queue folder that are no queue marker (a stray file, an unknown rank, a folder): the worker
+   * removes them.
+   */
   async strayQueueFiles(): Promise<string[]> {
-    return (await readdirOrEmpty(this.queueDir)).filter((n) => !isQueueMarker(n)).map((n) => join(this.queueDir, n));
+    const markers = new Set((await markersIn(this.queueDir)).filter(isQueueMarker));
+    return (await readdirOrEmpty(this.queueDir)).filter((n) => !markers.has(n)).map((n) => join(this.queueDir, n));
+  }
+
+  /** Remove a stray entry of the queue folder: a file, or a folder if it is empty (one with files is left alone). */
+  removeStray(path: string): void {
+    try {
+      if (lstatSync(path).isDirectory()) rmdirSync(path);
+      else unlinkSync(path);
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === 'ENOENT') return;
+      if (code === 'ENOTEMPTY' || code === 'EEXIST')
+        throw new LocalError(`${path}: a folder simjob did not make, with files in it.`, 'Move it out of the queue.');
+      throw dataFileError(error, path);
+    }
   }
 
   /**
    * Move a queued job's marker into the running folder: a claim's first step as one rename, with no file made or
-   * freed. False when the job has no queue marker.
+   * freed. Returns the queue marker's path (for a claim that fails to put it back), undefined when it has none.
    */
-  async moveQueuedToRunning(id: string): Promise<boolean> {
-    return Object.values(PRIORITY_RANK).some((rank) =>
-      moveIfPresent(join(this.queueDir, `${rank}-${id}`), join(this.runningDir, id)),
-    );
+  async moveQueuedToRunning(id: string): Promise<string | undefined> {
+    return Object.values(PRIORITY_RANK)
+      .map((rank) => join(this.queueDir, `${rank}-${id}`))
+      .find((marker) => moveIfPresent(marker, join(this.runningDir, id)));
+  }
+
+  /** Put back a queue marker that moveQueuedToRunning moved (a claim that failed half way). */
+  restoreQueued(id: string, marker: string): void {
+    moveIfPresent(join(this.runningDir, id), marker);
   }
 
   /** Move a job's running marker into the queue (a retry, or a claim that did not happen); false when it has none. */
@@ -286,7 +330,7 @@ export class LocalStore {
   }
 
   async runningIds(): Promise<string[]> {
-    return (await readdirOrEmpty(this.runningDir)).filter((n) => isWellFormedLocalId(n));
+    return (await markersIn(this.runningDir)).filter((n) => isWellFormedLocalId(n));
   }
 
   /** Every job id, newest first. */
@@ -347,6 +391,18 @@ export class LocalStore {
 async function readdirOrEmpty(dir: string): Promise<string[]> {
   try {
     return readdirSync(dir);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return [];
+    throw dataFileError(error, dir);
+  }
+}
+
+/** The names of the plain files in a marker folder: a folder or link there is no marker (see strayQueueFiles). */
+async function markersIn(dir: string): Promise<string[]> {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return [];
     throw dataFileError(error, dir);

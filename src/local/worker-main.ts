@@ -50,9 +50,9 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stdout.write(
-      `${new Date().toISOString()} worker ${process.pid} failed: ${(error as Error).stack ?? String(error)}\n`,
-    );
+    // one line, as every fault in the log (a full disk must not fill it with stack traces)
+    const message = String((error as Error)?.message ?? error).replace(/\s+/g, ' ');
+    process.stdout.write(`${new Date().toISOString()} worker ${process.pid} failed: ${message}\n`);
     process.exit(1);
   },
 );

@@ -139,6 +139,8 @@ export interface StagedRunResult {
   readonly artifacts: StagedArtifact[];
   /** Iterations over all passes. */
   readonly iterations: number;
+  /** Some pass's report came from the stand-in simc. */
+  readonly synthetic: boolean;
 }
 
 const NON_FINAL_DETAILS = 'report_details=0';
@@ -204,6 +206,7 @@ export async function runStaged(opts: StagedRunOptions): Promise<StagedRunResult
       ],
       artifacts: (out.artifacts ?? []).map((a) => ({ ...a, stage: null })),
       iterations: report.iterations,
+      synthetic: report.synthetic,
     };
   }
 
@@ -215,6 +218,7 @@ export async function runStaged(opts: StagedRunOptions): Promise<StagedRunResult
   const passes: PassRecord[] = [];
   const artifacts: StagedArtifact[] = [];
   let last: StageReport | undefined;
+  let synthetic = false;
 
   for (const planned of plan.stages) {
     opts.signal?.throwIfAborted();
@@ -240,6 +244,7 @@ export async function runStaged(opts: StagedRunOptions): Promise<StagedRunResult
     });
     const report = readStageReport(out.report, mainActor);
     last = report;
+    synthetic ||= report.synthetic;
     for (const a of out.artifacts ?? []) artifacts.push({ ...a, stage: planned.stage });
 
     const inStage = new Set(alive);
@@ -289,5 +294,6 @@ export async function runStaged(opts: StagedRunOptions): Promise<StagedRunResult
     passes,
     artifacts,
     iterations: passes.reduce((sum, p) => sum + p.iterations, 0),
+    synthetic,
   };
 }

@@ -11,6 +11,7 @@ export function stagedSummary(run: StagedRunResult, limit = SUMMARY_PROFILESET_L
   const { enabled, reason, stages } = run.multiStage;
   return summaryOf(run.baseline, run.profilesets, { enabled, reason, stages: stages.map((s) => ({ ...s })) }, limit, {
     metric,
+    synthetic: run.synthetic,
   });
 }
 

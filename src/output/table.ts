@@ -61,10 +61,15 @@ export function printTable<T>(out: Output, rows: readonly T[], columns: Readonly
     cells.reduce((widest, r) => Math.max(widest, displayWidth(r[i] ?? '')), displayWidth(header)),
   );
   const budget = (out.width ?? 100) - 2 * (columns.length - 1);
+  // The longest word of each column: what it can narrow to by wrapping at spaces, never inside a word.
+  const words = headers.map((header, i) =>
+    cells.reduce((longest, r) => Math.max(longest, longestWord(r[i] ?? '')), longestWord(header)),
+  );
   fitWidths(
     widths,
     budget,
     columns.findIndex((c) => c.shrinkable),
+    words,
   );
   // What does not fit wraps onto more lines of its row: a name is never cut (two items that differ only at the
   // end, or the slot a change goes to, would read the same).
@@ -101,11 +106,21 @@ export function printTable<T>(out: Output, rows: readonly T[], columns: Readonly
 const ROWS_PER_LAYOUT = 10_000;
 
 /**
- * Narrow columns until the row fits the budget: the shrinkable column first (down to 8), then the widest one, one
- * cell at a time (their text then wraps).
+ * Narrow columns until the row fits the budget: the shrinkable column first, down to its longest word; then, widest
+ * first, the columns that can still wrap at a space (a date and its time); only then down to 8, inside words, the
+ * widest first (their text then wraps).
  */
-function fitWidths(widths: number[], budget: number, shrinkIndex: number): void {
+function fitWidths(widths: number[], budget: number, shrinkIndex: number, words: readonly number[]): void {
   const total = () => widths.reduce((a, b) => a + b, 0);
+  const floor = (i: number) => Math.max(8, Math.min(words[i] ?? 8, budget));
+  if (shrinkIndex >= 0 && total() > budget)
+    widths[shrinkIndex] = Math.max(floor(shrinkIndex), (widths[shrinkIndex] ?? 8) - (total() - budget));
+  while (total() > budget) {
+    const wrappable = widths.map((w, i) => (w > floor(i) ? w : -1));
+    const widest = wrappable.indexOf(Math.max(...wrappable));
+    if ((wrappable[widest] ?? -1) < 0) break;
+    widths[widest] = (widths[widest] ?? 8) - 1;
+  }
   if (shrinkIndex >= 0 && total() > budget)
     widths[shrinkIndex] = Math.max(8, (widths[shrinkIndex] ?? 8) - (total() - budget));
   // No column wider than the whole budget, so the loop below is short even for a huge token.
@@ -192,6 +207,12 @@ function clauses(text: string): string[] {
   }
   out.push(text.slice(start));
   return out;
+}
+
+function longestWord(text: string): number {
+  let longest = 0;
+  for (const word of text.split(' ')) longest = Math.max(longest, displayWidth(word));
+  return longest;
 }
 
 /**

@@ -55,8 +55,9 @@ export function isActorDirective(key: string): boolean {
 
 /** Service iteration bound (notes §9). */
 export const MAX_ITERATIONS = 250_000;
-/** Service target_error floor (notes §9). */
-export const MIN_TARGET_ERROR = 0.01;
+import { MIN_TARGET_ERROR } from './precision.js';
+
+export { MIN_TARGET_ERROR };
 
 const SIM_OPTION_SET: ReadonlySet<string> = new Set<string>(SIM_OPTIONS_OF_INTEREST);
 function isSimOptionOfInterest(key: string): key is SimOptionKey {

@@ -6,6 +6,7 @@
  * run that way and with which stages; `rewrite.ts` produces each stage's input.
  */
 import { MAX_ITERATIONS, MIN_TARGET_ERROR } from './analyze.js';
+import { DEFAULT_TARGET_ERROR } from './precision.js';
 import { FINAL_ONLY_DIRECTIVES, isFinalOnly } from './types.js';
 import { plural } from '../util/plural.js';
 import type {
@@ -23,10 +24,10 @@ import type {
 const MIN_MULTISTAGE_CANDIDATES = 4;
 
 /** Target errors of the default stages, coarse to fine (service notes §15). */
-const DEFAULT_STAGE_TARGET_ERRORS: readonly number[] = [1.0, 0.2, 0.05];
+const DEFAULT_STAGE_TARGET_ERRORS: readonly number[] = [1.0, 0.2, DEFAULT_TARGET_ERROR];
 
 /** Final-stage target error when the profile sets none. */
-const DEFAULT_FINAL_TARGET_ERROR = 0.05;
+const DEFAULT_FINAL_TARGET_ERROR = DEFAULT_TARGET_ERROR;
 
 /** `rewriteForStage` strips these from every stage but the final one. */
 export { FINAL_ONLY_DIRECTIVES };

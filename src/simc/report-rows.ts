@@ -47,6 +47,8 @@ export interface StageReport {
   readonly profilesets: StageRow[];
   /** Iterations of the whole pass: the baseline's plus every profileset's. */
   readonly iterations: number;
+  /** The report says it came from the stand-in simc (`custom.stand_in_simc`): its numbers are made up. */
+  readonly synthetic: boolean;
 }
 
 export interface MainActorChoice {
@@ -158,5 +160,11 @@ export function readStageReport(report: unknown, choice: MainActorChoice): Stage
   const baseline = baselineRow(sim, players, choice, estimator);
   const profilesets = profilesetRows(sim, estimator);
   const iterations = (baseline.iterations ?? 0) + profilesets.reduce((sum, p) => sum + (p.iterations ?? 0), 0);
-  return { baseline, players: playerRows(sim, players, estimator), profilesets, iterations };
+  const synthetic = isSynthetic(players);
+  return { baseline, players: playerRows(sim, players, estimator), profilesets, iterations, synthetic };
+}
+
+/** The stand-in simc (test/fake-simc) marks every player it writes; real simc has no such field. */
+function isSynthetic(players: Json[]): boolean {
+  return players.some((p) => typeof obj(p.custom)?.stand_in_simc === 'string');
 }

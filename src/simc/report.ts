@@ -43,6 +43,8 @@ export interface SummaryExtras {
   metric?: SummaryMetric;
   /** Every player of the report: a multi-actor run without profilesets lists them as `actors`. */
   players?: readonly StageRow[];
+  /** The numbers came from the stand-in simc: the summary says so (`synthetic: true`). */
+  synthetic?: boolean;
 }
 
 /**
@@ -73,6 +75,7 @@ export function summaryOf(
     mainActor.profilesets = { count: ranked.length, results };
   }
   const summary: Summary = { metric: extras.metric ?? 'dps', mainActor, multiStage };
+  if (extras.synthetic) summary.synthetic = true;
   const players = extras.players ?? [];
   if (ranked.length === 0 && players.length > 1) {
     const actors = rankRows(players.map((p) => ({ ...p, stage: 1 })));
@@ -122,6 +125,7 @@ export function summarize(report: Json, choice: MainActorChoice, multiStage: Mul
   return summaryOf(rows.baseline, singlePassRows(rows), multiStage, SUMMARY_PROFILESET_LIMIT, {
     metric: choice.metric,
     players: rows.players,
+    synthetic: rows.synthetic,
   });
 }
 

@@ -7,6 +7,7 @@ import type { Output } from '../output/io.js';
 import type { JobBackend } from '../jobs/backend.js';
 import type { Outcome } from '../jobs/outcome.js';
 import { SimjobError } from '../errors.js';
+import { terminalSafeLine } from '../output/safe.js';
 import { readStatWeightsMarker } from './marker.js';
 import type { StatWeights } from './weights.js';
 
@@ -34,6 +35,10 @@ export async function attachStatWeights(
     const { loadStatWeights } = await import('./load.js');
     const statWeights = await loadStatWeights(backend, shown.data, { signal: ctx.signal, env: ctx.env });
     if (!statWeights) return { raw: shown.raw, failed: shown.data.status === 'completed' };
+    // The human views print it beside the table; --json carries it as `referenceWarning`, and says it here too.
+    if (ctx.out.json && statWeights.referenceWarning) {
+      ctx.out.warn(`Job ${shown.data.id}: ${terminalSafeLine(statWeights.referenceWarning)}`);
+    }
     return { statWeights, raw: { ...(shown.raw as object), statWeights }, failed: false };
   } catch (error) {
     if (ctx.signal?.aborted) throw error;

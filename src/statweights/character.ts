@@ -14,6 +14,8 @@ export interface Character {
   className: string;
   /** simc's spec token, e.g. `affliction`, `beast_mastery`; null when the profile names none. */
   spec: string | null;
+  /** The profile's `level=`; null when it sets none (simc then takes the game's maximum). */
+  level: number | null;
   /** The profile to weigh (the export's equipped character when it came from the addon). */
   text: string;
   /** `enchant_<stat>=` values the main player already sets, by option name. */
@@ -50,6 +52,17 @@ function fromProfile(text: string, label: string): Character {
       'A profile needs a class line such as warlock="Name" (or give the /simc export).',
     );
   }
+  // An included file (input=, a bare file name, `-`) may define profilesets simjob cannot see: one named "Crit"
+  // would merge into statweights' own set of that name. statweights owns its profileset names, so it refuses.
+  const include = analysis.includes[0];
+  if (include) {
+    const what = include.kind === 'input' ? `input=${include.file}` : include.file;
+    throw new UsageError(
+      `${label} includes another file (${what}, line ${include.line}): statweights cannot see whether it ` +
+        'defines profilesets, which would merge into its own.',
+      "Paste that file's lines into the profile instead.",
+    );
+  }
   if (analysis.profilesets.length > 0) {
     throw new UsageError(
       `${label} already has profilesets; statweights adds one per stat itself.`,
@@ -57,6 +70,7 @@ function fromProfile(text: string, label: string): Character {
     );
   }
   let spec: string | null = null;
+  let level: number | null = null;
   const enchants = new Map<string, number>();
   let inPlayer = false;
   for (const token of tok.tokens) {
@@ -68,9 +82,10 @@ function fromProfile(text: string, label: string): Character {
     }
     if (!inPlayer) continue;
     if (option.key === 'spec') spec = option.value.trim().toLowerCase() || null;
+    if (option.key === 'level' && /^\d+$/.test(option.value.trim())) level = Number(option.value.trim());
     if (/^enchant_[a-z_]+$/.test(option.key) && Number.isFinite(Number(option.value))) {
       enchants.set(option.key, Number(option.value) + (option.append ? (enchants.get(option.key) ?? 0) : 0));
     }
   }
-  return { name: player.name, className: player.class, spec, text, enchants, warnings: [] };
+  return { name: player.name, className: player.class, spec, level, text, enchants, warnings: [] };
 }

@@ -1,8 +1,10 @@
 /**
- * The Pawn string as simc's HTML report prints it (gear_weights.cpp, `gear_weights::pawn`; spec/stat-weights.md):
+ * The Pawn string in the form simc's HTML report prints (engine/report/gear_weights.cpp, `gear_weights::pawn`):
  *   ( Pawn: v1: "<name>-<Spec>": Class=<Class>, Spec=<Spec>,  CritRating=26.16, HasteRating=35.93 )
  * Unnormalised weights with two decimals (simc's report_precision), in simc's stat order, a zero weight left out,
- * every sign flipped when the normalising stat's weight is negative; two spaces after `Spec=<Spec>,` as simc writes.
+ * two spaces after `Spec=<Spec>,` as simc writes. Each weight keeps its measured sign: simc flips every sign when
+ * the normalising stat's weight is negative, which makes Pawn rank gear by the opposite of what was measured (a
+ * harmful stat becomes the best one); simjob prints the table's signs and warns about the reference instead.
  */
 import { STATS, type StatKey } from './stats.js';
 
@@ -17,12 +19,11 @@ interface Weighed {
   weight: number;
 }
 
-export function pawnString(character: Named, weights: readonly Weighed[], normalisedTo: StatKey): string {
-  const flip = (weights.find((w) => w.stat === normalisedTo)?.weight ?? 0) < 0 ? -1 : 1;
+export function pawnString(character: Named, weights: readonly Weighed[]): string {
   const spec = pawnWord(character.spec ?? '');
   const entries = STATS.flatMap((stat) => {
     const w = weights.find((x) => x.stat === stat.key);
-    return w && w.weight !== 0 ? [` ${stat.pawn}=${(w.weight * flip).toFixed(2)}`] : [];
+    return w && w.weight !== 0 ? [` ${stat.pawn}=${w.weight.toFixed(2)}`] : [];
   });
   const cls = pawnWord(character.className);
   const head = `( Pawn: v1: "${escapeHtml(character.name)}-${spec}": Class=${cls}, Spec=${spec},`;

@@ -6,6 +6,7 @@
  *   - `pawn`: its name in the Pawn string.
  */
 import { UsageError } from '../errors.js';
+import { classFacts, specFacts } from '../game/specs.js';
 
 export interface StatInfo {
   /** What the user types in --stats and what --json says. */
@@ -115,7 +116,7 @@ export function statByReportKey(reportKey: string): StatInfo | undefined {
  * `--stats primary,crit,…` → the stats, in the order given; `primary` is the character's primary stat. An
  * unknown name, a repeat, or a stat the method cannot add is refused (exit 2) before anything is sent.
  */
-export function parseStats(list: string, primary: StatKey, method: 'profilesets' | 'scale'): StatInfo[] {
+export function parseStats(list: string, primary: StatKey | undefined, method: 'profilesets' | 'scale'): StatInfo[] {
   const names = list
     .split(',')
     .map((s) => s.trim().toLowerCase())
@@ -124,6 +125,12 @@ export function parseStats(list: string, primary: StatKey, method: 'profilesets'
   const picked: StatInfo[] = [];
   for (const name of names) {
     const known = STATS.some((s) => s.key === name) ? (name as StatKey) : ALIASES[name];
+    if (name === 'primary' && !primary) {
+      throw new UsageError(
+        '--stats primary: the primary stat of this character is unknown (its profile names no spec simjob knows).',
+        'Add spec=<spec> to the profile, or name the stat: --stats intellect,crit,haste,mastery,vers',
+      );
+    }
     const key = name === 'primary' ? primary : known;
     if (!key) {
       throw new UsageError(
@@ -144,27 +151,14 @@ export function parseStats(list: string, primary: StatKey, method: 'profilesets'
   return picked;
 }
 
-/** The primary stat of a class and spec (specs as simc spells them, e.g. "holy", "beast_mastery"). */
-export function primaryStat(className: string, spec: string | null): StatKey {
-  const cls = className.toLowerCase().replace(/[\s_]/g, '');
-  const s = (spec ?? '').toLowerCase().replace(/[\s_]/g, '');
-  switch (cls) {
-    case 'warrior':
-    case 'deathknight':
-      return 'strength';
-    case 'paladin':
-      return s === 'holy' ? 'intellect' : 'strength';
-    case 'hunter':
-    case 'rogue':
-    case 'demonhunter':
-      return 'agility';
-    case 'monk':
-      return s === 'mistweaver' ? 'intellect' : 'agility';
-    case 'druid':
-      return s === 'feral' || s === 'guardian' ? 'agility' : 'intellect';
-    case 'shaman':
-      return s === 'enhancement' ? 'agility' : 'intellect';
-    default: // mage, priest, warlock, evoker
-      return 'intellect';
-  }
+/**
+ * The primary stat of a class and spec, from the game facts (src/game/specs.ts: Devourer Demon Hunters weigh
+ * Intellect, Havoc and Vengeance Agility). Without a known spec, the class's stat when all its specs share one;
+ * undefined when the class is unknown or its specs differ (a Druid, a Demon Hunter, a Paladin…).
+ */
+export function primaryStat(className: string, spec: string | null): StatKey | undefined {
+  const facts = specFacts(className, spec);
+  if (facts) return facts.primary;
+  const stats = new Set(classFacts(className)?.specs.map((s) => s.primary));
+  return stats.size === 1 ? [...stats][0] : undefined;
 }

@@ -9,6 +9,7 @@
  * once.
  * Each weight therefore keeps its own part (e_stat / N) and the baseline's part (e_base / N) apart.
  */
+import { ALL_CLASSES, specFacts } from '../game/specs.js';
 import { pawnString } from './pawn.js';
 import { primaryStat, STATS, statByReportKey, type StatInfo, type StatKey } from './stats.js';
 import type { Method } from './profile.js';
@@ -26,9 +27,12 @@ export interface StatWeight {
   weight: number;
   /** 95% half-width of `weight`. */
   error: number;
-  /** The weight divided by the normalising stat's weight (1 for that stat). */
-  normalised: number;
-  normalisedError: number;
+  /**
+   * The weight divided by the normalising stat's weight (1 for that stat); null, every one, when that weight is not
+   * measurably positive (see StatWeights.referenceWarning).
+   */
+  normalised: number | null;
+  normalisedError: number | null;
   /** The points added to measure it. */
   amount: number;
 }
@@ -43,6 +47,11 @@ export interface StatWeights {
   /** Pairs of stats whose weights differ by less than the 95% error of the difference. */
   equalWithinError: Array<[StatKey, StatKey]>;
   pawn: string;
+  /**
+   * Set when the normalising stat's weight is ≤ 0 or within its 95% error of 0: dividing by it would print noise
+   * (0.01 ± 0.98 gives 695.89 ± 55,979) or flip every sign, so no weight is normalised and this says why.
+   */
+  referenceWarning?: string;
   /** Scale factors: simc's report holds no per-weight error, so it is estimated (see fromScaleReport). */
   errorsEstimated: boolean;
 }
@@ -147,30 +156,14 @@ function statsOfScaleOnly(list: string | undefined): StatInfo[] | undefined {
 }
 
 /** simc writes `specialization` as "<Spec> <Class>", e.g. "Beast Mastery Hunter", "Frost Death Knight". */
-const CLASS_LABELS = [
-  'Death Knight',
-  'Demon Hunter',
-  'Druid',
-  'Evoker',
-  'Hunter',
-  'Mage',
-  'Monk',
-  'Paladin',
-  'Priest',
-  'Rogue',
-  'Shaman',
-  'Warlock',
-  'Warrior',
-];
-
 function characterOfReport(player: ReportPlayer): CharacterInfo {
   const text = (player.specialization ?? '').trim();
-  const cls = CLASS_LABELS.find((c) => text === c || text.endsWith(` ${c}`));
-  const spec = cls ? text.slice(0, text.length - cls.length).trim() : '';
+  const cls = ALL_CLASSES.find((c) => text === c.label || text.endsWith(` ${c.label}`));
+  const spec = cls ? text.slice(0, text.length - cls.label.length).trim() : '';
   return {
     name: player.name,
-    className: cls ? cls.replace(/ /g, '').toLowerCase() : 'unknown',
-    spec: spec ? spec.toLowerCase().replace(/\s+/g, '_') : null,
+    className: cls ? cls.className : 'unknown',
+    spec: spec ? (specFacts(cls!.className, spec)?.spec ?? spec.toLowerCase().replace(/\s+/g, '_')) : null,
   };
 }
 
@@ -183,12 +176,13 @@ function build(
 ): StatWeights {
   const primary = primaryStat(character.className, character.spec);
   const norm = measured.find((m) => m.stat.key === primary) ?? measured[0]!;
+  const referenceWarning = unusableReference(norm);
   const weights = measured.map((m): StatWeight => ({
     stat: m.stat.key,
     label: m.stat.label,
     weight: m.delta / m.amount,
     error: Math.hypot(m.own, m.base) / m.amount,
-    ...normalised(m, norm),
+    ...(referenceWarning ? { normalised: null, normalisedError: null } : normalised(m, norm)),
     amount: m.amount,
   }));
   const equalWithinError: Array<[StatKey, StatKey]> = [];
@@ -207,10 +201,26 @@ function build(
     normalisedTo: norm.stat.key,
     weights,
     equalWithinError,
-    pawn: pawnString(character, weights, norm.stat.key),
+    pawn: pawnString(character, weights),
+    ...(referenceWarning ? { referenceWarning } : {}),
     errorsEstimated,
   };
 }
+
+/** Why the normalising stat's weight cannot be divided by: ≤ 0, or within its 95% error of 0. */
+function unusableReference(p: Measured): string | undefined {
+  const weight = p.delta / p.amount;
+  const error = Math.hypot(p.own, p.base) / p.amount;
+  if (weight > error) return undefined;
+  const measuredAs = `${round2(weight)} ± ${round2(error)} per point`;
+  const why = weight <= 0 ? 'not above zero' : 'within its error of zero';
+  return (
+    `${p.stat.label}, the stat the others are normalised to, came out ${measuredAs}: ${why}, so no weight is ` +
+    'normalised. Check the profile (spec, gear), or measure again with a larger --amount or a smaller --target-error.'
+  );
+}
+
+const round2 = (n: number): string => (Math.round(n * 100) / 100).toFixed(2);
 
 /** r = w_i / w_p with the first-order error of the module comment (per point: D/N, e/N). */
 function normalised(m: Measured, p: Measured): { normalised: number; normalisedError: number } {

@@ -8,9 +8,10 @@
  * Gear, the ranking is never hidden; unlike a bare ranking, a tie is said to be one.
  */
 import type { ResultRecord } from '../api/schemas.js';
-import { isTopGearJob } from '../jobs/topgear-marker.js';
+import { exportCaveat, isTopGearJob } from '../jobs/topgear-marker.js';
 import { formatNumber } from '../output/format.js';
 import { difference, rankByMean, type Difference, type Estimate } from '../output/stats.js';
+import { MIN_TARGET_ERROR } from '../profile/precision.js';
 
 interface Row extends Estimate {
   name: string;
@@ -25,15 +26,22 @@ export interface TopGearAnswer {
   separate?: string;
   /** The Great Vault: which item to take and what it is worth over the best without a vault item. */
   vault?: string;
+  /** The export had no checksum line: what was simmed is what it held, and nothing proved it whole. */
+  unchecked?: string;
 }
 
 /** How many tied names the headline lists before "and N more". */
 const LISTED = 10;
-/** The finest target_error the service runs (notes §9): below it, more precision is not on offer. */
-const FINEST_TARGET_ERROR = 0.01;
 const EQUIPPED = 'the equipped set';
 
 export function topGearAnswer(record: ResultRecord): TopGearAnswer | undefined {
+  const answer = rankedAnswer(record);
+  const caveat = exportCaveat(record.metadata);
+  if (answer && caveat) answer.unchecked = caveat;
+  return answer;
+}
+
+function rankedAnswer(record: ResultRecord): TopGearAnswer | undefined {
   if (!isTopGearJob(record.metadata)) return undefined;
   const summary = record.result.summary;
   const actor = summary?.mainActor;
@@ -91,11 +99,11 @@ function separateAdvice(best: Row, rival: Row, metric: string): string {
   const gap = best.mean - rival.mean;
   const needed = best.mean > 0 ? (gap * 100) / (Math.SQRT2 * best.mean) / 2 : 0;
   const apart = `${formatNumber(gap, 1)} ${metric} apart`;
-  if (needed < FINEST_TARGET_ERROR) {
+  if (needed < MIN_TARGET_ERROR) {
     const next = rival.name === EQUIPPED ? EQUIPPED : 'the next';
     return (
       `What would separate them: nothing on offer. The best and ${next} are ${apart}; even --target-error ` +
-      `${FINEST_TARGET_ERROR}, the finest the service runs, would not tell them apart: they are as good as each ` +
+      `${MIN_TARGET_ERROR}, the finest the service runs, would not tell them apart: they are as good as each ` +
       'other, so wear either.'
     );
   }
@@ -107,8 +115,12 @@ function separateAdvice(best: Row, rival: Row, metric: string): string {
   );
 }
 
-/** Combination names carry "(<ilvl>, vault)" after a Great Vault item's name (topgear/combinations.ts labels). */
-const VAULT_ITEM = /(?:^|, )([^,]+?\(\d+, vault\)(?: #\d+)?) in ([a-z_0-9]+)/;
+/**
+ * Combination names carry "(<ilvl>, vault)" after a Great Vault item's name, or "(vault)" when the export gave the
+ * item no name comment ("item 162541 (vault)"): the export's vault section decides, never the name
+ * (topgear/combinations.ts labels).
+ */
+const VAULT_ITEM = /(?:^|, )([^,]+?\((?:\d+, )?vault\)(?: #\d+)?) in ([a-z_0-9]+)/;
 
 function vaultAdvice(actor: Estimate, ranked: readonly Row[], metric: string): string | undefined {
   const withVault = ranked.find((r) => VAULT_ITEM.test(r.name));

@@ -32,8 +32,13 @@ export interface GroupChoice {
 
 export interface GroupPlan {
   group: Group;
-  /** choices[0] is the group as equipped. */
-  choices: GroupChoice[];
+  /**
+   * How many choices hold no vault item (n0, the group as equipped among them) and one (n1): counted in closed form,
+   * so that a limit is checked before any pair is built (5,000 bag trinkets make 12.5 million pairs).
+   */
+  counts: [number, number];
+  /** Every choice, the group as equipped first: built on the first call, only once the count has been accepted. */
+  choices: () => GroupChoice[];
 }
 
 export interface Combination {
@@ -79,11 +84,11 @@ export function planTopGear(exp: AddonExport, options: PlanOptions = {}): TopGea
     }
     const plan =
       group === 'weapon'
-        ? weaponChoices(exp, note)
+        ? weaponPlan(exp, note)
         : slots.length === 2
-          ? pairChoices(exp, slots as [Slot, Slot], note)
-          : singleChoices(exp, slots[0] as Slot, note);
-    if (plan.length > 1) groups.push({ group, choices: plan });
+          ? pairPlan(exp, slots as [Slot, Slot], note)
+          : singlePlan(exp, slots[0] as Slot, note);
+    if (plan.counts[0] + plan.counts[1] > 1) groups.push({ group, ...plan });
   }
   const otherSlots = [...exp.bags, ...exp.vault].filter(
     (i) => !GROUP_NAMES.some((g) => (GROUPS[g] as readonly Slot[]).includes(i.slot)),
@@ -104,10 +109,8 @@ export function planTopGear(exp: AddonExport, options: PlanOptions = {}): TopGea
 }
 
 /** How many choices of a group hold no vault item (n0) and one (n1). */
-export function choiceCounts(g: GroupPlan): [number, number] {
-  let n1 = 0;
-  for (const c of g.choices) n1 += c.vault;
-  return [g.choices.length - n1, n1];
+export function choiceCounts(g: Pick<GroupPlan, 'counts'>): [number, number] {
+  return g.counts;
 }
 
 /** Combinations of groups with at most one vault item in all: ∏n0 + Σ_g n1_g · ∏_{h≠g} n0_h. */
@@ -121,15 +124,16 @@ export function countCombinations(counts: ReadonlyArray<[number, number]>): numb
   return none + one;
 }
 
-/** Every combination, the equipped set (no changes, active talents) first. */
+/** Every combination, the equipped set (no changes, active talents) first. Builds each group's choices once. */
 export function* combinations(plan: TopGearPlan): Generator<Combination> {
+  const lists = plan.groups.map((g) => g.choices());
   const picked: GroupChoice[] = [];
   function* walk(i: number, vault: number, loadout: Loadout | null): Generator<Combination> {
-    if (i === plan.groups.length) {
+    if (i === lists.length) {
       yield { changes: picked.flatMap((c) => c.changes), loadout };
       return;
     }
-    for (const choice of (plan.groups[i] as GroupPlan).choices) {
+    for (const choice of lists[i] as GroupChoice[]) {
       if (vault + choice.vault > 1) continue;
       picked.push(choice);
       yield* walk(i + 1, vault + choice.vault, loadout);
@@ -140,15 +144,32 @@ export function* combinations(plan: TopGearPlan): Generator<Combination> {
 }
 
 type Note = (noun: string, rest: string, n?: number) => void;
+type Counted = Pick<GroupPlan, 'counts' | 'choices'>;
+
+/** Build on the first call only, and keep the list: combinations() and the profile ask for it once each. */
+function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
 
 /** The candidates of some slots: equipped first, then bags, then vault; an identical item line counts once. */
 function candidatesOf(exp: AddonExport, slots: readonly Slot[], note: Note): Candidate[] {
   const items: AddonItem[] = [];
-  for (const slot of slots) if (exp.equipped[slot]) items.push(exp.equipped[slot]);
+  const seen = new Set<string>();
+  for (const slot of slots) {
+    const worn = exp.equipped[slot];
+    if (worn && !seen.has(worn.options)) {
+      seen.add(worn.options);
+      items.push(worn);
+    } else if (worn) items.push(worn); // both slots wear the same line: each is still what its slot holds
+  }
   for (const item of [...exp.bags, ...exp.vault]) {
     if (!slots.includes(item.slot)) continue;
-    if (items.some((i) => i.options === item.options)) note('item', 'listed twice (the same item line)');
-    else items.push(item);
+    if (seen.has(item.options)) note('item', 'listed twice (the same item line)');
+    else {
+      seen.add(item.options);
+      items.push(item);
+    }
   }
   return labelled(items);
 }
@@ -165,48 +186,76 @@ function labelled(items: AddonItem[]): Candidate[] {
   });
 }
 
-function singleChoices(exp: AddonExport, slot: Slot, note: Note): GroupChoice[] {
+const isVault = (c: Candidate | null | undefined): boolean => c?.item.source === 'vault';
+
+function singlePlan(exp: AddonExport, slot: Slot, note: Note): Counted {
   const candidates = candidatesOf(exp, [slot], note);
   const equipped = exp.equipped[slot];
-  const choices: GroupChoice[] = [{ changes: [], vault: 0 }];
-  for (const c of candidates) {
-    if (c.item === equipped) continue;
-    choices.push({ changes: [{ slot, candidate: c }], vault: c.item.source === 'vault' ? 1 : 0 });
-  }
-  return choices;
+  const others = candidates.filter((c) => c.item !== equipped);
+  const vault = others.filter(isVault).length;
+  const choices = once(() => {
+    const list: GroupChoice[] = [{ changes: [], vault: 0 }];
+    for (const c of others) list.push({ changes: [{ slot, candidate: c }], vault: isVault(c) ? 1 : 0 });
+    return list;
+  });
+  return { counts: [1 + others.length - vault, vault], choices };
 }
 
-/** Rings and trinkets: {A, B} once (never also {B, A}), A and B of different item ids, each kept where it is worn. */
-function pairChoices(exp: AddonExport, [first, second]: [Slot, Slot], note: Note): GroupChoice[] {
+const pairsOf = (n: number) => (n * (n - 1)) / 2;
+
+/**
+ * Rings and trinkets: {A, B} once (never also {B, A}), A and B of different item ids, each kept where it is worn.
+ * Counted from how many candidates share each item id, in and out of the vault; the pairs are built only by
+ * choices().
+ */
+function pairPlan(exp: AddonExport, [first, second]: [Slot, Slot], note: Note): Counted {
   const candidates = candidatesOf(exp, [first, second], note);
   const [worn1, worn2] = [exp.equipped[first], exp.equipped[second]];
   const kind = first === 'finger1' ? 'ring' : 'trinket';
-  const choices: GroupChoice[] = [{ changes: [], vault: 0 }];
-  for (let i = 0; i < candidates.length; i++) {
-    for (let j = i + 1; j < candidates.length; j++) {
-      let [a, b] = [candidates[i] as Candidate, candidates[j] as Candidate];
-      if (a.item.id === b.item.id) {
-        note(`${kind} pair`, 'sharing an item id');
-        continue;
-      }
-      const vault = Number(a.item.source === 'vault') + Number(b.item.source === 'vault');
-      if (vault > 1) {
-        note(`${kind} pair`, 'with two vault items');
-        continue;
-      }
-      // Keep an item that is already worn in its own slot, so the set changes as little as it must.
-      if (a.item === worn2 || b.item === worn1) [a, b] = [b, a];
-      const changes: Change[] = [];
-      if (a.item !== worn1) changes.push({ slot: first, candidate: a });
-      if (b.item !== worn2) changes.push({ slot: second, candidate: b });
-      if (changes.length) choices.push({ changes, vault });
-    }
+  const byId = new Map<number, { plain: number; vault: number }>();
+  let [plain, vault] = [0, 0];
+  for (const c of candidates) {
+    const entry = byId.get(c.item.id) ?? { plain: 0, vault: 0 };
+    if (isVault(c)) [entry.vault, vault] = [entry.vault + 1, vault + 1];
+    else [entry.plain, plain] = [entry.plain + 1, plain + 1];
+    byId.set(c.item.id, entry);
   }
-  return choices;
+  let [sameId, plainSameId, vaultSameId, oneVault] = [0, 0, 0, 0];
+  for (const { plain: p, vault: v } of byId.values()) {
+    sameId += pairsOf(p + v);
+    plainSameId += pairsOf(p);
+    vaultSameId += pairsOf(v);
+    oneVault += v * (plain - p);
+  }
+  note(`${kind} pair`, 'sharing an item id', sameId);
+  note(`${kind} pair`, 'with two vault items', pairsOf(vault) - vaultSameId);
+  // The pair worn now changes nothing: it is the group as equipped, choices()[0].
+  const wornPair = worn1 && worn2 && worn1 !== worn2 && worn1.id !== worn2.id ? 1 : 0;
+  const counts: [number, number] = [1 + pairsOf(plain) - plainSameId - wornPair, oneVault];
+
+  const choices = once(() => {
+    const list: GroupChoice[] = [{ changes: [], vault: 0 }];
+    for (let i = 0; i < candidates.length; i++) {
+      for (let j = i + 1; j < candidates.length; j++) {
+        let [a, b] = [candidates[i] as Candidate, candidates[j] as Candidate];
+        if (a.item.id === b.item.id) continue;
+        const inVault = Number(isVault(a)) + Number(isVault(b));
+        if (inVault > 1) continue;
+        // Keep an item that is already worn in its own slot, so the set changes as little as it must.
+        if (a.item === worn2 || b.item === worn1) [a, b] = [b, a];
+        const changes: Change[] = [];
+        if (a.item !== worn1) changes.push({ slot: first, candidate: a });
+        if (b.item !== worn2) changes.push({ slot: second, candidate: b });
+        if (changes.length) list.push({ changes, vault: inVault });
+      }
+    }
+    return list;
+  });
+  return { counts, choices };
 }
 
 /** Every main_hand candidate with every off_hand candidate; main_hand alone when nothing is in the off hand. */
-function weaponChoices(exp: AddonExport, note: Note): GroupChoice[] {
+function weaponPlan(exp: AddonExport, note: Note): Counted {
   const mains = candidatesOf(exp, ['main_hand'], note);
   const offHand = exp.equipped.off_hand;
   const offs = offHand ? candidatesOf(exp, ['off_hand'], note) : [];
@@ -214,23 +263,35 @@ function weaponChoices(exp: AddonExport, note: Note): GroupChoice[] {
     const unused = [...exp.bags, ...exp.vault].filter((i) => i.slot === 'off_hand').length;
     note('off-hand item', '(nothing is worn in the off hand: a two-hander)', unused);
   }
-  const choices: GroupChoice[] = [];
-  for (const m of mains.length ? mains : [null]) {
-    for (const o of offs.length ? offs : [null]) {
-      const vault = Number(m?.item.source === 'vault') + Number(o?.item.source === 'vault');
-      if (vault > 1) {
-        note('weapon pair', 'with two vault items');
-        continue;
+  const split = (list: Candidate[]): [number, number] => {
+    if (list.length === 0) return [1, 0]; // nothing to choose: the hand stays as it is
+    const v = list.filter(isVault).length;
+    return [list.length - v, v];
+  };
+  const [m0, m1] = split(mains);
+  const [o0, o1] = split(offs);
+  note('weapon pair', 'with two vault items', m1 * o1);
+  // Without a main hand worn, every pair changes something, and "no weapon" is the group as equipped.
+  const noWeapon = mains.length > 0 && !exp.equipped.main_hand ? 1 : 0;
+  const counts: [number, number] = [m0 * o0 + noWeapon, m1 * o0 + m0 * o1];
+
+  const choices = once(() => {
+    const list: GroupChoice[] = [];
+    for (const m of mains.length ? mains : [null]) {
+      for (const o of offs.length ? offs : [null]) {
+        const vault = Number(isVault(m)) + Number(isVault(o));
+        if (vault > 1) continue;
+        const changes: Change[] = [];
+        if (m && m.item !== exp.equipped.main_hand) changes.push({ slot: 'main_hand', candidate: m });
+        if (o && o.item !== offHand) changes.push({ slot: 'off_hand', candidate: o });
+        if (changes.length) list.push({ changes, vault });
+        else list.unshift({ changes, vault });
       }
-      const changes: Change[] = [];
-      if (m && m.item !== exp.equipped.main_hand) changes.push({ slot: 'main_hand', candidate: m });
-      if (o && o.item !== offHand) changes.push({ slot: 'off_hand', candidate: o });
-      if (changes.length) choices.push({ changes, vault });
-      else choices.unshift({ changes, vault });
     }
-  }
-  if (choices[0]?.changes.length) choices.unshift({ changes: [], vault: 0 }); // no weapon worn
-  return choices;
+    if (list[0]?.changes.length) list.unshift({ changes: [], vault: 0 }); // no weapon worn
+    return list;
+  });
+  return { counts, choices };
 }
 
 /** The active talents, then (`--talents all`) every saved loadout with a talent string not already listed. */

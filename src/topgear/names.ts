@@ -7,11 +7,12 @@ import type { Combination } from './combinations.js';
 
 /**
  * Make text safe inside `profileset."…"`: simc groups the quoted text and splits the option at its first `=` and
- * the set name at its last `.`, and expands `$(…)`. So: no `"`, `=`, `.`, `$`, no control characters.
+ * the set name at its last `.`, and expands `$(…)`. So: no `"`, `=`, `.`, `$`, no control characters (C0, C1), line
+ * separators or bidirectional overrides, which would reorder or break the name wherever it is shown.
  */
 export function simcNameSafe(text: string): string {
   return text
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ')
     .replace(/"/g, "'")
     .replace(/=/g, '-')
     .replace(/[.$]/g, '')

@@ -7,6 +7,8 @@ import type { AddonExport } from '../addon/export.js';
 import { combinations, type TopGearPlan } from './combinations.js';
 import { combinationName, uniqueNames } from './names.js';
 import { plural } from '../util/plural.js';
+import { terminalSafeLine } from '../output/safe.js';
+import { TOPGEAR_KIND, TOPGEAR_META_KEY } from '../jobs/topgear-marker.js';
 
 export interface TopGearProfile {
   text: string;
@@ -22,6 +24,14 @@ export interface TopGearProfileOptions {
   targetError?: number | undefined;
 }
 
+/**
+ * The submit that runs a written top gear profile as topgear would: multistage, marked kind=topgear so that `result`
+ * and `report` give the answer, the tie advice and the vault line (add --local, or --channel for the service).
+ */
+export function topGearSubmitCommand(file: string): string {
+  return `simjob submit ${file} --multistage --meta ${TOPGEAR_META_KEY}=${TOPGEAR_KIND} --wait`;
+}
+
 export function topGearProfile(
   exp: AddonExport,
   plan: TopGearPlan,
@@ -30,9 +40,10 @@ export function topGearProfile(
 ): TopGearProfile {
   const who = [exp.className, exp.spec].filter(Boolean).join(', ');
   const lines = [
-    `# simjob topgear: ${exp.characterName} (${who}) from ${source.replace(/[\r\n]/g, ' ')}.`,
+    `# simjob topgear: ${exp.characterName} (${who}) from ${terminalSafeLine(source)}.`,
     `# ${plural(plan.count, 'combination')}: the equipped set (this actor, the baseline) and ${plural(plan.count - 1, 'profileset')},`,
     '# each setting only the slots it changes.',
+    `# To run it and read the answer ("Equip …"): ${topGearSubmitCommand('<this file>')}`,
     ...exp.baseline,
     ...(options.targetError === undefined ? [] : [`target_error=${options.targetError}`]),
     '',

@@ -7,7 +7,18 @@
  *   LocalError naming the path and what is wrong with it (dataFileError).
  * The calls are synchronous (the files are a few kB); the functions stay async for their callers.
  */
-import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { LocalError } from '../errors.js';
 import { errnoCode } from './errno.js';
 import { randomHex } from './random.js';
@@ -115,26 +126,51 @@ export async function writeJsonAtomic(path: string, value: unknown): Promise<voi
   await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** A file's text, or undefined when it does not exist. */
-export function readIfPresent(path: string): string | undefined {
+/** The largest record simjob reads from its data dir: its own are a few kB (a summary, up to a few MB). */
+export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A file's text, or undefined when it does not exist. Only a regular file of at most `maxBytes` is read: a record
+ * replaced by a FIFO (which would block the read for ever) or a link to /dev/zero (which never ends) is an error
+ * naming it. Opened without blocking, then checked on the open file, so what is checked is what is read.
+ */
+export function readIfPresent(path: string, maxBytes = MAX_RECORD_BYTES): string | undefined {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return undefined;
     throw dataFileError(error, path);
+  }
+  try {
+    const info = fstatSync(fd);
+    if (info.isDirectory()) throw dataFileError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path);
+    if (!info.isFile())
+      throw new LocalError(`${path}: not a regular file.`, 'Remove it; simjob keeps only plain files there.');
+    if (info.size > maxBytes)
+      throw new LocalError(
+        `${path}: ${info.size} bytes, more than any record simjob writes (${maxBytes}).`,
+        'Remove that file, or set SIMJOB_DATA_DIR to a fresh folder.',
+      );
+    return readFileSync(fd, 'utf8');
+  } catch (error) {
+    throw dataFileError(error, path);
+  } finally {
+    closeSync(fd);
   }
 }
 
 /**
  * A record simjob wrote, read back and checked against its schema (util/record-schemas.ts `RECORDS`), or undefined
  * when the file does not exist. A file that does not parse, or is not that kind of record, is one LocalError
- * naming the file and what is wrong. `problem`, asked first, can name what the schema cannot see (a job record
+ * naming the file and what is wrong, with `fix` as its hint (what to remove depends on the record). `problem`, asked first, can name what the schema cannot see (a job record
  * of another folder's job).
  */
 export async function readJson<T>(
   path: string,
   kind: RecordKind,
   problem?: (value: unknown) => string | undefined,
+  fix = DAMAGED_FIX,
 ): Promise<T | undefined> {
   const text = readIfPresent(path);
   if (text === undefined) return undefined;
@@ -142,11 +178,11 @@ export async function readJson<T>(
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new LocalError(`${path}: damaged (not JSON).`, DAMAGED_FIX);
+    throw new LocalError(`${path}: damaged (not JSON).`, fix);
   }
   const first = problem?.(parsed);
   const checked = first === undefined ? kind.check(parsed) : { ok: false as const, problem: first };
-  if (!checked.ok) throw new LocalError(`${path}: not ${kind.what} of simjob (${checked.problem}).`, DAMAGED_FIX);
+  if (!checked.ok) throw new LocalError(`${path}: not ${kind.what} of simjob (${checked.problem}).`, fix);
   return checked.value as T; // the type its module declares, which the schema is written to
 }
 

@@ -1,3 +1,5 @@
+import { UsageError } from '../errors.js';
+
 /**
  * Read a secret without echoing it: a prompt on stderr, keystrokes read in raw mode from the terminal.
  * Ctrl-C aborts (exit 130 through the caller), Backspace edits, Enter ends.
@@ -38,10 +40,26 @@ export async function readAll(stdin: NodeJS.ReadableStream): Promise<string> {
   return (await readAllBytes(stdin)).toString('utf8');
 }
 
-/** Read all of stdin as it came (for `submit -`, a webhook body to verify). */
-export async function readAllBytes(stdin: NodeJS.ReadableStream): Promise<Buffer> {
+/**
+ * Read all of stdin as it came (for `submit -`, a webhook body to verify). Past `maxBytes` it stops reading and
+ * throws `tooLarge()` (`< /dev/zero` must not fill the memory).
+ */
+export async function readAllBytes(
+  stdin: NodeJS.ReadableStream,
+  maxBytes = Infinity,
+  tooLarge: () => Error = () => new Error(`stdin holds more than ${maxBytes} bytes`),
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  let total = 0;
+  for await (const chunk of stdin) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    total += bytes.length;
+    if (total > maxBytes) {
+      (stdin as { destroy?: () => void }).destroy?.();
+      throw tooLarge();
+    }
+    chunks.push(bytes);
+  }
   return Buffer.concat(chunks);
 }
 
@@ -59,6 +77,16 @@ export async function readSecretLine(
     if (value === undefined) throw cancelled();
     return value;
   }
-  const text = await readAll(stdin);
-  return text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
+  // A secret is one line: `login < /dev/zero` must not fill the memory.
+  const bytes = await readAllBytes(
+    stdin,
+    64 * 1024,
+    () => new UsageError('stdin holds more than 64 kB: a secret is one line.'),
+  );
+  return (
+    bytes
+      .toString('utf8')
+      .split(/\r?\n/)
+      .find((line) => line.trim() !== '') ?? ''
+  );
 }

@@ -3,6 +3,7 @@
  * Each throws ActionFailure when it did not succeed, so the listener answers 5xx and the sender retries (spec 6.5).
  */
 import { spawn } from 'node:child_process';
+import { isServiceShapedJobId } from '../jobs/ids.js';
 import { deliveryHeaders, describeOutcome, isSuccess, postRaw } from './post.js';
 import type { ReceivedEvent } from './listen.js';
 
@@ -39,6 +40,14 @@ export function runExec(
   received: ReceivedEvent,
   options: { env: NodeJS.ProcessEnv; signal: AbortSignal; log: (text: string) => void },
 ): Promise<void> {
+  // A signed event is authentic, not proof that its id is safe where the command puts it (a file name, an
+  // argument): refused for good (4xx, no retry), and the command never runs.
+  const id = received.event.payload.id;
+  if (!isServiceShapedJobId(id)) {
+    const shown = JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id);
+    const why = `payload.id ${shown} is not a job id of the service (18 letters or digits, or local-…)`;
+    return Promise.reject(new ActionFailure(`${why}; --exec did not run`, 400));
+  }
   return new Promise((resolve, reject) => {
     const posix = process.platform !== 'win32';
     const child = spawn(command, {

@@ -21,8 +21,17 @@ const MAX_BODY_BYTES = 1024 * 1024;
  * development never needs more.
  */
 export const DEFAULT_LIMITS: ListenerLimits = { connections: 64, bodyBytesInFlight: 8 * MAX_BODY_BYTES };
-/** A sender that stops sending mid-request is cut off after this long, so it cannot hold a connection for good. */
-const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * How long a sender has for its headers, and for its whole request (headers and body): a delivery is a few kB sent at
+ * once, and the service gives up on an answer after 10 s anyway, so a slow sender is cut off long before it could
+ * hold the connection slots for good. What happens after the body arrived (processing) is not counted.
+ */
+export const DEFAULT_DEADLINES: ListenerDeadlines = { headersMs: 5_000, requestMs: 10_000 };
+
+export interface ListenerDeadlines {
+  headersMs: number;
+  requestMs: number;
+}
 
 export interface ListenerLimits {
   connections: number;
@@ -54,6 +63,7 @@ export interface ListenerOptions {
   /** A new connection was closed unanswered: `open` connections, the limit, were open already. */
   onDropped(open: number): void;
   limits?: ListenerLimits;
+  deadlines?: ListenerDeadlines;
   budgetMs?: number;
   now?: () => number;
   /** The event ids already processed (seen.ts); by default only in memory, expiring after the tolerance window. */
@@ -174,13 +184,21 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     reply(res, 200, { ok: true, duplicate: false });
   }
 
-  // Node's headersTimeout follows as the lesser of its default and this.
-  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
-    handle(req, res).catch((error: Error) => {
-      options.onRefused(500, `internal error: ${error.message}`, header(req, 'x-service-delivery-id'));
-      if (!res.headersSent) reply(res, 500, { error: 'internal error' });
-    });
-  });
+  const deadlines = options.deadlines ?? DEFAULT_DEADLINES;
+  const server = createServer(
+    {
+      headersTimeout: deadlines.headersMs,
+      requestTimeout: deadlines.requestMs,
+      // Node looks for late requests this often (30 s by default, which would let a slow sender stay that long).
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, deadlines.headersMs / 4)),
+    },
+    (req, res) => {
+      handle(req, res).catch((error: Error) => {
+        options.onRefused(500, `internal error: ${error.message}`, header(req, 'x-service-delivery-id'));
+        if (!res.headersSent) reply(res, 500, { error: 'internal error' });
+      });
+    },
+  );
   server.maxConnections = limits.connections;
   server.on('drop', () => options.onDropped(connections));
   server.on('connection', (socket) => {

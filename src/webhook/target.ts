@@ -8,6 +8,9 @@ import { parseBaseUrl } from '../config/keys.js';
 import { UsageError } from '../errors.js';
 import type { WebhookTarget } from './deliver.js';
 
+/** Where `simjob webhook listen` receives unless told otherwise (--path). */
+export const LISTEN_PATH = '/webhooks';
+
 const NOT_CONFIGURED_HINT =
   'Set the receiver with `simjob config set webhook.url http://127.0.0.1:8790/webhooks` (or SIMJOB_WEBHOOK_URL) and the signing secret with `simjob webhook secret set` (or SIMJOB_WEBHOOK_SECRET), or submit without --webhook.';
 
@@ -34,4 +37,29 @@ export function requireWebhookTarget(
     `This local job asks for a webhook, but ${missing} is configured (webhook_not_configured).`,
     NOT_CONFIGURED_HINT,
   );
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * A delivery URL that is obviously not a listener's: none listens at the bare root of a host, and on this machine
+ * `simjob webhook listen` receives on /webhooks. Without this the job ends fine and the 404 shows only in the
+ * listener's log. A warning, not an error: a receiver of one's own may listen anywhere.
+ */
+export function listenerUrlWarning(raw: string, source: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined; // requireWebhookTarget has said what is wrong with it
+  }
+  const path = url.pathname;
+  const listen = `\`simjob webhook listen\` receives on ${LISTEN_PATH} (it prints its full URL)`;
+  if (path === '/' || path === '') {
+    return `${source} ${raw} has no path, so the event goes to / where no receiver listens; ${listen}: use ${url.origin}${LISTEN_PATH}.`;
+  }
+  if (LOOPBACK.has(url.hostname) && path.replace(/\/+$/, '') !== LISTEN_PATH) {
+    return `${source} ${raw} is on this machine with the path ${path}, but ${listen}; unless it was started with --path ${path}, use ${url.origin}${LISTEN_PATH}.`;
+  }
+  return undefined;
 }

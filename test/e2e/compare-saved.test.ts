@@ -173,6 +173,31 @@ describe('compare saved --json results', () => {
     expect(await validateJunit(junit)).toMatchObject({ tests: 4, failures: 0, skipped: 1 });
   });
 
+  it('an existing file wins over a job id, as in submit: `compare old same.json` reads ./old', async () => {
+    writeFileSync(file('old'), readFileSync(file('old.json')));
+    const r = await simjob(['compare', 'old', 'same.json', '--fail-on-regression', '1'], { env, cwd: folder });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toMatch(/^A\s+old\s+\(4 results\)$/);
+    expect(r.stderr).not.toContain('Not found');
+  });
+
+  it('--allow-failed lets a job id without DPS through; without it that job fails the gate (exit 3)', async () => {
+    const good = await run(env, ['submit', profile('charlie', 50000), '--local', '--wait', '--json'], 60_000);
+    expect(good.exitCode, good.stderr).toBe(0);
+    const broken = profileFile(env, 'broken.simc', 'warrior="charlie"\nlevel=80\nspec=fury\ntypo\n');
+    const failed = await run(env, ['submit', broken, '--local', '--wait', '--json'], 60_000);
+    expect(failed.exitCode).toBe(3);
+    const [failedId, goodId] = [json(failed).id as string, json(good).id as string];
+
+    const gate = await run(env, ['compare', failedId, goodId, '--fail-on-regression', '1']);
+    expect(gate.exitCode).toBe(3);
+    expect(gate.stderr).toMatch(new RegExp(`^Error: Job ${failedId} has no DPS to compare: it ended failed`, 'm'));
+
+    const allowed = await run(env, ['compare', failedId, goodId, '--fail-on-regression', '1', '--allow-failed']);
+    expect(allowed.exitCode, allowed.stderr).toBe(0);
+    expect(allowed.stderr).toMatch(new RegExp(`^Not compared: .*job ${failedId}\\): no DPS: it ended failed`, 'm'));
+  });
+
   it('bad inputs: one-line errors', async () => {
     writeFileSync(file('not.json'), '{"hello": 1}');
     writeFileSync(file('broken.json'), '[{');

@@ -81,10 +81,45 @@ describe('simjob doctor', () => {
     expect(json.byName('simc').detail).toContain('SimulationCraft 1201-01');
   });
 
-  it('with nothing set up: base URL, service and key fail, each with a fix; a missing simc is not a failure (exit 1)', async () => {
+  it('a local-only setup passes: the remote checks say "not set up", not failed (exit 0)', async () => {
+    const env = { ...isolatedDirs(), SIMJOB_SIMC: FAKE_SIMC };
+    const { exitCode, byName, checks } = await doctorJson(env);
+    expect(exitCode).toBe(0);
+    expect(checks).toHaveLength(7);
+    for (const name of ['base-url', 'service', 'api-key'])
+      expect(byName(name)).toMatchObject({ ok: true, fix: null, notSetUp: true });
+    expect(byName('base-url').detail).toContain('simjob login --base-url URL');
+    expect(byName('api-key').detail).toContain("the service's Clients & Keys page");
+    expect(byName('simc')).toMatchObject({ ok: true, detail: expect.stringContaining('(from SIMJOB_SIMC)') });
+
+    const human = await doctor(env);
+    expect(human.exitCode).toBe(0);
+    expect(human.stdout).toMatch(/^– Base URL +Not set up; only remote jobs need one/m);
+    expect(human.stdout).not.toContain('✗');
+    expect(human.stdout).toMatch(/All 4 checks passed \(the 3 remote ones are not set up: local jobs only\)\.\n$/);
+  });
+
+  it('with nothing set up at all: no simc and no service is a failure, with the fix (exit 1)', async () => {
     const { exitCode, byName, stdout } = await doctorJson(isolatedDirs());
     expect(exitCode).toBe(1);
     expect(byName('config-dir')).toMatchObject({ ok: true, detail: expect.stringContaining('not created yet') });
+    expect(byName('base-url')).toMatchObject({ ok: true, notSetUp: true });
+    expect(byName('simc')).toMatchObject({
+      ok: false,
+      detail: 'None found, and no service is set up either: nothing can run a sim.',
+      fix: expect.stringMatching(/^Pass --simc \/path\/to\/simc, set SIMJOB_SIMC/),
+    });
+    expect(JSON.parse(stdout)).toHaveLength(7);
+
+    const human = await doctor(isolatedDirs());
+    expect(human.exitCode).toBe(1);
+    expect(human.stdout).toMatch(/1 of 4 checks failed\.\n$/);
+  });
+
+  it('a key without a base URL: base URL, service and key fail, each with a fix; a missing simc is not a failure (exit 1)', async () => {
+    const env = { ...isolatedDirs(), SIMJOB_API_KEY: 'sk_test_good' };
+    const { exitCode, byName } = await doctorJson(env);
+    expect(exitCode).toBe(1);
     expect(byName('base-url')).toEqual({
       check: 'base-url',
       ok: false,
@@ -92,25 +127,17 @@ describe('simjob doctor', () => {
       fix: 'Run `simjob config set base_url https://…`, set SIMJOB_BASE_URL, or pass --base-url.',
     });
     expect(byName('service')).toMatchObject({ ok: false, fix: 'Set the base URL first (see above).' });
-    expect(byName('api-key')).toEqual({
-      check: 'api-key',
-      ok: false,
-      detail: 'No API key for profile "default".',
-      fix: 'Run `simjob login` or set SIMJOB_API_KEY.',
-    });
+    expect(byName('api-key')).toMatchObject({ ok: false, fix: 'Make the service reachable first (see above).' });
     expect(byName('simc')).toMatchObject({
       ok: true,
       detail: expect.stringMatching(/^None found; only --local needs one\./),
     });
-    expect(JSON.parse(stdout)).toHaveLength(7);
 
-    const human = await doctor(isolatedDirs());
+    const human = await doctor(env);
     expect(human.exitCode).toBe(1);
-    expect(human.stdout).toMatch(
-      /^✗ API key +No API key for profile "default"\.\n +Fix: Run `simjob login` or set SIMJOB_API_KEY\.$/m,
-    );
     expect(human.stdout).toMatch(/3 of 7 checks failed\.\n$/);
-    const coloured = await doctor({ ...isolatedDirs(), FORCE_COLOR: '1' });
+    expect(human.stdout + human.stderr).not.toContain('sk_test_good');
+    const coloured = await doctor({ ...env, FORCE_COLOR: '1' });
     expect(coloured.stdout).toContain('\x1b[31m✗\x1b[39m Base URL');
   });
 

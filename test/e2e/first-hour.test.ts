@@ -5,9 +5,13 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { simjob } from '../helpers/cli.js';
+import { ptySkips } from '../helpers/pty.js';
+import { REPO_ROOT } from '../helpers/shared.js';
 import { freshLocalEnvs, json, profileFile, quickProfile, run } from './local-helpers.js';
+import { spawnPty } from './wait-helpers.js';
 
 const freshEnv = freshLocalEnvs();
 
@@ -73,4 +77,49 @@ describe('a mistyped value', () => {
       'Error: --channel must be one of nightly, weekly, latest (got "nigthly"). Did you mean nightly?\n',
     );
   });
+});
+
+describe('simjob jobs says what each job is', () => {
+  it("in words (not the metadata simjob wrote), the user's own --meta beside it, the error code by its state", async () => {
+    const env = freshEnv();
+    const profile = profileFile(env, 'p.simc', quickProfile('P'));
+    const broken = profileFile(env, 'broken.simc', quickProfile('B', ['typo']));
+    const runs: string[][] = [
+      ['statweights', profile, '--local', '--wait', '--method', 'scale'],
+      ['submit', profile, '--local', '--wait', '--meta', 'owner=me', '--scenario', 'fight_style=DungeonSlice'],
+      [
+        'topgear',
+        join(REPO_ROOT, 'examples', 'addon', 'fury-bags-vault.txt'),
+        '--slots',
+        'trinket',
+        '--local',
+        '--wait',
+      ],
+      ['submit', broken, '--local', '--wait'],
+    ];
+    for (const args of runs) expect([0, 3]).toContain((await run(env, args, 60_000)).exitCode);
+    const listed = await run(env, ['jobs', '--local']);
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    const rows = listed.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
+    expect(rows[0]).toEqual(['ID', 'Status', 'Created', 'Job', 'Metadata']);
+    expect(rows.slice(1).map((r) => [r[1], r[3], r[4] ?? ''])).toEqual([
+      ['failed (simulation_error)', 'sim', ''],
+      ['completed', 'top gear', ''],
+      ['completed', 'sim of p.simc [fight_style=DungeonSlice]', 'owner=me'],
+      ['completed', "stat weights of a fury warrior, simc's scale factors", ''],
+    ]);
+    expect(listed.stdout).not.toMatch(/kind=|statweights=|profile=/);
+
+    if (ptySkips('the pseudo-terminal check of simjob jobs')) return;
+    const term = await spawnPty(['jobs', '--local'], env, 100);
+    const { exitCode, output } = await term.exit;
+    expect(exitCode).toBe(0);
+    const text = stripVTControlCharacters(output).replace(/\r/g, '');
+    // wrapped at spaces: every word of the description whole on one line
+    for (const word of ['weights', 'warrior,', "simc's", 'factors', 'p.simc', '[fight_style=DungeonSlice]'])
+      expect(text).toMatch(new RegExp(`(^| )${word.replace(/[[\].]/g, '\\$&')}( |$)`, 'm'));
+  }, 120_000);
 });

@@ -98,6 +98,44 @@ describe('a full disk', () => {
   );
 });
 
+describe('a full disk without --wait', () => {
+  it.skipIf(!mountable)(
+    `ends the jobs as the waiting path does; the worker logs one line per fault and exits (${NEEDS_MOUNT})`,
+    async () => {
+      const env = freshEnv();
+      const profile = profileFile(env, 'big.simc', bigProfile('Full'));
+      await withTmpfs(env.SIMJOB_DATA_DIR, '300k', async () => {
+        const ids: string[] = [];
+        for (let i = 0; i < 6; i++) {
+          const result = await run(env, ['submit', profile, '--local', '--json'], 60_000);
+          if (result.exitCode === 0) ids.push(json(result).id as string);
+          else expect(oneLine(result.stderr).join(' ')).toContain("no space left on the data dir's disk");
+        }
+        expect(ids.length).toBeGreaterThan(1);
+        const log = () => readFileSync(join(env.SIMJOB_DATA_DIR, 'worker.log'), 'utf8');
+        await waitFor(
+          'the worker to leave',
+          async () => (/releases the lock|stopping/.test(log()) ? true : undefined),
+          60_000,
+        );
+        const listed = await run(env, ['jobs', '--local', '--json']);
+        expect(listed.exitCode, listed.stderr).toBe(0);
+        const jobs = json(listed).jobs as Array<{ id: string; status: string }>;
+        expect(jobs.filter((job) => job.status === 'queued' || job.status === 'running')).toEqual([]);
+        expect(log()).not.toMatch(/^\s+at /m);
+        const failed = jobs.find((job) => job.status === 'failed');
+        expect(failed).toBeDefined();
+        const result = await run(env, ['result', (failed as { id: string }).id]);
+        expect(result.exitCode).toBe(3);
+        expect(result.stdout).toContain("execution_failed: no space left on the data dir's disk");
+        expect(result.stdout).toContain('Free some space');
+        expect(result.stdout).not.toContain('simc crashed');
+        expect(tempFiles(env.SIMJOB_DATA_DIR)).toEqual([]);
+      });
+    },
+  );
+});
+
 describe('a read-only job folder', () => {
   it.skipIf(!mountable)(
     `makes the waiting command exit 1 naming it; the other jobs are listed (${NEEDS_MOUNT})`,

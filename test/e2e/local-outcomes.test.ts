@@ -291,7 +291,7 @@ describe('queue and cancel', () => {
 });
 
 describe('a worker that dies', () => {
-  it('is noticed by the next simjob call: the job is retried once and completes with retried: true', async () => {
+  it('is noticed by the next simjob call: its simc, still running, is adopted and the job completes, not retried', async () => {
     const env = freshEnv();
     const id = await submitLocal(
       env,
@@ -305,12 +305,13 @@ describe('a worker that dies', () => {
 
     const { exitCode, record } = await waitResult(env, id);
     expect(exitCode).toBe(0);
-    expect(record).toMatchObject({ status: 'completed', retried: true });
-    expect(alive(firstSimc)).toBe(false); // the first attempt's simc was stopped, not left running beside the retry
+    expect(record).toMatchObject({ status: 'completed', retried: false });
+    expect(jobFile(env, id).attempt).toBe(1); // the one simc ran to its end
+    expect(alive(firstSimc)).toBe(false);
     expect(workerPid(env)).not.toBe(worker);
   });
 
-  it('ends the job failed / execution_interrupted when it dies on the retry too; nothing stays running', async () => {
+  it('with its simc: retried once, and failed / execution_interrupted when both die on the retry too', async () => {
     const env = freshEnv();
     const id = await submitLocal(env, profileFile(env, 'hang.simc', quickProfile('Hang', HANG)));
     for (let attempt = 1; attempt <= 2; attempt++) {
@@ -321,8 +322,10 @@ describe('a worker that dies', () => {
           : undefined;
       });
       const worker = workerPid(env)!;
+      const simc = jobFile(env, id).simcPid as number;
       process.kill(worker, 'SIGKILL');
-      await waitFor('the worker to die', async () => (alive(worker) ? undefined : true));
+      process.kill(-simc, 'SIGKILL'); // simc's process group: the run is gone too, nothing to adopt
+      await waitFor('the worker and simc to die', async () => (alive(worker) || alive(simc) ? undefined : true));
     }
     const status = await statusOf(env, id);
     expect(status).toMatchObject({ status: 'failed', errorCode: 'execution_interrupted', retried: true });

@@ -195,6 +195,20 @@ describe('bounded reads', () => {
   });
 });
 
+describe('--timeout', () => {
+  it('bounds the request a wait makes: a trickling status answer is cut at the timeout, exit 8', async () => {
+    const id = await finishedJob();
+    // One byte every 200 ms: never idle long enough for the inactivity limit, and far from the 120 s deadline.
+    const trickle = server.inject({ method: 'GET', path: /\/status$/, status: 200, trickleMs: 200, times: Infinity });
+    // The command's own limit (60 s) is under the per-request deadline: only --timeout can end it with exit 8.
+    const result = await simjob(['status', id, '--wait', '--timeout', '2s'], { env, timeoutMs: 60_000 });
+    trickle.remaining = 0;
+    expect(trickle.hits).toBeGreaterThan(0);
+    expect(result.exitCode, result.stderr).toBe(8);
+    expect(errorLine(result)).toMatch(new RegExp(`^Error: Job ${id} is still not finished after 2 s\\.`));
+  });
+});
+
 describe('artifact URL rules', () => {
   /** The finished job's result with its artifacts rewritten by `edit`. */
   function rewriteArtifacts(

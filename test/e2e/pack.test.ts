@@ -139,7 +139,7 @@ describe('the npm package', () => {
       extendEnv: false,
       reject: false,
     });
-    expect(doctor.exitCode).toBe(1); // no base URL or key here
+    expect(doctor.exitCode).toBe(0); // a local-only setup: the remote checks are "not set up", not failed
     const simc = (JSON.parse(doctor.stdout) as Array<{ check: string; ok: boolean; detail: string }>).find(
       (c) => c.check === 'simc',
     );

@@ -35,6 +35,27 @@ describe('usage', () => {
     expect(usage.stdout).toMatch(/Pool +standard/);
     expect(usage.stdout).toMatch(/Max runtime +3,600 s \(default 300 s\)/);
     expect(usage.stdout).toMatch(/Max variants +6,400\n/);
+    expect(usage.stdout).toMatch(/Credits used +0 this period \(no sims completed\)\n/);
+  });
+
+  it('shows the credits used this period, worked out from the sims run, their runtime and the rate', async () => {
+    const own = await startServer({ queueMs: 20, runMs: 200 });
+    const ownEnv = { ...env, SIMJOB_BASE_URL: own.url };
+    try {
+      for (let i = 0; i < 2; i++) {
+        const r = await simjob(['submit', profile, '--channel', 'nightly', '--wait', '--quiet'], { env: ownEnv });
+        expect(r.exitCode, r.stderr).toBe(0);
+      }
+      const { period, plan } = JSON.parse((await simjob(['usage', '--json'], { env: ownEnv })).stdout);
+      expect(period.simsRun).toBe(2);
+      const total = Math.round(2 * period.avgRuntimeSeconds * plan.creditsPerSecond).toLocaleString('en-US');
+      const usage = await simjob(['usage'], { env: ownEnv });
+      expect(usage.stdout).toMatch(
+        new RegExp(`Credits used +about ${total} this period \\(2 completed × [\\d.]+ s average × 32 credits/s\\)`),
+      );
+    } finally {
+      await own.close();
+    }
   });
 
   it('still shows the runtime a budget buys when the deprecated seconds fields are null', async () => {

@@ -17,6 +17,8 @@ import { freshLocalEnvs, json, profileFile, run, type LocalEnv } from './local-h
 import { userEnv } from './wait-helpers.js';
 
 const EXPORT = resolve(REPO_ROOT, 'test', 'fixtures', 'addon', 'fury-equipped-only.txt');
+/** simc's own MID1 Devourer profile: an Intellect Demon Hunter (test/fixtures/simc/SOURCES.md). */
+const DEVOURER = resolve(REPO_ROOT, 'test', 'fixtures', 'simc', 'profiles', 'MID1', 'MID1_Demon_Hunter_Devourer.simc');
 const PAWN =
   /^\( Pawn: v1: "[^"]+-[A-Za-z]+": Class=[A-Za-z]+, Spec=[A-Za-z]+, {2}\w+=-?\d+\.\d\d(, \w+=-?\d+\.\d\d)* \)$/;
 
@@ -160,6 +162,57 @@ describe('simjob statweights --local', () => {
     expect(pawns).toHaveLength(2);
     for (const p of pawns) expect(p).toMatch(PAWN);
     expect(pawns[1]).toMatch(/^\( Pawn: v1: "Examplewar-Fury": Class=Warrior, Spec=Fury, {2}Strength=/);
+  });
+
+  it("weighs simc's Devourer profile by Intellect: profilesets, scale factors, the level's note", async () => {
+    const env = fresh();
+    const dir = tempDir('simjob-sw-devourer-');
+    const out = join(dir, 'devourer-weights.simc');
+    const written = await run(env, ['statweights', DEVOURER, '-o', out]);
+    expect(written.exitCode, written.stderr).toBe(0);
+    expect(written.stderr).toContain(
+      '(devourer demonhunter): weighing Intellect, Crit, Haste, Mastery, Versatility by the baseline and 5 profilesets',
+    );
+    expect(written.stderr).not.toMatch(/^Level /m);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain('profileset."Intellect"+=enchant_intellect=300\n');
+    expect(text).not.toMatch(/enchant_agility|enchant_strength/);
+
+    const scale = join(dir, 'devourer-scale.simc');
+    const scaled = await run(env, ['statweights', DEVOURER, '--method', 'scale', '-o', scale]);
+    expect(scaled.exitCode, scaled.stderr).toBe(0);
+    expect(readFileSync(scale, 'utf8')).toContain('scale_only=int,crit,haste,mastery,vers\n');
+
+    const low = profileFile(env, 'low.simc', 'demonhunter="Low"\nspec=devourer\nlevel=80\n');
+    const noted = await run(env, ['statweights', low, '-o', join(dir, 'low-weights.simc')]);
+    expect(noted.exitCode, noted.stderr).toBe(0);
+    expect(noted.stderr).toMatch(/^Level 80: simc's own scale-factor step .* is 154 points at level 90/m);
+  });
+
+  it('a planted negative Intellect: a warning, no normalised column, the Pawn signs of the table (--json)', async () => {
+    // True weights planted in the stand-in; only signs, names and the warning are asserted, not its numbers.
+    const env = fresh({ FAKE_SIMC_ITER_US: '0', FAKE_SIMC_WEIGHTS: 'int:-2,crit:1.5,haste:1.2,mastery:1,vers:0.8' });
+    const done = await run(env, ['statweights', DEVOURER, '--local', '--wait', '--json'], 90_000);
+    expect(done.exitCode, done.stderr).toBe(0);
+    expect(done.stderr).toMatch(/Intellect, the stat the others are normalised to, came out -\d+\.\d\d ± /);
+    const sw = json(done).statWeights as StatWeightsJson & { referenceWarning?: string };
+    expect(sw.normalisedTo).toBe('intellect');
+    expect(sw.referenceWarning).toMatch(/not above zero/);
+    expect(sw.weights.map((w) => w.normalised)).toEqual([null, null, null, null, null]);
+    const pawn = Object.fromEntries([...sw.pawn.matchAll(/ (\w+)=(-?\d+\.\d\d)/g)].map((m) => [m[1], Number(m[2])]));
+    const names: Record<string, string> = {
+      intellect: 'Intellect',
+      crit: 'CritRating',
+      haste: 'HasteRating',
+      mastery: 'MasteryRating',
+      vers: 'Versatility',
+    };
+    expect(Math.sign(sw.weights[0]!.weight)).toBe(-1);
+    for (const w of sw.weights) expect(Math.sign(pawn[names[w.stat]!]!), w.stat).toBe(Math.sign(w.weight));
+
+    const human = await run(env, ['result', json(done).id as string]);
+    expect(human.stdout).toMatch(/^Intellect\t-\d+\.\d\d\t\d+\.\d\d\t\t$/m);
+    expect(human.stderr).toContain('so no weight is normalised');
   });
 
   it('bad input: one line, exit 2, nothing sent', async () => {

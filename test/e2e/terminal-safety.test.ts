@@ -8,6 +8,7 @@ import { postRaw } from '../../src/webhook/post.js';
 import { signatureHeader } from '../../src/webhook/signature.js';
 import { isolatedDirs, simjob, type CliResult } from '../helpers/cli.js';
 import { startListen } from '../helpers/listen.js';
+import { ptySkips } from '../helpers/pty.js';
 import { cleanUp, localEnv, profileFile as localProfile, quickProfile, run } from './local-helpers.js';
 import { HOSTILE_TEXT } from '../server/faults.js';
 import { startServer, type TestServer } from '../server/index.js';
@@ -102,7 +103,7 @@ describe('hostile server, colour forced', () => {
   });
 });
 
-describe('hostile server, on a terminal', () => {
+describe.skipIf(ptySkips('the pseudo-terminal test of a hostile server'))('hostile server, on a terminal', () => {
   it('the wait spinner and the status view show the attacks as text, in colour', async () => {
     server.setHostile(false);
     const r = await simjob(

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simjob } from '../helpers/cli.js';
-import { ADDON_FIXTURES_DIR } from '../helpers/shared.js';
+import { ADDON_FIXTURES_DIR, REPO_ROOT } from '../helpers/shared.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { freshLocalEnvs, json, profileFile, run } from './local-helpers.js';
 import { userEnv } from './wait-helpers.js';
@@ -122,6 +122,17 @@ describe('simjob topgear --local', () => {
       `profileset."Vaelgor's Final Stare (282) in trinket2"+=trinket2=,id=249346,bonus_id=12806/13577`,
     );
     expect((await run(env, ['jobs', '--local', '--json'])).stdout).not.toContain('local-');
+    // the command it prints gets the answer back, as topgear --wait gives it
+    const command = /Run it and read the answer with: (simjob submit .+ --wait) \(add --local, or --channel\)\./.exec(
+      written.stderr,
+    )?.[1];
+    expect(command).toBe(`simjob submit ${out} --multistage --meta kind=topgear --wait`);
+    expect(text).toContain('# To run it and read the answer ("Equip …"): simjob submit <this file> --multistage');
+    const again = await run(env, [...command!.split(' ').slice(1), '--local'], 60_000);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(
+      /^(Equip .+ over the equipped set\.|Keep what you wear: .+|\d+ combinations are within the error of the best: .+)$/m,
+    );
 
     const single = await run(
       env,
@@ -153,6 +164,41 @@ describe('simjob topgear --help', () => {
       '--html',
     ])
       expect(help.stdout).toContain(flag);
+  });
+
+  it('one precision default everywhere: topgear and statweights --help, the multistage plan and the tie advice', async () => {
+    const { DEFAULT_TARGET_ERROR, MIN_TARGET_ERROR } = await import('../../src/profile/precision.js');
+    const topgear = (await simjob(['topgear', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(topgear).toContain(`(default ${DEFAULT_TARGET_ERROR}, at least ${MIN_TARGET_ERROR})`);
+    expect(topgear).not.toMatch(/e\.g\. 0\.0\d/);
+    const statweights = (await simjob(['statweights', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(statweights).toContain(`target_error for every run (default ${DEFAULT_TARGET_ERROR})`);
+    const { topGearAnswer } = await import('../../src/topgear/answer.js');
+    // two sets 0.5 dps apart at 50,000: nothing finer than the service's floor is ever advised
+    const record = {
+      id: '519253542012420096',
+      status: 'completed',
+      metadata: { kind: 'topgear' },
+      result: {
+        summary: {
+          metric: 'dps',
+          mainActor: {
+            name: 'A',
+            mean: 49_000,
+            mean_error: 30,
+            profilesets: {
+              count: 2,
+              results: [
+                { name: 'x', mean: 50_000.5, mean_error: 30 },
+                { name: 'y', mean: 50_000, mean_error: 30 },
+              ],
+            },
+          },
+        },
+      },
+    };
+    const answer = topGearAnswer(record as never);
+    expect(answer?.separate).toContain(`even --target-error ${MIN_TARGET_ERROR}, the finest the service runs`);
   });
 });
 
@@ -197,6 +243,17 @@ describe('simjob topgear refuses bad input with one line and exit 2, sending not
     expect(await refuse([join(dir, 'missing.txt')])).toEqual([
       `Error: Export ${join(dir, 'missing.txt')} does not exist. Save the /simc text to a file, or pipe it in with -.`,
     ]);
+  });
+
+  it('a simc profile (not the addon text) is said to be one, in one line', async () => {
+    const profile = resolve(REPO_ROOT, 'examples', 'fury-profilesets.simc');
+    expect(await refuse([profile])).toEqual([
+      `Error: Export ${profile}: this is a simc profile; topgear needs the /simc addon text. Type /simc in game ` +
+        "and save the window's text to a file (or pipe it in with -); a simc profile goes to simjob submit.",
+    ]);
+    // from stdin too, and a profile with no action list is known by its named items
+    const named = `warrior="A"\nspec=fury\nhead=night_enders_tusks,id=249952\n`;
+    expect(await refuse(['-'], named)).toEqual([expect.stringMatching(/^Error: The export on stdin: this is a simc/)]);
   });
 
   it("a paste cut inside a bag item line (the issue's `head -n 70; printf '# neck=,id=250'`) names the line", async () => {

@@ -6,6 +6,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { expect } from 'vitest';
 import { BIN, isolatedDirs, simjob } from '../helpers/cli.js';
 import type { TestServer } from '../server/index.js';
+import { pty } from '../helpers/pty.js';
 import { tempDir } from '../helpers/temp.js';
 
 export const ANSI = /\x1b\[/;
@@ -85,9 +86,12 @@ export interface PtyRun {
   exit: Promise<{ exitCode: number; output: string }>;
 }
 
-/** Run the CLI on a real pseudo-terminal (node-pty): stdout and stderr are the terminal, as for a user. */
+/**
+ * Run the CLI on a real pseudo-terminal (@lydell/node-pty): stdout and stderr are the terminal, as for a user.
+ * Callers skip with `ptySkips()` where the library is missing.
+ */
 export async function spawnPty(args: string[], env: Record<string, string>, cols = 100): Promise<PtyRun> {
-  const pty = await import('node-pty');
+  if (!pty) throw new Error('no pseudo-terminal library: see test/helpers/pty.ts');
   const term = pty.spawn(process.execPath, [BIN, ...args], {
     cols,
     rows: 40,

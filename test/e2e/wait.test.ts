@@ -2,6 +2,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { simjob } from '../helpers/cli.js';
+import { ptySkips } from '../helpers/pty.js';
 import { ANSI, cancelJob, profileFile, spawnCli, spawnPty, stateLines, userEnv } from './wait-helpers.js';
 
 let server: TestServer;
@@ -155,37 +156,40 @@ describe('Ctrl-C', () => {
   });
 });
 
-describe('submit --wait on a terminal (pseudo-terminal)', () => {
-  it('an ora spinner on stderr with state, ETA, progress, stage and elapsed time; then the result', async () => {
-    const term = await spawnPty(
-      ['submit', profile, '--channel', 'nightly', '--multistage', '--wait', '--meta', 'test.queueMs=3000'],
-      env,
-      110,
-    );
-    await term.waitFor(/queued · starts in ~\d s · 0:0\d/);
-    await term.waitFor(/running ■*□* \d+% · stage \d\/3 (initial|intermediate|final) · 0:0\d/);
-    const { exitCode, output } = await term.exit;
-    expect(exitCode).toBe(0);
-    expect(output).toMatch(ANSI);
-    expect(output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
-    const text = stripVTControlCharacters(output);
-    expect(text).toMatch(/✔ Job \d+ completed after [\d.]+ s of waiting\./);
-    expect(text).toMatch(/Multistage +\d+ initial/);
-    expect(text).toMatch(/Actor +Fury +[\d,.]+ dps/);
-    // the table fits the 110 columns of this terminal
-    const plain = output.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split(/\r?\n/);
-    for (const line of plain.filter((l) => /^\d+ +set_/.test(l))) expect([...line].length).toBeLessThanOrEqual(110);
-  });
+describe.skipIf(ptySkips('the pseudo-terminal tests of submit --wait'))(
+  'submit --wait on a terminal (pseudo-terminal)',
+  () => {
+    it('an ora spinner on stderr with state, ETA, progress, stage and elapsed time; then the result', async () => {
+      const term = await spawnPty(
+        ['submit', profile, '--channel', 'nightly', '--multistage', '--wait', '--meta', 'test.queueMs=3000'],
+        env,
+        110,
+      );
+      await term.waitFor(/queued · starts in ~\d s · 0:0\d/);
+      await term.waitFor(/running ■*□* \d+% · stage \d\/3 (initial|intermediate|final) · 0:0\d/);
+      const { exitCode, output } = await term.exit;
+      expect(exitCode).toBe(0);
+      expect(output).toMatch(ANSI);
+      expect(output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+      const text = stripVTControlCharacters(output);
+      expect(text).toMatch(/✔ Job \d+ completed after [\d.]+ s of waiting\./);
+      expect(text).toMatch(/Multistage +\d+ initial/);
+      expect(text).toMatch(/Actor +Fury +[\d,.]+ dps/);
+      // the table fits the 110 columns of this terminal
+      const plain = output.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split(/\r?\n/);
+      for (const line of plain.filter((l) => /^\d+ +set_/.test(l))) expect([...line].length).toBeLessThanOrEqual(110);
+    });
 
-  it('Ctrl-C typed on the terminal: the spinner is cleared, the job keeps running, exit 130', async () => {
-    const id = await submitted(['test.runMs=60000']);
-    const term = await spawnPty(['status', id, '--wait'], env);
-    await term.waitFor(/running ■*□* \d+%/);
-    term.write('\x03');
-    const { exitCode, output } = await term.exit;
-    expect(exitCode).toBe(130);
-    expect(output).toContain(`Stopped waiting; job ${id} keeps running`);
-    expect(server.jobs.get(id)!.status).toBe('running');
-    await cancelJob(server, id);
-  });
-});
+    it('Ctrl-C typed on the terminal: the spinner is cleared, the job keeps running, exit 130', async () => {
+      const id = await submitted(['test.runMs=60000']);
+      const term = await spawnPty(['status', id, '--wait'], env);
+      await term.waitFor(/running ■*□* \d+%/);
+      term.write('\x03');
+      const { exitCode, output } = await term.exit;
+      expect(exitCode).toBe(130);
+      expect(output).toContain(`Stopped waiting; job ${id} keeps running`);
+      expect(server.jobs.get(id)!.status).toBe('running');
+      await cancelJob(server, id);
+    });
+  },
+);

@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,6 +45,12 @@ describe('simjob webhook listen', () => {
   it('receives a delivered event and verifies it; a repeated delivery prints once; a bad signature gets 400', async () => {
     const l = await listen(['--json', '--max-events', '2']);
     expect(l.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+    // the full URL, path included, and where each kind of sender takes it
+    await expect
+      .poll(() => l.stderr())
+      .toContain(`Give senders that URL, path and all: local jobs \`simjob config set webhook.url ${l.url}\``);
+    expect(l.stderr()).toContain(`the test server \`npm run try-server -- --webhook-url ${l.url}\``);
+    expect(l.stderr()).toContain('(Clients & Keys → your client → Webhook)');
 
     const first = await deliverTerminalEvent({
       job: job(1),
@@ -118,6 +124,41 @@ describe('simjob webhook listen', () => {
     expect(env).toContain('SIMJOB_JOB_STATUS_REASON=simc exited with code 1: ☃\n');
     expect(env).toContain(`SIMJOB_EVENT_JSON=${record.body}\n`);
     expect(readFileSync(join(dir, 'stdin'), 'utf8')).toBe(record.body);
+  });
+
+  it("--exec gets only job ids of the service's shape: a signed payload.id of ../PWNED is refused, nothing written", async () => {
+    const dir = tempDir('simjob-listen-');
+    const command = `mkdir -p "${dir}/results" && echo ran > "${dir}/results/$SIMJOB_JOB_ID.json"`;
+    const l = await listen(['--max-events', '1', '--exec', command]);
+    const event = (id: string) =>
+      JSON.stringify({
+        kind: 'job.terminal',
+        version: 'v1',
+        timestamp: new Date().toISOString(),
+        payload: { id, status: 'completed', statusReason: null },
+      });
+    expect(await redeliver(l.url, 'evt_pwned', event('../PWNED'))).toEqual({ kind: 'answered', status: 400 });
+    expect(await redeliver(l.url, 'evt_deep', event('../../../../tmp/x'))).toEqual({ kind: 'answered', status: 400 });
+    expect(existsSync(join(dir, 'PWNED.json'))).toBe(false);
+    expect(existsSync(join(dir, 'results'))).toBe(false); // the command never ran
+    const warnings = () =>
+      l
+        .stderr()
+        .split('\n')
+        .filter((line) => line.startsWith('Warning: '));
+    // the listener prints a refusal after answering it: wait for the second line
+    for (let i = 0; i < 250 && warnings().length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    const refusals = warnings();
+    expect(refusals).toEqual([
+      expect.stringMatching(
+        /^Warning: Delivery dlv_\w+ answered 400: payload\.id "\.\.\/PWNED" is not a job id of the service .*--exec did not run\.$/,
+      ),
+      expect.stringContaining('payload.id "../../../../tmp/x" is not a job id of the service'),
+    ]);
+    // ids of the service's shape still run it: 18 digits, and local ones
+    expect(await redeliver(l.url, 'evt_good', event('519253542012420096'))).toEqual({ kind: 'answered', status: 200 });
+    expect((await l.child).exitCode).toBe(0);
+    expect(readdirSync(join(dir, 'results'))).toEqual(['519253542012420096.json']);
   });
 
   it('--forward-to re-posts the exact body and service headers; a failing target makes the sender retry', async () => {

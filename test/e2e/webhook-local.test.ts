@@ -131,6 +131,29 @@ describe('local jobs with --webhook', () => {
     );
   });
 
+  it('a URL that is obviously not a listener (no path, another path on this machine) warns at submit; /webhooks does not', async () => {
+    const cases: Array<[string, RegExp | null]> = [
+      [
+        'http://127.0.0.1:8080/',
+        /^Warning: SIMJOB_WEBHOOK_URL http:\/\/127\.0\.0\.1:8080\/ has no path, .*`simjob webhook listen` receives on \/webhooks .*: use http:\/\/127\.0\.0\.1:8080\/webhooks\.$/m,
+      ],
+      ['https://hooks.example.com', /^Warning: SIMJOB_WEBHOOK_URL https:\/\/hooks\.example\.com has no path/m],
+      [
+        'http://localhost:8790/hooks',
+        /^Warning: SIMJOB_WEBHOOK_URL http:\/\/localhost:8790\/hooks is on this machine with the path \/hooks, .*unless it was started with --path \/hooks, use http:\/\/localhost:8790\/webhooks\.$/m,
+      ],
+      ['http://127.0.0.1:8790/webhooks', null],
+      ['https://hooks.example.com/simc', null],
+    ];
+    for (const [url, warning] of cases) {
+      const env = localEnv({ SIMJOB_WEBHOOK_URL: url, SIMJOB_WEBHOOK_SECRET: SECRET });
+      const r = await simjob(['submit', profile(env, 'Where'), '--local', '--webhook', '--dry-run'], { env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      if (warning) expect(r.stderr).toMatch(warning);
+      else expect(r.stderr).not.toMatch(/^Warning: SIMJOB_WEBHOOK_URL/m);
+    }
+  });
+
   it('without a URL or secret, a local --webhook submission is refused like the service (webhook_not_configured), exit 2 as a missing setting', async () => {
     const env = localEnv({ SIMJOB_WEBHOOK_SECRET: SECRET });
     const result = await simjob(['submit', profile(env, 'NoUrl'), '--local', '--webhook'], { env });
@@ -230,13 +253,14 @@ describe('local jobs with --webhook', () => {
     cleanups.push(receiver.close);
     const env = localEnv({ SIMJOB_WEBHOOK_URL: receiver.url, SIMJOB_WEBHOOK_SECRET: SECRET });
     const id = await submit(env, profile(env, 'Retried', ['# fake.start_delay_ms=1500']), ['--webhook']);
-    await waitFor('simc to start', () => {
+    const simc = await waitFor('simc to start', () => {
       const job = JSON.parse(readFileSync(join(env.SIMJOB_DATA_DIR, 'jobs', id, 'job.json'), 'utf8'));
-      return job.simcPid ? true : undefined;
+      return (job.simcPid as number | null) ?? undefined;
     });
     const worker = workerPid(env)!;
     process.kill(worker, 'SIGKILL');
-    await waitFor('the worker to die', () => (alive(worker) ? undefined : true));
+    process.kill(-simc, 'SIGKILL'); // with its simc (a healthy one would be adopted, not retried)
+    await waitFor('the worker and simc to die', () => (alive(worker) || alive(simc) ? undefined : true));
 
     const finished = JSON.parse((await simjob(['status', id, '--wait', '--json'], { env, timeoutMs: 30_000 })).stdout);
     expect(finished).toMatchObject({ status: 'completed', retried: true });

@@ -2,6 +2,7 @@
 // progress lines (contract §1.4, §3.4; progress_bar.cpp formats). Nothing here simulates World of Warcraft.
 
 import { FIGHT_STYLES } from './setup.mjs';
+import { ARMOR_SLOTS, CLASS_ARMOR, ITEMS, PRIMARY_SLOT_SHARE, itemIdOf, primaryOf, slotName } from './facts.mjs';
 
 // ---------------------------------------------------------------- hashing / true DPS
 
@@ -36,9 +37,23 @@ export const DPS_MIN = 40000;
 export const DPS_SPAN = 20000;
 export const PROFILESET_SPREAD = 0.06;
 
-/** Canonical text of an actor's option lines (the `fake.*` knobs are not part of it). */
+/** Options the stand-in values by rule rather than by hash: added stats and consumables (see README, "Game facts"). */
+const RULED_OPTIONS = new Set(['flask', 'food', 'augmentation', 'potion']);
+
+function optionName(line) {
+  const cut = line.indexOf('=');
+  const name = cut < 0 ? line : line.slice(0, cut);
+  return name.endsWith('+') ? name.slice(0, -1) : name;
+}
+
+/**
+ * Canonical text of an actor's option lines: what its hash-made DPS depends on. The `fake.*` knobs are not part of
+ * it, nor the options valued by rule (stat points and consumables), so that those change the DPS by their rule alone.
+ */
 export function actorCanon(actor) {
-  return actor.lines.join('\n');
+  return actor.lines
+    .filter((line) => !STAT_OPTIONS.has(optionName(line)) && !RULED_OPTIONS.has(optionName(line)))
+    .join('\n');
 }
 
 function parseDps(raw, where) {
@@ -47,36 +62,91 @@ function parseDps(raw, where) {
   return n;
 }
 
-/** True DPS of a base-sim actor: override, else hash of its lines → 40k–60k, times the fight-style/target factor. */
-export function actorTrueDps(sim, actor) {
+/** The hash-made part of an actor's true DPS: the override, else 40k–60k from its lines, times the style factor. */
+export function actorHashPart(sim, actor) {
   const raw = actor.fake.dps ?? sim.fake.dps;
-  const weights = trueWeights(sim);
-  // With true stat weights (fake.weights) the added stats are worth exactly their weights: they leave the hash alone.
-  const stats = weights ? statBonus(weights, actor) : 0;
-  if (raw !== undefined) return parseDps(raw, actor.name) + stats;
-  const u = unitFromHash(weights ? canonWithoutStats(actor) : actorCanon(actor));
-  return Math.round((DPS_MIN + DPS_SPAN * u) * styleFactor(sim) * 10) / 10 + stats;
+  if (raw !== undefined) return parseDps(raw, actor.name);
+  const u = unitFromHash(actorCanon(actor));
+  return Math.round((DPS_MIN + DPS_SPAN * u) * styleFactor(sim) * 10) / 10;
 }
 
-// ---------------------------------------------------------------- true stat weights (statweights tests)
+/** What the game's rules make of a hash-made part: gear primary stat and armour, consumables, added stats. */
+export function ruledDps(sim, actor, hashPart) {
+  const ruled = hashPart * gearFactor(actor) * consumableFactor(actor);
+  return Math.round(ruled * 10) / 10 + statBonus(weightsFor(sim, actor), actor);
+}
+
+/** True DPS of a base-sim actor. */
+export function actorTrueDps(sim, actor) {
+  return ruledDps(sim, actor, actorHashPart(sim, actor));
+}
+
+// ---------------------------------------------------------------- game rules (facts.mjs)
+
+/** Share of an actor's DPS that comes from the primary stat on its gear. */
+export const GEAR_PRIMARY_SHARE = 0.3;
+/** Armour specialisation: +5 % primary stat when every armour piece is of the class's type. */
+export const ARMOR_BONUS = 0.05;
 
 /**
- * Stats the stand-in can add, by the key `fake.weights` uses (simc's `scale_only` names): the player option that
- * adds points (`enchant_<stat>`) and the key of the JSON report's `scale_factors`.
+ * The gear's effect on the hash-made DPS, 1 for gear that all carries the spec's primary stat and is all of the
+ * class's armour type: an item without the spec's primary stat loses its slot's share of the primary, and one
+ * armour piece of another type loses the armour bonus. Unknown item ids are taken as on-type with the primary.
+ */
+export function gearFactor(actor) {
+  const primary = primaryOf(actor.cls, actor.spec);
+  const ownArmor = CLASS_ARMOR[actor.cls];
+  let total = 0;
+  let withPrimary = 0;
+  let armorBonus = true;
+  for (const { slot: raw, value } of actor.gear ?? []) {
+    const slot = slotName(raw);
+    const item = ITEMS.get(itemIdOf(value));
+    if (ARMOR_SLOTS.includes(slot) && item?.armor && item.armor !== ownArmor) armorBonus = false;
+    const share = PRIMARY_SLOT_SHARE[slot];
+    if (!share) continue;
+    total += share;
+    if (!item || item.primary.includes(primary)) withPrimary += share;
+  }
+  const onPrimary = total > 0 ? withPrimary / total : 1;
+  const full = 1 - GEAR_PRIMARY_SHARE + GEAR_PRIMARY_SHARE * (1 + ARMOR_BONUS);
+  const own = 1 - GEAR_PRIMARY_SHARE + GEAR_PRIMARY_SHARE * onPrimary * (armorBonus ? 1 + ARMOR_BONUS : 1);
+  return own / full;
+}
+
+/** What each consumable is worth; `<name>=disabled` (or none) gives it up, as in simc. */
+export const CONSUMABLE_VALUE = { flask: 0.03, food: 0.015, augmentation: 0.01, potion: 0.015 };
+
+export function consumableFactor(actor) {
+  let factor = 1;
+  for (const [name, value] of Object.entries(CONSUMABLE_VALUE)) {
+    const given = actor.options?.find((o) => o.name === name)?.value;
+    if (given !== undefined && ['disabled', 'none', '0', ''].includes(given.trim().toLowerCase())) factor *= 1 - value;
+  }
+  return factor;
+}
+
+// ---------------------------------------------------------------- stat weights
+
+/**
+ * Stats the stand-in can add, by the key `fake.weights` uses (simc's `scale_only` names): the player options that
+ * add points (`enchant_<stat>`, `gear_<stat>`) and the key of the JSON report's `scale_factors`.
  */
 export const WEIGHABLE_STATS = {
-  str: { enchant: 'enchant_strength', report: 'Str' },
-  agi: { enchant: 'enchant_agility', report: 'Agi' },
-  int: { enchant: 'enchant_intellect', report: 'Int' },
-  crit: { enchant: 'enchant_crit_rating', report: 'Crit' },
-  haste: { enchant: 'enchant_haste_rating', report: 'Haste' },
-  mastery: { enchant: 'enchant_mastery_rating', report: 'Mastery' },
-  vers: { enchant: 'enchant_versatility_rating', report: 'Vers' },
+  str: { enchant: 'enchant_strength', gear: 'gear_strength', report: 'Str' },
+  agi: { enchant: 'enchant_agility', gear: 'gear_agility', report: 'Agi' },
+  int: { enchant: 'enchant_intellect', gear: 'gear_intellect', report: 'Int' },
+  crit: { enchant: 'enchant_crit_rating', gear: 'gear_crit_rating', report: 'Crit' },
+  haste: { enchant: 'enchant_haste_rating', gear: 'gear_haste_rating', report: 'Haste' },
+  mastery: { enchant: 'enchant_mastery_rating', gear: 'gear_mastery_rating', report: 'Mastery' },
+  vers: { enchant: 'enchant_versatility_rating', gear: 'gear_versatility_rating', report: 'Vers' },
 };
 
+const STAT_OPTIONS = new Set(Object.values(WEIGHABLE_STATS).flatMap((s) => [s.enchant, s.gear]));
+
 /**
- * True DPS per point of each stat: `# fake.weights=int:3,crit:1.6,…` (sim-wide), or FAKE_SIMC_WEIGHTS in the same
- * form; null when neither is given (then enchants change the true DPS through the hash, as any option does).
+ * True DPS per point of each stat as given: `# fake.weights=int:3,crit:1.6,…` (sim-wide), or FAKE_SIMC_WEIGHTS in the
+ * same form; null when neither is given.
  */
 export function trueWeights(sim) {
   const raw = sim.fake.weights ?? sim.env?.FAKE_SIMC_WEIGHTS;
@@ -93,26 +163,49 @@ export function trueWeights(sim) {
   return weights;
 }
 
-/** Points of each stat the actor's `enchant_<stat>=` options add (the last value of each, as simc keeps it). */
+/** DPS per point of the spec's primary stat when no weights are given. */
+export const PRIMARY_WEIGHT = 3;
+/** The secondaries' weights as fractions of the primary's, best first; each spec's order comes from a hash. */
+export const SECONDARY_FRACTIONS = [0.7, 0.6, 0.52, 0.45];
+
+/** Plausible weights of a spec: its primary stat first, its secondaries in a spec-fixed order below it. */
+export function defaultWeights(cls, spec) {
+  const weights = { [primaryOf(cls, spec)]: PRIMARY_WEIGHT };
+  const order = ['crit', 'haste', 'mastery', 'vers'].sort((a, b) =>
+    hash64(`${cls}/${spec}/${a}`) < hash64(`${cls}/${spec}/${b}`) ? -1 : 1,
+  );
+  order.forEach((stat, i) => (weights[stat] = Math.round(PRIMARY_WEIGHT * SECONDARY_FRACTIONS[i] * 100) / 100));
+  return weights;
+}
+
+/**
+ * An actor's true weights: the given ones, else its spec's defaults. Either way a primary stat that is not the
+ * spec's is worth nothing (simc gives an Intellect spec nothing for Agility).
+ */
+export function weightsFor(sim, actor) {
+  const weights = { ...(trueWeights(sim) ?? defaultWeights(actor.cls, actor.spec)) };
+  const primary = primaryOf(actor.cls, actor.spec);
+  for (const stat of ['str', 'agi', 'int']) if (stat !== primary) weights[stat] = 0;
+  return weights;
+}
+
+/** Points of each stat the actor's `enchant_<stat>=` and `gear_<stat>=` options add (the last value of each). */
 function statPoints(actor) {
   const points = {};
+  const given = {};
   for (const line of actor.lines) {
     const [name, value] = [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)];
     for (const [key, stat] of Object.entries(WEIGHABLE_STATS)) {
-      if (name === stat.enchant) points[key] = Number(value) || 0;
+      if (name === stat.enchant || name === stat.gear) given[name] = [key, Number(value) || 0];
     }
   }
+  for (const [key, n] of Object.values(given)) points[key] = (points[key] ?? 0) + n;
   return points;
 }
 
 function statBonus(weights, actor) {
   const points = statPoints(actor);
   return Object.entries(points).reduce((sum, [key, n]) => sum + (weights[key] ?? 0) * n, 0);
-}
-
-function canonWithoutStats(actor) {
-  const enchants = new Set(Object.values(WEIGHABLE_STATS).map((s) => s.enchant));
-  return actor.lines.filter((line) => !enchants.has(line.slice(0, line.indexOf('=')))).join('\n');
 }
 
 /** simc's scale delta at level 90 (scale_factor_control.cpp: rating per point × 0.035, rounded). */
@@ -125,20 +218,20 @@ export function styleFactor(sim) {
 }
 
 /**
- * True DPS of a profileset: the profileset's own fake_dps if it sets one; else the baseline main actor's
- * true DPS when the profileset leaves the actor unchanged; else baseline × (1 + δ), δ ∈ [−6 %, +6 %)
- * from a hash of the profileset's option strings.
+ * True DPS of a profileset. Its hash-made part: its own fake_dps if it sets one; else the baseline main actor's when
+ * the set leaves the actor's hashed lines unchanged; else that × (1 + δ), δ ∈ [−6 %, +6 %) from a hash of the set's
+ * option strings. Then the game's rules, as for any actor (gear, consumables, added stats).
  */
-export function profilesetTrueDps(baseTrue, baseActor, psActor, psTuples, options, weights = null) {
+export function profilesetTrueDps(sim, baseHashPart, baseActor, psActor, psTuples, options) {
   const own = psTuples.filter((t) => t.directive && t.name === 'fake.dps').pop();
-  if (own) return parseDps(own.value, 'profileset');
-  // With true stat weights, a profileset that only adds stats is the baseline plus exactly what they are worth.
-  if (weights && canonWithoutStats(baseActor) === canonWithoutStats(psActor)) {
-    return baseTrue + statBonus(weights, psActor) - statBonus(weights, baseActor);
+  let hashPart;
+  if (own) hashPart = parseDps(own.value, 'profileset');
+  else if (actorCanon(baseActor) === actorCanon(psActor)) hashPart = baseHashPart;
+  else {
+    const delta = (unitFromHash(options.join('\n')) * 2 - 1) * PROFILESET_SPREAD;
+    hashPart = Math.round(baseHashPart * (1 + delta) * 10) / 10;
   }
-  if (actorCanon(baseActor) === actorCanon(psActor)) return baseTrue;
-  const delta = (unitFromHash(options.join('\n')) * 2 - 1) * PROFILESET_SPREAD;
-  return Math.round(baseTrue * (1 + delta) * 10) / 10;
+  return ruledDps(sim, psActor, hashPart);
 }
 
 // ---------------------------------------------------------------- RNG (splitmix64 seeding, sfc32 stream)

@@ -497,6 +497,179 @@ describe('determinism and true DPS', () => {
   });
 });
 
+describe('game facts: primary stat, armour, consumables, weights', () => {
+  /** The true DPS of the baseline and of each profileset (the report's custom.true_dps and set means). */
+  async function sets(text: string, extra: string[] = []) {
+    const file = tmp('facts.json');
+    const r = await simc([
+      profile(text),
+      'iterations=2000',
+      'threads=2',
+      'seed=7',
+      `json2=${file}`,
+      'output=/dev/null',
+      ...extra,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const j = readJson(file);
+    const player = j.sim.players[0];
+    const means = Object.fromEntries(
+      (j.sim.profilesets?.results ?? []).map((x: any) => [x.name, { mean: x.mean, error: x.mean_error }]),
+    );
+    return { trueDps: player.custom.true_dps as number, mean: player.collected_data.dps.mean as number, means, j };
+  }
+  const below = (a: { mean: number; error: number }, b: number) => expect(a.mean + 4 * a.error).toBeLessThan(b);
+
+  it('counts gear_<stat> only for the spec primary: gear_agility on a Devourer Demon Hunter adds nothing', async () => {
+    const r = await sets(
+      [
+        'demonhunter=Dev',
+        'spec=devourer',
+        '# fake.dps=50000',
+        'profileset.int=gear_intellect=1000',
+        'profileset.agi=gear_agility=1000',
+        'profileset.str=gear_strength=1000',
+      ].join('\n'),
+    );
+    expect(r.trueDps).toBe(50000);
+    expect(r.means.int!.mean).toBeGreaterThan(51500);
+    for (const name of ['agi', 'str'])
+      expect(Math.abs(r.means[name]!.mean - 50000)).toBeLessThan(4 * r.means[name]!.error);
+    // Havoc is the Agility one
+    const havoc = await sets(
+      ['demonhunter=Hav', 'spec=havoc', '# fake.dps=50000', 'profileset.agi=gear_agility=1000'].join('\n'),
+    );
+    expect(havoc.means.agi!.mean).toBeGreaterThan(51500);
+  });
+
+  it('an item without the spec primary stat gives no primary: an Agility trinket lowers a Warrior', async () => {
+    const r = await sets(
+      [
+        'warrior=W',
+        'spec=fury',
+        '# fake.dps=50000',
+        'trinket1=,id=249806', // Strength/Agility trinket
+        'profileset.agi_trinket=trinket1=,id=249345', // Agility only
+        'profileset.agi_trinket+=fake_dps=50000',
+        'profileset.unknown_trinket=trinket1=,id=1', // not in the table: on-stat
+        'profileset.unknown_trinket+=fake_dps=50000',
+      ].join('\n'),
+    );
+    expect(r.trueDps).toBe(50000);
+    below(r.means.agi_trinket!, 50000);
+    expect(Math.abs(r.means.unknown_trinket!.mean - 50000)).toBeLessThan(4 * r.means.unknown_trinket!.error);
+  });
+
+  it('an armour piece of another type costs the armour bonus: plate on a Warlock, still Intellect', async () => {
+    const cloth = ['warlock=L', 'spec=destruction', '# fake.dps=50000', 'shoulder=,id=249328', 'head=,id=249329'];
+    const r = await sets(
+      [
+        ...cloth,
+        'profileset.plate=shoulder=,id=249313',
+        'profileset.plate+=fake_dps=50000',
+        'profileset.cloth=shoulder=,id=249328',
+        'profileset.cloth+=fake_dps=50000',
+      ].join('\n'),
+    );
+    expect(r.trueDps).toBe(50000);
+    below(r.means.plate!, 50000);
+    // 5 % of the gear primary's 30 % share: about 1.5 %
+    expect(r.means.plate!.mean).toBeGreaterThan(50000 * 0.98);
+    expect(Math.abs(r.means.cloth!.mean - 50000)).toBeLessThan(4 * r.means.cloth!.error);
+    // the same plate piece on a Warrior keeps the bonus; on a Hunter it also gives no Agility
+    const hunter = await sets(['hunter=H', 'spec=marksmanship', '# fake.dps=50000', 'shoulder=,id=249313'].join('\n'));
+    expect(hunter.trueDps).toBeLessThan(50000 * 0.97);
+    const warrior = await sets(['warrior=W', 'spec=arms', '# fake.dps=50000', 'shoulder=,id=249313'].join('\n'));
+    expect(warrior.trueDps).toBe(50000);
+  });
+
+  it("the fixtures' characters wear only their own armour type and primary stat: nothing costs them", async () => {
+    const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
+    for (const file of [
+      'addon/fury-equipped-only.txt',
+      'addon/fury-bags-vault.txt',
+      'simc/profiles/MID1_Mage_Frost.simc',
+    ]) {
+      const text = readFileSync(join(fixtures, file), 'utf8').replace(/^(\w+=.*)$/m, '$1\n# fake.dps=50000');
+      const r = await sets(text);
+      expect(r.trueDps, file).toBe(50000);
+    }
+    // the Vault's Intellect trinket in the Fury export's bags would cost the Warrior its share of Strength
+    const vault = await sets(
+      [
+        'warrior=W',
+        'spec=fury',
+        '# fake.dps=50000',
+        'trinket1=,id=249342', // Strength
+        'profileset.vault=trinket1=,id=249346', // Intellect
+        'profileset.vault+=fake_dps=50000',
+      ].join('\n'),
+    );
+    below(vault.means.vault!, 50000);
+  });
+
+  it('a flask, food, augment rune and potion are worth having: =disabled simulates lower', async () => {
+    const r = await sets(
+      [
+        'mage=M',
+        'spec=fire',
+        'flask=flask_of_the_magisters_2',
+        'food=harandar_celebration',
+        'profileset.no_flask=flask=disabled',
+        'profileset.no_food=food=disabled',
+        'profileset.no_augment=augmentation=disabled',
+        'profileset.no_potion=potion=disabled',
+        'profileset.other_flask=flask=flask_of_the_shattered_sun_2',
+      ].join('\n'),
+    );
+    for (const name of ['no_flask', 'no_food', 'no_augment', 'no_potion']) below(r.means[name]!, r.trueDps);
+    expect(r.means.no_flask!.mean).toBeLessThan(r.means.no_food!.mean);
+    expect(Math.abs(r.means.other_flask!.mean - r.trueDps)).toBeLessThan(4 * r.means.other_flask!.error);
+  });
+
+  it('scale factors without fake.weights: positive, the spec primary highest (Intellect for Devourer)', async () => {
+    for (const [cls, spec, primary] of [
+      ['demonhunter', 'devourer', 'Int'],
+      ['warrior', 'fury', 'Str'],
+      ['hunter', 'beast_mastery', 'Agi'],
+    ] as const) {
+      const r = await sets(`${cls}=X\nspec=${spec}\n`, [
+        'calculate_scale_factors=1',
+        'target_error=0.05',
+        'iterations=0',
+      ]);
+      const sf = r.j.sim.players[0].scale_factors as Record<string, number>;
+      expect(Object.keys(sf)).toEqual([primary, 'Crit', 'Haste', 'Mastery', 'Vers']);
+      for (const v of Object.values(sf)) expect(v).toBeGreaterThan(0);
+      for (const stat of ['Crit', 'Haste', 'Mastery', 'Vers']) expect(sf[primary]).toBeGreaterThan(sf[stat]!);
+    }
+  });
+
+  it('scale_only=agi on a Devourer measures nothing: its Agility is worth 0, its Intellect the most', async () => {
+    const r = await sets('demonhunter=D\nspec=devourer\n', [
+      'calculate_scale_factors=1',
+      'scale_only=agi,int,crit',
+      'target_error=0.05',
+      'iterations=0',
+    ]);
+    const sf = r.j.sim.players[0].scale_factors as Record<string, number>;
+    expect(Object.keys(sf)).toEqual(['Agi', 'Int', 'Crit']);
+    expect(Math.abs(sf.Agi!)).toBeLessThan(0.5);
+    expect(sf.Int!).toBeGreaterThan(sf.Crit! + 0.5);
+  });
+
+  it('profileset weights (enchants) without fake.weights: positive, the primary highest', async () => {
+    const stats = ['intellect', 'crit_rating', 'haste_rating', 'mastery_rating', 'versatility_rating'];
+    const r = await sets(
+      ['evoker=E', 'spec=devastation', ...stats.map((s) => `profileset.${s}=enchant_${s}=300`)].join('\n'),
+      ['iterations=0', 'target_error=0.05'],
+    );
+    const gain = (s: string) => (r.means[s]!.mean - r.mean) / 300;
+    for (const s of stats) expect(gain(s)).toBeGreaterThan(0);
+    for (const s of stats.slice(1)) expect(gain('intellect')).toBeGreaterThan(gain(s));
+  });
+});
+
 describe('profile syntax', () => {
   it('skips a UTF-8 BOM and # comments, groups "quoted values", expands $(vars)', async () => {
     const f = profile('\uFEFF# comment line\n$(who)="Quoted Name"\nwarrior="$(who)"\n  spec=arms\n');

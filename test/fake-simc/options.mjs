@@ -1,5 +1,5 @@
 // Tokenizer of the stand-in simc: argv tokens, profile files, includes, template variables.
-// Behaviour follows simc's engine/sim/option.cpp as described in /work/shared/simc/contract.md §1.1 and §2
+// Behaviour follows simc's engine/sim/option.cpp as the service's simc contract describes it (§1.1 and §2; README.md)
 // (written from scratch; no simc code is copied).
 
 import fs from 'node:fs';

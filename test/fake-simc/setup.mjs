@@ -1,6 +1,6 @@
 // Setup of the stand-in simc: replays the option tuples in order (actor options go to the last declared
 // actor, everything else to the sim), validates values, builds actors and profilesets.
-// Follows /work/shared/simc/contract.md §1.2–1.6, §2, §3.2–3.3. Written from scratch.
+// Follows the service's simc contract §1.2–1.6, §2, §3.2–3.3 (README.md). Written from scratch.
 
 import { OptionDb, ChainError, chainOf, fail, nest } from './options.mjs';
 

@@ -1,5 +1,5 @@
-/** A droptimizer catalog of one raid boss dropping the given items (heroic only), for tests of the slot rules. */
-export function tinyCatalog(items: Array<{ id: number; name: string; slot: string }>): string {
+/** A droptimizer catalog of one raid boss dropping the given items (heroic only; facts fields as given). */
+export function tinyCatalog(items: Array<{ id: number; name: string; slot: string; [fact: string]: unknown }>): string {
   const source = {
     kind: 'raid',
     difficulty: 'heroic',

@@ -43,7 +43,11 @@ function num(name: keyof typeof values): number | undefined {
 const keys: ApiKeyConfig[] = (values['api-key'] ?? ['sk_test_good']).map((key) => ({ key }));
 for (const spec of values['webhook-key'] ?? []) {
   const [key = '', secret = '', ...url] = spec.split(':');
-  keys.push({ key, webhook: { secret, url: url.length ? url.join(':') : undefined } });
+  // A key given both ways is one client, with this webhook configuration (the dashboard's Webhook tab).
+  const client = { key, webhook: { secret, url: url.length ? url.join(':') : undefined } };
+  const at = keys.findIndex((k) => k.key === key);
+  if (at >= 0) keys[at] = client;
+  else keys.push(client);
 }
 
 const limits: ServerOptions['limits'] = {};

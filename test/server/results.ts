@@ -1,6 +1,9 @@
 /**
  * The result a job leaves (spec 2.4, notes §13, §15): a DPS summary synthesized from the profile's shape (actors,
- * profilesets, multistage eligibility), deterministic per job id, and the artifact list.
+ * profilesets, multistage eligibility), and the artifact list. As with a real sim, what a profile is worth depends on
+ * the profile alone (seeded by its text: any change moves it; `# test.dps=N` sets the main actor's true DPS), and
+ * each job draws its means around it with noise of the size of the error it reports (seeded by the job id, so a
+ * job's numbers repeat across fetches): identical profiles agree within their error, as a regression gate expects.
  */
 import { newId, seeded } from './ids.js';
 import { multiStagePlan, scanProfile } from './profile.js';
@@ -33,13 +36,16 @@ export function stagesOf(job: Job): StagePlan {
 function summarize(job: Job): { summary: Summary; all: ProfilesetEntry[] } {
   const scan = scanProfile(job.submission.profileText, []);
   const plan = stagesOf(job);
-  const rand = seeded(job.id);
-  const base = 100_000 + Math.floor(rand() * 50_000);
+  const text = job.submission.profileText;
+  const truth = seeded(`profile\0${text}`);
+  const draw = gaussian(seeded(job.id));
+  const set = /^#\s*test\.dps=(\d+(?:\.\d+)?)\s*$/m.exec(text);
+  const base = set ? Number(set[1]) : 100_000 + Math.floor(truth() * 50_000);
   const name = scan.actors[scan.mainActorIndex] ?? scan.actors[0] ?? 'Player';
   const stddev = base * 0.0005;
   const mainActor: NonNullable<Summary['mainActor']> = {
     name,
-    mean: round(base),
+    mean: round(base + stddev * draw()),
     mean_stddev: round(stddev),
     mean_error: round(stddev * 1.96),
   };
@@ -49,7 +55,7 @@ function summarize(job: Job): { summary: Summary; all: ProfilesetEntry[] } {
     { length: n },
     (_, i) => scan.profilesets[i] ?? `profileset_${String(i + 1).padStart(4, '0')}`,
   );
-  const means = names.map((ps) => ({ ps, mean: round(base * (0.85 + 0.3 * rand())) })).sort((a, b) => b.mean - a.mean);
+  const worth = names.map((ps) => ({ ps, worth: base * (0.85 + 0.3 * truth()) }));
   const k = plan.enabled ? plan.stages : 1;
   const culled1 = k > 1 ? Math.floor(n * 0.6) : 0;
   const culled2 = k > 2 ? Math.floor((n - culled1) * 0.5) : 0;
@@ -61,11 +67,21 @@ function summarize(job: Job): { summary: Summary; all: ProfilesetEntry[] } {
         profilesets: i === 0 ? n : i === 1 ? n - culled1 : n - culled1 - culled2,
         culled: i === k - 1 ? 0 : i === 0 ? culled1 : culled2,
       }));
-  const all = means.map(({ ps, mean }, rank): ProfilesetEntry => {
-    const reached = rank >= n - culled1 ? 1 : rank >= n - culled1 - culled2 ? 2 : k;
-    const sd = mean * 0.0005 * (reached === k ? 1 : reached === 1 ? 8 : 3);
-    return { name: ps, mean, mean_stddev: round(sd), mean_error: round(sd * 1.96), stage: reached };
-  });
+  // Culled by what they are worth; each then measured at the precision of the stage it reached.
+  const all = worth
+    .sort((a, b) => b.worth - a.worth)
+    .map(({ ps, worth: w }, rank): ProfilesetEntry => {
+      const reached = rank >= n - culled1 ? 1 : rank >= n - culled1 - culled2 ? 2 : k;
+      const sd = w * 0.0005 * (reached === k ? 1 : reached === 1 ? 8 : 3);
+      return {
+        name: ps,
+        mean: round(w + sd * draw()),
+        mean_stddev: round(sd),
+        mean_error: round(sd * 1.96),
+        stage: reached,
+      };
+    })
+    .sort((a, b) => b.mean - a.mean);
   if (n > 0) mainActor.profilesets = { count: n, results: all.slice(0, SUMMARY_TOP) };
   const summary: Summary = {
     metric: 'dps',
@@ -75,8 +91,10 @@ function summarize(job: Job): { summary: Summary; all: ProfilesetEntry[] } {
   // openapi 1.19.1: a copy= comparison lists every actor; profileset_metric=raid_dps headlines the group's total
   const players = [...scan.actors, ...scan.copies];
   const actors = players.map((actor, i): ActorEntry => {
-    const mean = actor === name && i === players.indexOf(name) ? mainActor.mean : round(base * (0.9 + 0.2 * rand()));
-    const sd = round(mean * 0.0005);
+    const main = actor === name && i === players.indexOf(name);
+    const w = base * (0.9 + 0.2 * truth());
+    const mean = main ? mainActor.mean : round(w + w * 0.0005 * draw());
+    const sd = round(main ? stddev : w * 0.0005);
     return { name: actor, mean, mean_stddev: sd, mean_error: round(sd * 1.96) };
   });
   if (scan.copies.length > 0 && n === 0) {
@@ -90,6 +108,11 @@ function summarize(job: Job): { summary: Summary; all: ProfilesetEntry[] } {
     Object.assign(mainActor, { mean: total, mean_stddev: sd, mean_error: round(sd * 1.96) });
   }
   return { summary, all };
+}
+
+/** Standard normal draws from a uniform source (Box-Muller). */
+function gaussian(rand: () => number): () => number {
+  return () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
 }
 
 function artifact(job: Job, kind: string, mimeType: string, stage: number | null, filename: string): ArtifactRecord {

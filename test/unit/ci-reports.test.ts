@@ -69,6 +69,12 @@ describe('scenarios', () => {
     expect(() => expandScenarios(['desired_targets=1,2,3,4,5,6,7,8', 'max_time=1,2,3,4,5,6,7'], [])).toThrow(
       'more than 50 combinations',
     );
+    // Counted before they are crossed: 40 values by 200,000 is refused without building 8 million scenarios.
+    const many = Array.from({ length: 200_000 }, (_, i) => i + 1).join(',');
+    const forty = Array.from({ length: 40 }, (_, i) => i + 1).join(',');
+    expect(() => expandScenarios([`desired_targets=${forty}`, `max_time=${many}`], [])).toThrow(
+      'more than 50 combinations',
+    );
   });
 });
 

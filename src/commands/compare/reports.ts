@@ -8,14 +8,17 @@ import type { CompareRow, ComparisonView, Match } from '../../output/views/compa
 import { signed } from '../../output/views/result.js';
 import { scenarioLabel } from '../../output/format.js';
 import { plural } from '../../util/plural.js';
+import { SYNTHETIC_MARKDOWN } from '../../output/synthetic.js';
 
 /** Profileset rows listed in the Markdown summary besides the actors and the regressions: the largest changes. */
 const MARKDOWN_CHANGES = 20;
 
 export async function writeCompareReports(targets: readonly ReportTarget[], view: ComparisonView): Promise<void> {
   for (const t of targets) {
-    if (t.format === 'junit') await writeReport(t.path, junitXml('simjob compare', testCases(view)), 'JUnit');
-    else await writeReport(t.path, markdown(view), 'Markdown');
+    if (t.format === 'junit') {
+      const xml = junitXml('simjob compare', testCases(view), undefined, { synthetic: view.synthetic });
+      await writeReport(t.path, xml, 'JUnit');
+    } else await writeReport(t.path, markdown(view), 'Markdown');
   }
 }
 
@@ -113,6 +116,7 @@ function markdown(view: ComparisonView): string {
   return [
     `## simjob compare: ${cell(view.a.arg)} → ${cell(view.b.arg)}`,
     '',
+    ...(view.synthetic ? [SYNTHETIC_MARKDOWN, ''] : []),
     verdict,
     '',
     table,

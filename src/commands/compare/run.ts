@@ -11,6 +11,7 @@ import { loadSource, type Source } from './sources.js';
 import { scenarioLabel } from '../../output/format.js';
 import { terminalSafeLine } from '../../output/safe.js';
 import { plural } from '../../util/plural.js';
+import { anySynthetic } from '../../output/synthetic.js';
 
 /**
  * `simjob compare A B`: two finished jobs, or two saved `--json` outputs (single results or a batch's array), side by
@@ -29,8 +30,9 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
   }
   if (options.report?.length) await (await import('../../output/reports/files.js')).checkReportTargets(options.report);
   const [a, b] = await Promise.all([loadSource(ctx, argA!), loadSource(ctx, argB!)]);
-  // A job named by its id must have DPS (exit 3 if not); a saved file's results without DPS are listed, not compared.
-  for (const side of [a, b]) if (!side.file) requireDps(side.results[0]!);
+  // A job named by its id must have DPS (exit 3 if not) unless --allow-failed lets it through; a saved file's results
+  // without DPS are listed, not compared.
+  if (!options.allowFailed) for (const side of [a, b]) if (!side.file) requireDps(side.results[0]!);
 
   const pairing = pairResults(a, b);
   const matches: Match[] = [];
@@ -55,7 +57,8 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
   const unjudged = threshold !== undefined && !options.allowFailed ? pairing.unmatched.filter((u) => u.noDps) : [];
 
   const { unmatched, duplicates } = pairing;
-  const view: ComparisonView = { a, b, matches, unmatched, duplicates, threshold, regressions, unjudged };
+  const synthetic = anySynthetic([...a.results, ...b.results]);
+  const view: ComparisonView = { a, b, matches, unmatched, duplicates, threshold, regressions, unjudged, synthetic };
   if (ctx.out.json) ctx.out.printJson(jsonOf(view));
   else printComparison(ctx.out, view, options.all ? Number.POSITIVE_INFINITY : (options.top ?? DEFAULT_TOP));
   if (options.report?.length) {
@@ -166,5 +169,7 @@ function jsonOf(v: ComparisonView) {
       percent: row.percent,
       combinedError: row.combinedError,
     })),
+    // only when true, so a real comparison's document keeps its shape
+    ...(v.synthetic ? { synthetic: true } : {}),
   };
 }

@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { ApiError, SimjobError } from '../../errors.js';
 import { userAgent } from '../../version.js';
 import { terminalSafe } from '../../output/safe.js';
+import { CAPS, readRegularFile } from '../../util/read-file.js';
 
 /** One line of `simjob doctor`: what was checked, whether it passed, what was found, and how to fix a failure. */
 export interface Check {
@@ -15,6 +16,8 @@ export interface Check {
   detail: string;
   /** A one-line fix (a command to run, where possible); null when the check passed. */
   fix: string | null;
+  /** A remote check not made because nothing remote is set up (a local-only setup): passed, not failed. */
+  notSetUp?: true;
 }
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -91,6 +94,27 @@ export async function checkCredentialsFile(dir: string): Promise<Check> {
 }
 
 // -- the service --------------------------------------------------------------------------------------------------
+
+/** Neither a base URL nor an API key anywhere: someone who only runs --local, for whom the remote checks are moot. */
+export function remoteNotSetUp(ctx: Context): boolean {
+  let url: unknown;
+  try {
+    url = ctx.config.baseUrlIfSet();
+  } catch {
+    return false; // a base URL is set, badly: its check says how to fix it
+  }
+  return url === undefined && !ctx.env.SIMJOB_API_KEY && !ctx.config.hasStoredKey();
+}
+
+/** The three remote checks of a local-only setup: each says it is not set up and how to set it up. */
+export function remoteChecksNotSetUp(): Check[] {
+  const notSetUp = (check: string, detail: string): Check => ({ check, ok: true, detail, fix: null, notSetUp: true });
+  return [
+    notSetUp('base-url', 'Not set up; only remote jobs need one (simjob login --base-url URL sets it).'),
+    notSetUp('service', 'Not checked: no service is set up.'),
+    notSetUp('api-key', "Not set up; a key comes from the service's Clients & Keys page, then simjob login."),
+  ];
+}
 
 export function checkBaseUrl(ctx: Context): { check: Check; url: string | undefined } {
   try {
@@ -222,7 +246,7 @@ export async function checkApiKey(ctx: Context, baseUrl: string | undefined, ser
  * The simc local mode would run, found by the same discovery (src/local/simc.ts), and its version line. One check
  * per channel when channels resolve to different binaries; none found is not a failure (only --local needs one).
  */
-export async function checkSimc(ctx: Context): Promise<Check[]> {
+export async function checkSimc(ctx: Context, remoteSetUp = true): Promise<Check[]> {
   const { findSimc, probeSimc, NO_SIMC_HINT } = await import('../../local/simc.js');
   let configured: string | undefined;
   try {
@@ -247,6 +271,8 @@ export async function checkSimc(ctx: Context): Promise<Check[]> {
     const key = f.choice ? `${f.choice.source}\0${f.choice.path}` : `error\0${messageOf(f.error)}`;
     distinct.set(key, [...(distinct.get(key) ?? []), f]);
   }
+  // Nothing at all to run a sim with (no service, no simc for any channel) is a failure; otherwise "none" is fine.
+  const noneIsFine = remoteSetUp || found.some((f) => f.choice);
   const named = distinct.size > 1;
   const probes = new Map<string, Awaited<ReturnType<typeof probeSimc>>>();
   const results: Check[] = [];
@@ -256,10 +282,13 @@ export async function checkSimc(ctx: Context): Promise<Check[]> {
     if (!first.choice) {
       const error = first.error;
       const none = error instanceof SimjobError && error.message.startsWith('No simc found');
+      // With nothing remote set up either, simjob has nothing to run a sim with: that is a failure.
       results.push(
-        none
+        none && noneIsFine
           ? pass(name, `None found; only --local needs one. ${NO_SIMC_HINT}`)
-          : fail(name, messageOf(error), error instanceof SimjobError && error.hint ? error.hint : NO_SIMC_HINT),
+          : none
+            ? fail(name, 'None found, and no service is set up either: nothing can run a sim.', NO_SIMC_HINT)
+            : fail(name, messageOf(error), error instanceof SimjobError && error.hint ? error.hint : NO_SIMC_HINT),
       );
       continue;
     }
@@ -296,7 +325,8 @@ async function readJson(path: string): Promise<'missing' | 'unreadable' | 'inval
   if (!info) return 'missing';
   let text: string;
   try {
-    text = await fs.readFile(path, 'utf8');
+    // A regular file of a settings file's size: a FIFO or /dev/zero in its place is unreadable, not a hang.
+    text = readRegularFile(path, CAPS.config.bytes).toString('utf8');
   } catch {
     return 'unreadable';
   }

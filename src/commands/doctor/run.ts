@@ -9,6 +9,8 @@ import {
   checkService,
   checkSettingsFile,
   checkSimc,
+  remoteChecksNotSetUp,
+  remoteNotSetUp,
   type Check,
 } from './checks.js';
 import { terminalSafeLine } from '../../output/safe.js';
@@ -30,19 +32,30 @@ const LABELS: Record<string, string> = {
 export async function run(ctx: Context): Promise<number> {
   const dir = ctx.config.dir;
   const checks: Check[] = [await checkConfigDir(dir), await checkSettingsFile(dir), await checkCredentialsFile(dir)];
-  const base = checkBaseUrl(ctx);
-  checks.push(base.check);
-  const service = await checkService(ctx, base.url);
-  checks.push(service);
-  checks.push(await checkApiKey(ctx, base.url, service.ok));
-  checks.push(...(await checkSimc(ctx)));
+  const remote = !remoteNotSetUp(ctx);
+  if (remote) {
+    const base = checkBaseUrl(ctx);
+    checks.push(base.check);
+    const service = await checkService(ctx, base.url);
+    checks.push(service);
+    checks.push(await checkApiKey(ctx, base.url, service.ok));
+  } else {
+    checks.push(...remoteChecksNotSetUp());
+  }
+  checks.push(...(await checkSimc(ctx, remote)));
 
   const failed = checks.filter((c) => !c.ok).length;
   if (ctx.out.json) {
     ctx.out.printJson(checks);
   } else {
     printChecks(ctx, checks);
-    ctx.out.line(failed ? `${failed} of ${checks.length} checks failed.` : `All ${checks.length} checks passed.`);
+    const made = checks.filter((c) => !c.notSetUp).length;
+    const skipped = checks.length - made;
+    ctx.out.line(
+      failed
+        ? `${failed} of ${made} checks failed.`
+        : `All ${made} checks passed${skipped ? ` (the ${skipped} remote ones are not set up: local jobs only)` : ''}.`,
+    );
   }
   return failed ? ExitCode.ERROR : ExitCode.OK;
 }
@@ -55,7 +68,7 @@ function printChecks(ctx: Context, checks: Check[]): void {
   const labels = checks.map((check) => label(check.check));
   const width = Math.max(...labels.map((l) => l.length));
   checks.forEach((check, i) => {
-    const mark = check.ok ? c.green('✓') : c.red('✗');
+    const mark = check.notSetUp ? c.dim('–') : check.ok ? c.green('✓') : c.red('✗');
     // A check's detail quotes what it found (a server's answer, simc's version line): escaped before colour.
     ctx.out.line(`${mark} ${labels[i]!.padEnd(width)}  ${terminalSafeLine(check.detail)}`);
     if (check.fix) ctx.out.line(`  ${' '.repeat(width)}  ${c.dim('Fix:')} ${terminalSafeLine(check.fix)}`);

@@ -1,10 +1,11 @@
 /** The end of a roster run: one matrix in the terminal, one JSON document, and the --report files. */
 import type { Context } from '../../context.js';
 import type { BatchOutcome } from '../submit/batch.js';
-import { buildRoster, rosterCsv, rosterMatrix, type Roster } from '../../droptimizer/roster.js';
+import { buildRoster, characterLabels, rosterCsv, rosterMatrix, type Roster } from '../../droptimizer/roster.js';
 import { cell, markdownTable } from '../../output/reports/markdown.js';
 import { writeReport } from '../../output/reports/files.js';
 import { signed } from '../../output/format.js';
+import { anySynthetic, SYNTHETIC_MARKDOWN, warnSynthetic } from '../../output/synthetic.js';
 import type { CharacterRun } from './run.js';
 import type { RosterReportTarget } from './report-spec.js';
 
@@ -14,7 +15,13 @@ export async function presentRoster(
   outcomes: BatchOutcome[],
   reports: RosterReportTarget[],
 ): Promise<void> {
-  const labels = characterLabels(characters);
+  const labels = characterLabels(
+    characters.map((c) => ({
+      name: c.exp.characterName,
+      realm: serverOf(c.exp.baseline),
+      file: c.source === '-' ? 'stdin' : c.source,
+    })),
+  );
   const roster = buildRoster(
     characters.map((c, i) => ({
       character: labels[i]!,
@@ -25,26 +32,25 @@ export async function presentRoster(
       record: outcomes[i]?.record,
     })),
   );
-  if (ctx.out.json) ctx.out.printJson(roster);
+  const synthetic = anySynthetic(outcomes.map((o) => o.record));
+  // `synthetic` only when true, so a real roster's document keeps its shape
+  if (ctx.out.json) ctx.out.printJson(synthetic ? { ...roster, synthetic: true } : roster);
   else {
     const { printRoster } = await import('../../output/views/droptimizer-roster.js');
+    warnSynthetic(ctx.out, synthetic);
     printRoster(ctx.out, roster);
   }
   for (const t of reports) {
     if (t.format === 'csv') await writeReport(t.path, rosterCsv(roster.rows), 'CSV');
-    else await writeReport(t.path, rosterMarkdown(roster), 'Markdown');
+    else await writeReport(t.path, rosterMarkdown(roster, synthetic), 'Markdown');
   }
 }
 
-/** Character names, with the export's file beside any name that two exports share. */
-function characterLabels(characters: CharacterRun[]): string[] {
-  const names = characters.map((c) => c.exp.characterName);
-  return characters.map((c, i) =>
-    names.indexOf(names[i]!) !== names.lastIndexOf(names[i]!) ? `${names[i]} (${c.source})` : names[i]!,
-  );
-}
+/** The export's realm (`server=twisting_nether`), or null. */
+const serverOf = (baseline: readonly string[]): string | null =>
+  baseline.map((l) => /^server=(\S+)$/.exec(l)?.[1]).find(Boolean) ?? null;
 
-function rosterMarkdown(roster: Roster): string {
+function rosterMarkdown(roster: Roster, synthetic: boolean): string {
   const people = markdownTable(
     ['Character', 'Job', 'State', 'Best upgrade', 'Δ dps', 'Δ %'],
     roster.characters.map((r) => {
@@ -79,5 +85,6 @@ function rosterMarkdown(roster: Roster): string {
       )
     : 'Nothing in these sources beats what anyone wears.';
   const title = `## simjob droptimizer: ${roster.characters.length} characters`;
-  return `${title}\n\n${people}\n\n### Upgrades by character (Δ % in the item's best slot)\n\n${grid}\n`;
+  const label = synthetic ? `${SYNTHETIC_MARKDOWN}\n\n` : '';
+  return `${title}\n\n${label}${people}\n\n### Upgrades by character (Δ % in the item's best slot)\n\n${grid}\n`;
 }

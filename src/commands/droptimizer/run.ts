@@ -11,7 +11,7 @@ import { planDrops, type DropPlan } from '../../droptimizer/plan.js';
 import { droptimizerProfile } from '../../droptimizer/profile.js';
 import { SelectionError, selectDrops, type Selection } from '../../droptimizer/sources.js';
 import { DROPTIMIZER_KIND } from '../../jobs/droptimizer-marker.js';
-import { TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
+import { EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
 import { formatNumber } from '../../output/format.js';
 import { terminalSafe } from '../../output/safe.js';
 import { noun } from '../../util/plural.js';
@@ -21,6 +21,7 @@ import type { DroptimizerCommandOptions } from '../../program.js';
 import { checkFlags, submitProfiles } from '../submit/run.js';
 import { hasGlob } from '../submit/globs.js';
 import type { ReportTarget } from '../../output/reports/spec.js';
+import { writeFileReplacing } from '../../util/write-file.js';
 
 export type DroptimizerOptions = DroptimizerCommandOptions;
 
@@ -41,7 +42,16 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
   if (reports.length)
     await (await import('../../output/reports/files.js')).checkReportTargets(reports as unknown as ReportTarget[]);
   const { loadCatalog } = await import('../../droptimizer/load.js');
-  const catalog = await loadCatalog(options.catalog, { env: ctx.env, signal: ctx.signal });
+  const catalog = await loadCatalog(options.catalog, {
+    env: ctx.env,
+    signal: ctx.signal,
+    // Never silent: a warning whatever --quiet says, and why under --debug (a TLS failure may be an attack).
+    onCachedCopy: (url, reason) => {
+      const why = ctx.debugLevel > 0 ? '' : ' --debug shows why.';
+      ctx.out.warn(`Cannot fetch the catalog ${url} now; using the copy fetched before.${why}`);
+      if (ctx.debugLevel > 0) ctx.out.err(`${ctx.out.ce.dim(terminalSafe(`catalog ${url}: ${reason}`))}\n`);
+    },
+  });
   let selection: Selection;
   try {
     selection = selectDrops(catalog, { ...options, instances: options.instance });
@@ -60,7 +70,7 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
     : { paths: args.length ? args : ['-'], expanded: false };
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('Only one export can come from stdin ("-").');
   const characters: CharacterRun[] = [];
-  for (const source of paths) characters.push(await prepareCharacter(ctx, source, selection));
+  for (const source of paths) characters.push(await prepareCharacter(ctx, source, selection, options.allItems));
   ctx.out.notice(
     `Drops of ${terminalSafe(selection.description)}. Each takes the enchant and gems of the item it replaces ` +
       '(gems only where the drop has a socket).',
@@ -90,31 +100,44 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
   return submitProfiles(ctx, profiles, submit, true, (outcomes) => presentRoster(ctx, characters, outcomes, reports));
 }
 
-async function prepareCharacter(ctx: Context, source: string, selection: Selection): Promise<CharacterRun> {
-  const { exp, label } = await readAddonExport(ctx, source, true);
-  const plan = planDrops(exp, selection.drops);
+async function prepareCharacter(
+  ctx: Context,
+  source: string,
+  selection: Selection,
+  allItems = false,
+): Promise<CharacterRun> {
+  const { exp, label } = await readAddonExport(ctx, source, true, 'droptimizer');
+  const plan = planDrops(exp, selection.drops, { allItems });
   if (plan.sets.length === 0) {
-    const why = plan.leftOut.length ? ` (left out: ${plan.leftOut.join('; ')})` : '';
+    const slotRules = plan.leftOut.length ? `left out: ${plan.leftOut.join('; ')}` : undefined;
+    const reasons = [plan.notUsable, slotRules].filter(Boolean);
+    const why = reasons.length ? ` (${reasons.join('; ')})` : '';
     throw new UsageError(
-      `${label}: nothing in ${selection.description} fits ${exp.characterName}'s slots${why}.`,
-      'Choose other instances or sources.',
+      `${label}: nothing in ${selection.description} fits ${exp.characterName}'s class and slots${why}.`,
+      plan.notUsable && !allItems
+        ? 'Choose other instances or sources, or add --all-items.'
+        : 'Choose other instances or sources.',
     );
   }
   const profile = droptimizerProfile(exp, plan, source === '-' ? 'stdin' : source, selection.description);
-  return { source, exp, plan, profile: { source, text: profile } };
+  // An export without its checksum marks its own job, so the answer says so (a roster's other jobs stay unmarked).
+  const meta = exp.checksum.state === 'missing' ? [`${EXPORT_META_KEY}=${EXPORT_UNCHECKED}`] : undefined;
+  return { source, exp, plan, profile: { source, text: profile, ...(meta ? { meta } : {}) } };
 }
 
 /** On stderr: how many drops and profilesets per character, and what was left out and why. */
 function reportCounts(ctx: Context, c: CharacterRun): void {
   const who = `${c.exp.characterName} (${[c.exp.spec, c.exp.className].filter(Boolean).join(' ')})`;
-  const items = new Set(c.plan.sets.map((s) => s.drop.item.id)).size;
+  const items = c.plan.items;
   const n = c.plan.sets.length;
   ctx.out.notice(
     terminalSafe(
       `${who}: ${formatNumber(items)} ${noun(items, 'drop')} in ${formatNumber(n)} ${noun(n, 'profileset')}.`,
     ),
   );
-  if (c.plan.leftOut.length) ctx.out.notice(ctx.out.ce.dim(`Left out: ${c.plan.leftOut.join('; ')}.`));
+  if (c.plan.notUsable) ctx.out.notice(terminalSafe(`${c.plan.notUsable.replace(/^l/, 'L')}.`));
+  if (c.plan.leftOut.length)
+    ctx.out.notice(ctx.out.ce.dim(`${c.plan.notUsable ? 'Also left out' : 'Left out'}: ${c.plan.leftOut.join('; ')}.`));
 }
 
 async function writeProfile(ctx: Context, file: string, characters: CharacterRun[]): Promise<number> {
@@ -124,9 +147,8 @@ async function writeProfile(ctx: Context, file: string, characters: CharacterRun
       'Name one export, or drop -o.',
     );
   const [one] = characters as [CharacterRun];
-  const { writeFile } = await import('node:fs/promises');
   try {
-    await writeFile(file, one.profile.text);
+    await writeFileReplacing(file, one.profile.text);
   } catch (error) {
     throw new UsageError(
       `Cannot write ${file}: ${(error as Error).message}.`,

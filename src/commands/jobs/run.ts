@@ -4,6 +4,7 @@ import type { JobsOptions } from '../../program.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { colourState, formatTime } from '../../output/format.js';
 import { printTable } from '../../output/table.js';
+import { jobInWords } from '../../output/job-words.js';
 
 /** Safety stop for --all: 100 pages of up to 100 jobs. */
 const MAX_PAGES = 100;
@@ -41,18 +42,17 @@ export async function run(ctx: Context, _args: string[], options: JobsOptions): 
   }
   printTable(ctx.out, jobs, [
     { header: 'ID', value: (j) => j.id },
-    { header: 'Status', value: (j) => j.status, style: (text) => colourState(ctx.out.c, text) },
-    { header: 'Error', value: (j) => j.errorCode ?? '' },
-    { header: 'Created', value: (j) => formatTime(j.createdAt) ?? '' },
-    { header: 'Completed', value: (j) => formatTime(j.completedAt) ?? '' },
+    // The error code beside its state, and no Completed column (status and --json have it): room for what the job is.
     {
-      header: 'Metadata',
-      value: (j) =>
-        Object.entries(j.metadata ?? {})
-          .map(([k, v]) => `${k}=${String(v)}`)
-          .join(' '),
-      shrinkable: true,
+      header: 'Status',
+      value: (j) => (j.errorCode ? `${j.status} (${j.errorCode})` : j.status),
+      style: (text, j) => text.replace(j.status, colourState(ctx.out.c, j.status)),
     },
+    { header: 'Created', value: (j) => formatTime(j.createdAt) ?? '' },
+    { header: 'Job', value: (j) => jobInWords(j.metadata).what, shrinkable: true },
+    ...(jobs.some((j) => jobInWords(j.metadata).other)
+      ? [{ header: 'Metadata', value: (j: JobListItem) => jobInWords(j.metadata).other }]
+      : []),
   ]);
   if (!options.all && page.page?.hasMore && page.page.nextCursor) {
     const local = backend.kind === 'local' ? ' --local' : ''; // the cursor is the local store's, not the service's

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { writeFileReplacing } from '../../util/write-file.js';
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import type { ReportOptions } from '../../program.js';
@@ -25,7 +25,7 @@ export async function run(ctx: Context, args: string[], options: ReportOptions):
   });
   const path = resolve(options.output ?? defaultName(jobs.map((j) => j.record.id)));
   try {
-    await writeFile(path, html);
+    await writeFileReplacing(path, html);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =

@@ -3,7 +3,7 @@
  * profileset per stat, or simc's scale factors), and submit it through submit's own machinery (preflight, dry run,
  * remote or local, --wait, batches, scenarios). The weights are read where the job's result is shown (attach.ts).
  */
-import { writeFile } from 'node:fs/promises';
+import { writeFileReplacing } from '../../util/write-file.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readProfile, type ProfileInput } from '../../jobs/submission.js';
@@ -12,10 +12,10 @@ import { formatNumber } from '../../output/format.js';
 import { terminalSafe } from '../../output/safe.js';
 import { readCharacter, type Character } from '../../statweights/character.js';
 import { statWeightsMeta, STATWEIGHTS_META_KEY } from '../../statweights/marker.js';
-import { DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from '../../statweights/precision.js';
+import { amountNote, DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from '../../statweights/precision.js';
 import { statWeightsProfile, type Method, type StatWeightsPlan } from '../../statweights/profile.js';
 import { DEFAULT_STATS, parseStats, primaryStat } from '../../statweights/stats.js';
-import { readAllBytes } from '../../util/prompt.js';
+import { CAPS, readStdin } from '../../util/read-file.js';
 import { checkFlags, submitProfiles } from '../submit/run.js';
 import { hasGlob } from '../submit/globs.js';
 import type { StatWeightsCommandOptions } from '../../program.js';
@@ -41,13 +41,15 @@ export async function run(ctx: Context, args: string[], options: StatWeightsOpti
   for (const source of sources) {
     const input = await readProfile(source, () => {
       if (ctx.stdin.isTTY) ctx.out.notice('Paste the profile or the /simc text, then press Ctrl-D.');
-      return readAllBytes(ctx.stdin);
+      return readStdin(ctx.stdin, 'The input on stdin', CAPS.profile);
     });
     const label = source === '-' ? 'The input on stdin' : source;
     const character = readCharacter(input.text, label);
     for (const warning of character.warnings) ctx.out.warn(`${label}: ${warning}`);
     const plan = planFor(character, method, options);
     ctx.out.notice(terminalSafe(describePlan(character, plan)));
+    const note = plan.amount ? amountNote(character.level, plan.amount, options.amount !== undefined) : undefined;
+    if (note) ctx.out.notice(note);
     const text = statWeightsProfile(character, plan, source === '-' ? 'stdin' : source);
     if (options.output) return writeProfile(ctx, options.output, text);
     profiles.push({ source, text, meta: statWeightsMeta(plan, character.className, character.spec) });
@@ -99,7 +101,7 @@ function describePlan(character: Character, plan: StatWeightsPlan): string {
 
 async function writeProfile(ctx: Context, file: string, text: string): Promise<number> {
   try {
-    await writeFile(file, text);
+    await writeFileReplacing(file, text);
   } catch (error) {
     throw new UsageError(
       `Cannot write ${file}: ${(error as Error).message}.`,

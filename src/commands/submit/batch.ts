@@ -15,6 +15,7 @@ import { submitOne, type PreparedSubmission, type SubmitOptions } from './send.j
 import { scenarioLabel } from '../../output/format.js';
 import type { StatWeights } from '../../statweights/weights.js';
 import { printRoster } from '../../output/views/statweights.js';
+import { anySynthetic, warnSynthetic } from '../../output/synthetic.js';
 
 /** Profiles of one batch in flight at once, unless --concurrency says otherwise. */
 const DEFAULT_CONCURRENCY = 4;
@@ -300,6 +301,7 @@ function reportRow(e: Entry): BatchReportRow {
 }
 
 function printSummary(ctx: Context, entries: Entry[], options: SubmitOptions): void {
+  warnSynthetic(ctx.out, anySynthetic(entries.map((e) => e.outcome?.data)));
   printTable(ctx, entries, options);
   printStatWeightsOf(ctx, entries);
   warnNotifications(ctx, entries);

@@ -6,6 +6,7 @@ import { junitClassName, junitXml, type TestCase } from '../../output/reports/ju
 import { cell, markdownTable } from '../../output/reports/markdown.js';
 import { writeReport } from '../../output/reports/files.js';
 import type { ReportTarget } from '../../output/reports/spec.js';
+import { anySynthetic, SYNTHETIC_MARKDOWN } from '../../output/synthetic.js';
 
 export interface BatchReportRow {
   profile: string;
@@ -24,8 +25,11 @@ export async function writeBatchReports(
   rows: readonly BatchReportRow[],
 ): Promise<void> {
   for (const t of targets) {
-    if (t.format === 'junit') await writeReport(t.path, junitXml('simjob submit', rows.map(testCase)), 'JUnit');
-    else await writeReport(t.path, markdown(rows), 'Markdown');
+    const synthetic = anySynthetic(rows.map((r) => r.outcome));
+    if (t.format === 'junit') {
+      const xml = junitXml('simjob submit', rows.map(testCase), undefined, { synthetic });
+      await writeReport(t.path, xml, 'JUnit');
+    } else await writeReport(t.path, markdown(rows, synthetic), 'Markdown');
   }
 }
 
@@ -56,7 +60,7 @@ function testCase(r: BatchReportRow): TestCase {
   return { ...base, error: { type: r.exitCode === ExitCode.WAIT_TIMEOUT ? 'timeout' : r.state, message } };
 }
 
-function markdown(rows: readonly BatchReportRow[]): string {
+function markdown(rows: readonly BatchReportRow[], synthetic: boolean): string {
   const ok = rows.filter((r) => r.exitCode === ExitCode.OK).length;
   const scenarios = rows.some((r) => r.scenario);
   const table = markdownTable(
@@ -84,5 +88,6 @@ function markdown(rows: readonly BatchReportRow[]): string {
     ok === rows.length
       ? `All ${rows.length} jobs completed.`
       : `${rows.length - ok} of ${rows.length} jobs did not complete.`;
-  return `## simjob: ${rows.length} job${rows.length === 1 ? '' : 's'}\n\n${verdict}\n\n${table}\n`;
+  const label = synthetic ? `${SYNTHETIC_MARKDOWN}\n\n` : '';
+  return `## simjob: ${rows.length} job${rows.length === 1 ? '' : 's'}\n\n${label}${verdict}\n\n${table}\n`;
 }

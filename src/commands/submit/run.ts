@@ -14,7 +14,7 @@ import {
 import { describeMultistage, preflight } from '../../jobs/preflight.js';
 import { formatNumber } from '../../output/format.js';
 import { terminalSafeLine as safe } from '../../output/safe.js';
-import { readAllBytes } from '../../util/prompt.js';
+import { CAPS, readStdin } from '../../util/read-file.js';
 import type { LocalDryRun } from '../../output/views/local-dry-run.js';
 import { refuseWaitOnlyFlags } from '../wait-flags.js';
 import { hasGlob } from './globs.js';
@@ -30,7 +30,8 @@ export async function run(ctx: Context, args: string[], options: SubmitOptions):
     : { paths: args, expanded: false };
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError('Only one profile can come from stdin ("-").');
   const profiles: ProfileInput[] = [];
-  for (const source of sources) profiles.push(await readProfile(source, () => readAllBytes(ctx.stdin)));
+  for (const source of sources)
+    profiles.push(await readProfile(source, () => readStdin(ctx.stdin, 'The profile on stdin', CAPS.profile)));
   // A pattern or several arguments name a batch: it stays one (an array with --json) even when one file matched.
   return submitProfiles(ctx, profiles, options, expanded || args.length > 1);
 }

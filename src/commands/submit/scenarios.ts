@@ -78,6 +78,14 @@ export function expandScenarios(axes: readonly string[], presets: readonly strin
     dimensions.push(values.map((value) => ({ label: `${key}=${value}`, options: [[key, value]] })));
   }
   if (dimensions.length === 0) return [];
+  // Counted before any combination is built: one axis of a million values must not be crossed with the rest first.
+  const count = dimensions.reduce((n, d) => n * d.length, 1);
+  if (count > MAX_SCENARIOS) {
+    throw new UsageError(
+      `These scenarios make more than ${MAX_SCENARIOS} combinations per profile.`,
+      'Give fewer values, or split the run into several commands.',
+    );
+  }
   let product: Scenario[] = [{ label: '', options: [] }];
   for (const dimension of dimensions) {
     product = product.flatMap((left) =>
@@ -86,12 +94,6 @@ export function expandScenarios(axes: readonly string[], presets: readonly strin
         options: [...left.options, ...right.options],
       })),
     );
-    if (product.length > MAX_SCENARIOS) {
-      throw new UsageError(
-        `These scenarios make more than ${MAX_SCENARIOS} combinations per profile.`,
-        'Give fewer values, or split the run into several commands.',
-      );
-    }
   }
   const labels = new Set<string>();
   for (const s of product) {

@@ -2,7 +2,7 @@
  * `simjob topgear`: read the addon export, build the gear combinations, and submit them as one profileset job
  * through submit's own machinery (preflight, dry run, remote or local, --wait).
  */
-import { writeFile } from 'node:fs/promises';
+import { writeFileReplacing } from '../../util/write-file.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { MAX_PROFILE_BYTES } from '../../api/schemas.js';
@@ -11,18 +11,21 @@ import { readAddonExport } from '../addon-input.js';
 import { planTopGear, type TopGearPlan } from '../../topgear/combinations.js';
 import { DEFAULT_MAX_COMBOS, parseSlots, SlotsError, type Group } from '../../topgear/groups.js';
 import { suggestSlots } from '../../topgear/limit.js';
-import { topGearProfile } from '../../topgear/profile.js';
-import { TOPGEAR_KIND, TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
+import { topGearProfile, topGearSubmitCommand } from '../../topgear/profile.js';
+import { EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_KIND, TOPGEAR_META_KEY } from '../../jobs/topgear-marker.js';
 import { formatNumber } from '../../output/format.js';
 import { noun } from '../../util/plural.js';
 import { terminalSafe } from '../../output/safe.js';
 import type { TopGearOptions } from '../../program.js';
 import { checkFlags, submitProfiles } from '../submit/run.js';
+import { MIN_TARGET_ERROR } from '../../profile/precision.js';
 
 export async function run(ctx: Context, [source = '-']: string[], options: TopGearOptions): Promise<number | void> {
   checkFlags(options);
   if (options.targetError !== undefined && !(options.targetError > 0)) {
-    throw new UsageError('--target-error must be above 0, e.g. 0.02 (simc reads target_error=0 as "no error target").');
+    throw new UsageError(
+      `--target-error must be above 0, e.g. ${MIN_TARGET_ERROR} (simc reads target_error=0 as "no error target").`,
+    );
   }
   const slots = readSlots(options.slots);
   const { exp, label } = await readAddonExport(ctx, source);
@@ -38,14 +41,18 @@ export async function run(ctx: Context, [source = '-']: string[], options: TopGe
   const max = options.maxCombos ?? DEFAULT_MAX_COMBOS;
   if (plan.count > max) throw tooMany(plan, max, options.talents);
 
+  // A raised --max-combos must not build a profile the service would refuse: each profileset is a line of at least
+  // MIN_SET_BYTES, so a count whose lines alone pass 2 MB is refused before any is written.
+  if (!options.local && !options.output) checkServiceSize((plan.count - 1) * MIN_SET_BYTES, plan, true);
   const profile = topGearProfile(exp, plan, source === '-' ? 'stdin' : source, { targetError: options.targetError });
   if (options.output) return writeProfile(ctx, options.output, profile.text, plan);
-  if (!options.local) checkServiceSize(profile.text, plan);
+  if (!options.local) checkServiceSize(Buffer.byteLength(profile.text), plan);
 
   const meta = [...options.meta];
-  if (meta.some((m) => m.startsWith(`${TOPGEAR_META_KEY}=`))) {
+  for (const key of [TOPGEAR_META_KEY, EXPORT_META_KEY]) {
+    if (!meta.some((m) => m.startsWith(`${key}=`))) continue;
     throw new UsageError(
-      `--meta ${TOPGEAR_META_KEY}= is set by topgear itself (it marks the job for \`simjob result\`).`,
+      `--meta ${key}= is set by topgear itself (it marks the job for \`simjob result\`).`,
       'Use another key.',
     );
   }
@@ -53,7 +60,10 @@ export async function run(ctx: Context, [source = '-']: string[], options: TopGe
     ctx.out.warn(
       '--plain sends no metadata, so `simjob result` will not know this is a top gear job (the profileset names still say what each one swaps in).',
     );
-  else meta.push(`${TOPGEAR_META_KEY}=${TOPGEAR_KIND}`);
+  else {
+    meta.push(`${TOPGEAR_META_KEY}=${TOPGEAR_KIND}`);
+    if (exp.checksum.state === 'missing') meta.push(`${EXPORT_META_KEY}=${EXPORT_UNCHECKED}`);
+  }
   return submitProfiles(ctx, [{ source, text: profile.text }], { ...options, meta });
 }
 
@@ -81,7 +91,7 @@ function readSlots(list: string | undefined): Group[] | undefined {
 /** On stderr: how many combinations, per slot group, and what was left out and why. */
 function reportCounts(ctx: Context, exp: AddonExport, plan: TopGearPlan): void {
   const who = `${exp.characterName} (${[exp.spec, exp.className].filter(Boolean).join(' ')})`;
-  const perGroup = plan.groups.map((g) => `${g.group} ${g.choices.length}`);
+  const perGroup = plan.groups.map((g) => `${g.group} ${formatNumber(g.counts[0] + g.counts[1])}`);
   if (plan.loadouts.length > 1) perGroup.push(`talents ${plan.loadouts.length}`);
   const sets =
     plan.count === 1
@@ -108,21 +118,23 @@ function tooMany(plan: TopGearPlan, max: number, talents: 'active' | 'all' | und
 }
 
 /** Names are never shortened, so a big run can outgrow the service's 2 MB; say which --slots would fit. */
-function checkServiceSize(text: string, plan: TopGearPlan): void {
-  const bytes = Buffer.byteLength(text);
+/** `profileset."A (1) in neck"+=neck=,id=1` and its line break (39 bytes): no profileset line is shorter. */
+const MIN_SET_BYTES = 36;
+
+function checkServiceSize(bytes: number, plan: TopGearPlan, estimate = false): void {
   if (bytes <= MAX_PROFILE_BYTES) return;
   const suggestion = suggestSlots(plan, Math.floor((plan.count * MAX_PROFILE_BYTES) / bytes));
   const fix = suggestion
     ? `--slots ${suggestion.slots.join(',')} would make ${formatNumber(suggestion.count)} combinations`
     : 'fewer --slots would';
   throw new UsageError(
-    `The profile for ${formatNumber(plan.count)} combinations is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the service's 2 MB: ${fix} (or run it with --local).`,
+    `The profile for ${formatNumber(plan.count)} combinations is ${estimate ? 'at least ' : ''}${(bytes / 1024 / 1024).toFixed(1)} MB, over the service's 2 MB: ${fix} (or run it with --local).`,
   );
 }
 
 async function writeProfile(ctx: Context, file: string, text: string, plan: TopGearPlan): Promise<number> {
   try {
-    await writeFile(file, text);
+    await writeFileReplacing(file, text);
   } catch (error) {
     throw new UsageError(
       `Cannot write ${file}: ${(error as Error).message}.`,
@@ -133,7 +145,13 @@ async function writeProfile(ctx: Context, file: string, text: string, plan: TopG
   if (ctx.out.json) ctx.out.printJson({ output: file, combinations: plan.count, profilesets: plan.count - 1, bytes });
   else
     ctx.out.notice(
-      `Wrote ${file} (${formatNumber(plan.count - 1)} profilesets, ${formatNumber(Math.ceil(bytes / 1024))} KB). Run it with: simjob submit ${file} --multistage`,
+      `Wrote ${file} (${formatNumber(plan.count - 1)} profilesets, ${formatNumber(Math.ceil(bytes / 1024))} KB). ` +
+        `Run it and read the answer with: ${topGearSubmitCommand(shellWord(file))} (add --local, or --channel).`,
     );
   return 0;
+}
+
+/** A file name as a shell word, quoted only when it needs it, for a command to copy. */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./@%+=:,~-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

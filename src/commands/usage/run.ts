@@ -16,6 +16,7 @@ export async function run(ctx: Context, _args: string[], options: UsageOptions):
   ctx.out.keyValues([
     ['Period', u.period?.start ? `${formatTime(u.period.start)} → ${formatTime(u.period.end) ?? 'now'}` : undefined],
     ['Sims run', u.period?.simsRun ?? undefined],
+    ['Credits used', creditsUsed(u, limits)],
     ['API reads', reads],
     [
       'Active jobs',
@@ -67,4 +68,21 @@ function maxRuntime(limits: Usage['plan']): string | undefined {
   if (!limits?.maxCreditsPerJob || !rate) return undefined;
   const seconds = (credits: number) => formatNumber(Math.floor(credits / rate));
   return `about ${seconds(limits.maxCreditsPerJob)} s (default about ${seconds(limits.defaultCreditsPerJob ?? 9600)} s), from the credit budget`;
+}
+
+/**
+ * The usage resource has no credit total, so it is worked out from what it has: sims run × their average runtime ×
+ * the credit rate (1 credit per vCPU-second). Billing rounds each run up to a whole second and also charges runs
+ * that failed or were cancelled mid-run, so this is "about", and the dashboard has the exact figure.
+ */
+function creditsUsed(u: Usage, limits: Usage['plan']): string | undefined {
+  const sims = u.period?.simsRun;
+  if (typeof sims !== 'number') return undefined;
+  if (sims === 0) return '0 this period (no sims completed)';
+  const rate = limits?.creditsPerSecond ?? limits?.vcpuPerJob;
+  const seconds = u.period?.avgRuntimeSeconds;
+  if (!rate || typeof seconds !== 'number') return undefined;
+  const total = formatNumber(Math.round(sims * seconds * rate));
+  const each = seconds.toFixed(seconds < 10 ? 1 : 0);
+  return `about ${total} this period (${formatNumber(sims)} completed × ${each} s average × ${formatNumber(rate)} credits/s)`;
 }

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { CAPS, decodeOrFail, readRegularFile } from '../../util/read-file.js';
 
 /**
  * The signing secret for `webhook verify` and `listen`: --secret-file, else SIMJOB_WEBHOOK_SECRET, else the one
@@ -11,7 +11,7 @@ export async function readSecret(ctx: Context, secretFile: string | undefined): 
   if (secretFile !== undefined) {
     let text: string;
     try {
-      text = await readFile(secretFile, 'utf8');
+      text = decodeOrFail(readRegularFile(secretFile, CAPS.secret.bytes), `The secret file ${secretFile}`);
     } catch (error) {
       throw new UsageError(
         `Cannot read the secret file ${secretFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,

@@ -8,10 +8,10 @@ import { forwardDelivery, runExec } from '../../webhook/actions.js';
 import { startListener, type Listener, type ReceivedEvent } from '../../webhook/listen.js';
 import { fileSeenEvents } from '../../webhook/seen.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../webhook/signature.js';
+import { LISTEN_PATH } from '../../webhook/target.js';
 import { readSecret } from './inputs.js';
 
 const DEFAULT_PORT = 8790;
-const DEFAULT_PATH = '/webhooks';
 /** In the data folder: the event ids `webhook listen` has processed (seen.ts). */
 const SEEN_FILE = 'webhook-listen-seen.json';
 
@@ -51,7 +51,7 @@ export async function run(ctx: Context, _args: string[], options: ListenOptions)
     listener = await startListener({
       secret,
       port: options.port ?? DEFAULT_PORT,
-      path: options.path ?? DEFAULT_PATH,
+      path: options.path ?? LISTEN_PATH,
       toleranceSeconds,
       seen,
       process: async (received, signal) => {
@@ -101,6 +101,11 @@ export async function run(ctx: Context, _args: string[], options: ListenOptions)
 
   // The URL is what the user came for: shown even with --quiet.
   out.err(`Listening for webhook deliveries on ${listener.url} (Ctrl-C to stop)\n`);
+  out.notice(
+    `Give senders that URL, path and all: local jobs \`simjob config set webhook.url ${listener.url}\` (or ` +
+      `SIMJOB_WEBHOOK_URL); the test server \`npm run try-server -- --webhook-url ${listener.url}\`; the service ` +
+      'a public HTTPS URL that forwards here (Clients & Keys → your client → Webhook).',
+  );
   const onAbort = () => stop();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   if (ctx.signal.aborted) stop();

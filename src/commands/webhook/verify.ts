@@ -1,9 +1,8 @@
-import { readUserFile } from '../../util/read-file.js';
+import { CAPS, readStdin, readUserFile } from '../../util/read-file.js';
 import { parseWebhookEvent } from '../../webhook/event.js';
 import type { Context } from '../../context.js';
 import type { VerifyOptions } from '../../program.js';
 import { ExitCode, SimjobError, UsageError } from '../../errors.js';
-import { readAllBytes } from '../../util/prompt.js';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature, type VerifyFailure } from '../../webhook/signature.js';
 import { readSecret } from './inputs.js';
 
@@ -60,14 +59,19 @@ export async function run(ctx: Context, _args: string[], options: VerifyOptions)
 
 async function readBody(ctx: Context, file: string | undefined): Promise<Buffer> {
   if (file !== undefined) {
-    return readUserFile(file, 'Body file', {
-      missing: 'Save the raw request body to a file, or pipe it in.',
-      folder: 'Pass the file that holds the raw request body.',
-    });
+    return readUserFile(
+      file,
+      'Body file',
+      {
+        missing: 'Save the raw request body to a file, or pipe it in.',
+        folder: 'Pass the file that holds the raw request body.',
+      },
+      CAPS.webhookBody,
+    );
   }
   if (ctx.stdin.isTTY)
     throw new UsageError('No body to check.', 'Pipe the raw request body in, or pass --body-file FILE.');
-  const body = await readAllBytes(ctx.stdin);
+  const body = await readStdin(ctx.stdin, 'The body on stdin', CAPS.webhookBody);
   // A delivery always has a body: an empty stdin means nothing was piped in.
   if (body.length === 0)
     throw new UsageError('No body on stdin.', 'Pipe the raw request body in, or pass --body-file FILE.');

@@ -1,6 +1,7 @@
 /** A droptimizer job's answer on the report page: the best upgrade, then each boss or dungeon by its best drop. */
 import { analyseDrops } from '../../droptimizer/analysis.js';
 import { isDroptimizerJob } from '../../jobs/droptimizer-marker.js';
+import { exportCaveat } from '../../jobs/topgear-marker.js';
 import { formatNumber, signed } from '../format.js';
 import { headlineOf } from '../views/droptimizer.js';
 import { text } from './escape.js';
@@ -37,6 +38,7 @@ export function droptimizerSection(job: ReportJob, level: 2 | 3): string {
   return [
     `<${h}>Droptimizer</${h}>`,
     `<p><strong>${text(headlineOf(answer, metric))}</strong></p>`,
+    ...[exportCaveat(job.record.metadata)].filter((c) => c !== undefined).map((c) => `<p>${text(c)}</p>`),
     `<div class="table-wrap"><table class="sortable"><caption class="visually-hidden">${text(caption)}</caption>` +
       `<thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`,
     `<p class="caption">${text(caption)}</p>`,

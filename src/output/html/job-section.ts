@@ -1,4 +1,4 @@
-import { ERROR_ADVICE } from '../../jobs/states.js';
+import { adviceFor } from '../../jobs/states.js';
 import { buildLabel } from '../build-label.js';
 import { formatDuration, formatNumber, formatTime } from '../format.js';
 import type { RankedProfileset } from '../report-profilesets.js';
@@ -55,7 +55,9 @@ export function jobSection(job: ReportJob, options: SectionOptions): string {
 function topGear(job: ReportJob): string {
   const answer = topGearAnswer(job.record);
   if (!answer) return '';
-  const more = [answer.separate, answer.vault].filter((p): p is string => Boolean(p)).map((p) => `<p>${text(p)}</p>`);
+  const more = [answer.separate, answer.vault, answer.unchecked]
+    .filter((p): p is string => Boolean(p))
+    .map((p) => `<p>${text(p)}</p>`);
   const first = `<p class="answer-headline"><strong>${text(answer.headline)}</strong></p>`;
   return `<section class="answer" aria-label="Answer">${first}${more.join('')}</section>`;
 }
@@ -103,7 +105,7 @@ export function headline(job: ReportJob): string {
 function outcome(job: ReportJob): string {
   const r = job.record;
   if (r.status === 'completed' && !r.errorCode) return '';
-  const advice = r.errorCode ? ERROR_ADVICE[r.errorCode] : undefined;
+  const advice = adviceFor(r.errorCode, r.statusReason);
   const what = r.errorCode ?? r.status;
   return `<p class="outcome"><strong>${text(what)}</strong>${r.statusReason ? `: ${text(r.statusReason)}` : ''}${advice ? `<br>${text(advice)}` : ''}</p>`;
 }

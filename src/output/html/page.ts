@@ -16,6 +16,7 @@ import {
 import { SCRIPT } from './script.js';
 import { STYLE } from './style.js';
 import { nodeCrypto } from '../../util/crypto.js';
+import { isSynthetic, SYNTHETIC_LABEL, SYNTHETIC_NOTE } from '../synthetic.js';
 
 export interface ReportOptions {
   /** Profilesets in each bar chart (the tables list every one). */
@@ -63,7 +64,7 @@ export function renderReport(jobs: ReportJob[], options: ReportOptions): string 
 <body>
 ${DEFS}
 <main>
-<h1>${text(title)}</h1>
+${syntheticBanner(jobs)}<h1>${text(title)}</h1>
 <p class="sub">${text(subtitle(jobs, options))}</p>
 ${sections.join('\n')}
 <footer><p>Made by ${text(options.generator)} on ${text(
@@ -242,6 +243,15 @@ function scenarioOverview(jobs: ReportJob[], matrix: ScenarioMatrix): string {
   return parts.join('\n');
 }
 
+/** A banner above everything when any job's numbers came from the stand-in simc: a reader must not take them for real. */
+function syntheticBanner(jobs: ReportJob[]): string {
+  const made = jobs.filter((j) => isSynthetic(j.record)).length;
+  if (made === 0) return '';
+  const which = jobs.length === 1 || made === jobs.length ? '' : ` (${made} of ${jobs.length} jobs)`;
+  const what = `${SYNTHETIC_NOTE[0]!.toUpperCase()}${SYNTHETIC_NOTE.slice(1)}${which}.`;
+  return `<p class="synthetic" role="alert"><strong>${text(what.slice(0, SYNTHETIC_LABEL.length))}</strong>${text(what.slice(SYNTHETIC_LABEL.length))}</p>\n`;
+}
+
 /** The page's numbers, machine-readable: `JSON.parse(document.getElementById('simjob-data').textContent)`. */
 function pageData(jobs: ReportJob[], options: ReportOptions) {
   return {
@@ -260,6 +270,7 @@ function pageData(jobs: ReportJob[], options: ReportOptions) {
           }
         : null,
       profilesetCount: job.count,
+      synthetic: isSynthetic(job.record),
       /** [name, mean, mean_error, stage], best first. */
       profilesets: job.profilesets.map((p) => [p.name, p.mean, p.mean_error ?? null, p.stage ?? null]),
     })),

@@ -21,7 +21,7 @@ export function statWeightsSection(sw: StatWeights, level: 2 | 3): string {
     mean: w.weight,
     error: w.error,
     role: w.stat === sw.normalisedTo ? 'reference' : w.weight >= 0 ? 'better' : 'worse',
-    note: `${formatNumber(w.normalised, 2)} × ${primary}`,
+    note: w.normalised === null ? '' : `${formatNumber(w.normalised, 2)} × ${primary}`,
   }));
   const title = `Stat weights of ${sw.character.name}: ${sw.metric} per point`;
   const values = sw.weights.map((w) => `${w.label} ${formatNumber(w.weight, 2)} ± ${formatNumber(w.error, 2)}`);
@@ -35,6 +35,7 @@ export function statWeightsSection(sw: StatWeights, level: 2 | 3): string {
     `<${h}>Stat weights</${h}>`,
     `<figure>${chart}<figcaption>${text(caption)}${text(estimated)}</figcaption></figure>`,
     table(sw, primary),
+    ...(sw.referenceWarning ? [`<p><strong>Warning:</strong> ${text(sw.referenceWarning)}</p>`] : []),
     ...equalSentences(sw).map((s) => `<p>${text(s)}</p>`),
     `<p>Pawn string (Pawn → Import):</p><pre class="pawn"><code>${text(sw.pawn)}</code></pre>`,
   ].join('\n');
@@ -46,8 +47,14 @@ function table(sw: StatWeights, primary: string): string {
     `<th class="text" data-type="text">Stat</th>${num(`${sw.metric} per point`)}${num('± error')}` +
     `${num(`${primary} = 1`)}${num('± error')}`;
   const row = (w: StatWeight) => {
-    const normalisedError = w.stat === sw.normalisedTo ? '' : formatNumber(w.normalisedError, 2);
-    const cells = [formatNumber(w.weight, 2), formatNumber(w.error, 2), formatNumber(w.normalised, 2), normalisedError];
+    const normalisedError =
+      w.stat === sw.normalisedTo || w.normalisedError === null ? '' : formatNumber(w.normalisedError, 2);
+    const cells = [
+      formatNumber(w.weight, 2),
+      formatNumber(w.error, 2),
+      w.normalised === null ? '' : formatNumber(w.normalised, 2),
+      normalisedError,
+    ];
     return `<tr><td class="text">${text(w.label)}</td>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
   };
   return (

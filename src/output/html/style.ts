@@ -8,6 +8,7 @@ main{max-width:1100px;margin:0 auto;padding:24px 20px 48px}
 h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:32px 0 8px;padding-top:8px;border-top:1px solid var(--line)}h3{font-size:16px;margin:20px 0 6px}
 .sub,.caption,figcaption,footer{color:var(--muted)}
 .sub{margin:0 0 16px}
+.synthetic{margin:0 0 16px;padding:10px 16px;border:2px solid var(--worse);border-radius:6px;background:var(--panel);color:var(--worse);font-size:15px}
 a{color:var(--accent)}
 .headline{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:12px 0;padding:12px 16px;background:var(--panel);border-radius:6px}
 .headline dt{color:var(--muted)}.headline dd{margin:0;overflow-wrap:anywhere}

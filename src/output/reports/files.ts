@@ -1,5 +1,6 @@
 /** The report files themselves: checked before any work, written after it. */
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { writeFileReplacing } from '../../util/write-file.js';
 import { dirname, resolve } from 'node:path';
 import { ExitCode, SimjobError, UsageError } from '../../errors.js';
 import type { ReportTarget } from './spec.js';
@@ -23,7 +24,7 @@ export async function checkReportTargets(targets: readonly ReportTarget[]): Prom
 /** Write one report file; a failure names the file and is an error (exit 1) after the command's own output. */
 export async function writeReport(path: string, content: string, what: string): Promise<void> {
   try {
-    await writeFile(path, content);
+    await writeFileReplacing(path, content);
   } catch (error) {
     throw new SimjobError(`Cannot write the ${what} report ${path}: ${(error as Error).message}.`, ExitCode.ERROR);
   }

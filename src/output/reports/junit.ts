@@ -2,6 +2,8 @@
  * JUnit XML, as Jenkins, GitLab, GitHub test reporters and Surefire read it (test/fixtures/junit.xsd is the schema
  * the tests validate against): one <testsuite> per command run, one <testcase> per job or compared match.
  */
+import { SYNTHETIC_NOTE } from '../synthetic.js';
+
 export interface TestCase {
   name: string;
   classname: string;
@@ -34,7 +36,17 @@ export function junitClassName(command: string, profile: string): string {
   return `simjob.${command}.${name || profile.replaceAll('.', '_')}`;
 }
 
-export function junitXml(suite: string, cases: readonly TestCase[], timestamp = new Date()): string {
+export interface SuiteOptions {
+  /** The numbers came from the stand-in simc: a suite property and a first line in each case's output say so. */
+  synthetic?: boolean;
+}
+
+export function junitXml(
+  suite: string,
+  cases: readonly TestCase[],
+  timestamp = new Date(),
+  options: SuiteOptions = {},
+): string {
   const count = (pick: (c: TestCase) => unknown) => cases.filter(pick).length;
   const time = cases.reduce((sum, c) => sum + (c.timeSeconds ?? 0), 0);
   const totals = `tests="${cases.length}" failures="${count((c) => c.failure)}" errors="${count((c) => c.error)}" skipped="${count((c) => c.skipped !== undefined)}" time="${seconds(time)}"`;
@@ -43,6 +55,13 @@ export function junitXml(suite: string, cases: readonly TestCase[], timestamp = 
     `<testsuites name="simjob" ${totals}>`,
     `  <testsuite name="${attr(suite)}" ${totals} timestamp="${timestamp.toISOString().replace(/\.\d+Z$/, '')}">`,
   ];
+  if (options.synthetic) {
+    lines.push(
+      '    <properties>',
+      `      <property name="synthetic" value="${attr(SYNTHETIC_NOTE)}"/>`,
+      '    </properties>',
+    );
+  }
   for (const c of cases) {
     const head = `    <testcase name="${attr(c.name)}" classname="${attr(c.classname)}" time="${seconds(c.timeSeconds ?? 0)}"`;
     const body: string[] = [];
@@ -56,7 +75,8 @@ export function junitXml(suite: string, cases: readonly TestCase[], timestamp = 
           `      <${tag} message="${attr(p.message)}" type="${attr(p.type)}">${text(p.detail ?? p.message)}</${tag}>`,
         );
     }
-    if (c.output) body.push(`      <system-out>${text(c.output)}</system-out>`);
+    const output = options.synthetic ? [SYNTHETIC_NOTE, c.output].filter(Boolean).join('\n') : c.output;
+    if (output) body.push(`      <system-out>${text(output)}</system-out>`);
     lines.push(body.length ? `${head}>\n${body.join('\n')}\n    </testcase>` : `${head}/>`);
   }
   lines.push('  </testsuite>', '</testsuites>', '');

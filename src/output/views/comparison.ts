@@ -1,4 +1,5 @@
 import type { ResultRecord } from '../../api/schemas.js';
+import { warnSynthetic } from '../synthetic.js';
 import { formatNumber, scenarioLabel } from '../format.js';
 import type { Output } from '../io.js';
 import { terminalSafeLine } from '../safe.js';
@@ -62,6 +63,8 @@ export interface ComparisonView {
   regressions: Array<{ profile: string; scenario: string; row: CompareRow }>;
   /** With --fail-on-regression (and no --allow-failed): the results without DPS, which fail the gate. */
   unjudged: Unmatched[];
+  /** A side's numbers came from the stand-in simc. */
+  synthetic: boolean;
 }
 
 interface Line extends CompareRow {
@@ -75,6 +78,7 @@ interface Line extends CompareRow {
  */
 export function printComparison(out: Output, view: ComparisonView, top: number): void {
   const c = out.c;
+  warnSynthetic(out, view.synthetic);
   const many = view.matches.length > 1 || view.unmatched.length > 0;
   const build = (r: ResultRecord) =>
     r.build ? [r.build.channel, r.build.commit?.slice(0, 10)].filter(Boolean).join(' @ ') : '';

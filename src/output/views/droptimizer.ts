@@ -5,6 +5,7 @@
 import type { ResultRecord } from '../../api/schemas.js';
 import { analyseDrops, type DropResult, type DroptimizerAnswer } from '../../droptimizer/analysis.js';
 import { isDroptimizerJob } from '../../jobs/droptimizer-marker.js';
+import { exportCaveat } from '../../jobs/topgear-marker.js';
 import { formatNumber } from '../format.js';
 import type { Output } from '../io.js';
 import { terminalSafe } from '../safe.js';
@@ -30,7 +31,8 @@ export function headlineOf(answer: DroptimizerAnswer, metric = 'dps'): string {
     return `Nothing here beats what you wear${best ? ` (the best, ${best.name}, is ${gainText(best, metric)})` : ''}.`;
   if (answer.verdict === 'within_error')
     return `Nothing here beats what you wear beyond the error: the best, ${best.name}, is ${gainText(best, metric)}.`;
-  return `Best upgrade: ${best.name}: ${gainText(best, metric)} over what you wear.`;
+  const what = best.from.startsWith('Great Vault') ? 'Best Great Vault pick' : 'Best upgrade';
+  return `${what}: ${best.name}: ${gainText(best, metric)} over what you wear.`;
 }
 
 export function printDroptimizer(out: Output, record: ResultRecord): void {
@@ -39,6 +41,8 @@ export function printDroptimizer(out: Output, record: ResultRecord): void {
   const metric = record.result.summary?.metric ?? 'dps';
   out.line();
   out.line(out.c.bold(terminalSafe(headlineOf(answer, metric))));
+  const caveat = exportCaveat(record.metadata);
+  if (caveat) out.line(caveat);
   if (answer.bySource.length === 0) return;
   const c = out.c;
   const columns: Array<Column<DroptimizerAnswer['bySource'][number]>> = [

@@ -1,6 +1,6 @@
 import type { Colours } from '../ansi.js';
 import type { Artifact, ResultRecord } from '../../api/schemas.js';
-import { ERROR_ADVICE } from '../../jobs/states.js';
+import { adviceFor } from '../../jobs/states.js';
 import { buildLabel } from '../build-label.js';
 import { colourState, formatDuration, formatNumber, signed } from '../format.js';
 import { painted, type Output } from '../io.js';
@@ -13,6 +13,7 @@ import { printTopGearHeadline } from './topgear.js';
 import type { StatWeights } from '../../statweights/weights.js';
 import { printStatWeights } from './statweights.js';
 import { printDroptimizer } from './droptimizer.js';
+import { isSynthetic, warnSynthetic } from '../synthetic.js';
 
 export { signed };
 
@@ -47,6 +48,7 @@ export const MULTISTAGE_REASON_WORDS: Record<string, string> = {
  * and warnings to stderr.
  */
 export function printResult(out: Output, record: ResultRecord, options: ResultViewOptions): void {
+  warnSynthetic(out, isSynthetic(record));
   printHeadline(out, record);
   printTopGearHeadline(out, record);
   printDroptimizer(out, record);
@@ -100,7 +102,7 @@ function printOutcome(out: Output, record: ResultRecord): void {
   out.line();
   const reason = record.statusReason ?? '';
   out.line(`${out.c.red(safe(record.errorCode ?? record.status))}: ${safe(reason)}`.trimEnd());
-  const advice = record.errorCode ? ERROR_ADVICE[record.errorCode] : undefined;
+  const advice = adviceFor(record.errorCode, record.statusReason);
   if (advice) out.line(out.c.dim(advice));
 }
 

@@ -3,6 +3,7 @@
  * primary stat ± error), which stats are equal within the error, and the Pawn string; a roster (several characters)
  * as one character × stat table and one Pawn string each.
  */
+import { classFacts, specFacts } from '../../game/specs.js';
 import type { StatWeights } from '../../statweights/weights.js';
 import { statByKey, type StatKey } from '../../statweights/stats.js';
 import { formatNumber } from '../format.js';
@@ -21,10 +22,15 @@ export function printStatWeights(out: Output, sw: StatWeights): void {
     { header: 'Stat', value: (w) => w.label },
     { header: `${sw.metric}/point`, value: (w) => formatNumber(w.weight, 2), align: 'right', style: (t) => c.bold(t) },
     { header: '±', value: (w) => formatNumber(w.error, 2), align: 'right', style: dim },
-    { header: `${norm} = 1`, value: (w) => formatNumber(w.normalised, 2), align: 'right' },
+    {
+      header: `${norm} = 1`,
+      value: (w) => (w.normalised === null ? '' : formatNumber(w.normalised, 2)),
+      align: 'right',
+    },
     {
       header: '±',
-      value: (w) => (w.stat === sw.normalisedTo ? '' : formatNumber(w.normalisedError, 2)),
+      value: (w) =>
+        w.stat === sw.normalisedTo || w.normalisedError === null ? '' : formatNumber(w.normalisedError, 2),
       align: 'right',
       style: dim,
     },
@@ -32,6 +38,7 @@ export function printStatWeights(out: Output, sw: StatWeights): void {
   for (const sentence of equalSentences(sw)) out.line(sentence);
   out.line();
   out.line(sw.pawn);
+  if (sw.referenceWarning) out.warn(safe(sw.referenceWarning));
   notes(out, [sw]);
 }
 
@@ -46,7 +53,7 @@ export function printRoster(out: Output, rows: ReadonlyArray<{ scenario?: string
   ];
   const cell = (r: Row, stat: StatKey) => {
     const w = r.weights.weights.find((x) => x.stat === stat);
-    return w ? `${formatNumber(w.normalised, 2)} ± ${formatNumber(w.normalisedError, 2)}` : '';
+    return w && w.normalised !== null ? `${formatNumber(w.normalised, 2)} ± ${formatNumber(w.normalisedError, 2)}` : '';
   };
   const where = (r: Row) => (r.scenario ? ` [${r.scenario}]` : '');
   out.line();
@@ -57,7 +64,10 @@ export function printRoster(out: Output, rows: ReadonlyArray<{ scenario?: string
       value: (r) => `${r.weights.character.name} (${who(r.weights)})${where(r)}`,
       shrinkable: true,
     },
-    { header: 'Primary', value: (r) => `${statByKey(r.weights.normalisedTo).label} 1.00` },
+    {
+      header: 'Primary',
+      value: (r) => `${statByKey(r.weights.normalisedTo).label} ${r.weights.referenceWarning ? '—' : '1.00'}`,
+    },
     ...others.map((stat) => ({
       header: statByKey(stat).label,
       value: (r: Row) => cell(r, stat),
@@ -67,6 +77,10 @@ export function printRoster(out: Output, rows: ReadonlyArray<{ scenario?: string
   for (const r of rows) {
     const equal = equalSentences(r.weights);
     if (equal.length) out.line(`${safe(r.weights.character.name)}${safe(where(r))}: ${equal.join(' ')}`);
+  }
+  for (const r of rows) {
+    if (r.weights.referenceWarning)
+      out.warn(`${safe(r.weights.character.name)}${safe(where(r))}: ${safe(r.weights.referenceWarning)}`);
   }
   out.line();
   for (const r of rows) {
@@ -92,16 +106,16 @@ function howMeasured(sw: StatWeights): string {
   return `+${formatNumber(sw.weights[0]?.amount ?? 0)} points each`;
 }
 
-const CLASS_WORDS: Record<string, string> = { deathknight: 'Death Knight', demonhunter: 'Demon Hunter' };
-
 function who(sw: StatWeights): string {
   const words = (t: string) =>
     t
       .split(/[_\s]+/)
       .map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : w))
       .join(' ');
-  const cls = CLASS_WORDS[sw.character.className] ?? words(sw.character.className);
-  return safe([sw.character.spec ? words(sw.character.spec) : '', cls].filter(Boolean).join(' '));
+  const { className, spec } = sw.character;
+  const cls = classFacts(className)?.label ?? words(className);
+  const specLabel = specFacts(className, spec)?.label ?? (spec ? words(spec) : '');
+  return safe([specLabel, cls].filter(Boolean).join(' '));
 }
 
 function notes(out: Output, all: readonly StatWeights[]): void {

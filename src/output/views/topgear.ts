@@ -26,4 +26,5 @@ export function printTopGearHeadline(out: Output, record: ResultRecord): void {
   out.line(out.c.bold(paragraph(answer.headline)));
   if (answer.separate) out.line(paragraph(answer.separate));
   if (answer.vault) out.line(paragraph(answer.vault));
+  if (answer.unchecked) out.line(paragraph(answer.unchecked));
 }

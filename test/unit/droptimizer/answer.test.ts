@@ -64,6 +64,7 @@ describe('the roster CSV', () => {
         deltaDps: -12.5,
         deltaPercent: -0.03,
         significant: false,
+        upgrade: false,
       },
       {
         character: 'Examplewar',
@@ -74,6 +75,7 @@ describe('the roster CSV', () => {
         deltaDps: 100,
         deltaPercent: null,
         significant: null,
+        upgrade: false,
       },
     ];
     const back = parse(rosterCsv(rows), { columns: true }) as Array<Record<string, string>>;
@@ -87,6 +89,7 @@ describe('the roster CSV', () => {
         'Δ dps': '-12.5',
         'Δ %': '-0.03',
         significant: 'false',
+        upgrade: 'false',
       },
       {
         character: 'Examplewar',
@@ -97,6 +100,7 @@ describe('the roster CSV', () => {
         'Δ dps': '100',
         'Δ %': '',
         significant: '',
+        upgrade: 'false',
       },
     ]);
   });

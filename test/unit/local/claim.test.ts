@@ -83,7 +83,7 @@ describe('claiming a queued job', () => {
 
   it('is undone by recovery when its runner died between moving the marker and writing the record', async () => {
     const store = await storeWith({});
-    expect(await store.moveQueuedToRunning(id)).toBe(true); // the claim's first step, then the runner died
+    expect(await store.moveQueuedToRunning(id)).toBeTruthy(); // the claim's first step, then the runner died
     await recoverInterrupted(store);
     expect(readdirSync(store.queueDir)).toEqual([`1-${id}`]);
     expect(readdirSync(store.runningDir)).toEqual([]);

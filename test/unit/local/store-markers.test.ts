@@ -12,12 +12,12 @@ describe('the queue and running markers', () => {
     await store.init();
     await store.enqueue({ id, priority: 'high' });
     await store.enqueue({ id, priority: 'high' }); // queued already: no error
-    expect(await store.moveQueuedToRunning(id)).toBe(true);
-    expect(await store.moveQueuedToRunning(id)).toBe(false); // moved already
+    expect(await store.moveQueuedToRunning(id)).toBeTruthy();
+    expect(await store.moveQueuedToRunning(id)).toBeUndefined(); // moved already
     expect(await store.runningIds()).toEqual([id]);
     expect(await store.moveRunningToQueue({ id, priority: 'high' })).toBe(true);
     expect(await store.queuedIds()).toEqual([id]);
-    expect(await store.moveQueuedToRunning(id)).toBe(true);
+    expect(await store.moveQueuedToRunning(id)).toBeTruthy();
     await store.unmarkRunning(id);
     expect(await store.runningIds()).toEqual([]);
   });

@@ -52,9 +52,14 @@ describe('a real simc report with scale factors (simc 1210-01, Affliction, scale
       (1670.6108079071423 * report.sim.options!.confidence_estimator! * Math.SQRT2) / 154,
       9,
     );
-    // Intellect was not scaled: the first stat is the one the rest are normalised to.
+    // Intellect was not scaled: the first stat is the one the rest are normalised to. After 23 iterations its
+    // weight (26.16 ± 30.07) is within its error of zero, so nothing is normalised to it, and a warning says why.
     expect(sw!.normalisedTo).toBe('crit');
-    expect(sw!.weights[1]!.normalised).toBeCloseTo(35.93422057892989 / 26.157696086154, 12);
+    expect(sw!.weights.map((w) => [w.normalised, w.normalisedError])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
+    expect(sw!.referenceWarning).toMatch(/^Crit, the stat the others are normalised to, came out 26\.16 ± 30\.07/);
     // 23 iterations: the two weights are within each other's error.
     expect(sw!.equalWithinError).toEqual([['crit', 'haste']]);
 
@@ -65,8 +70,8 @@ describe('a real simc report with scale factors (simc 1210-01, Affliction, scale
         '',
         "Stat weights of MID2_Warlock_Affliction_Hellcaller (Affliction Warlock), dps per point (simc's scale factors):",
         'Stat\tdps/point\t±\tCrit = 1\t±',
-        'Crit\t26.16\t30.07\t1.00\t',
-        'Haste\t35.93\t30.07\t1.37\t1.41',
+        'Crit\t26.16\t30.07\t\t',
+        'Haste\t35.93\t30.07\t\t',
         'Crit and Haste are equal within the error.',
         '',
         '( Pawn: v1: "MID2_Warlock_Affliction_Hellcaller-Affliction": Class=Warlock, Spec=Affliction,  CritRating=26.16, HasteRating=35.93 )',
@@ -74,13 +79,14 @@ describe('a real simc report with scale factors (simc 1210-01, Affliction, scale
       ].join('\n'),
     );
     expect(stderr.text()).toContain('each ± is estimated');
+    expect(stderr.text()).toContain('within its error of zero, so no weight is normalised');
   });
 
   it('sits in a roster table with its Pawn string', () => {
     const { out, stdout } = output();
     printRoster(out, [{ weights: sw! }]);
     expect(stdout.text()).toContain(
-      'Character\tPrimary\tHaste\nMID2_Warlock_Affliction_Hellcaller (Affliction Warlock)\tCrit 1.00\t1.37 ± 1.41\n',
+      'Character\tPrimary\tHaste\nMID2_Warlock_Affliction_Hellcaller (Affliction Warlock)\tCrit —\t\n',
     );
     expect(stdout.text()).toContain(sw!.pawn);
   });
@@ -120,31 +126,23 @@ describe('weights from profilesets', () => {
 });
 
 describe('the Pawn string', () => {
-  it('spells classes and specs as simc does, leaves zero weights out, escapes the name and flips negative', () => {
+  it('spells classes and specs as simc does, leaves zero weights out, escapes the name, keeps every sign', () => {
     const who = { name: 'A&B "x"', className: 'deathknight', spec: 'frost' };
     expect(
-      pawnString(
-        who,
-        [
-          { stat: 'strength', weight: 2 },
-          { stat: 'haste', weight: 0 },
-          { stat: 'crit', weight: 1 },
-        ],
-        'strength',
-      ),
+      pawnString(who, [
+        { stat: 'strength', weight: 2 },
+        { stat: 'haste', weight: 0 },
+        { stat: 'crit', weight: 1 },
+      ]),
     ).toBe(
       '( Pawn: v1: "A&amp;B &quot;x&quot;-Frost": Class=Deathknight, Spec=Frost,  Strength=2.00, CritRating=1.00 )',
     );
     expect(
-      pawnString(
-        { name: 'H', className: 'hunter', spec: 'beast_mastery' },
-        [
-          { stat: 'agility', weight: -2 },
-          { stat: 'vers', weight: -1 },
-        ],
-        'agility',
-      ),
-    ).toBe('( Pawn: v1: "H-BeastMastery": Class=Hunter, Spec=BeastMastery,  Agility=2.00, Versatility=1.00 )');
+      pawnString({ name: 'H', className: 'hunter', spec: 'beast_mastery' }, [
+        { stat: 'agility', weight: -2 },
+        { stat: 'vers', weight: 1 },
+      ]),
+    ).toBe('( Pawn: v1: "H-BeastMastery": Class=Hunter, Spec=BeastMastery,  Agility=-2.00, Versatility=1.00 )');
   });
 });
 
@@ -157,6 +155,14 @@ describe('stats, characters and the profile', () => {
     expect(primaryStat('monk', 'mistweaver')).toBe('intellect');
     expect(primaryStat('evoker', 'augmentation')).toBe('intellect');
     expect(primaryStat('demonhunter', 'havoc')).toBe('agility');
+    expect(primaryStat('demonhunter', 'devourer')).toBe('intellect');
+    expect(primaryStat('Demon Hunter', 'Devourer')).toBe('intellect');
+    // No spec: the class's stat when every spec shares it, else unknown (and `--stats primary` is refused).
+    expect(primaryStat('warlock', null)).toBe('intellect');
+    expect(primaryStat('demonhunter', null)).toBeUndefined();
+    expect(primaryStat('unknown', null)).toBeUndefined();
+    expect(() => parseStats('primary,crit', undefined, 'profilesets')).toThrow(/primary stat of this character/);
+    expect(parseStats('intellect,crit', undefined, 'profilesets').map((s) => s.key)).toEqual(['intellect', 'crit']);
   });
 
   it('adds to the enchant a profile already has, and marks the job with what result needs', () => {

@@ -14,7 +14,7 @@ const BODY = JSON.stringify({
   kind: 'job.terminal',
   version: 'v1',
   timestamp: '2025-01-01T00:00:00.000Z',
-  payload: { id: 'local-x', status: 'completed', statusReason: null },
+  payload: { id: 'local-01j9x4b8c2m6k0p3q1', status: 'completed', statusReason: null },
 });
 let listener: Listener | undefined;
 afterEach(async () => {
@@ -196,6 +196,56 @@ describe('startListener under load (loopback only)', () => {
   });
 });
 
+describe('startListener and slow senders', () => {
+  const deadlines = { headersMs: 300, requestMs: 600 };
+
+  /** Send `text` a byte at a time, one every 50 ms, until the listener closes the connection; its answer. */
+  async function trickle(socket: Socket, text: string): Promise<string> {
+    const answer = firstLine(socket);
+    let closed = false;
+    socket.once('close', () => (closed = true));
+    for (let i = 0; !closed; i = (i + 1) % text.length) {
+      socket.write(text[i] as string);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return answer;
+  }
+
+  it('cuts a sender whose headers trickle in, and still takes a normal delivery', async () => {
+    const l = await start({ deadlines });
+    const socket = await connected(l.url);
+    socket.on('error', () => undefined);
+    socket.write('POST /hooks HTTP/1.1\r\nhost: 127.0.0.1\r\n');
+    expect(await trickle(socket, 'x-slow: abcdefghijklmnopqrstuvwxyz')).toMatch(/^(HTTP\/1\.1 408 .*|closed)$/);
+    expect(await post(l.url)).toEqual({ kind: 'answered', status: 200 });
+    expect(l.events).toHaveLength(1);
+    await until(() => l.load().connections === 0);
+  });
+
+  it('cuts a connection that sends nothing', async () => {
+    const l = await start({ deadlines });
+    const socket = await connected(l.url);
+    socket.on('error', () => undefined);
+    expect(await firstLine(socket)).toMatch(/^(HTTP\/1\.1 408 .*|closed)$/);
+    await until(() => l.load().connections === 0);
+  });
+
+  it('cuts a sender whose body trickles in, and gives its room back', async () => {
+    const l = await start({ deadlines });
+    const socket = await openDelivery(l.url, 4096, 'dlv_slow');
+    expect(await trickle(socket, ' ')).toMatch(/^(HTTP\/1\.1 408 .*|closed)$/);
+    await until(() => l.load().connections === 0 && l.load().bodyBytes === 0);
+    expect(l.refused.filter(([status]) => status === 500)).toEqual([]);
+    expect(await post(l.url)).toEqual({ kind: 'answered', status: 200 });
+  });
+
+  it('does not count processing against the deadlines: a delivery processed for longer is answered', async () => {
+    const l = await start({ deadlines, process: () => new Promise((resolve) => setTimeout(resolve, 1_000)) });
+    expect(await post(l.url)).toEqual({ kind: 'answered', status: 200 });
+    expect(l.events).toHaveLength(1);
+  });
+});
+
 /** A raw connection to the listener, open (resolves once connected). */
 function connected(url: string): Promise<Socket> {
   const { port } = new URL(url);
@@ -283,6 +333,6 @@ describe('runExec', () => {
       log: (t) => lines.push(t),
     }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 500, message: '--exec exited with code 3' });
-    expect(lines.join('')).toBe('job local-x\n');
+    expect(lines.join('')).toBe('job local-01j9x4b8c2m6k0p3q1\n');
   });
 });
