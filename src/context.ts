@@ -1,5 +1,7 @@
 import type { RemoteBackend } from './api/remote.js';
+import { dataDir } from './config/paths.js';
 import { Config } from './config/resolve.js';
+import type { LocalOptions } from './local/options.js';
 import { debugLevelOf } from './debug.js';
 import type { JobBackend } from './jobs/backend.js';
 import { isLocalId } from './jobs/ids.js';
@@ -113,7 +115,21 @@ export class Context {
   }
 
   local(): Promise<JobBackend> {
-    return (this.localBackend ??= import('./local/backend.js').then((m) => m.createLocalBackend(this)));
+    return (this.localBackend ??= import('./local/backend.js').then((m) => m.createLocalBackend(this.localOptions())));
+  }
+
+  /** What local mode takes from this command: its env, config and data dir, and a warning line on stderr. */
+  localOptions(): LocalOptions {
+    // The worker reads its settings (local.concurrency) from the profile this command uses.
+    const workerEnv =
+      this.config.profileSource === 'flag' ? { ...this.env, SIMJOB_PROFILE: this.config.profile } : this.env;
+    return {
+      env: this.env,
+      config: this.config,
+      dataDir: dataDir(this.env),
+      workerEnv,
+      warn: (line) => this.out.warn(line),
+    };
   }
 
   /** The backend a `--local` flag asks for. */

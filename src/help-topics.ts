@@ -22,6 +22,10 @@ export const ENVIRONMENT_HELP: ReadonlyArray<[string, string]> = [
     'SIMJOB_SIMC_ENV',
     "More variables to pass to a local simc, comma-separated; NAME_* passes every name starting with NAME_ (simc otherwise gets only PATH, HOME, the locale, TZ and the temp folder: never simjob's keys or secrets).",
   ],
+  [
+    'SIMJOB_LOCAL_CONCURRENCY',
+    "Jobs the background worker runs at once, over the local.concurrency setting: the library's local client sets it for the worker it starts.",
+  ],
   ['SIMJOB_PROVIDER_CLIENT_ID', 'Data-provider client id for armory= imports; sent with the job only, never stored.'],
   ['SIMJOB_PROVIDER_CLIENT_SECRET', 'Its secret; must be set together with SIMJOB_PROVIDER_CLIENT_ID.'],
   ['SIMJOB_WEBHOOK_SECRET', 'Webhook signing secret for `webhook verify`, `webhook listen` and local deliveries.'],

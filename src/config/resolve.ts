@@ -1,5 +1,7 @@
 import { join } from 'node:path';
+import { CHANNELS, type Channel } from '../api/enums.js';
 import { AuthError, UsageError } from '../errors.js';
+import { oneOf } from '../util/parse.js';
 import { parseServiceUrl, SETTING_KEYS } from './keys.js';
 import { configDir, SETTINGS_FILE } from './paths.js';
 import { checkProfileName, getPath, readProfileCredentials, readProfileSettings, type ProfileData } from './store.js';
@@ -84,6 +86,12 @@ export class Config {
   stringSetting(key: string): string | undefined {
     const value = this.setting(key);
     return typeof value === 'string' && value !== '' ? value : undefined;
+  }
+
+  /** The default build channel: setting() has checked it with the parser `config set` uses, so it is one. */
+  channelSetting(): Channel | undefined {
+    const value = this.stringSetting('channel');
+    return value === undefined ? undefined : oneOf('channel', CHANNELS)(value);
   }
 
   private profileFlag(): string {

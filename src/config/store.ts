@@ -2,13 +2,14 @@
  * Two files in the config dir, both `{ "profiles": { "<name>": { ... } } }`:
  * - config.json: settings (base_url, channel, ...), safe to show;
  * - credentials.json: API keys, mode 0600, never printed.
- * Reads are plain JSON.parse (cheap: every command reads them); writes go through conf, which writes atomically.
+ * Reads are plain JSON.parse (cheap: every command reads them); writes are atomic (a temp file renamed over it).
  */
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { CAPS, readRegularFile, TooLargeError } from '../util/read-file.js';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { errnoCode } from '../util/errno.js';
+import { randomHex } from '../util/random.js';
 import { CREDENTIALS_FILE, SETTINGS_FILE } from './paths.js';
 import { profileOf, type ProfileData, type StoreFile } from './profiles.js';
 
@@ -37,14 +38,33 @@ function readStoreFile(path: string): StoreFile {
     }
     throw new UsageError(`Cannot read ${path}: ${(error as Error).message}.`, 'Check the file and its permissions.');
   }
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(text) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as StoreFile;
+    parsed = JSON.parse(text);
   } catch {
     // reported below
   }
-  throw new UsageError(`${path} is not valid JSON.`, 'Fix or delete the file, then run the command again.');
+  if (!isObject(parsed))
+    throw new UsageError(`${path} is not valid JSON.`, 'Fix or delete the file, then run the command again.');
+  // Its shape, checked by hand rather than by a zod schema: every command reads this file, and loading zod would
+  // cost each of them (docs/performance.md, "Kept by hand"). Each setting is checked where it is read (keys.ts).
+  const { profiles } = parsed;
+  const wrong =
+    profiles !== undefined && !isObject(profiles)
+      ? '"profiles" is not an object'
+      : Object.entries((profiles ?? {}) as object)
+          .filter(([, entry]) => !isObject(entry))
+          .map(([name]) => `profile "${name}" is not an object`)[0];
+  if (wrong)
+    throw new UsageError(
+      `${path} is not a simjob config file: ${wrong}.`,
+      'Fix or delete the file, then run the command again.',
+    );
+  return parsed as StoreFile;
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export function readProfileSettings(dir: string, profile: string): ProfileData {
   return profileOf(readStoreFile(join(dir, SETTINGS_FILE)), profile);
@@ -74,36 +94,49 @@ function writing<T>(path: string, write: () => T): T {
   }
 }
 
+/**
+ * A store file to change: each set or delete reads the file, changes one dotted key and writes it whole to a temp
+ * file renamed over it (never half written), in the file's mode (0600 for credentials). conf did this before; its
+ * reads were never used (every command reads with readStoreFile), so it carried ajv and five more packages for it.
+ */
 async function openStore(dir: string, file: string, secret: boolean): Promise<Writable> {
   writing(dir, () => mkdirSync(dir, { recursive: true, mode: 0o700 }));
-  const { default: Conf } = await import('conf');
-  const store = writing(
-    join(dir, file),
-    () =>
-      new Conf<StoreFile>({
-        cwd: dir,
-        configName: file.replace(/\.json$/, ''),
-        projectSuffix: '',
-        configFileMode: secret ? 0o600 : 0o644,
-        clearInvalidConfig: false,
-      }),
-  );
+  const path = join(dir, file);
+  const change = (key: string, create: boolean, edit: (node: Record<string, unknown>, last: string) => void) =>
+    writing(path, () => {
+      const data = readStoreFile(path) as Record<string, unknown>;
+      const parts = key.split('.');
+      let node = data;
+      for (const part of parts.slice(0, -1)) {
+        const next = Object.hasOwn(node, part) ? node[part] : undefined;
+        if (!next || typeof next !== 'object' || Array.isArray(next)) {
+          if (!create) return; // nothing there to delete
+          ownSet(node, part, {});
+        }
+        node = node[part] as Record<string, unknown>;
+      }
+      edit(node, parts[parts.length - 1]!);
+      const tmp = `${path}.${process.pid}.${randomHex(8)}.tmp`;
+      try {
+        // As conf wrote them: tab-indented, no newline at the end.
+        writeFileSync(tmp, JSON.stringify(data, undefined, '\t'), { mode: secret ? 0o600 : 0o644 });
+        if (secret) chmodSync(tmp, 0o600); // whatever the umask
+        renameSync(tmp, path);
+      } catch (error) {
+        rmSync(tmp, { force: true });
+        throw error;
+      }
+    });
   return {
-    path: store.path,
-    set(key, value) {
-      writing(store.path, () => {
-        store.set(key, value);
-        // conf applies the mode only when it creates the file; re-apply it on every write, as wrangler does.
-        if (secret) chmodSync(store.path, 0o600);
-      });
-    },
-    delete(key) {
-      writing(store.path, () => {
-        store.delete(key as never);
-        if (secret) chmodSync(store.path, 0o600);
-      });
-    },
+    path,
+    set: (key, value) => change(key, true, (node, last) => ownSet(node, last, value)),
+    delete: (key) => change(key, false, (node, last) => void (Object.hasOwn(node, last) && delete node[last])),
   };
+}
+
+/** An own property, even one named `__proto__` (a profile may be called that): never the object's prototype. */
+function ownSet(node: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(node, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 export function openSettings(dir: string): Promise<Writable> {

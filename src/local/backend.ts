@@ -18,8 +18,7 @@ import type {
   SubmitRequest,
   Usage,
 } from '../api/schemas.js';
-import { dataDir } from '../config/paths.js';
-import type { Context } from '../context.js';
+import type { LocalOptions } from './options.js';
 import { ApiError, ExitCode, LocalError, UsageError } from '../errors.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
@@ -28,6 +27,7 @@ import { localConcurrency } from './claim.js';
 import { recoverJob, superviseLocalJobs } from './control.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
 import { createExclusive, exists, readJson } from '../util/data-files.js';
+import { RECORDS } from '../util/record-schemas.js';
 import { subscriptionFile, SUBSCRIPTION_FILE } from '../webhook/local.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
 import { sha256Hex } from '../util/sha256.js';
@@ -65,17 +65,13 @@ const KEY_FIX = 'Remove that file: the key is then free to use again (its job, i
 
 /** An idempotency key's record, or undefined when the key is new; a damaged one is an error naming its file. */
 async function readKeyRecord(path: string): Promise<KeyRecord | undefined> {
-  const record = await readJson<Partial<KeyRecord>>(path, KEY_FIX);
-  if (record === undefined) return undefined;
-  if (
-    typeof record !== 'object' ||
-    record === null ||
-    typeof record.jobId !== 'string' ||
-    !isWellFormedLocalId(record.jobId) ||
-    typeof record.digest !== 'string'
-  )
-    throw new LocalError(`${path}: not an idempotency key record of simjob.`, KEY_FIX);
-  return { jobId: record.jobId, digest: record.digest };
+  return readJson<KeyRecord>(path, RECORDS.idempotencyKey, foreignJobId, KEY_FIX);
+}
+
+/** What the schema cannot see: a key record whose job id is not one local mode makes. */
+function foreignJobId(value: unknown): string | undefined {
+  const id = (value as { jobId?: unknown } | null)?.jobId;
+  return typeof id === 'string' && !isWellFormedLocalId(id) ? `its job id is not a local job id` : undefined;
 }
 
 /** Files whose change means the job changed (the logs change all the time and are not worth waking for). */
@@ -97,7 +93,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   private warnedNoWorker = false;
 
   constructor(
-    private readonly ctx: Context,
+    private readonly options: LocalOptions,
     readonly store: LocalStore,
   ) {}
 
@@ -114,8 +110,8 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     // A lock that can never be taken (a folder made in its place) would leave the job queued for ever.
     this.store.checkLocks();
     // Refused (no simc, a webhook without its settings) before anything is written.
-    const plan = await planLocalRun(this.ctx, request, input.simc, input.analysis);
-    for (const warning of plan.warnings) this.ctx.out.warn(warning);
+    const plan = await planLocalRun(this.options, request, input.simc, input.analysis);
+    for (const warning of plan.warnings) this.options.warn(warning);
 
     const job = this.newJob(request, plan);
     const files: Record<string, { data: string; mode?: number }> = { 'input.simc': { data: request.profile.text } };
@@ -127,7 +123,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
         mode: 0o600,
       };
     }
-    if (plan.webhook) files[SUBSCRIPTION_FILE] = subscriptionFile(plan.webhook, this.ctx.config.profile);
+    if (plan.webhook) files[SUBSCRIPTION_FILE] = subscriptionFile(plan.webhook, this.options.config.profile);
     await this.store.createJob(job, files);
     if (
       idempotency &&
@@ -158,10 +154,10 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
 
   private async startWorker(): Promise<void> {
     try {
-      await ensureWorker(this.store, workerEnvFor(this.ctx));
+      await ensureWorker(this.store, this.options.workerEnv);
     } catch (error) {
       if (!(error instanceof LocalError)) throw error;
-      if (!this.warnedNoWorker) this.ctx.out.warn(`No local worker can start: ${error.message} ${error.hint ?? ''}`);
+      if (!this.warnedNoWorker) this.options.warn(`No local worker can start: ${error.message} ${error.hint ?? ''}`);
       this.warnedNoWorker = true;
     }
   }
@@ -180,9 +176,9 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     if (process.platform === 'win32') return false; // a detached run needs sessions and process groups
     const { runInline } = await import('./inline.js');
     const running = await runInline(this.store, id, {
-      env: this.ctx.env,
-      workerEnv: workerEnvFor(this.ctx),
-      concurrency: localConcurrency(this.ctx.config),
+      env: this.options.env,
+      workerEnv: this.options.workerEnv,
+      concurrency: localConcurrency(this.options.config),
       onUnrecordable: (error) => {
         this.unrecordable.set(id, error);
         this.store.tellOwnWrite(id); // the wait reads the job again, and meets the error
@@ -387,7 +383,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
         const job = await this.store.readJob(id);
         if (job) jobs.push(listItem(this.store, job));
       } catch (error) {
-        this.ctx.out.warn(`${(error as Error).message} Skipped.`); // one bad record never hides the others
+        this.options.warn(`${(error as Error).message} Skipped.`); // one bad record never hides the others
       }
     }
     const hasMore = ids.length > taken;
@@ -426,11 +422,11 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
 
   /** The simc binaries local mode would use, each with what its version line says. */
   async builds(): Promise<Fetched<BuildList>> {
-    const found = await configuredSimcs(this.ctx.env, this.ctx.config);
+    const found = await configuredSimcs(this.options.env, this.options.config);
     if (found.length === 0) throw new LocalError('No simc found for local mode.', NO_SIMC_HINT, ExitCode.USAGE);
     const builds: Build[] = [];
     for (const entry of found) {
-      const probe = await probeSimc(entry.path, this.ctx.env);
+      const probe = await probeSimc(entry.path, this.options.env);
       const version = 'error' in probe ? undefined : probe;
       const createdAt = await fs.stat(entry.path).then(
         (info) => info.mtime.toISOString(),
@@ -521,15 +517,10 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   }
 }
 
-/** The worker reads its settings (local.concurrency) from the profile this command uses. */
-function workerEnvFor(ctx: Context): NodeJS.ProcessEnv {
-  return ctx.config.profileSource === 'flag' ? { ...ctx.env, SIMJOB_PROFILE: ctx.config.profile } : ctx.env;
-}
-
-export async function createLocalBackend(ctx: Context): Promise<JobBackend> {
-  const store = new LocalStore(dataDir(ctx.env));
+export async function createLocalBackend(options: LocalOptions): Promise<JobBackend> {
+  const store = new LocalStore(options.dataDir);
   await store.init();
-  const backend = new LocalBackend(ctx, store);
+  const backend = new LocalBackend(options, store);
   if (await superviseLocalJobs(store)) await backend.ensureWorkerRuns();
   return backend;
 }

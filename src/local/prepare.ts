@@ -8,7 +8,6 @@
 import { join } from 'node:path';
 import type { MultiStageSummary, SubmitRequest } from '../api/schemas.js';
 import { dataDir } from '../config/paths.js';
-import type { Context } from '../context.js';
 import {
   analyzeProfile,
   looksLikeProfile,
@@ -23,6 +22,7 @@ import { listenerUrlWarning, requireWebhookTarget, webhookUrl } from '../webhook
 import { SINGLE_PASS_FILES, simcArgs } from './pass.js';
 import { findSimc, type SimcChoice } from './simc.js';
 import type { LocalJob } from './store.js';
+import type { LocalOptions } from './options.js';
 
 const MAX_LISTED = 5;
 
@@ -38,7 +38,7 @@ export interface LocalRunPlan {
 
 /** Refuses (exit 2) what the run cannot start with: no simc, a webhook without its URL or secret. */
 export async function planLocalRun(
-  ctx: Context,
+  ctx: Pick<LocalOptions, 'env' | 'config'>,
   request: SubmitRequest,
   simcFlag?: string,
   analysis = analyzeProfile(request.profile.text),
@@ -101,7 +101,7 @@ export function outputsOf(request: SubmitRequest): LocalJob['outputs'] {
 }
 
 /** The run a dry run describes: simc, its arguments (one pass; a staged job names its files per stage), its folder. */
-export function describeLocalRun(ctx: Context, request: SubmitRequest, plan: LocalRunPlan) {
+export function describeLocalRun(ctx: Pick<LocalOptions, 'env'>, request: SubmitRequest, plan: LocalRunPlan) {
   return {
     simc: plan.simc,
     args: plan.multiStage.enabled ? null : simcArgs(SINGLE_PASS_FILES({ outputs: outputsOf(request) })),

@@ -12,6 +12,7 @@ import type { Config } from '../config/resolve.js';
 import { ExitCode, LocalError } from '../errors.js';
 import { sha256Hex } from '../util/sha256.js';
 import { commandOnPath, isExecutableFile } from '../util/on-path.js';
+import { childProcess } from '../util/child-process.js';
 
 export interface SimcChoice {
   path: string;
@@ -81,7 +82,7 @@ function fixOfNamed(named: NamedSimc, path: string, why: string): string {
 export async function findSimc(opts: {
   flag?: string;
   env: NodeJS.ProcessEnv;
-  config: Config;
+  config: Pick<Config, 'stringSetting'>;
   channel: Channel;
 }): Promise<SimcChoice> {
   if (opts.flag) return checkNamed({ raw: opts.flag, source: '--simc' }, opts.env);
@@ -98,7 +99,10 @@ export async function findSimc(opts: {
 type ConfiguredSimc = { channel: Channel | null; source: string; path: string };
 
 /** Every configured binary, for `builds --local`: one entry per source that names one (duplicates kept, marked). */
-export async function configuredSimcs(env: NodeJS.ProcessEnv, config: Config): Promise<ConfiguredSimc[]> {
+export async function configuredSimcs(
+  env: NodeJS.ProcessEnv,
+  config: Pick<Config, 'stringSetting'>,
+): Promise<ConfiguredSimc[]> {
   const found: ConfiguredSimc[] = [];
   if (env.SIMJOB_SIMC) found.push({ channel: null, source: 'SIMJOB_SIMC', path: simcPath(env.SIMJOB_SIMC, env) });
   for (const channel of ['nightly', 'weekly', 'latest'] as const) {
@@ -144,26 +148,37 @@ export function localBuildId(path: string, versionLine: string | null): string {
 
 /** Run simc with no arguments (it prints its version line and usage) and read the version line, in a run's env. */
 export async function probeSimc(path: string, env: NodeJS.ProcessEnv): Promise<SimcVersion | { error: string }> {
-  const { execa } = await import('execa');
-  const result = await execa(path, [], {
-    env: simcEnv(env),
-    extendEnv: false,
-    reject: false,
-    timeout: 15_000,
-    stdin: 'ignore',
-    maxBuffer: 1024 * 1024,
+  // node:child_process, as every other process simjob starts (util/child-process.ts): execa did only this one.
+  const { stdout, spawnError } = await new Promise<{ stdout: string; spawnError?: string }>((resolve) => {
+    let out = '';
+    const child = childProcess().spawn(path, [], {
+      env: simcEnv(env),
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: PROBE_TIMEOUT_MS,
+      windowsHide: true,
+    });
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      if (out.length < PROBE_MAX_CHARS) out += chunk;
+      else child.kill(); // the version line is the first; a program that prints on and on is not simc
+    });
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      resolve({ stdout: out, spawnError: error.code ? `${error.code}: it could not be started` : error.message }),
+    );
+    child.once('close', () => resolve({ stdout: out }));
   });
-  const stdout = typeof result.stdout === 'string' ? result.stdout : '';
   // Some builds print "Nothing to sim! <version line>" when given nothing.
   for (const line of stdout.split(/\r?\n/)) {
     const at = line.indexOf('SimulationCraft ');
     const parsed = at >= 0 ? parseVersionLine(line.slice(at)) : undefined;
     if (parsed) return parsed;
   }
-  if (result.failed && result.exitCode === undefined)
-    return { error: result.shortMessage ?? 'it could not be started' };
+  if (spawnError) return { error: spawnError };
   return { error: 'it printed no "SimulationCraft <version> for World of Warcraft …" line' };
 }
+
+const PROBE_TIMEOUT_MS = 15_000;
+const PROBE_MAX_CHARS = 1024 * 1024;
 
 // -- one run ------------------------------------------------------------------------------------------------------
 

@@ -41,6 +41,7 @@ import { withLock } from './lock.js';
 import { isWellFormedLocalId } from './ids.js';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { errnoCode } from '../util/errno.js';
+import { RECORDS } from '../util/record-schemas.js';
 
 /** What a job's `build` says: the simc binary that ran (or will run) it, as read from its version line. */
 export interface LocalBuildInfo {
@@ -224,12 +225,7 @@ export class LocalStore {
 
   /** A job's record, checked for shape: a damaged or reshaped one is an error naming its file. */
   async readJob(id: string): Promise<LocalJob | undefined> {
-    const path = this.file(id, 'job.json');
-    const record = await readJson<unknown>(path);
-    if (record === undefined) return undefined;
-    const wrong = shapeProblem(record, id);
-    if (wrong) throw new LocalError(`${path}: not a job record of simjob (${wrong}).`, 'Delete that job folder.');
-    return record as LocalJob;
+    return readJson<LocalJob>(this.file(id, 'job.json'), RECORDS.job, (record) => shapeProblem(record, id));
   }
 
   /**
@@ -349,7 +345,7 @@ export class LocalStore {
   // -- per-job side files -------------------------------------------------------------------------------------------
 
   async readProgress(id: string): Promise<LocalProgress | undefined> {
-    return readJson<LocalProgress>(this.file(id, 'progress.json')).catch(() => undefined); // best effort
+    return readJson<LocalProgress>(this.file(id, 'progress.json'), RECORDS.progress).catch(() => undefined); // best effort
   }
 
   async writeProgress(id: string, progress: LocalProgress): Promise<void> {
@@ -369,7 +365,7 @@ export class LocalStore {
   }
 
   async readResult(id: string): Promise<LocalResultFile | undefined> {
-    return readJson<LocalResultFile>(this.file(id, 'result.json'));
+    return readJson<LocalResultFile>(this.file(id, 'result.json'), RECORDS.result);
   }
 
   async writeResult(id: string, result: LocalResultFile): Promise<void> {
@@ -427,8 +423,5 @@ function shapeProblem(record: unknown, id: string): string | undefined {
   const status = record.status;
   if (typeof status !== 'string' || !(isWaiting(status) || isActive(status) || isTerminal(status)))
     return 'no known status';
-  for (const key of ['createdAt', 'queuedAt', 'priority']) if (typeof record[key] !== 'string') return `no ${key}`;
-  if (typeof record.attempt !== 'number') return 'no attempt';
-  for (const key of ['simc', 'outputs']) if (!isObject(record[key])) return `no ${key}`;
-  return undefined;
+  return undefined; // the rest is the schema's (util/record-schemas.ts)
 }

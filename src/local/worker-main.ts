@@ -30,7 +30,9 @@ async function main(): Promise<void> {
   for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(signal, () => shutdown.abort());
   let concurrency = 1; // a broken config.json: one at a time rather than not at all
   try {
-    concurrency = localConcurrency(new Config(env, {}));
+    // The library's local client gives its concurrency as an option, not a setting (src/lib/client.ts).
+    const given = Number(env.SIMJOB_LOCAL_CONCURRENCY);
+    concurrency = Number.isSafeInteger(given) && given >= 1 ? given : localConcurrency(new Config(env, {}));
   } catch {
     // as above
   }

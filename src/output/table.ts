@@ -1,4 +1,5 @@
 import Table from 'cli-table3';
+import stringWidth from 'string-width';
 import type { Output } from './io.js';
 import { terminalSafeLine } from './safe.js';
 
@@ -133,7 +134,8 @@ function fitWidths(widths: number[], budget: number, shrinkIndex: number, words:
 
 export function truncate(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
-  return `${[...text].slice(0, Math.max(1, width - 1)).join('')}…`;
+  const [head] = splitAtWidth(text, Math.max(1, width - 1));
+  return `${head}…`;
 }
 
 /**
@@ -174,9 +176,13 @@ function pieces(word: string, width: number): string[] {
       continue;
     }
     if (line) out.push(line);
-    const chars = [...part];
-    for (; chars.length > width; chars.splice(0, width)) out.push(chars.slice(0, width).join(''));
-    line = chars.join('');
+    let rest = part;
+    while (displayWidth(rest) > width) {
+      const [head, tail] = splitAtWidth(rest, width);
+      out.push(head);
+      rest = tail;
+    }
+    line = rest;
   }
   if (line) out.push(line);
   return out;
@@ -209,6 +215,25 @@ function longestWord(text: string): number {
   return longest;
 }
 
+/**
+ * The columns a terminal gives the text: string-width's count (CJK and most emoji take two, combining marks none).
+ * Plain ASCII, nearly every cell, is its length: string-width segments graphemes, which 140,000 cells would feel.
+ */
 function displayWidth(text: string): number {
-  return [...text].length;
+  return PLAIN.test(text) ? text.length : stringWidth(text);
 }
+
+const PLAIN = /^[\x20-\x7e]*$/;
+
+/** The longest head of `text` (whole graphemes, at least one) that fits `width` columns, and the rest. */
+function splitAtWidth(text: string, width: number): [string, string] {
+  let head = '';
+  for (const { segment } of graphemes().segment(text)) {
+    if (head && displayWidth(head + segment) > width) break;
+    head += segment;
+  }
+  return [head, text.slice(head.length)];
+}
+
+let segmenter: Intl.Segmenter | undefined;
+const graphemes = () => (segmenter ??= new Intl.Segmenter());

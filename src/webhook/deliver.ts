@@ -12,6 +12,7 @@
  */
 import { sleep as sleepFor } from '../util/sleep.js';
 import { readJson, writeJsonAtomic } from '../util/data-files.js';
+import { RECORDS } from '../util/record-schemas.js';
 import { userAgent } from '../version.js';
 import { deliveryHeaders, describeOutcome, isRetryableOutcome, isSuccess, postRaw, type PostOutcome } from './post.js';
 import { signatureHeader } from './signature.js';
@@ -203,7 +204,7 @@ function send(
 /** A record kept as a JSON file (the job folder's webhook.json), replaced atomically on every write. */
 export function fileRecordStore(path: string): RecordStore {
   return {
-    read: () => readJson<DeliveryRecord>(path),
+    read: () => readJson<DeliveryRecord>(path, RECORDS.delivery),
     write: (record) => writeJsonAtomic(path, record),
   };
 }

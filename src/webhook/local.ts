@@ -19,6 +19,8 @@ import {
   type WebhookTarget,
 } from './deliver.js';
 import { webhookUrl } from './target.js';
+import { readJson } from '../util/data-files.js';
+import { RECORDS } from '../util/record-schemas.js';
 
 const RECORD_FILE = 'webhook.json';
 export const SUBSCRIPTION_FILE = 'webhook-subscription.json';
@@ -121,12 +123,8 @@ export class LocalDeliveries {
 
   /** The URL chosen at submit; the secret as of now (from the worker's environment, or the profile's credentials). */
   private async target(id: string): Promise<WebhookTarget | undefined> {
-    let subscription: Subscription | undefined;
-    try {
-      subscription = JSON.parse(await fs.readFile(this.store.file(id, SUBSCRIPTION_FILE), 'utf8')) as Subscription;
-    } catch {
-      subscription = undefined;
-    }
+    // A subscription that is not one (edited by hand) fails the delivery naming the file (deliver's catch logs it).
+    const subscription = await readJson<Subscription>(this.store.file(id, SUBSCRIPTION_FILE), RECORDS.subscription);
     const config = new Config(this.env, { profile: subscription?.profile });
     const url = subscription?.url ?? webhookUrl(config, this.env);
     const secret = config.webhookSecret();

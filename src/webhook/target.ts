@@ -15,7 +15,7 @@ const NOT_CONFIGURED_HINT =
   'Set the receiver with `simjob config set webhook.url http://127.0.0.1:8790/webhooks` (or SIMJOB_WEBHOOK_URL) and the signing secret with `simjob webhook secret set` (or SIMJOB_WEBHOOK_SECRET), or submit without --webhook.';
 
 /** The receiver's URL as configured (an empty SIMJOB_WEBHOOK_URL counts as unset), not yet checked. */
-export function webhookUrl(config: Config, env: NodeJS.ProcessEnv): string | undefined {
+export function webhookUrl(config: Pick<Config, 'stringSetting'>, env: NodeJS.ProcessEnv): string | undefined {
   return env.SIMJOB_WEBHOOK_URL || config.stringSetting('webhook.url') || undefined;
 }
 
@@ -24,7 +24,10 @@ export function webhookUrl(config: Config, env: NodeJS.ProcessEnv): string | und
  * refused, naming the service's code webhook_not_configured. Exit 2, not an API error's 1: what is missing is a
  * setting of this machine, which the hint says how to set.
  */
-export function requireWebhookTarget(config: Config, env: NodeJS.ProcessEnv): WebhookTarget {
+export function requireWebhookTarget(
+  config: Pick<Config, 'stringSetting' | 'webhookSecret'>,
+  env: NodeJS.ProcessEnv,
+): WebhookTarget {
   const raw = webhookUrl(config, env);
   const secret = config.webhookSecret();
   if (raw && secret)

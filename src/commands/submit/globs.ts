@@ -1,6 +1,7 @@
 /**
  * Profile arguments: globs the shell did not expand (quoted, or a shell without globbing) are expanded here. Node 20
- * has no fs.glob, so this is a small sh-like matcher.
+ * has no fs.glob, so the folders are walked here, one path segment at a time; each segment's pattern is matched by
+ * picomatch (hidden entries only by a segment that starts with a dot, as in sh: checked before it).
  */
 // fs.promises read where used: a top-level node:fs/promises import would load it (and readline) with the submit
 // command's code, though most submits name plain files.
@@ -37,6 +38,8 @@ export async function expandProfileArgs(args: readonly string[]): Promise<{ path
 }
 
 async function expandGlob(pattern: string): Promise<string[]> {
+  // Loaded here, not with hasGlob: submit imports that, and most submits name plain files.
+  const { default: picomatch } = await import('picomatch');
   const absolute = pattern.startsWith('/');
   const segments = pattern.split('/').filter((s) => s !== '');
   let current: string[] = [absolute ? '/' : ''];
@@ -48,7 +51,7 @@ async function expandGlob(pattern: string): Promise<string[]> {
       } else if (!GLOB_CHARS.test(segment)) {
         nextPaths.push(joinPath(base, segment));
       } else {
-        const re = segmentRegex(segment);
+        const re = segmentRegex(picomatch, segment);
         for (const name of await names(base)) {
           if (name.startsWith('.') && !segment.startsWith('.')) continue;
           if (re.test(name)) nextPaths.push(joinPath(base, name));
@@ -90,25 +93,11 @@ async function descendants(dir: string): Promise<string[]> {
   return found;
 }
 
-function segmentRegex(segment: string): RegExp {
-  let re = '';
-  for (let i = 0; i < segment.length; i++) {
-    const ch = segment[i]!;
-    if (ch === '*') re += '[^/]*';
-    else if (ch === '?') re += '[^/]';
-    else if (ch === '[') {
-      const end = segment.indexOf(']', i + 2);
-      if (end < 0) {
-        re += '\\[';
-        continue;
-      }
-      let body = segment.slice(i + 1, end);
-      if (body.startsWith('!')) body = `^${body.slice(1)}`;
-      re += `[${body.replace(/\\/g, '\\\\')}]`;
-      i = end;
-    } else re += ch.replace(/[.+^${}()|\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
+/** One path segment's pattern (`*`, `?`, `[abc]`, `[!abc]`), matched by picomatch as sh would match it. */
+function segmentRegex(picomatch: typeof import('picomatch'), segment: string): { test(name: string): boolean } {
+  // sh writes a negated class [!a]; picomatch reads that as a class holding "!", and wants [^a].
+  const pattern = segment.replace(/\[!/g, '[^');
+  return { test: picomatch(pattern, { dot: true, nobrace: true, noextglob: true }) };
 }
 
 async function isFile(path: string): Promise<boolean> {

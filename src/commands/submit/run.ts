@@ -142,7 +142,7 @@ function sayMultistage(ctx: Context, prepared: PreparedSubmission[], local: bool
 }
 
 function resolveChannel(ctx: Context, options: SubmitOptions): Channel {
-  const channel = options.channel ?? (ctx.config.stringSetting('channel') as Channel | undefined);
+  const channel = options.channel ?? ctx.config.channelSetting();
   if (channel) return channel;
   if (options.local) return 'latest';
   throw new UsageError(
