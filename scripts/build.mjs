@@ -70,20 +70,20 @@ const lazyChildProcessForCommander = {
  * rollup moves a grouped module's static imports into its group unless they have one: the api group's are core's.
  */
 const API_CLIENT = new Set(
-  ['remote', 'http', 'explain', 'redact', 'retry', 'transport', 'proxy-env'].map((name) => `src/api/${name}.ts`),
+  ['remote', 'http', 'explain', 'redact', 'retry', 'transport', 'proxy-env'].map((name) => `src/core/api/${name}.ts`),
 );
 /**
- * zod and the schemas of src/api/schemas.ts: the API client checks every answer with them, and local mode checks a
+ * zod and the schemas of src/core/api/schemas.ts: the API client checks every answer with them, and local mode checks a
  * submission, so they are a group of their own; otherwise rollup would draw them into the api group (it takes a
  * grouped module's imports along) and a local submit would load the whole API client.
  */
-const SCHEMAS = /^(src\/api\/schemas\.ts|node_modules\/zod\/)/;
+const SCHEMAS = /^(src\/core\/api\/schemas\.ts|node_modules\/zod\/)/;
 /**
  * Small modules the API client shares with the CLI and local code (the CLI closes pooled connections on the way out;
  * a local wait sleeps): in core, which everything has loaded anyway. Left to rollup, they would be drawn into the api
  * group (it takes a grouped module's imports along), and every command would load the whole API client.
  */
-const SHARED_WITH_API = new Set(['src/util/sleep.ts', 'src/api/connections.ts']);
+const SHARED_WITH_API = new Set(['src/util/sleep.ts', 'src/core/api/connections.ts']);
 function groups(cliEntry) {
   let core;
   return (id, { getModuleInfo }) => {
@@ -111,7 +111,7 @@ function staticImports(entry, getModuleInfo) {
   return found;
 }
 
-const entryPoints = { cli: 'src/cli.ts', worker: 'src/local/worker-main.ts' };
+const entryPoints = { cli: 'src/cli/cli.ts', worker: 'src/core/local/worker-main.ts' };
 try {
   await build({
     plugins: [lazyChildProcessForCommander],
@@ -185,7 +185,7 @@ async function chunk(entries) {
 }
 
 /**
- * The library (`import … from 'simjob'`, src/lib/index.ts): an ES module of its own in dist/lib/ (`.mjs`, so the
+ * The library (`import … from 'simjob'`, src/index.ts): an ES module of its own in dist/lib/ (`.mjs`, so the
  * CommonJS package.json files of dist/ do not apply), with its chunks, and its types as one declaration file,
  * dist/simjob.d.ts, that needs nothing else installed (rollup-plugin-dts bundles the declarations tsc writes). The
  * CLI's files are untouched by it: a command loads none of these.
@@ -193,7 +193,7 @@ async function chunk(entries) {
 async function buildLibrary() {
   await build({
     absWorkingDir: root,
-    entryPoints: { simjob: 'src/lib/index.ts' },
+    entryPoints: { simjob: 'src/index.ts' },
     outdir: join(out, 'lib'),
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -236,7 +236,7 @@ async function buildLibrary() {
     // Type errors are `npm run typecheck`'s to report: here only what stops the declarations being written. Only
     // the files the entry's declarations reach are emitted (the entry, then whatever each emitted file imports):
     // about 20 of src/'s 200, a third of the time of emitting them all.
-    const rootNames = ['src/lib/index.ts', 'src/types/globals.d.ts'].map((file) => resolve(root, file));
+    const rootNames = ['src/index.ts', 'src/types/globals.d.ts'].map((file) => resolve(root, file));
     const program = ts.createProgram({ rootNames, options });
     const todo = [rootNames[0]];
     const emitted = new Set();
@@ -261,7 +261,7 @@ async function buildLibrary() {
     }
     const { dts } = await import('rollup-plugin-dts');
     const bundle = await rollup({
-      input: join(declarations, 'lib', 'index.d.ts'),
+      input: join(declarations, 'index.d.ts'),
       plugins: [dts()],
       // Internal modules' declarations name zod; what the entry's types reach is checked below instead.
       onwarn: (warning, warn) => (warning.code === 'UNRESOLVED_IMPORT' ? undefined : warn(warning)),

@@ -1,5 +1,5 @@
 /**
- * `submit --local --wait` runs its own job (src/local/inline.ts) when the queue has room: simc detached in a
+ * `submit --local --wait` runs its own job (src/core/local/inline.ts) when the queue has room: simc detached in a
  * session of its own. What a user sees stays as with the background worker: Ctrl-C leaves the job running, a
  * waiting CLI that dies loses nothing, cancel stops simc.
  */

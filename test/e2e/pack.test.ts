@@ -96,7 +96,7 @@ describe('the npm package', () => {
       reject: false,
     });
     expect(failed.exitCode).toBe(2);
-    expect(failed.stderr).toMatch(/\/src\/config\/resolve\.ts:\d+:\d+\)/);
+    expect(failed.stderr).toMatch(/\/src\/core\/config\/resolve\.ts:\d+:\d+\)/);
   });
 
   it('installs with no dependencies at all: everything is bundled', () => {

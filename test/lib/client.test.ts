@@ -1,5 +1,5 @@
 /**
- * The library in-process (src/lib), as a bot or guild tool calls it: a client of the test server and a local client
+ * The library in-process (src/core), as a bot or guild tool calls it: a client of the test server and a local client
  * of the stand-in simc, with the same calls; typed errors; and not one byte written to stdout or stderr.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import {
   WaitTimeoutError,
   type Client,
   type StatusRecord,
-} from '../../src/lib/index.js';
+} from '../../src/index.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { cleanUp, FAKE_SIMC, localEnv, quickProfile, type LocalEnv } from '../e2e/local-helpers.js';
 import { tempDir } from '../helpers/temp.js';

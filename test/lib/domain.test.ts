@@ -17,7 +17,7 @@ import {
   UsageError,
   type ResultRecord,
   type Summary,
-} from '../../src/lib/index.js';
+} from '../../src/index.js';
 import { REPO_ROOT } from '../helpers/shared.js';
 
 const fixture = (...path: string[]) => readFileSync(join(REPO_ROOT, 'test', 'fixtures', ...path), 'utf8');

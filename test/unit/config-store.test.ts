@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openCredentials, openSettings, readProfileSettings } from '../../src/config/store.js';
+import { openCredentials, openSettings, readProfileSettings } from '../../src/core/config/store.js';
 import { UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/temp.js';
 

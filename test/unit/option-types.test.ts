@@ -1,16 +1,16 @@
 import { Readable } from 'node:stream';
 import { Command } from '@commander-js/extra-typings';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { Context } from '../../src/context.js';
-import { lazyAction, type Runtime } from '../../src/commands/define.js';
+import type { Context } from '../../src/cli/context.js';
+import { lazyAction, type Runtime } from '../../src/cli/commands/define.js';
 import { memoryStream } from '../helpers/streams.js';
-import type { CompareOptions, StatusOptions, SubmitCommandOptions, TopGearOptions } from '../../src/program.js';
+import type { CompareOptions, StatusOptions, SubmitCommandOptions, TopGearOptions } from '../../src/cli/program.js';
 
-import { run as statusRun } from '../../src/commands/status/run.js';
-import { run as compareRun } from '../../src/commands/compare/run.js';
-import { run as topGearRun } from '../../src/commands/topgear/run.js';
+import { run as statusRun } from '../../src/cli/commands/status/run.js';
+import { run as compareRun } from '../../src/cli/commands/compare/run.js';
+import { run as topGearRun } from '../../src/cli/commands/topgear/run.js';
 
-// Each command's options type follows from its flags in src/program.ts (docs/design.md, Defining a command). The
+// Each command's options type follows from its flags in src/cli/program.ts (docs/design.md, Defining a command). The
 // type-level checks below are run by `npm run typecheck` (tsc covers test/).
 
 describe('the options type of a command', () => {

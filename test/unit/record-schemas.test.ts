@@ -6,11 +6,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalError } from '../../src/errors.js';
-import type { LocalJob } from '../../src/local/store.js';
-import { LocalStore } from '../../src/local/store.js';
+import type { LocalJob } from '../../src/core/local/store.js';
+import { LocalStore } from '../../src/core/local/store.js';
 import { readJson } from '../../src/util/data-files.js';
 import { RECORDS } from '../../src/util/record-schemas.js';
-import { fileRecordStore } from '../../src/webhook/deliver.js';
+import { fileRecordStore } from '../../src/core/webhook/deliver.js';
 import { tempDir } from '../helpers/temp.js';
 
 const id = 'local-01m89000000000000a';

@@ -4,8 +4,8 @@
  */
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { Output } from '../../src/output/io.js';
-import { printTable, truncate, wrap } from '../../src/output/table.js';
+import { Output } from '../../src/cli/output/io.js';
+import { printTable, truncate, wrap } from '../../src/cli/output/table.js';
 import { memoryStream } from '../helpers/streams.js';
 
 const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');

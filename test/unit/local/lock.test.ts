@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExclusive, writeFileAtomic, writeJsonAtomic } from '../../../src/util/data-files.js';
-import { tryLock, withLock } from '../../../src/local/lock.js';
-import { isAlive } from '../../../src/local/pids.js';
+import { tryLock, withLock } from '../../../src/core/local/lock.js';
+import { isAlive } from '../../../src/core/local/pids.js';
 
 let dirs: string[] = [];
 function tempDir(): string {
