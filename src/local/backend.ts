@@ -251,6 +251,9 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
         await this.startWorker();
       }
     } else if (isActive(job.status)) {
+      // A run whose end its worker could not record (its folder unwritable) loses its running marker: taking the
+      // job's lock names the fault here, so no wait hangs on a job that can no longer end.
+      if (!(await this.store.runningIds()).includes(id)) await this.store.updateJob(id, () => undefined);
       if (isOrphan(job, await liveWorker(this.store))) {
         await recoverJob(this.store, job);
         job = await this.mustRead(id);
