@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { languageOptions: { globals: { ...globals.node } } },
-  { ignores: ['dist/', 'node_modules/', 'coverage/', '.cache/', '.tmp/', '.dist-next-*/', 'completions/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', '.cache/', '.tmp/', '.dist-next-*/', 'completions/', 'etc/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   // Terminal safety and parsers match control characters on purpose.

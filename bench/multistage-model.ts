@@ -14,8 +14,8 @@
  *   samples), which also makes the stopping point vary as in the stand-in (e.g. 900 or 1,000 at target 0.2).
  * It returns a json2-shaped report, so the orchestrator under test (`runStaged`) is the real one.
  */
-import { analyzeProfile } from '../src/profile/index.js';
-import type { RunPass } from '../src/multistage/run.js';
+import { analyzeProfile } from '../src/domain/profile/index.js';
+import type { RunPass } from '../src/domain/multistage/run.js';
 import { Rng as StandInRng } from '../test/fake-simc/engine.mjs';
 
 export const STAND_IN_CONFIDENCE_ESTIMATOR = 1.9599639854088815;

@@ -24,8 +24,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runStaged, type RunPass, type StagedRunResult } from '../src/multistage/run.js';
-import { DEFAULT_CULL_ALPHA } from '../src/multistage/cull.js';
+import { runStaged, type RunPass, type StagedRunResult } from '../src/domain/multistage/run.js';
+import { DEFAULT_CULL_ALPHA } from '../src/domain/multistage/cull.js';
 import { modelRunPass, Rng } from './multistage-model.js';
 
 const SIMC = resolve(import.meta.dirname ?? '.', '..', 'test', 'fake-simc', 'simc');

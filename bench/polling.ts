@@ -11,9 +11,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { StatusRecord } from '../src/api/schemas.js';
-import type { JobBackend } from '../src/jobs/backend.js';
-import { waitForTerminal } from '../src/jobs/wait.js';
+import type { StatusRecord } from '../src/core/api/schemas.js';
+import type { JobBackend } from '../src/core/jobs/backend.js';
+import { waitForTerminal } from '../src/core/jobs/wait.js';
 import { startServer } from '../test/server/index.js';
 import { printFigures } from './lib/figures.js';
 

@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseAddonExport } from '../src/addon/export.js';
-import { planTopGear } from '../src/topgear/combinations.js';
-import { topGearProfile } from '../src/topgear/profile.js';
-import { analyzeProfile } from '../src/profile/index.js';
+import { parseAddonExport } from '../src/domain/addon/export.js';
+import { planTopGear } from '../src/domain/topgear/combinations.js';
+import { topGearProfile } from '../src/domain/topgear/profile.js';
+import { analyzeProfile } from '../src/domain/profile/index.js';
 import { median, printFigures } from './lib/figures.js';
 
 const base = readFileSync(

@@ -326,7 +326,7 @@ complete -c simjob -n '__simjob_state \'droptimizer\'' -s 'p' -l 'profile' -r -f
 complete -c simjob -n '__simjob_state \'droptimizer\'' -l 'base-url' -r -f -d 'API base URL (also SIMJOB_BASE_URL).'
 complete -c simjob -n '__simjob_state \'statweights\'' -l 'stats' -r -f -d 'Stats to weigh, comma-separated (default primary,crit,haste,mastery,vers): primary, strength, agility, intellect, crit, haste, mastery, vers, weapon_dps.'
 complete -c simjob -n '__simjob_state \'statweights\'' -l 'method' -r -f -a 'profilesets scale' -d 'profilesets: one profileset per stat adding --amount points (default); scale: simc\'s scale factors.'
-complete -c simjob -n '__simjob_state \'statweights\'' -l 'amount' -r -f -d 'Points of the stat each profileset adds (default 300).'
+complete -c simjob -n '__simjob_state \'statweights\'' -l 'amount' -r -f -d 'Points of the stat each profileset adds (default 300, at most 10,000).'
 complete -c simjob -n '__simjob_state \'statweights\'' -l 'target-error' -r -f -d 'simc\'s target_error for every run (default 0.05).'
 complete -c simjob -n '__simjob_state \'statweights\'' -s 'o' -l 'output' -r -F -d 'Write the generated profile to FILE and submit nothing.'
 complete -c simjob -n '__simjob_state \'statweights\'' -s 'c' -l 'channel' -r -f -a 'nightly weekly latest' -d 'Build channel.'

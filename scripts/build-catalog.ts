@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Build simjob's droptimizer catalog (src/droptimizer/catalog.ts) from the pybots-format catalog, mending its known
+ * Build simjob's droptimizer catalog (src/domain/droptimizer/catalog.ts) from the pybots-format catalog, mending its known
  * defects (test/fixtures/droptimizer/README.md), and write it with the licence and a NOTICE of what changed.
  *
  * Usage: node scripts/tsrun.mjs scripts/build-catalog.ts [FIXTURE_DIR] [OUT_DIR]
@@ -30,9 +30,9 @@ import {
   type ItemBuild,
   type ItemSlot,
   type ItemSource,
-} from '../src/droptimizer/catalog.js';
-import { DIFFICULTIES } from '../src/droptimizer/choices.js';
-import { specFacts, type ArmorType, type PrimaryStat, type Role } from '../src/game/specs.js';
+} from '../src/domain/droptimizer/catalog.js';
+import { DIFFICULTIES } from '../src/domain/droptimizer/choices.js';
+import { specFacts, type ArmorType, type PrimaryStat, type Role } from '../src/domain/game/specs.js';
 
 const root = resolve(import.meta.dirname, '..');
 const fixtures = resolve(process.argv[2] ?? join(root, 'test', 'fixtures', 'droptimizer'));
@@ -211,7 +211,7 @@ function trinketFor(flag: string): NonNullable<CatalogItem['for']> {
   const known = specs.map((key) => {
     const [className, spec] = key.split('/') as [string, string];
     const found = specFacts(className, spec);
-    if (!found) throw new Error(`journal spec ${key} is not in src/game/specs.ts`);
+    if (!found) throw new Error(`journal spec ${key} is not in src/domain/game/specs.ts`);
     return found;
   });
   return {

@@ -70,20 +70,20 @@ const lazyChildProcessForCommander = {
  * rollup moves a grouped module's static imports into its group unless they have one: the api group's are core's.
  */
 const API_CLIENT = new Set(
-  ['remote', 'http', 'explain', 'redact', 'retry', 'transport', 'proxy-env'].map((name) => `src/api/${name}.ts`),
+  ['remote', 'http', 'explain', 'redact', 'retry', 'transport', 'proxy-env'].map((name) => `src/core/api/${name}.ts`),
 );
 /**
- * zod and the schemas of src/api/schemas.ts: the API client checks every answer with them, and local mode checks a
+ * zod and the schemas of src/core/api/schemas.ts: the API client checks every answer with them, and local mode checks a
  * submission, so they are a group of their own; otherwise rollup would draw them into the api group (it takes a
  * grouped module's imports along) and a local submit would load the whole API client.
  */
-const SCHEMAS = /^(src\/api\/schemas\.ts|node_modules\/zod\/)/;
+const SCHEMAS = /^(src\/core\/api\/schemas\.ts|node_modules\/zod\/)/;
 /**
  * Small modules the API client shares with the CLI and local code (the CLI closes pooled connections on the way out;
  * a local wait sleeps): in core, which everything has loaded anyway. Left to rollup, they would be drawn into the api
  * group (it takes a grouped module's imports along), and every command would load the whole API client.
  */
-const SHARED_WITH_API = new Set(['src/util/sleep.ts', 'src/api/connections.ts']);
+const SHARED_WITH_API = new Set(['src/util/sleep.ts', 'src/core/api/connections.ts']);
 function groups(cliEntry) {
   let core;
   return (id, { getModuleInfo }) => {
@@ -111,7 +111,7 @@ function staticImports(entry, getModuleInfo) {
   return found;
 }
 
-const entryPoints = { cli: 'src/cli.ts', worker: 'src/local/worker-main.ts' };
+const entryPoints = { cli: 'src/cli/cli.ts', worker: 'src/core/local/worker-main.ts' };
 try {
   await build({
     plugins: [lazyChildProcessForCommander],
@@ -134,6 +134,7 @@ try {
     logLevel: 'warning',
   });
   await chunk(Object.keys(entryPoints));
+  await buildLibrary();
 } catch (error) {
   rmSync(out, { recursive: true, force: true });
   throw error;
@@ -183,6 +184,101 @@ async function chunk(entries) {
   }
 }
 
+/**
+ * The library (`import … from 'simjob'`, src/index.ts): an ES module of its own in dist/lib/ (`.mjs`, so the
+ * CommonJS package.json files of dist/ do not apply), with its chunks, and its types as one declaration file,
+ * dist/simjob.d.ts, that needs nothing else installed (rollup-plugin-dts bundles the declarations tsc writes). The
+ * CLI's files are untouched by it: a command loads none of these.
+ */
+async function buildLibrary() {
+  await build({
+    absWorkingDir: root,
+    entryPoints: { simjob: 'src/index.ts' },
+    outdir: join(out, 'lib'),
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    sourcemap: 'linked',
+    sourcesContent: false,
+    minify: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    define: { __SIMJOB_VERSION__: JSON.stringify(pkg.version) },
+    // Bundled CommonJS libraries (https-proxy-agent, …) require Node's built-ins; an ES module has no `require`.
+    banner: {
+      js: "import { createRequire as __simjobRequire } from 'node:module'; const require = __simjobRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  const declarations = mkdtempSync(join(tmpdir(), 'simjob-dts-'));
+  try {
+    const { default: ts } = await import('typescript');
+    const config = ts.getParsedCommandLineOfConfigFile(
+      resolve(root, 'tsconfig.json'),
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (d) => {
+          throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+        },
+      },
+    );
+    const options = {
+      ...config.options,
+      noEmit: false,
+      declaration: true,
+      emitDeclarationOnly: true,
+      outDir: declarations,
+      rootDir: resolve(root, 'src'),
+    };
+    // Type errors are `npm run typecheck`'s to report: here only what stops the declarations being written. Only
+    // the files the entry's declarations reach are emitted (the entry, then whatever each emitted file imports):
+    // about 20 of src/'s 200, a third of the time of emitting them all.
+    const rootNames = ['src/index.ts', 'src/types/globals.d.ts'].map((file) => resolve(root, file));
+    const program = ts.createProgram({ rootNames, options });
+    const todo = [rootNames[0]];
+    const emitted = new Set();
+    const problems = [];
+    while (todo.length) {
+      const file = todo.pop();
+      if (emitted.has(file)) continue;
+      emitted.add(file);
+      const result = program.emit(program.getSourceFile(file), (name, text) => {
+        mkdirSync(dirname(name), { recursive: true });
+        writeFileSync(name, text);
+        for (const [, spec] of text.matchAll(/(?:from |import\()['"](\.{1,2}\/[^'"]+)\.js['"]/g)) {
+          const source = resolve(dirname(file), `${spec}.ts`);
+          if (existsSync(source)) todo.push(source);
+        }
+      });
+      problems.push(...result.diagnostics);
+    }
+    if (problems.length) {
+      const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
+      throw new Error(ts.formatDiagnostics(problems, host));
+    }
+    const { dts } = await import('rollup-plugin-dts');
+    const bundle = await rollup({
+      input: join(declarations, 'index.d.ts'),
+      plugins: [dts()],
+      // Internal modules' declarations name zod; what the entry's types reach is checked below instead.
+      onwarn: (warning, warn) => (warning.code === 'UNRESOLVED_IMPORT' ? undefined : warn(warning)),
+    });
+    const { output } = await bundle.generate({ format: 'es' });
+    await bundle.close();
+    const text = output[0].code;
+    // The package has no dependencies: its types must not name a module the user lacks (zod, say).
+    const imported = [...text.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
+    if (imported.length)
+      throw new Error(`dist/simjob.d.ts imports ${imported.join(', ')}: the library's types must stand alone.`);
+    writeFileSync(join(out, 'simjob.d.ts'), text);
+  } finally {
+    rmSync(declarations, { recursive: true, force: true });
+  }
+}
+
 // Node looks for the package.json that says how to read each .js file it loads, walking up from the file's folder; one
 // in each dist folder ends the walk there (and says CommonJS, where simjob's own package.json says module).
 for (const dir of [out, join(out, 'chunks')]) writeFileSync(resolve(dir, 'package.json'), '{ "type": "commonjs" }\n');
@@ -192,9 +288,12 @@ for (const dir of [out, join(out, 'chunks')]) writeFileSync(resolve(dir, 'packag
 if (existsSync(dist)) {
   const files = readdirSync(out, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
   const fresh = new Set(files.map((entry) => relative(out, join(entry.parentPath, entry.name))));
-  const order = (file) => (file.startsWith(`chunks${sep}`) ? 0 : 1);
-  mkdirSync(join(dist, 'chunks'), { recursive: true });
-  for (const file of [...fresh].sort((a, b) => order(a) - order(b))) renameSync(join(out, file), join(dist, file));
+  // Chunks (the CLI's, the library's) before the entries that load them.
+  const order = (file) => (file.split(sep).includes('chunks') ? 0 : 1);
+  for (const file of [...fresh].sort((a, b) => order(a) - order(b))) {
+    mkdirSync(dirname(join(dist, file)), { recursive: true });
+    renameSync(join(out, file), join(dist, file));
+  }
   for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
     const file = relative(dist, join(entry.parentPath, entry.name));
     if (entry.isFile() && !fresh.has(file)) rmSync(join(dist, file));

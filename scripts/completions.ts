@@ -6,8 +6,8 @@
 // this has been run.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { COMPLETION_FILES, SHELLS, staleScripts, type Shell } from '../src/completions/index.js';
-import { simjobCompletion, simjobCompletionOptions, simjobProgram } from '../src/completions/simjob.js';
+import { COMPLETION_FILES, SHELLS, staleScripts, type Shell } from '../src/cli/completions/index.js';
+import { simjobCompletion, simjobCompletionOptions, simjobProgram } from '../src/cli/completions/simjob.js';
 
 const args = process.argv.slice(2);
 const dirArg = args.includes('--dir') ? args[args.indexOf('--dir') + 1] : undefined;

@@ -23,6 +23,7 @@ import { LocalError } from '../errors.js';
 import { errnoCode } from './errno.js';
 import { randomHex } from './random.js';
 import { sleep } from './sleep.js';
+import type { RecordKind } from './record-schemas.js';
 
 const tempName = (path: string) => `${path}.${process.pid}.${randomHex(8)}.tmp`;
 
@@ -160,21 +161,32 @@ export function readIfPresent(path: string, maxBytes = MAX_RECORD_BYTES): string
 }
 
 /**
- * A JSON file, or undefined when it does not exist. A file that exists but does not parse is an error, with `fix`
- * as its hint (what to remove depends on the record).
+ * A record simjob wrote, read back and checked against its schema (util/record-schemas.ts `RECORDS`), or undefined
+ * when the file does not exist. A file that does not parse, or is not that kind of record, is one LocalError
+ * naming the file and what is wrong, with `fix` as its hint (what to remove depends on the record). `problem`, asked first, can name what the schema cannot see (a job record
+ * of another folder's job).
  */
 export async function readJson<T>(
   path: string,
-  fix = 'Delete that job folder, or set SIMJOB_DATA_DIR to a fresh folder.',
+  kind: RecordKind,
+  problem?: (value: unknown) => string | undefined,
+  fix = DAMAGED_FIX,
 ): Promise<T | undefined> {
   const text = readIfPresent(path);
   if (text === undefined) return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as T;
+    parsed = JSON.parse(text);
   } catch {
     throw new LocalError(`${path}: damaged (not JSON).`, fix);
   }
+  const first = problem?.(parsed);
+  const checked = first === undefined ? kind.check(parsed) : { ok: false as const, problem: first };
+  if (!checked.ok) throw new LocalError(`${path}: not ${kind.what} of simjob (${checked.problem}).`, fix);
+  return checked.value as T; // the type its module declares, which the schema is written to
 }
+
+const DAMAGED_FIX = 'Delete that job folder, or set SIMJOB_DATA_DIR to a fresh folder.';
 
 export async function exists(path: string): Promise<boolean> {
   try {

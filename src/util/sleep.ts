@@ -1,15 +1,12 @@
-/** Sleep that an AbortSignal (Ctrl-C) ends early. */
+import { setTimeout as delay } from 'node:timers/promises';
+
+/**
+ * Sleep that an AbortSignal (Ctrl-C) ends early: node:timers/promises' timer, rejecting with the signal's own reason
+ * (as fetch and the rest of simjob do) rather than its AbortError, so a caller that aborted with a reason gets it.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+  if (!signal) return delay(ms);
+  return delay(ms, undefined, { signal }).catch((error: unknown) => {
+    throw signal.aborted ? signal.reason : error;
   });
 }

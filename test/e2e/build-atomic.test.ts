@@ -13,7 +13,7 @@ import { tempDir } from '../helpers/temp.js';
 
 it('a rebuild keeps dist/cli.js and dist/worker.js in place throughout, then swaps in the new build', async () => {
   const copy = tempDir('simjob-build-');
-  for (const part of ['src', 'scripts', 'package.json'])
+  for (const part of ['src', 'scripts', 'package.json', 'tsconfig.json'])
     cpSync(join(REPO_ROOT, part), join(copy, part), { recursive: true });
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
   // The "old build": stand-ins for the two files bin/simjob.js loads first.

@@ -1,9 +1,11 @@
 import { execa } from 'execa';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/shared.js';
 import { tempDir } from '../helpers/temp.js';
+import { startServer } from '../server/index.js';
+import { cleanUp, FAKE_SIMC, localEnv } from './local-helpers.js';
 
 /**
  * The package as users get it: `npm pack` of the built tree, installed into an empty folder with no registry and
@@ -47,7 +49,7 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('the npm package', () => {
-  it('holds the built CLI, the shim, the completions, README and LICENSE, and nothing else', () => {
+  it('holds the built CLI and library, the shim, the completions, README and LICENSE, and nothing else', () => {
     const dist = readdirSync(resolve(REPO_ROOT, 'dist'), { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => join(e.parentPath, e.name).slice(REPO_ROOT.length + 1));
@@ -71,7 +73,8 @@ describe('the npm package', () => {
       files.filter((f) => !allowed.test(f)),
       "files outside the package's `files` list",
     ).toEqual([]);
-    expect(files.filter((f) => /(?:^|\/)(?:src|test|bench|scripts)\/|\.test\.|\.ts$/.test(f))).toEqual([]);
+    // TypeScript sources stay out; the library's declaration file (dist/simjob.d.ts) is shipped.
+    expect(files.filter((f) => /(?:^|\/)(?:src|test|bench|scripts)\/|\.test\.|(?<!\.d)\.ts$/.test(f))).toEqual([]);
     expect(readFileSync(join(app, 'node_modules', pkg.name, 'LICENSE'), 'utf8')).toMatch(
       /^MIT License\n\nCopyright \(c\) \d{4} simjob contributors\n/,
     );
@@ -93,7 +96,7 @@ describe('the npm package', () => {
       reject: false,
     });
     expect(failed.exitCode).toBe(2);
-    expect(failed.stderr).toMatch(/\/src\/config\/resolve\.ts:\d+:\d+\)/);
+    expect(failed.stderr).toMatch(/\/src\/core\/config\/resolve\.ts:\d+:\d+\)/);
   });
 
   it('installs with no dependencies at all: everything is bundled', () => {
@@ -163,4 +166,105 @@ describe('the npm package', () => {
     const version = await execa(join(plain, 'node_modules', '.bin', 'simjob'), ['--version'], { reject: false });
     expect(version.stdout).toBe(pkg.version);
   });
+
+  it("is a library: `import { createClient } from 'simjob'` type-checks with the shipped types and runs jobs, silently", async () => {
+    const manifest = JSON.parse(readFileSync(join(app, 'node_modules', pkg.name, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+      bin: Record<string, string>;
+    };
+    expect(manifest.bin).toEqual({ simjob: 'bin/simjob.js' });
+    expect(manifest.exports['.']).toEqual({ types: './dist/simjob.d.ts', import: './dist/lib/simjob.mjs' });
+
+    // A user's TypeScript against the installed package: the types are real (a misuse is an error), not `any`.
+    writeFileSync(
+      join(app, 'check.mts'),
+      [
+        "import { createClient, UsageError, type Client, type ResultRecord } from 'simjob';",
+        "const client: Client = createClient({ baseUrl: 'https://sim.example.com', apiKey: 'k' });",
+        "const local: Client = createClient({ local: true, dataDir: './sims', simc: '/usr/bin/simc' });",
+        'export async function best(id: string): Promise<string | undefined> {',
+        '  const result: ResultRecord = await client.result(id);',
+        '  await local.wait(id, { onProgress: (s) => s.progress?.percent, signal: AbortSignal.timeout(1000) });',
+        '  return result.result.summary?.mainActor?.profilesets?.results[0]?.name;',
+        '}',
+        'export const isUsage = (e: unknown): boolean => e instanceof UsageError && e.exitCode === 2;',
+        '// @ts-expect-error: a base URL is a string',
+        "createClient({ baseUrl: 1, apiKey: 'k' });",
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [resolve(REPO_ROOT, 'node_modules', '@types')],
+        },
+        files: ['check.mts'],
+      }),
+    );
+    const tsc = await execa(
+      process.execPath,
+      [resolve(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app],
+      {
+        cwd: app,
+        reject: false,
+      },
+    );
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.exitCode).toBe(0);
+
+    // Run from the install: a job on the test server and a local one through the stand-in; it prints nothing.
+    writeFileSync(
+      join(app, 'main.mjs'),
+      [
+        "import { writeFileSync } from 'node:fs';",
+        "import { createClient } from 'simjob';",
+        'const profile = \'warrior="Pack"\\nspec=fury\\nlevel=90\\nprofileset."a"=talents=A\\n\';',
+        'const remote = createClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.API_KEY });',
+        'const fromService = await remote.run(profile);',
+        'await remote.close();',
+        'const local = createClient({ local: true, simc: process.env.SIMC, dataDir: process.env.DATA_DIR });',
+        'const fromSimc = await local.run(profile);',
+        'writeFileSync(process.env.OUT, JSON.stringify({ remote: fromService, local: fromSimc }));',
+        '',
+      ].join('\n'),
+    );
+    const server = await startServer({ queueMs: 20, runMs: 100 });
+    const env = localEnv();
+    try {
+      const out = join(root, 'library-out.json');
+      const ran = await execa(process.execPath, ['main.mjs'], {
+        cwd: app,
+        env: {
+          PATH: process.env.PATH,
+          HOME: root,
+          BASE_URL: server.url,
+          API_KEY: 'sk_test_good',
+          SIMC: FAKE_SIMC,
+          DATA_DIR: env.SIMJOB_DATA_DIR,
+          OUT: out,
+        },
+        extendEnv: false,
+        reject: false,
+      });
+      expect({ exitCode: ran.exitCode, stdout: ran.stdout, stderr: ran.stderr }).toEqual({
+        exitCode: 0,
+        stdout: '',
+        stderr: '',
+      });
+      const results = JSON.parse(readFileSync(out, 'utf8')) as Record<string, { id: string; status: string }>;
+      expect(results.remote).toMatchObject({ id: expect.stringMatching(/^\d+$/), status: 'completed' });
+      expect(results.local).toMatchObject({ id: expect.stringMatching(/^local-/), status: 'completed' });
+    } finally {
+      await server.close();
+      await cleanUp(env);
+    }
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 /**
- * `compare` and `report` read their arguments alike (src/jobs/saved-json.ts): a bad one is refused with the same
+ * `compare` and `report` read their arguments alike (src/core/jobs/saved-json.ts): a bad one is refused with the same
  * one line and exit 2 by both, and a file name is printed terminal-safe. No service and no simc: nothing is fetched.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

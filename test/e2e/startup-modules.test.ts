@@ -128,18 +128,18 @@ function chunkOf(source: string): string {
 
 describe('the local backend', () => {
   it('loads none of the API client with it (a local submit or status never pays for HTTP code)', () => {
-    const loaded = staticSources(chunkOf('src/local/backend.ts'));
-    expect(loaded).toContain('src/local/backend.ts');
-    expect([...loaded].filter((source) => /^src\/api\/(http|remote|transport)\.ts$/.test(source))).toEqual([]);
+    const loaded = staticSources(chunkOf('src/core/local/backend.ts'));
+    expect(loaded).toContain('src/core/local/backend.ts');
+    expect([...loaded].filter((source) => /^src\/core\/api\/(http|remote|transport)\.ts$/.test(source))).toEqual([]);
   });
 });
 
 describe('the CLI entry', () => {
   it('loads neither the API client nor zod before a command asks for them (help and local commands never do)', () => {
     const loaded = [...staticSources(join(REPO_ROOT, 'dist', 'cli.js'))];
-    expect(loaded).toContain('src/cli.ts');
-    expect(loaded.filter((source) => /^src\/api\/(http|remote|transport|schemas)\.ts$|\/zod\//.test(source))).toEqual(
-      [],
-    );
+    expect(loaded).toContain('src/cli/cli.ts');
+    expect(
+      loaded.filter((source) => /^src\/core\/api\/(http|remote|transport|schemas)\.ts$|\/zod\//.test(source)),
+    ).toEqual([]);
   });
 });

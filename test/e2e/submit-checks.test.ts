@@ -196,7 +196,7 @@ describe('local mode', () => {
     const result = await run(env, ['submit', typo, clean, '--local', '--wait']);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(warningsOf(result.stderr)).toEqual([
-      // the stand-in's numbers are labelled once for the batch (src/output/synthetic.ts)
+      // the stand-in's numbers are labelled once for the batch (src/cli/output/synthetic.ts)
       "Warning: synthetic numbers (stand-in simc): made up by simjob's test/fake-simc, not simulated by SimulationCraft",
       `Warning: ${typo}: simc notification: Warning: Unknown option 'xyzzy' with value '1', ignoring`,
     ]);

@@ -4,8 +4,8 @@
  * never emit them; simjob's own colour still works; --json stays byte-faithful to the resource.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { postRaw } from '../../src/webhook/post.js';
-import { signatureHeader } from '../../src/webhook/signature.js';
+import { postRaw } from '../../src/core/webhook/post.js';
+import { signatureHeader } from '../../src/core/webhook/signature.js';
 import { isolatedDirs, simjob, type CliResult } from '../helpers/cli.js';
 import { startListen } from '../helpers/listen.js';
 import { ptySkips } from '../helpers/pty.js';

@@ -167,13 +167,13 @@ describe('simjob topgear --help', () => {
   });
 
   it('one precision default everywhere: topgear and statweights --help, the multistage plan and the tie advice', async () => {
-    const { DEFAULT_TARGET_ERROR, MIN_TARGET_ERROR } = await import('../../src/profile/precision.js');
+    const { DEFAULT_TARGET_ERROR, MIN_TARGET_ERROR } = await import('../../src/domain/profile/precision.js');
     const topgear = (await simjob(['topgear', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(topgear).toContain(`(default ${DEFAULT_TARGET_ERROR}, at least ${MIN_TARGET_ERROR})`);
     expect(topgear).not.toMatch(/e\.g\. 0\.0\d/);
     const statweights = (await simjob(['statweights', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(statweights).toContain(`target_error for every run (default ${DEFAULT_TARGET_ERROR})`);
-    const { topGearAnswer } = await import('../../src/topgear/answer.js');
+    const { topGearAnswer } = await import('../../src/domain/topgear/answer.js');
     // two sets 0.5 dps apart at 50,000: nothing finer than the service's floor is ever advised
     const record = {
       id: '519253542012420096',

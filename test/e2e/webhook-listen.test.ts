@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliverTerminalEvent, fileRecordStore, newDeliveryRecord } from '../../src/webhook/deliver.js';
-import { postRaw } from '../../src/webhook/post.js';
-import { signatureHeader } from '../../src/webhook/signature.js';
+import { deliverTerminalEvent, fileRecordStore, newDeliveryRecord } from '../../src/core/webhook/deliver.js';
+import { postRaw } from '../../src/core/webhook/post.js';
+import { signatureHeader } from '../../src/core/webhook/signature.js';
 import { BIN, isolatedDirs } from '../helpers/cli.js';
 import { startListen, type Listening } from '../helpers/listen.js';
 import { scriptedReceiver } from '../unit/webhook/receiver.js';

@@ -6,8 +6,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeliveryRecord } from '../../src/webhook/deliver.js';
-import { verifySignature } from '../../src/webhook/signature.js';
+import type { DeliveryRecord } from '../../src/core/webhook/deliver.js';
+import { verifySignature } from '../../src/core/webhook/signature.js';
 import { isolatedDirs, simjob } from '../helpers/cli.js';
 import { startListen } from '../helpers/listen.js';
 import { REPO_ROOT } from '../helpers/shared.js';

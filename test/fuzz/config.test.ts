@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SETTING_KEYS } from '../../src/config/keys.js';
-import { Config } from '../../src/config/resolve.js';
+import { SETTING_KEYS } from '../../src/core/config/keys.js';
+import { Config } from '../../src/core/config/resolve.js';
 import { tempDir } from '../helpers/temp.js';
 import { expectOwnErrors, mutate, mutations, nastyText, params } from './fuzz.js';
 

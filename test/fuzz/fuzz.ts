@@ -11,8 +11,8 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { SimjobError } from '../../src/errors.js';
-import { renderError } from '../../src/output/errors.js';
-import { Output } from '../../src/output/io.js';
+import { renderError } from '../../src/cli/output/errors.js';
+import { Output } from '../../src/cli/output/io.js';
 import { memoryStream } from '../helpers/streams.js';
 
 export const RUNS = Number(process.env.FUZZ_RUNS ?? 200);

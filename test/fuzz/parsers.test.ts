@@ -1,14 +1,14 @@
 /** Property tests of the value parsers: flags, settings, ids, the webhook signature header and event body. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkJobId } from '../../src/jobs/ids.js';
-import { httpUrl, port, urlPath } from '../../src/commands/webhook/parse.js';
-import { parseBaseUrl, SETTING_KEYS } from '../../src/config/keys.js';
-import { checkKey } from '../../src/config/resolve.js';
-import { checkProfileName } from '../../src/config/store.js';
+import { checkJobId } from '../../src/core/jobs/ids.js';
+import { httpUrl, port, urlPath } from '../../src/cli/commands/webhook/parse.js';
+import { parseBaseUrl, SETTING_KEYS } from '../../src/core/config/keys.js';
+import { checkKey } from '../../src/core/config/resolve.js';
+import { checkProfileName } from '../../src/core/config/store.js';
 import { duration, MAX_DURATION_MS, positiveInteger } from '../../src/util/parse.js';
-import { parseWebhookEvent } from '../../src/webhook/event.js';
-import { parseSignatureHeader, signatureHeader, verifySignature } from '../../src/webhook/signature.js';
+import { parseWebhookEvent } from '../../src/core/webhook/event.js';
+import { parseSignatureHeader, signatureHeader, verifySignature } from '../../src/core/webhook/signature.js';
 import { expectOwnErrors, nastyText, params } from './fuzz.js';
 
 const numberish = fc.oneof(

@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeProfile, multistageEligibility, planStages, rewriteForStage } from '../../src/profile/index.js';
-import { expandTemplates, splitOption, tokenize } from '../../src/profile/tokenize.js';
+import { analyzeProfile, multistageEligibility, planStages, rewriteForStage } from '../../src/domain/profile/index.js';
+import { expandTemplates, splitOption, tokenize } from '../../src/domain/profile/tokenize.js';
 import { BASE, readProfile, withProfilesets } from '../unit/profile/fixtures.js';
 import { nastyText, params } from './fuzz.js';
 

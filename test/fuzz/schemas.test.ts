@@ -5,11 +5,11 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as schemas from '../../src/api/schemas.js';
-import { Output } from '../../src/output/io.js';
-import { printBatchSummary } from '../../src/output/views/batch-summary.js';
-import { printResult } from '../../src/output/views/result.js';
-import { describeStatus, printStatus } from '../../src/output/views/status.js';
+import * as schemas from '../../src/core/api/schemas.js';
+import { Output } from '../../src/cli/output/io.js';
+import { printBatchSummary } from '../../src/cli/output/views/batch-summary.js';
+import { printResult } from '../../src/cli/output/views/result.js';
+import { describeStatus, printStatus } from '../../src/cli/output/views/status.js';
 import { memoryStream } from '../helpers/streams.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { get, newJob } from '../server/test-client.js';

@@ -8,7 +8,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isAlive } from '../../src/local/pids.js';
+import { isAlive } from '../../src/core/local/pids.js';
 
 /**
  * Caches of the tools the tests run, not leaks: tsx keeps its compile cache in tsx-<uid>, and Node ≥ 22.1 keeps the

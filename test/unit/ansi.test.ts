@@ -1,10 +1,10 @@
 /**
- * src/output/ansi.ts writes what chalk writes for the styles simjob uses (chalk is what it replaced, kept out of
+ * src/cli/output/ansi.ts writes what chalk writes for the styles simjob uses (chalk is what it replaced, kept out of
  * start-up): the same bytes at every level, for plain text, nested styles and line breaks.
  */
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { colours } from '../../src/output/ansi.js';
+import { colours } from '../../src/cli/output/ansi.js';
 
 const STYLES = ['bold', 'dim', 'red', 'green', 'yellow', 'magenta', 'cyan'] as const;
 const LEVELS = [0, 1, 2, 3] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explainApiError } from '../../src/api/explain.js';
+import { explainApiError } from '../../src/core/api/explain.js';
 
 describe('explainApiError', () => {
   it('a refused directive: the message names the first line and ends as a sentence before the fix', () => {

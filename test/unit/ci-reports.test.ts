@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyScenario, expandScenarios } from '../../src/commands/submit/scenarios.js';
-import { junitClassName, junitXml } from '../../src/output/reports/junit.js';
-import { cell, markdownTable } from '../../src/output/reports/markdown.js';
+import { applyScenario, expandScenarios } from '../../src/cli/commands/submit/scenarios.js';
+import { junitClassName, junitXml } from '../../src/cli/output/reports/junit.js';
+import { cell, markdownTable } from '../../src/cli/output/reports/markdown.js';
 import { validateJunit } from '../helpers/junit.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'simjob-junit-'));

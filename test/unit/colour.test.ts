@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideColourLevel } from '../../src/output/colour.js';
+import { decideColourLevel } from '../../src/cli/output/colour.js';
 
 const tty = { isTTY: true };
 const pipe = { isTTY: false };

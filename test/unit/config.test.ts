@@ -1,9 +1,9 @@
 import { statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findSettingKey, parseBaseUrl, parseServiceUrl } from '../../src/config/keys.js';
-import { Config } from '../../src/config/resolve.js';
-import { openCredentials, openSettings } from '../../src/config/store.js';
+import { findSettingKey, parseBaseUrl, parseServiceUrl } from '../../src/core/config/keys.js';
+import { Config } from '../../src/core/config/resolve.js';
+import { openCredentials, openSettings } from '../../src/core/config/store.js';
 import { AuthError, UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explainApiError } from '../../src/api/explain.js';
+import { explainApiError } from '../../src/core/api/explain.js';
 
 const notFound = (method: string, path: string) =>
   explainApiError(

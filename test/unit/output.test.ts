@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Output } from '../../src/output/io.js';
-import { printTable } from '../../src/output/table.js';
+import { Output } from '../../src/cli/output/io.js';
+import { printTable } from '../../src/cli/output/table.js';
 import { memoryStream } from '../helpers/streams.js';
 
 function output(isTTY: boolean, json = false) {

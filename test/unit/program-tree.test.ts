@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../src/commands/define.js';
-import { buildProgram } from '../../src/program.js';
+import type { Runtime } from '../../src/cli/commands/define.js';
+import { buildProgram } from '../../src/cli/program.js';
 import { memoryStream } from '../helpers/streams.js';
 
-// The CLI defines only the command its argv names (src/program.ts); help, usage errors and suggestions must read
+// The CLI defines only the command its argv names (src/cli/program.ts); help, usage errors and suggestions must read
 // exactly as with the whole command tree.
 
 async function parse(argv: string[], tree: 'named' | 'whole') {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { proxyFor } from '../../src/api/proxy-env.js';
+import { proxyFor } from '../../src/core/api/proxy-env.js';
 
 const api = new URL('https://api.example.com/v1/sim/usage');
 const local = new URL('http://127.0.0.1:48123/v1/sim/usage');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redactBody, redactHeaders } from '../../src/api/redact.js';
-import { Output } from '../../src/output/io.js';
+import { redactBody, redactHeaders } from '../../src/core/api/redact.js';
+import { Output } from '../../src/cli/output/io.js';
 import { memoryStream } from '../helpers/streams.js';
 
 describe('debug redaction', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ResultRecord } from '../../src/api/schemas.js';
-import { barDomain, niceTicks } from '../../src/output/html/charts.js';
-import { safeHref, scriptJson, text } from '../../src/output/html/escape.js';
-import type { ReportJob } from '../../src/output/html/model.js';
-import { renderReport } from '../../src/output/html/page.js';
+import type { ResultRecord } from '../../src/core/api/schemas.js';
+import { barDomain, niceTicks } from '../../src/cli/output/html/charts.js';
+import { safeHref, scriptJson, text } from '../../src/cli/output/html/escape.js';
+import type { ReportJob } from '../../src/cli/output/html/model.js';
+import { renderReport } from '../../src/cli/output/html/page.js';
 
 const HOSTILE = `</script><script>alert(1)</script><!-- "' onload=alert(2) \u2028 \u001b]0;title\u0007 \u202eevil`;
 

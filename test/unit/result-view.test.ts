@@ -1,10 +1,10 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { ResultRecord } from '../../src/api/schemas.js';
-import { Output } from '../../src/output/io.js';
-import { profilesetsFromReport } from '../../src/output/report-profilesets.js';
-import { difference } from '../../src/output/stats.js';
-import { deltaBar, printResult } from '../../src/output/views/result.js';
+import type { ResultRecord } from '../../src/core/api/schemas.js';
+import { Output } from '../../src/cli/output/io.js';
+import { profilesetsFromReport } from '../../src/cli/output/report-profilesets.js';
+import { difference } from '../../src/cli/output/stats.js';
+import { deltaBar, printResult } from '../../src/cli/output/views/result.js';
 import { memoryStream } from '../helpers/streams.js';
 
 function output(isTTY: boolean, columns = 100) {

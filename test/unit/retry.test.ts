@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { remoteUrlProblem } from '../../src/api/download.js';
-import { isRetryableStatus } from '../../src/api/enums.js';
+import { remoteUrlProblem } from '../../src/core/api/download.js';
+import { isRetryableStatus } from '../../src/core/api/enums.js';
 import {
   FIRST_CONTACT_TRIES,
   isConnectRefusal,
@@ -8,7 +8,7 @@ import {
   parseRetryAfter,
   planRetry,
   retryDelayMs,
-} from '../../src/api/retry.js';
+} from '../../src/core/api/retry.js';
 import { sleep } from '../../src/util/sleep.js';
 
 describe('retry policy', () => {

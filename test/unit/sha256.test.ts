@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { localBuildId } from '../../src/local/simc.js';
+import { localBuildId } from '../../src/core/local/simc.js';
 import { sha256Hex } from '../../src/util/sha256.js';
 
 describe('sha256Hex', () => {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { describeMultistage, preflight } from '../../src/jobs/preflight.js';
+import { describeMultistage, preflight } from '../../src/core/jobs/preflight.js';
 import {
   buildRequest,
   checkIdempotencyKey,
@@ -11,7 +11,7 @@ import {
   providerCredentials,
   readProfile,
   type SubmitFlags,
-} from '../../src/jobs/submission.js';
+} from '../../src/core/jobs/submission.js';
 import { tempDir } from '../helpers/temp.js';
 
 const dir = tempDir('simjob-submission-');

@@ -1,10 +1,10 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { SimjobError, ExitCode } from '../../src/errors.js';
-import { renderError } from '../../src/output/errors.js';
-import { Output, painted } from '../../src/output/io.js';
-import { terminalGuard, terminalSafe, terminalSafeLine } from '../../src/output/safe.js';
-import { printTable } from '../../src/output/table.js';
+import { renderError } from '../../src/cli/output/errors.js';
+import { Output, painted } from '../../src/cli/output/io.js';
+import { terminalGuard, terminalSafe, terminalSafeLine } from '../../src/cli/output/safe.js';
+import { printTable } from '../../src/cli/output/table.js';
 import { memoryStream } from '../helpers/streams.js';
 
 const ATTACK = '\u001b]0;title\u0007\u001b[2K\u001b[31mred\u009b1m\u007f\u0000';

@@ -1,12 +1,12 @@
 /**
- * The wire under the API client (src/api/transport.ts, node:http) against a raw TCP server that answers with exactly
+ * The wire under the API client (src/core/api/transport.ts, node:http) against a raw TCP server that answers with exactly
  * the bytes a test gives: what it sends, the framings it reads, its bounds, and the keep-alive connection it reuses,
  * or does not.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeConnections } from '../../src/api/connections.js';
-import { exchange, request, type BodyLimit, type HttpRequestOptions } from '../../src/api/transport.js';
+import { closeConnections } from '../../src/core/api/connections.js';
+import { exchange, request, type BodyLimit, type HttpRequestOptions } from '../../src/core/api/transport.js';
 
 let server: Server;
 let port = 0;

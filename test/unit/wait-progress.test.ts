@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../src/api/schemas.js';
-import { Output } from '../../src/output/io.js';
-import { clock, lineProgress, OutageNotices, PercentEstimate } from '../../src/output/progress.js';
-import { describeStatus } from '../../src/output/views/status.js';
+import type { StatusRecord } from '../../src/core/api/schemas.js';
+import { Output } from '../../src/cli/output/io.js';
+import { clock, lineProgress, OutageNotices, PercentEstimate } from '../../src/cli/output/progress.js';
+import { describeStatus } from '../../src/cli/output/views/status.js';
 import { memoryStream } from '../helpers/streams.js';
 
 const s = (status: string, extra: Partial<StatusRecord> = {}) => ({ status, ...extra }) as StatusRecord;

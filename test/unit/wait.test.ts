@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../src/api/schemas.js';
+import type { StatusRecord } from '../../src/core/api/schemas.js';
 import { ApiError, InterruptedError, NetworkError, WaitTimeoutError } from '../../src/errors.js';
-import type { JobBackend } from '../../src/jobs/backend.js';
-import { nextPollDelayMs, outageDelayMs, POLL_CAP_MS, POLL_FLOOR_MS, waitForTerminal } from '../../src/jobs/wait.js';
+import type { JobBackend } from '../../src/core/jobs/backend.js';
+import {
+  nextPollDelayMs,
+  outageDelayMs,
+  POLL_CAP_MS,
+  POLL_FLOOR_MS,
+  waitForTerminal,
+} from '../../src/core/jobs/wait.js';
 
 /**
  * A job on a virtual clock: queued for `queueMs`, running for `runMs` with linear progress, then `end`. The wait

@@ -3,14 +3,14 @@ import { execa } from 'execa';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMPLETION_FILES, completionScript, SHELLS, staleScripts, type Shell } from '../../../src/completions/index.js';
-import { simjobCompletion, simjobCompletionOptions, simjobProgram } from '../../../src/completions/simjob.js';
+import { COMPLETION_FILES, completionScript, SHELLS, staleScripts, type Shell } from '../../../src/cli/completions/index.js';
+import { simjobCompletion, simjobCompletionOptions, simjobProgram } from '../../../src/cli/completions/simjob.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
 import { isolatedDirs, simjob } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/temp.js';
 
 /**
- * The committed scripts in completions/ (shipped in the package) must be what src/program.ts generates now: a flag
+ * The committed scripts in completions/ (shipped in the package) must be what src/cli/program.ts generates now: a flag
  * or command added there without `npm run completions` fails here.
  */
 function committed(): Record<Shell, string | undefined> {

@@ -8,8 +8,8 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { analyseDrops } from '../../../src/droptimizer/analysis.js';
-import { rosterCsv, type RosterRow } from '../../../src/droptimizer/roster.js';
+import { analyseDrops } from '../../../src/domain/droptimizer/analysis.js';
+import { rosterCsv, type RosterRow } from '../../../src/domain/droptimizer/roster.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
 
 const actor = (mean: number, sets: Array<[string, number]>) => ({

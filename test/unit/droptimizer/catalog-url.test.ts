@@ -5,9 +5,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_ANSWER_BYTES } from '../../../src/api/http.js';
-import { TransportError, type TextAnswer, type exchange } from '../../../src/api/transport.js';
-import { catalogCacheFile, fetchCatalogText } from '../../../src/droptimizer/fetch.js';
+import { MAX_ANSWER_BYTES } from '../../../src/core/api/http.js';
+import { TransportError, type TextAnswer, type exchange } from '../../../src/core/api/transport.js';
+import { catalogCacheFile, fetchCatalogText } from '../../../src/domain/droptimizer/fetch.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const ORIGIN = 'https://catalogs.example.test';

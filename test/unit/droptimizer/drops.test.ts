@@ -7,12 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseAddonExport, type AddonExport } from '../../../src/addon/export.js';
-import { parseCatalog, type Catalog } from '../../../src/droptimizer/catalog.js';
-import { shippedCatalogPath } from '../../../src/droptimizer/load.js';
-import { planDrops, type PlannedSet } from '../../../src/droptimizer/plan.js';
-import { SelectionError, selectDrops, type SelectOptions } from '../../../src/droptimizer/sources.js';
-import { parseDropName } from '../../../src/droptimizer/analysis.js';
+import { parseAddonExport, type AddonExport } from '../../../src/domain/addon/export.js';
+import { parseCatalog, type Catalog } from '../../../src/domain/droptimizer/catalog.js';
+import { shippedCatalogPath } from '../../../src/domain/droptimizer/load.js';
+import { planDrops, type PlannedSet } from '../../../src/domain/droptimizer/plan.js';
+import { SelectionError, selectDrops, type SelectOptions } from '../../../src/domain/droptimizer/sources.js';
+import { parseDropName } from '../../../src/domain/droptimizer/analysis.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
 import { tinyCatalog } from '../../helpers/tiny-catalog.js';
 

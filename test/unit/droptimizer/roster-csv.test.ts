@@ -5,9 +5,9 @@
  */
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import type { ResultRecord } from '../../../src/api/schemas.js';
-import type { DropPlan } from '../../../src/droptimizer/plan.js';
-import { buildRoster, characterLabels, rosterCsv, type RosterRow } from '../../../src/droptimizer/roster.js';
+import type { ResultRecord } from '../../../src/core/api/schemas.js';
+import type { DropPlan } from '../../../src/domain/droptimizer/plan.js';
+import { buildRoster, characterLabels, rosterCsv, type RosterRow } from '../../../src/domain/droptimizer/roster.js';
 
 /** A finished droptimizer job: the baseline at 1000 dps ± 10, and each drop at its mean ± 10. */
 function record(sets: Array<[string, number]>): ResultRecord {

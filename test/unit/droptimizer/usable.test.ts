@@ -2,19 +2,19 @@
  * Issue 38: droptimizer sims only what the character can use. The catalog's facts are checked against the facts
  * file they are built from, the trinkets' specs against the journal flags decoded here on their own, and the six
  * real exports in test/fixtures/addon/real against a table of their classes' armour and their specs' primary stats
- * written here (not read from src/game): no drop of another armour type, another primary stat or another spec's
+ * written here (not read from src/domain/game): no drop of another armour type, another primary stat or another spec's
  * trinket is simmed without --all-items, and each class gets the count worked out from the fixtures alone.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseAddonExport, type AddonExport } from '../../../src/addon/export.js';
-import { parseDropName } from '../../../src/droptimizer/analysis.js';
-import { parseCatalog, type Catalog, type CatalogItem } from '../../../src/droptimizer/catalog.js';
-import { shippedCatalogPath } from '../../../src/droptimizer/load.js';
-import { planDrops } from '../../../src/droptimizer/plan.js';
-import { selectDrops, type SelectOptions } from '../../../src/droptimizer/sources.js';
-import { headlineOf } from '../../../src/output/views/droptimizer.js';
+import { parseAddonExport, type AddonExport } from '../../../src/domain/addon/export.js';
+import { parseDropName } from '../../../src/domain/droptimizer/analysis.js';
+import { parseCatalog, type Catalog, type CatalogItem } from '../../../src/domain/droptimizer/catalog.js';
+import { shippedCatalogPath } from '../../../src/domain/droptimizer/load.js';
+import { planDrops } from '../../../src/domain/droptimizer/plan.js';
+import { selectDrops, type SelectOptions } from '../../../src/domain/droptimizer/sources.js';
+import { headlineOf } from '../../../src/cli/output/views/droptimizer.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
 import { tinyCatalog } from '../../helpers/tiny-catalog.js';
 
@@ -83,7 +83,7 @@ describe('the shipped catalog has the facts of every item', () => {
   });
 });
 
-/** Armour and primary stat of the six real exports' classes and specs, from the game (not from src/game). */
+/** Armour and primary stat of the six real exports' classes and specs, from the game (not from src/domain/game). */
 const REAL: Array<[file: string, className: string, spec: string, armor: string, primary: string]> = [
   ['deathknight-unholy-1.txt', 'deathknight', 'unholy', 'plate', 'strength'],
   ['druid-restoration-1.txt', 'druid', 'restoration', 'leather', 'intellect'],

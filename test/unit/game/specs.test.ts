@@ -13,8 +13,8 @@ import {
   dualWieldsTwoHanders,
   specFacts,
   type PrimaryStat,
-} from '../../../src/game/specs.js';
-import { SIMC_CLASSES } from '../../../src/profile/classes.js';
+} from '../../../src/domain/game/specs.js';
+import { SIMC_CLASSES } from '../../../src/domain/profile/classes.js';
 import { FIXTURES_DIR } from '../../helpers/shared.js';
 
 const MID1_DIR = join(FIXTURES_DIR, 'profiles', 'MID1');

@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claimJob } from '../../../src/local/claim.js';
-import { recoverInterrupted } from '../../../src/local/control.js';
-import { requeueForRetry } from '../../../src/local/lifecycle.js';
-import { LocalStore, type LocalJob } from '../../../src/local/store.js';
+import { claimJob } from '../../../src/core/local/claim.js';
+import { recoverInterrupted } from '../../../src/core/local/control.js';
+import { requeueForRetry } from '../../../src/core/local/lifecycle.js';
+import { LocalStore, type LocalJob } from '../../../src/core/local/store.js';
 
 const id = 'local-01m889dkm5c7t7n6p5';
 let root: string | undefined;
@@ -36,6 +36,23 @@ async function storeWith(job: Partial<LocalJob>): Promise<LocalStore> {
     simcPid: null,
     simc: { path: 'simc', source: 'PATH' },
     outputs: { html: false, csv: false, jsonVersion: '2' },
+    channel: 'latest',
+    gitBranch: null,
+    startedAt: null,
+    completedAt: null,
+    cancelRequestedAt: null,
+    errorCode: null,
+    statusReason: null,
+    simcExitCode: null,
+    metadata: null,
+    maxRuntimeSeconds: null,
+    multiStage: false,
+    multiStageSummary: { enabled: false, reason: null, stages: [] },
+    webhook: false,
+    build: null,
+    simDurationMs: null,
+    totalDurationMs: null,
+    hasResult: false,
     ...job,
   };
   writeFileSync(store.file(id, 'job.json'), JSON.stringify(record));

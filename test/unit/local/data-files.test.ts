@@ -3,6 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readIfPresent, readJson } from '../../../src/util/data-files.js';
+import { RECORDS } from '../../../src/util/record-schemas.js';
 import { tempDir } from '../../helpers/temp.js';
 
 describe('a record of the data dir', () => {
@@ -35,7 +36,9 @@ describe('a record of the data dir', () => {
   it('that is damaged gives the fix its caller names', async () => {
     const dir = tempDir('simjob-records-');
     writeFileSync(join(dir, 'key'), '{');
-    await expect(readJson(join(dir, 'key'), 'Remove that file.')).rejects.toMatchObject({
+    await expect(
+      readJson(join(dir, 'key'), RECORDS.idempotencyKey, undefined, 'Remove that file.'),
+    ).rejects.toMatchObject({
       message: `${join(dir, 'key')}: damaged (not JSON).`,
       hint: 'Remove that file.',
     });

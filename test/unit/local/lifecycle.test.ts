@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearRunOutputs } from '../../../src/local/lifecycle.js';
-import { LocalStore, RUN_OUTPUT_FILES } from '../../../src/local/store.js';
+import { clearRunOutputs } from '../../../src/core/local/lifecycle.js';
+import { LocalStore, RUN_OUTPUT_FILES } from '../../../src/core/local/store.js';
 
 let root: string | undefined;
 afterEach(() => {

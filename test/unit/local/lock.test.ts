@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExclusive, readJson, writeFileAtomic, writeJsonAtomic } from '../../../src/util/data-files.js';
-import { tryLock, withLock } from '../../../src/local/lock.js';
-import { isAlive } from '../../../src/local/pids.js';
+import { createExclusive, writeFileAtomic, writeJsonAtomic } from '../../../src/util/data-files.js';
+import { tryLock, withLock } from '../../../src/core/local/lock.js';
+import { isAlive } from '../../../src/core/local/pids.js';
 
 let dirs: string[] = [];
 function tempDir(): string {
@@ -32,13 +32,13 @@ async function countUnderLock(dir: string): Promise<number> {
   await Promise.all(
     Array.from({ length: 40 }, () =>
       withLock(join(dir, 'lock'), async () => {
-        const { n } = (await readJson<{ n: number }>(counter))!;
+        const { n } = JSON.parse(readFileSync(counter, 'utf8')) as { n: number };
         await new Promise((r) => setTimeout(r, Math.random() * 3));
         await writeJsonAtomic(counter, { n: n + 1 });
       }),
     ),
   );
-  return (await readJson<{ n: number }>(counter))!.n;
+  return (JSON.parse(readFileSync(counter, 'utf8')) as { n: number }).n;
 }
 
 describe('locks', () => {

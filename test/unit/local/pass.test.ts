@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runPass, SINGLE_PASS_FILES, tracedFailure } from '../../../src/local/pass.js';
-import { parseProgressLine } from '../../../src/simc/progress-line.js';
-import { LocalStore, type LocalJob } from '../../../src/local/store.js';
+import { runPass, SINGLE_PASS_FILES, tracedFailure } from '../../../src/core/local/pass.js';
+import { parseProgressLine } from '../../../src/domain/report/progress-line.js';
+import { LocalStore, type LocalJob } from '../../../src/core/local/store.js';
 
 const standIn = resolve(import.meta.dirname, '../../fake-simc/simc');
 let root: string | undefined;

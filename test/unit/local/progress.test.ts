@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ProgressWriter } from '../../../src/local/progress.js';
-import { parseProgressLine, ProgressTracker } from '../../../src/simc/progress-line.js';
-import type { LocalProgress, LocalStore } from '../../../src/local/store.js';
+import { ProgressWriter } from '../../../src/core/local/progress.js';
+import { parseProgressLine, ProgressTracker } from '../../../src/domain/report/progress-line.js';
+import type { LocalProgress, LocalStore } from '../../../src/core/local/store.js';
 
 describe('progressbar_type=1 lines', () => {
   it('reads a baseline line without a phase (iterations cap known)', () => {

@@ -1,8 +1,8 @@
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Config } from '../../../src/config/resolve.js';
-import { findErrorLine, findSimc, localBuildId, parseVersionLine } from '../../../src/local/simc.js';
+import { Config } from '../../../src/core/config/resolve.js';
+import { findErrorLine, findSimc, localBuildId, parseVersionLine } from '../../../src/core/local/simc.js';
 import { tempDir } from '../../helpers/temp.js';
 
 let root: string;

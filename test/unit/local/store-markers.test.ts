@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LocalStore } from '../../../src/local/store.js';
+import { LocalStore } from '../../../src/core/local/store.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const id = 'local-01m890000000000000';

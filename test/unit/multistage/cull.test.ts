@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cullCandidates, DEFAULT_CULL_ALPHA, type CullEntry } from '../../../src/multistage/cull.js';
-import { normalUpperTail, tUpperQuantile, tUpperTail } from '../../../src/multistage/stats.js';
+import { cullCandidates, DEFAULT_CULL_ALPHA, type CullEntry } from '../../../src/domain/multistage/cull.js';
+import { normalUpperTail, tUpperQuantile, tUpperTail } from '../../../src/domain/multistage/stats.js';
 import { Rng } from '../../../bench/multistage-model.js';
 
 /** A candidate with standard error `se` measured over `iterations` iterations. */

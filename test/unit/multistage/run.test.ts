@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeProfile } from '../../../src/profile/index.js';
-import { runStaged, type StagePass, type StagedProgress } from '../../../src/multistage/run.js';
-import { stagedCsv, stagedSummary } from '../../../src/multistage/summary.js';
-import { readStageReport } from '../../../src/simc/report-rows.js';
+import { analyzeProfile } from '../../../src/domain/profile/index.js';
+import { runStaged, type StagePass, type StagedProgress } from '../../../src/domain/multistage/run.js';
+import { stagedCsv, stagedSummary } from '../../../src/domain/multistage/summary.js';
+import { readStageReport } from '../../../src/domain/report/report-rows.js';
 
 const CE = 1.9599639854088815;
 

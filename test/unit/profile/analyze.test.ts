@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeProfile } from '../../../src/profile/analyze.js';
+import { analyzeProfile } from '../../../src/domain/profile/analyze.js';
 import { BASE, readProfile } from './fixtures.js';
 
 const codes = (src: string): string[] => analyzeProfile(src).diagnostics.map((d) => d.code);

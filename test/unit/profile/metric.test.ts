@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeProfile, mainActorChoice, summaryMetricOf } from '../../../src/profile/index.js';
+import { analyzeProfile, mainActorChoice, summaryMetricOf } from '../../../src/domain/profile/index.js';
 
 const metricOf = (text: string) => summaryMetricOf(analyzeProfile(text));
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeProfile } from '../../../src/profile/analyze.js';
+import { analyzeProfile } from '../../../src/domain/profile/analyze.js';
 import {
   MULTISTAGE_REASONS,
   findStageSensitiveDirectives,
   multistageEligibility,
   planStages,
-} from '../../../src/profile/multistage.js';
-import type { MultiStageReason } from '../../../src/profile/types.js';
+} from '../../../src/domain/profile/multistage.js';
+import type { MultiStageReason } from '../../../src/domain/profile/types.js';
 import { BASE, readProfile, withProfilesets } from './fixtures.js';
 
 const check = (src: string, requested = true) => multistageEligibility(analyzeProfile(src), { requested });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeProfile } from '../../../src/profile/analyze.js';
-import { planStages } from '../../../src/profile/multistage.js';
-import { rewriteForStage } from '../../../src/profile/rewrite.js';
+import { analyzeProfile } from '../../../src/domain/profile/analyze.js';
+import { planStages } from '../../../src/domain/profile/multistage.js';
+import { rewriteForStage } from '../../../src/domain/profile/rewrite.js';
 import { BASE, readProfile, withProfilesets } from './fixtures.js';
 
 const keep = (...names: string[]) => new Set(names);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandTemplates, splitOption, tokenize } from '../../../src/profile/tokenize.js';
+import { expandTemplates, splitOption, tokenize } from '../../../src/domain/profile/tokenize.js';
 
 const texts = (src: string): string[] => tokenize(src).tokens.map((t) => t.text);
 

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { csvTable, parseReport, ReportError, SUMMARY_PROFILESET_LIMIT, summarize } from '../../../src/simc/report.js';
+import {
+  csvTable,
+  parseReport,
+  ReportError,
+  SUMMARY_PROFILESET_LIMIT,
+  summarize,
+} from '../../../src/domain/report/report.js';
 import { FIXTURES_DIR } from '../../helpers/shared.js';
 
 const FIXTURE = join(FIXTURES_DIR, 'reports', 'f560c5ca-f3c7-47cf-8463-00b422572ebe.json');

@@ -7,19 +7,19 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Output } from '../../../src/output/io.js';
-import { printStatWeights } from '../../../src/output/views/statweights.js';
-import { readCharacter } from '../../../src/statweights/character.js';
-import { statWeightsMeta } from '../../../src/statweights/marker.js';
-import { amountNote, DEFAULT_AMOUNT } from '../../../src/statweights/precision.js';
-import { statWeightsProfile } from '../../../src/statweights/profile.js';
-import { DEFAULT_STATS, parseStats, primaryStat } from '../../../src/statweights/stats.js';
+import { Output } from '../../../src/cli/output/io.js';
+import { printStatWeights } from '../../../src/cli/output/views/statweights.js';
+import { readCharacter } from '../../../src/domain/statweights/character.js';
+import { statWeightsMeta } from '../../../src/domain/statweights/marker.js';
+import { amountNote, DEFAULT_AMOUNT } from '../../../src/domain/statweights/precision.js';
+import { statWeightsProfile } from '../../../src/domain/statweights/profile.js';
+import { DEFAULT_STATS, parseStats, primaryStat } from '../../../src/domain/statweights/stats.js';
 import {
   fromProfilesets,
   fromScaleReport,
   type ScaleReport,
   type StatWeights,
-} from '../../../src/statweights/weights.js';
+} from '../../../src/domain/statweights/weights.js';
 import { FIXTURES_DIR } from '../../helpers/shared.js';
 import { memoryStream } from '../../helpers/streams.js';
 import { tempDir } from '../../helpers/temp.js';

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Output } from '../../../src/output/io.js';
-import { printRoster, printStatWeights } from '../../../src/output/views/statweights.js';
-import { readCharacter } from '../../../src/statweights/character.js';
-import { readStatWeightsMarker, statWeightsMeta } from '../../../src/statweights/marker.js';
-import { pawnString } from '../../../src/statweights/pawn.js';
-import { statWeightsProfile } from '../../../src/statweights/profile.js';
-import { parseStats, primaryStat } from '../../../src/statweights/stats.js';
-import { fromProfilesets, fromScaleReport, type ScaleReport } from '../../../src/statweights/weights.js';
+import { Output } from '../../../src/cli/output/io.js';
+import { printRoster, printStatWeights } from '../../../src/cli/output/views/statweights.js';
+import { readCharacter } from '../../../src/domain/statweights/character.js';
+import { readStatWeightsMarker, statWeightsMeta } from '../../../src/domain/statweights/marker.js';
+import { pawnString } from '../../../src/domain/statweights/pawn.js';
+import { statWeightsProfile } from '../../../src/domain/statweights/profile.js';
+import { parseStats, primaryStat } from '../../../src/domain/statweights/stats.js';
+import { fromProfilesets, fromScaleReport, type ScaleReport } from '../../../src/domain/statweights/weights.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
 import { memoryStream } from '../../helpers/streams.js';
 

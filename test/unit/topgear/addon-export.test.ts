@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { adler32, checkChecksum } from '../../../src/addon/checksum.js';
-import { ExportError, parseAddonExport } from '../../../src/addon/export.js';
+import { adler32, checkChecksum } from '../../../src/domain/addon/checksum.js';
+import { ExportError, parseAddonExport } from '../../../src/domain/addon/export.js';
 import { ADDON_FIXTURES_DIR } from '../../helpers/shared.js';
 
 const fixture = (name: string) => readFileSync(resolve(ADDON_FIXTURES_DIR, name), 'utf8');

@@ -6,14 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseAddonExport, type AddonExport } from '../../../src/addon/export.js';
-import type { AddonItem, Slot } from '../../../src/addon/items.js';
-import { combinations, planTopGear } from '../../../src/topgear/combinations.js';
-import { GROUP_NAMES, parseSlots, type Group } from '../../../src/topgear/groups.js';
-import { suggestSlots } from '../../../src/topgear/limit.js';
-import { combinationName } from '../../../src/topgear/names.js';
-import { topGearProfile } from '../../../src/topgear/profile.js';
-import { analyzeProfile } from '../../../src/profile/index.js';
+import { parseAddonExport, type AddonExport } from '../../../src/domain/addon/export.js';
+import type { AddonItem, Slot } from '../../../src/domain/addon/items.js';
+import { combinations, planTopGear } from '../../../src/domain/topgear/combinations.js';
+import { GROUP_NAMES, parseSlots, type Group } from '../../../src/domain/topgear/groups.js';
+import { suggestSlots } from '../../../src/domain/topgear/limit.js';
+import { combinationName } from '../../../src/domain/topgear/names.js';
+import { topGearProfile } from '../../../src/domain/topgear/profile.js';
+import { analyzeProfile } from '../../../src/domain/profile/index.js';
 import { ADDON_FIXTURES_DIR } from '../../helpers/shared.js';
 
 const fixture = (name: string) => parseAddonExport(readFileSync(resolve(ADDON_FIXTURES_DIR, name), 'utf8'));

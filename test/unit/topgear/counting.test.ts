@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseAddonExport } from '../../../src/addon/export.js';
-import { combinations, planTopGear } from '../../../src/topgear/combinations.js';
+import { parseAddonExport } from '../../../src/domain/addon/export.js';
+import { combinations, planTopGear } from '../../../src/domain/topgear/combinations.js';
 import { ADDON_FIXTURES_DIR } from '../../helpers/shared.js';
 
 const FURY = readFileSync(resolve(ADDON_FIXTURES_DIR, 'fury-bags-vault.txt'), 'utf8');

@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExportError, parseAddonExport } from '../../../src/addon/export.js';
-import { planTopGear } from '../../../src/topgear/combinations.js';
-import { topGearProfile } from '../../../src/topgear/profile.js';
+import { ExportError, parseAddonExport } from '../../../src/domain/addon/export.js';
+import { planTopGear } from '../../../src/domain/topgear/combinations.js';
+import { topGearProfile } from '../../../src/domain/topgear/profile.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
 
 const fixture = (name: string) => readFileSync(resolve(REPO_ROOT, 'test', 'fixtures', 'addon', name), 'utf8');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ResultRecord } from '../../../src/api/schemas.js';
-import { Output } from '../../../src/output/io.js';
-import { printResult } from '../../../src/output/views/result.js';
-import { topGearHeadline } from '../../../src/output/views/topgear.js';
-import { topGearAnswer } from '../../../src/topgear/answer.js';
+import type { ResultRecord } from '../../../src/core/api/schemas.js';
+import { Output } from '../../../src/cli/output/io.js';
+import { printResult } from '../../../src/cli/output/views/result.js';
+import { topGearHeadline } from '../../../src/cli/output/views/topgear.js';
+import { topGearAnswer } from '../../../src/domain/topgear/answer.js';
 import { memoryStream } from '../../helpers/streams.js';
 
 function topgear(

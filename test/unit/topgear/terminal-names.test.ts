@@ -4,11 +4,11 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { ResultRecord } from '../../../src/api/schemas.js';
-import { Output } from '../../../src/output/io.js';
-import { wrap } from '../../../src/output/table.js';
-import { printResult } from '../../../src/output/views/result.js';
-import { printScenarioMatrix, type ScenarioJob } from '../../../src/output/views/scenario-matrix.js';
+import type { ResultRecord } from '../../../src/core/api/schemas.js';
+import { Output } from '../../../src/cli/output/io.js';
+import { wrap } from '../../../src/cli/output/table.js';
+import { printResult } from '../../../src/cli/output/views/result.js';
+import { printScenarioMatrix, type ScenarioJob } from '../../../src/cli/output/views/scenario-matrix.js';
 import { memoryStream } from '../../helpers/streams.js';
 
 function terminal(width: number) {

@@ -9,8 +9,8 @@ import {
   RETRY_DELAYS_MS,
   type DeliveryRecord,
   type RecordStore,
-} from '../../../src/webhook/deliver.js';
-import { verifySignature } from '../../../src/webhook/signature.js';
+} from '../../../src/core/webhook/deliver.js';
+import { verifySignature } from '../../../src/core/webhook/signature.js';
 import { scriptedReceiver } from './receiver.js';
 import { tempDir } from '../../helpers/temp.js';
 

@@ -2,10 +2,15 @@ import { readFileSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ActionFailure, runExec } from '../../../src/webhook/actions.js';
-import { startListener, type Listener, type ListenerOptions, type ReceivedEvent } from '../../../src/webhook/listen.js';
-import { postRaw } from '../../../src/webhook/post.js';
-import { signatureHeader } from '../../../src/webhook/signature.js';
+import { ActionFailure, runExec } from '../../../src/core/webhook/actions.js';
+import {
+  startListener,
+  type Listener,
+  type ListenerOptions,
+  type ReceivedEvent,
+} from '../../../src/core/webhook/listen.js';
+import { postRaw } from '../../../src/core/webhook/post.js';
+import { signatureHeader } from '../../../src/core/webhook/signature.js';
 import { alive } from '../../helpers/process.js';
 import { tempDir } from '../../helpers/temp.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fileSeenEvents } from '../../../src/webhook/seen.js';
+import { fileSeenEvents } from '../../../src/core/webhook/seen.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseSignatureHeader, sign, signatureHeader, verifySignature } from '../../../src/webhook/signature.js';
+import { parseSignatureHeader, sign, signatureHeader, verifySignature } from '../../../src/core/webhook/signature.js';
 import { VECTORS, type Vector } from './vectors.js';
 
 const byName = (name: string): Vector => VECTORS.find((v) => v.name === name)!;

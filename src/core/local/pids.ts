@@ -1,0 +1,44 @@
+/** Processes by pid: alive or not, and when one started. */
+import { readFileSync } from 'node:fs';
+import { errnoCode } from '../../util/errno.js';
+
+/**
+ * Is a process with this pid alive (on this machine)? EPERM means it exists but belongs to someone else. On Linux
+ * a zombie counts as dead: a killed worker is re-parented to PID 1, which in containers often never reaps it.
+ */
+export function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return errnoCode(error) === 'EPERM';
+  }
+  if (process.platform === 'linux') {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    } catch {
+      return false; // gone between the two checks
+    }
+  }
+  return true;
+}
+
+/** The process that had this pid and start time is gone: the pid is dead, or now another process's. */
+export function isGone(pid: number, start: string | null | undefined): boolean {
+  return !isAlive(pid) || (start !== null && start !== undefined && processStart(pid) !== start);
+}
+
+/**
+ * When a process started (Linux: field 22 of /proc/<pid>/stat, in clock ticks since boot), to tell a process from a
+ * later one given the same pid; undefined elsewhere or when it is gone.
+ */
+export function processStart(pid: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
