@@ -33,8 +33,6 @@ export interface SubmitInput {
   simc?: string;
   /** The profile's analysis when the caller already made it (preflight), so it is not made twice. */
   analysis?: ProfileAnalysis;
-  /** Local backend only: the caller waits for the job, so it may run the job itself (local/inline.ts). */
-  runHere?: boolean;
 }
 
 export interface Submitted extends Fetched<SubmitResponse> {

@@ -77,7 +77,7 @@ const DISK_FULL: Ending = {
 const DISK_FULL_WORDS = /ENOSPC|no space left on device/i;
 
 /**
- * Run a claimed job and record how it ended: the one end of every run, for the worker and a waiting CLI alike.
+ * Run a claimed job and record how it ended: the one end of every run, fresh or adopted.
  * `run` returns the ending, or undefined when the runner is stopping (the job is left for recovery, which retries
  * it). A full disk ends the job failed as such, with the run's reports removed to make room for the record;
  * throws only when even that record cannot be written (the error says why), so the caller never waits on a job

@@ -87,11 +87,8 @@ export interface LocalJob {
   /** 0 before the first start; 2 after a retry. */
   attempt: number;
   retried: boolean;
-  /**
-   * Who runs this attempt: the worker (its lock nonce), so a dead worker's jobs can be told apart, or (`cli`) the
-   * waiting `submit --wait` process itself, alive exactly while its pid is.
-   */
-  owner: { pid: number; nonce: string; cli?: boolean; processStart?: string } | null;
+  /** Who runs this attempt: the worker (its lock nonce), so a dead worker's jobs can be told apart. */
+  owner: { pid: number; nonce: string } | null;
   simcPid: number | null;
   /** simc runs detached (detached.ts): simcPid is its process group, and a worker can adopt the run (adopt.ts). */
   detached?: boolean;
@@ -151,12 +148,6 @@ export class LocalStore {
   readonly workerLogPath: string;
   /** Held while a runner checks for room (local.concurrency) and claims a job, so two never both take the last slot. */
   readonly claimLockPath: string;
-
-  /**
-   * Listeners for the records this process writes (job.json, progress.json), by job id: the waiter of a job this
-   * process runs itself hears of each change without a file watch (see LocalBackend.watch).
-   */
-  private readonly ownWriteListeners = new Map<string, Set<() => void>>();
 
   constructor(readonly root: string) {
     this.jobsDir = join(root, 'jobs');
@@ -245,7 +236,6 @@ export class LocalStore {
       if (!next) return job;
       next.updatedAt = new Date().toISOString();
       await writeJsonAtomic(this.file(id, 'job.json'), next);
-      this.tellOwnWrite(id);
       return next;
     });
   }
@@ -350,18 +340,6 @@ export class LocalStore {
 
   async writeProgress(id: string, progress: LocalProgress): Promise<void> {
     await writeJsonAtomic(this.file(id, 'progress.json'), progress);
-    this.tellOwnWrite(id);
-  }
-
-  /** Call `listener` after each write of job `id`'s record or progress by this process; returns the unsubscribe. */
-  onOwnWrite(id: string, listener: () => void): () => void {
-    const listeners = this.ownWriteListeners.get(id) ?? new Set();
-    this.ownWriteListeners.set(id, listeners.add(listener));
-    return () => listeners.delete(listener);
-  }
-
-  tellOwnWrite(id: string): void {
-    for (const listener of this.ownWriteListeners.get(id) ?? []) listener();
   }
 
   async readResult(id: string): Promise<LocalResultFile | undefined> {

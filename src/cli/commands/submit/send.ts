@@ -38,7 +38,6 @@ export async function submitOne(
       plain: Boolean(options.plain),
       simc: options.simc,
       analysis: p.preflight.analysis,
-      runHere: Boolean(options.wait && options.local),
     });
   } catch (error) {
     // Refused on every try (a wrong base URL, a service not up): nothing got through, so there is nothing to recover.
