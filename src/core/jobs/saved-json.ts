@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { JobRecord, ResultRecord } from '../api/schemas.js';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../errors.js';
-import { terminalSafeLine } from '../../cli/output/safe.js';
+import { terminalSafeLine } from '../../util/safe.js';
 import { CAPS, decodeOrFail, readStdin, readUserFile } from '../../util/read-file.js';
 import { checkJobId, isJobId } from './ids.js';
 

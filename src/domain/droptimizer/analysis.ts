@@ -4,7 +4,7 @@
  * upgrades, ranked. Each profileset's name says what it is: `<item> (<item level>) from <source> in <slot>`.
  */
 import type { MainActor, ProfilesetResult } from '../../core/api/schemas.js';
-import { difference, rankByMean } from '../../cli/output/stats.js';
+import { difference, rankByMean } from '../../util/stats.js';
 
 export interface DropResult {
   name: string;

@@ -3,7 +3,7 @@
  * which the terminal matrix, `--json`, `--report markdown=` and `--report csv=` all show.
  */
 import type { ResultRecord } from '../../core/api/schemas.js';
-import { difference, rankByMean } from '../../cli/output/stats.js';
+import { difference, rankByMean } from '../../util/stats.js';
 import { analyseDrops, isUpgrade, type DroptimizerAnswer } from './analysis.js';
 import type { DropPlan } from './plan.js';
 

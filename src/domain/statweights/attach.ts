@@ -7,7 +7,7 @@ import type { Output } from '../../cli/output/io.js';
 import type { JobBackend } from '../../core/jobs/backend.js';
 import type { Outcome } from '../../core/jobs/outcome.js';
 import { SimjobError } from '../../errors.js';
-import { terminalSafeLine } from '../../cli/output/safe.js';
+import { terminalSafeLine } from '../../util/safe.js';
 import { readStatWeightsMarker } from './marker.js';
 import type { StatWeights } from './weights.js';
 

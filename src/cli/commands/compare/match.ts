@@ -2,10 +2,10 @@
 import type { ResultRecord } from '../../../core/api/schemas.js';
 import { isTerminal } from '../../../core/jobs/states.js';
 import type { RankedProfileset } from '../../output/report-profilesets.js';
-import { difference, rankByMean } from '../../output/stats.js';
+import { difference, rankByMean } from '../../../util/stats.js';
 import type { CompareRow, SideFigures, Unmatched } from '../../output/views/comparison.js';
 import { keyOf, type Source } from './sources.js';
-import { scenarioLabel } from '../../output/format.js';
+import { scenarioLabel } from '../../../util/format.js';
 
 export interface Pairing {
   pairs: Array<{ profile: string; scenario: string; a: ResultRecord; b: ResultRecord }>;

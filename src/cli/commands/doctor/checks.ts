@@ -6,7 +6,7 @@ import type { Resolved } from '../../../core/config/resolve.js';
 import type { Context } from '../../context.js';
 import { ApiError, SimjobError } from '../../../errors.js';
 import { userAgent } from '../../../version.js';
-import { terminalSafe } from '../../output/safe.js';
+import { terminalSafe } from '../../../util/safe.js';
 import { CAPS, readRegularFile } from '../../../util/read-file.js';
 
 /** One line of `simjob doctor`: what was checked, whether it passed, what was found, and how to fix a failure. */

@@ -6,8 +6,8 @@ import { readJobArg, type SavedJson } from '../../../core/jobs/saved-json.js';
 import { isTerminal } from '../../../core/jobs/states.js';
 import type { ReportJob } from '../../output/html/model.js';
 import { readAllProfilesets } from '../../output/report-profilesets.js';
-import { rankByMean } from '../../output/stats.js';
-import { terminalSafeLine } from '../../output/safe.js';
+import { rankByMean } from '../../../util/stats.js';
+import { terminalSafeLine } from '../../../util/safe.js';
 import { savedStatWeights } from '../../../domain/statweights/load.js';
 import { readStatWeightsMarker } from '../../../domain/statweights/marker.js';
 

@@ -12,8 +12,8 @@ import {
   type ProfileInput,
 } from '../../../core/jobs/submission.js';
 import { describeMultistage, preflight } from '../../../core/jobs/preflight.js';
-import { formatNumber } from '../../output/format.js';
-import { terminalSafeLine as safe } from '../../output/safe.js';
+import { formatNumber } from '../../../util/format.js';
+import { terminalSafeLine as safe } from '../../../util/safe.js';
 import { CAPS, readStdin } from '../../../util/read-file.js';
 import type { LocalDryRun } from '../../output/views/local-dry-run.js';
 import { refuseWaitOnlyFlags } from '../wait-flags.js';

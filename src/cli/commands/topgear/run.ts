@@ -18,9 +18,9 @@ import {
   TOPGEAR_KIND,
   TOPGEAR_META_KEY,
 } from '../../../core/jobs/topgear-marker.js';
-import { formatNumber } from '../../output/format.js';
+import { formatNumber } from '../../../util/format.js';
 import { noun } from '../../../util/plural.js';
-import { terminalSafe } from '../../output/safe.js';
+import { terminalSafe } from '../../../util/safe.js';
 import type { TopGearOptions } from '../../program.js';
 import { checkFlags, submitProfiles } from '../submit/run.js';
 import { MIN_TARGET_ERROR } from '../../../domain/profile/precision.js';

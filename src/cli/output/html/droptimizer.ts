@@ -2,7 +2,7 @@
 import { analyseDrops } from '../../../domain/droptimizer/analysis.js';
 import { isDroptimizerJob } from '../../../core/jobs/droptimizer-marker.js';
 import { exportCaveat } from '../../../core/jobs/topgear-marker.js';
-import { formatNumber, signed } from '../format.js';
+import { formatNumber, signed } from '../../../util/format.js';
 import { headlineOf } from '../views/droptimizer.js';
 import { text } from './escape.js';
 import type { ReportJob } from './model.js';

@@ -1,10 +1,10 @@
 import type { ResultRecord } from '../../../core/api/schemas.js';
 import { warnSynthetic } from '../synthetic.js';
-import { formatNumber, scenarioLabel } from '../format.js';
+import { formatNumber, scenarioLabel } from '../../../util/format.js';
 import type { Output } from '../io.js';
-import { terminalSafeLine } from '../safe.js';
+import { terminalSafeLine } from '../../../util/safe.js';
 import { printTable, type Column } from '../table.js';
-import type { Difference } from '../stats.js';
+import type { Difference } from '../../../util/stats.js';
 import { signed } from './result.js';
 
 /** The significance test, as printed under the table and carried in --json. */

@@ -6,11 +6,11 @@ import type { ResultRecord } from '../../../core/api/schemas.js';
 import { analyseDrops, type DropResult, type DroptimizerAnswer } from '../../../domain/droptimizer/analysis.js';
 import { isDroptimizerJob } from '../../../core/jobs/droptimizer-marker.js';
 import { exportCaveat } from '../../../core/jobs/topgear-marker.js';
-import { formatNumber } from '../format.js';
+import { formatNumber } from '../../../util/format.js';
 import type { Output } from '../io.js';
-import { terminalSafe } from '../safe.js';
+import { terminalSafe } from '../../../util/safe.js';
 import { printTable, type Column } from '../table.js';
-import { signed } from '../format.js';
+import { signed } from '../../../util/format.js';
 
 function droptimizerAnswer(record: ResultRecord): DroptimizerAnswer | undefined {
   const actor = record.result.summary?.mainActor;

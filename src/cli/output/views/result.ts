@@ -1,12 +1,12 @@
-import type { Colours } from '../ansi.js';
 import type { Artifact, ResultRecord } from '../../../core/api/schemas.js';
 import { adviceFor } from '../../../core/jobs/states.js';
 import { buildLabel } from '../build-label.js';
-import { colourState, formatDuration, formatNumber, signed } from '../format.js';
+import { colourState, type Colours } from '../ansi.js';
+import { formatDuration, formatNumber, signed } from '../../../util/format.js';
 import { painted, type Output } from '../io.js';
 import type { RankedProfileset } from '../report-profilesets.js';
-import { terminalSafeLine as safe } from '../safe.js';
-import { difference, rankByMean } from '../stats.js';
+import { terminalSafeLine as safe } from '../../../util/safe.js';
+import { difference, rankByMean } from '../../../util/stats.js';
 import { printTable, type Column } from '../table.js';
 import { isTopGearJob } from '../../../core/jobs/topgear-marker.js';
 import { printTopGearHeadline } from './topgear.js';

@@ -5,7 +5,7 @@
 import type { ResultRecord } from '../../../core/api/schemas.js';
 import { topGearAnswer } from '../../../domain/topgear/answer.js';
 import type { Output } from '../io.js';
-import { terminalSafe } from '../safe.js';
+import { terminalSafe } from '../../../util/safe.js';
 import { wrap } from '../table.js';
 
 /** The headline in words, or undefined when the job is not a top gear run or has no ranked profilesets. */
