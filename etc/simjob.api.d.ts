@@ -52,7 +52,7 @@ interface StatWeights {
 
 /**
  * The records the library hands out, written as plain types so the package's .d.ts needs nothing else installed
- * (the zod schemas that check them, src/core/api/schemas.ts, stay inside the bundle). Read leniently like the schemas:
+ * (the zod schemas that check them, src/core/resources/schemas.ts, stay inside the bundle). Read leniently like the schemas:
  * every object keeps fields a newer service adds, and state-like fields are any string (the known ones listed).
  * `types-check.ts` proves each schema's type fits these, so they cannot drift apart unnoticed.
  */
@@ -511,7 +511,7 @@ interface Estimate {
  * within the error of the best, which ones, and what would separate them; and, when the export had Great Vault
  * items, which one to take and what it is worth over the best without one.
  *
- * "Within the error" is the test of output/stats.ts: |Δ| ≤ the combined 95 % error of the two. Like Raidbots' Top
+ * "Within the error" is the test of util/stats.ts: |Δ| ≤ the combined 95 % error of the two. Like Raidbots' Top
  * Gear, the ranking is never hidden; unlike a bare ranking, a tie is said to be one.
  */
 

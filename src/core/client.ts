@@ -16,7 +16,7 @@ import { checkIdempotencyKey, newIdempotencyKey } from './jobs/submission.js';
 import { waitForTerminal } from './jobs/wait.js';
 import type { LocalOptions, LocalSettings } from './local/options.js';
 import { userAgent as simjobUserAgent } from '../version.js';
-import type { ResultRecord as InnerResult, SubmitRequest } from './api/schemas.js';
+import type { ResultRecord as InnerResult, SubmitRequest } from './resources/schemas.js';
 import type { StatWeights } from '../domain/statweights/weights.js';
 import type {
   Artifact,

@@ -15,7 +15,7 @@ import type { Difficulty, SourceKind } from './droptimizer/choices.js';
 import { ExitCode, SimjobError, UsageError } from '../errors.js';
 import { DROPTIMIZER_KIND } from '../core/jobs/droptimizer-marker.js';
 import { TOPGEAR_KIND, TOPGEAR_META_KEY } from '../core/jobs/topgear-marker.js';
-import type { ResultRecord as InnerResult } from '../core/api/schemas.js';
+import type { ResultRecord as InnerResult } from '../core/resources/schemas.js';
 import { analyzeProfile, mainActorChoice } from './profile/index.js';
 import { parseReport, ReportError, summarize } from './report/report.js';
 import { readCharacter } from './statweights/character.js';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Summary } from '../../src/core/api/schemas.js';
+import { Summary } from '../../src/core/resources/schemas.js';
 import { csvTable, parseReport, ReportError, summarize, type MainActorChoice } from '../../src/domain/report/report.js';
 import { profilesetsFromReport } from '../../src/cli/output/report-profilesets.js';
 import { FIXTURES_DIR } from '../helpers/shared.js';

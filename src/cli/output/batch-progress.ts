@@ -1,4 +1,4 @@
-import type { StatusRecord } from '../../core/api/schemas.js';
+import type { StatusRecord } from '../../core/resources/schemas.js';
 import type { Output } from './io.js';
 import { clock, liveText, startTickingSpinner, stateKey, transientText } from './progress.js';
 import { terminalSafeLine as safe } from '../../util/safe.js';

@@ -1,5 +1,5 @@
 import type { Ora } from 'ora';
-import type { StatusRecord } from '../../core/api/schemas.js';
+import type { StatusRecord } from '../../core/resources/schemas.js';
 import { colourState, type Colours } from './ansi.js';
 import { formatDuration } from '../../util/format.js';
 import type { Output } from './io.js';

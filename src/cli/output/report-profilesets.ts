@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { localArtifactPath, type ArtifactSource } from '../../core/api/artifact-rules.js';
-import type { Artifact, ResultRecord } from '../../core/api/schemas.js';
+import type { Artifact, ResultRecord } from '../../core/resources/schemas.js';
 import { ExitCode, SimjobError } from '../../errors.js';
 import type { JobBackend } from '../../core/jobs/backend.js';
 import { userAgent } from '../../version.js';

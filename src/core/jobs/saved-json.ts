@@ -5,7 +5,7 @@
  * or fetched by its id when it had not ended).
  */
 import { stat } from 'node:fs/promises';
-import { JobRecord, ResultRecord } from '../api/schemas.js';
+import { JobRecord, ResultRecord } from '../resources/schemas.js';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../errors.js';
 import { terminalSafeLine } from '../../util/safe.js';

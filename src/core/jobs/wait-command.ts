@@ -1,4 +1,4 @@
-import type { StatusRecord } from '../api/schemas.js';
+import type { StatusRecord } from '../resources/schemas.js';
 import { sleep } from '../../util/sleep.js';
 import type { Context } from '../../cli/context.js';
 import { ApiError, ExitCode, SimjobError } from '../../errors.js';

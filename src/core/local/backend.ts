@@ -17,7 +17,7 @@ import type {
   StatusRecord,
   SubmitRequest,
   Usage,
-} from '../api/schemas.js';
+} from '../resources/schemas.js';
 import type { LocalOptions } from './options.js';
 import { ApiError, ExitCode, LocalError, UsageError } from '../../errors.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';

@@ -6,7 +6,7 @@
  * dry run shows exactly the run the submission would make.
  */
 import { join } from 'node:path';
-import type { MultiStageSummary, SubmitRequest } from '../api/schemas.js';
+import type { MultiStageSummary, SubmitRequest } from '../resources/schemas.js';
 import { dataDir } from '../config/paths.js';
 import {
   analyzeProfile,

@@ -26,7 +26,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
+import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../resources/schemas.js';
 import { LocalError } from '../../errors.js';
 import {
   dataFileError,

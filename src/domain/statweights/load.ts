@@ -2,7 +2,7 @@
  * The stat weights of a finished stat-weights job (marker.ts): from the result summary (profilesets), or from the
  * job's JSON report artifact (scale factors: simc writes them only there; a multistage run's last stage holds them).
  */
-import type { ResultRecord } from '../../core/api/schemas.js';
+import type { ResultRecord } from '../../core/resources/schemas.js';
 import { ExitCode, SimjobError } from '../../errors.js';
 import type { JobBackend } from '../../core/jobs/backend.js';
 import { readStatWeightsMarker } from './marker.js';

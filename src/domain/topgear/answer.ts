@@ -7,7 +7,7 @@
  * "Within the error" is the test of util/stats.ts: |Δ| ≤ the combined 95 % error of the two. Like Raidbots' Top
  * Gear, the ranking is never hidden; unlike a bare ranking, a tie is said to be one.
  */
-import type { ResultRecord } from '../../core/api/schemas.js';
+import type { ResultRecord } from '../../core/resources/schemas.js';
 import { exportCaveat, isTopGearJob } from '../../core/jobs/topgear-marker.js';
 import { formatNumber } from '../../util/format.js';
 import { difference, rankByMean, type Difference, type Estimate } from '../../util/stats.js';

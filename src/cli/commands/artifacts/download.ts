@@ -8,7 +8,7 @@ import {
   FileExists,
   type DownloadOptions,
 } from '../../../core/api/download.js';
-import type { Artifact } from '../../../core/api/schemas.js';
+import type { Artifact } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../errors.js';
 import type { JobBackend } from '../../../core/jobs/backend.js';

@@ -1,4 +1,4 @@
-import type { Build } from '../../../core/api/schemas.js';
+import type { Build } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
 import type { BuildsOptions } from '../../program.js';
 import { UsageError } from '../../../errors.js';

@@ -1,5 +1,5 @@
 /** Pairing two sources result by result (profile, scenario), and row by row (the actor, then profilesets by name). */
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import { isTerminal } from '../../../core/jobs/states.js';
 import type { RankedProfileset } from '../../output/report-profilesets.js';
 import { difference, rankByMean } from '../../../util/stats.js';

@@ -1,4 +1,4 @@
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
 import type { CompareOptions } from '../../program.js';
 import { ExitCode, JobUnsuccessfulError, SimjobError, UsageError } from '../../../errors.js';

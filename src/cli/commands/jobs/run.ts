@@ -1,4 +1,4 @@
-import type { JobList, JobListItem } from '../../../core/api/schemas.js';
+import type { JobList, JobListItem } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
 import type { JobsOptions } from '../../program.js';
 import { ApiError, UsageError } from '../../../errors.js';

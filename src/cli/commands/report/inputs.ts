@@ -1,4 +1,4 @@
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../errors.js';
 import { readOutcome, withoutResult } from '../../../core/jobs/outcome.js';

@@ -1,4 +1,4 @@
-import type { ResultRecord, StatusRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord, StatusRecord } from '../../../core/resources/schemas.js';
 import { sleep } from '../../../util/sleep.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, ExitCode, NetworkError, SimjobError, WaitTimeoutError } from '../../../errors.js';

@@ -1,4 +1,4 @@
-import type { Channel, Priority, Usage } from '../../../core/api/schemas.js';
+import type { Channel, Priority, Usage } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../errors.js';
 import { isLocalId } from '../../../core/jobs/ids.js';

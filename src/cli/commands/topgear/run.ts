@@ -5,7 +5,7 @@
 import { writeFileReplacing } from '../../../util/write-file.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../errors.js';
-import { MAX_PROFILE_BYTES } from '../../../core/api/schemas.js';
+import { MAX_PROFILE_BYTES } from '../../../core/resources/schemas.js';
 import type { AddonExport } from '../../../domain/addon/export.js';
 import { readAddonExport } from '../addon-input.js';
 import { planTopGear, type TopGearPlan } from '../../../domain/topgear/combinations.js';

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import type { UsageOptions } from '../../program.js';
-import type { Usage } from '../../../core/api/schemas.js';
+import type { Usage } from '../../../core/resources/schemas.js';
 import { formatNumber, formatTime } from '../../../util/format.js';
 import { terminalSafeLine } from '../../../util/safe.js';
 

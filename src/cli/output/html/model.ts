@@ -1,4 +1,4 @@
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import type { RankedProfileset } from '../report-profilesets.js';
 import { isTopGearJob } from '../../../core/jobs/topgear-marker.js';
 import type { StatWeights } from '../../../domain/statweights/weights.js';

@@ -1,4 +1,4 @@
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import { colourState } from '../ansi.js';
 import { formatDuration, formatNumber } from '../../../util/format.js';
 import type { Output } from '../io.js';

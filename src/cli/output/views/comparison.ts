@@ -1,4 +1,4 @@
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import { warnSynthetic } from '../synthetic.js';
 import { formatNumber, scenarioLabel } from '../../../util/format.js';
 import type { Output } from '../io.js';

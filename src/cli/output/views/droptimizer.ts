@@ -2,7 +2,7 @@
  * The droptimizer's answer under a result (jobs marked `metadata.kind = "droptimizer"`): the best upgrade with its
  * gain and error, or that nothing beats what is worn; then every source (boss or dungeon), ranked by its best drop.
  */
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import { analyseDrops, type DropResult, type DroptimizerAnswer } from '../../../domain/droptimizer/analysis.js';
 import { isDroptimizerJob } from '../../../core/jobs/droptimizer-marker.js';
 import { exportCaveat } from '../../../core/jobs/topgear-marker.js';

@@ -1,4 +1,4 @@
-import type { Artifact, ResultRecord } from '../../../core/api/schemas.js';
+import type { Artifact, ResultRecord } from '../../../core/resources/schemas.js';
 import { adviceFor } from '../../../core/jobs/states.js';
 import { buildLabel } from '../build-label.js';
 import { colourState, type Colours } from '../ansi.js';

@@ -1,4 +1,4 @@
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import { formatNumber } from '../../../util/format.js';
 import type { Output } from '../io.js';
 import { terminalSafeLine } from '../../../util/safe.js';

@@ -1,5 +1,5 @@
-import { isTerminal } from '../../../core/api/enums.js';
-import type { StatusRecord } from '../../../core/api/schemas.js';
+import { isTerminal } from '../../../core/resources/enums.js';
+import type { StatusRecord } from '../../../core/resources/schemas.js';
 import { colourState } from '../ansi.js';
 import { formatDuration, formatTime } from '../../../util/format.js';
 import { painted, type Output } from '../io.js';

@@ -2,7 +2,7 @@
  * The top gear answer under a result's headline (jobs marked `metadata.kind = "topgear"`): what to change against
  * what is equipped, or that it is a tie and what would separate it, and the Great Vault pick (topgear/answer.ts).
  */
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import { topGearAnswer } from '../../../domain/topgear/answer.js';
 import type { Output } from '../io.js';
 import { terminalSafe } from '../../../util/safe.js';
