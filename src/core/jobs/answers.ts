@@ -5,7 +5,7 @@
  */
 import type { JobBackend } from './backend.js';
 import type { Outcome } from './outcome.js';
-import { isDroptimizerJob } from './droptimizer-marker.js';
+import { isDroptimizerJob } from '../../domain/job-kind.js';
 import type { AttachContext, WithStatWeights } from '../../domain/statweights/attach.js';
 
 export async function attachAnswers(ctx: AttachContext, backend: JobBackend, shown: Outcome): Promise<WithStatWeights> {

@@ -8,7 +8,7 @@ import type { JobBackend } from '../../core/jobs/backend.js';
 import type { Outcome } from '../../core/jobs/outcome.js';
 import { SimjobError } from '../../errors.js';
 import { terminalSafeLine } from '../../util/safe.js';
-import { readStatWeightsMarker } from './marker.js';
+import { readStatWeightsMarker } from '../job-kind.js';
 import type { StatWeights } from './weights.js';
 
 export interface WithStatWeights {

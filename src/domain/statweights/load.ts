@@ -1,11 +1,11 @@
 /**
- * The stat weights of a finished stat-weights job (marker.ts): from the result summary (profilesets), or from the
+ * The stat weights of a finished stat-weights job (domain/job-kind.ts): from the result summary (profilesets), or from the
  * job's JSON report artifact (scale factors: simc writes them only there; a multistage run's last stage holds them).
  */
 import type { ResultRecord } from '../../core/resources/schemas.js';
 import { ExitCode, SimjobError } from '../../errors.js';
 import type { JobBackend } from '../../core/jobs/backend.js';
-import { readStatWeightsMarker } from './marker.js';
+import { readStatWeightsMarker } from '../job-kind.js';
 import { fromProfilesets, fromScaleReport, type ScaleReport, type StatWeights } from './weights.js';
 
 export interface LoadOptions {

@@ -8,7 +8,7 @@
  * Gear, the ranking is never hidden; unlike a bare ranking, a tie is said to be one.
  */
 import type { ResultRecord } from '../../core/resources/schemas.js';
-import { exportCaveat, isTopGearJob } from '../../core/jobs/topgear-marker.js';
+import { exportCaveat, isTopGearJob } from '../job-kind.js';
 import { formatNumber } from '../../util/format.js';
 import { difference, rankByMean, type Difference, type Estimate } from '../../util/stats.js';
 import { MIN_TARGET_ERROR } from '../profile/precision.js';

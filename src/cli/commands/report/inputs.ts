@@ -9,7 +9,7 @@ import { readAllProfilesets } from '../../output/report-profilesets.js';
 import { rankByMean } from '../../../util/stats.js';
 import { terminalSafeLine } from '../../../util/safe.js';
 import { savedStatWeights } from '../../../domain/statweights/load.js';
-import { readStatWeightsMarker } from '../../../domain/statweights/marker.js';
+import { readStatWeightsMarker } from '../../../domain/job-kind.js';
 
 /**
  * The jobs the arguments name, in order: a job id (local or remote, fetched like `simjob result`), a saved `--json`

@@ -12,12 +12,7 @@ import { planTopGear, type TopGearPlan } from '../../../domain/topgear/combinati
 import { DEFAULT_MAX_COMBOS, parseSlots, SlotsError, type Group } from '../../../domain/topgear/groups.js';
 import { suggestSlots } from '../../../domain/topgear/limit.js';
 import { topGearProfile, topGearSubmitCommand } from '../../../domain/topgear/profile.js';
-import {
-  EXPORT_META_KEY,
-  EXPORT_UNCHECKED,
-  TOPGEAR_KIND,
-  TOPGEAR_META_KEY,
-} from '../../../core/jobs/topgear-marker.js';
+import { EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_KIND, TOPGEAR_META_KEY } from '../../../domain/job-kind.js';
 import { formatNumber } from '../../../util/format.js';
 import { noun } from '../../../util/plural.js';
 import { terminalSafe } from '../../../util/safe.js';

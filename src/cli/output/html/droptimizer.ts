@@ -1,7 +1,6 @@
 /** A droptimizer job's answer on the report page: the best upgrade, then each boss or dungeon by its best drop. */
 import { analyseDrops } from '../../../domain/droptimizer/analysis.js';
-import { isDroptimizerJob } from '../../../core/jobs/droptimizer-marker.js';
-import { exportCaveat } from '../../../core/jobs/topgear-marker.js';
+import { exportCaveat, isDroptimizerJob } from '../../../domain/job-kind.js';
 import { formatNumber, signed } from '../../../util/format.js';
 import { headlineOf } from '../views/droptimizer.js';
 import { text } from './escape.js';

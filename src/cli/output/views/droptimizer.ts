@@ -4,8 +4,7 @@
  */
 import type { ResultRecord } from '../../../core/resources/schemas.js';
 import { analyseDrops, type DropResult, type DroptimizerAnswer } from '../../../domain/droptimizer/analysis.js';
-import { isDroptimizerJob } from '../../../core/jobs/droptimizer-marker.js';
-import { exportCaveat } from '../../../core/jobs/topgear-marker.js';
+import { exportCaveat, isDroptimizerJob } from '../../../domain/job-kind.js';
 import { formatNumber } from '../../../util/format.js';
 import type { Output } from '../io.js';
 import { terminalSafe } from '../../../util/safe.js';

@@ -8,7 +8,7 @@ import type { RankedProfileset } from '../report-profilesets.js';
 import { terminalSafeLine as safe } from '../../../util/safe.js';
 import { difference, rankByMean } from '../../../util/stats.js';
 import { printTable, type Column } from '../table.js';
-import { isTopGearJob } from '../../../core/jobs/topgear-marker.js';
+import { isTopGearJob } from '../../../domain/job-kind.js';
 import { printTopGearHeadline } from './topgear.js';
 import type { StatWeights } from '../../../domain/statweights/weights.js';
 import { printStatWeights } from './statweights.js';
