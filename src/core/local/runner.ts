@@ -19,7 +19,7 @@ import {
   ProfilesetMerger,
   profilesetListText,
   profilesetsFromReport,
-} from '../../cli/output/profileset-list.js';
+} from '../../domain/report/profileset-list.js';
 
 /** The single-pass runner. Returns how the job ended, or undefined when the worker is shutting down (retry later). */
 export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | undefined> {

@@ -18,7 +18,7 @@ import {
   ProfilesetMerger,
   profilesetListText,
   profilesetsFromReport,
-} from '../../cli/output/profileset-list.js';
+} from '../report/profileset-list.js';
 import type { LocalBuildInfo, LocalJob } from '../../core/local/store.js';
 import { stageJsonFile } from './files.js';
 import { runStaged, type RunPass } from './run.js';

@@ -34,7 +34,7 @@ export async function loadStatWeights(
       'Artifacts expire some days after a job ends; run statweights again.',
     );
   }
-  const { readReportArtifact } = await import('../../cli/output/report-profilesets.js');
+  const { readReportArtifact } = await import('../../core/jobs/report-profilesets.js');
   const report = (await readReportArtifact(backend, record, last, options)) as Partial<ScaleReport>;
   if (!Array.isArray(report?.sim?.players)) {
     throw new SimjobError(`The JSON report of job ${record.id} lists no players.`, ExitCode.ERROR);

@@ -1,7 +1,7 @@
 /** Pairing two sources result by result (profile, scenario), and row by row (the actor, then profilesets by name). */
 import type { ResultRecord } from '../../../core/resources/schemas.js';
 import { isTerminal } from '../../../core/jobs/states.js';
-import type { RankedProfileset } from '../../output/report-profilesets.js';
+import type { RankedProfileset } from '../../../domain/report/profileset-list.js';
 import { difference, rankByMean } from '../../../util/stats.js';
 import type { CompareRow, SideFigures, Unmatched } from '../../output/views/comparison.js';
 import { keyOf, type Source } from './sources.js';

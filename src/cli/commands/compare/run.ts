@@ -2,7 +2,7 @@ import type { ResultRecord } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
 import type { CompareOptions } from '../../program.js';
 import { ExitCode, JobUnsuccessfulError, SimjobError, UsageError } from '../../../errors.js';
-import { readAllProfilesets } from '../../output/report-profilesets.js';
+import { readAllProfilesets } from '../../../core/jobs/report-profilesets.js';
 import { rankByMean } from '../../../util/stats.js';
 import { printComparison, TEST_DESCRIPTION, type ComparisonView, type Match } from '../../output/views/comparison.js';
 import { DEFAULT_TOP } from '../../output/views/result.js';

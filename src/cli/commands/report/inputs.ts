@@ -5,7 +5,7 @@ import { readOutcome, withoutResult } from '../../../core/jobs/outcome.js';
 import { readJobArg, type SavedJson } from '../../../core/jobs/saved-json.js';
 import { isTerminal } from '../../../core/jobs/states.js';
 import type { ReportJob } from '../../output/html/model.js';
-import { readAllProfilesets } from '../../output/report-profilesets.js';
+import { readAllProfilesets } from '../../../core/jobs/report-profilesets.js';
 import { rankByMean } from '../../../util/stats.js';
 import { terminalSafeLine } from '../../../util/safe.js';
 import { savedStatWeights } from '../../../domain/statweights/load.js';

@@ -1,5 +1,5 @@
 import type { ResultRecord } from '../../../core/resources/schemas.js';
-import type { RankedProfileset } from '../report-profilesets.js';
+import type { RankedProfileset } from '../../../domain/report/profileset-list.js';
 import { isTopGearJob } from '../../../domain/job-kind.js';
 import type { StatWeights } from '../../../domain/statweights/weights.js';
 

@@ -4,7 +4,7 @@ import { buildLabel } from '../build-label.js';
 import { colourState, type Colours } from '../ansi.js';
 import { formatDuration, formatNumber, signed } from '../../../util/format.js';
 import { painted, type Output } from '../io.js';
-import type { RankedProfileset } from '../report-profilesets.js';
+import type { RankedProfileset } from '../../../domain/report/profileset-list.js';
 import { terminalSafeLine as safe } from '../../../util/safe.js';
 import { difference, rankByMean } from '../../../util/stats.js';
 import { printTable, type Column } from '../table.js';
