@@ -361,7 +361,7 @@ class JobClient implements Client {
   }
 
   async statWeights(result: ResultRecord, options: { signal?: AbortSignal } = {}): Promise<StatWeights | undefined> {
-    const { loadStatWeights } = await import('../domain/statweights/load.js');
+    const { loadStatWeights } = await import('./jobs/statweights.js');
     return loadStatWeights(await this.backend(), result as InnerResult, {
       env: this.options.env ?? {},
       ...(options.signal ? { signal: options.signal } : {}),

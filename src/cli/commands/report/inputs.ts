@@ -62,7 +62,7 @@ async function fromJob(ctx: Context, id: string): Promise<ReportJob> {
   const job = summaryJob(data, backend.kind === 'local' ? 'a local job' : 'the service');
   if (!job.statWeights && readStatWeightsMarker(data.metadata)) {
     // simc's scale factors are only in the job's JSON report.
-    const { attachStatWeights } = await import('../../../domain/statweights/attach.js');
+    const { attachStatWeights } = await import('../../show-job/statweights.js');
     const { statWeights } = await attachStatWeights(ctx, backend, { raw: data, data, hasResult: true });
     if (statWeights) job.statWeights = statWeights;
   }

@@ -21,7 +21,7 @@ export async function run(ctx: Context, [rawId]: string[], options: ResultOption
     throw new UsageError('--all and --top do not go together: --all shows every profileset.');
   const backend = await ctx.backendFor(id);
   const shown = await readOutcome(backend, id);
-  const { attachAnswers } = await import('../../../core/jobs/answers.js');
+  const { attachAnswers } = await import('../../show-job/answers.js');
   const { statWeights, raw, failed } = await attachAnswers(ctx, backend, shown);
   const exit = (code: number) => (failed && code === ExitCode.OK ? ExitCode.ERROR : code);
   if (ctx.out.json) {

@@ -205,9 +205,9 @@ async function followEntry(
       },
       onTransientError: (error, retryIn) => progress.transient(entry, error, retryIn),
     });
-    const { fetchOutcome } = await import('../../../core/jobs/wait-command.js');
+    const { fetchOutcome } = await import('../../show-job/wait-command.js');
     const outcome = await fetchOutcome(backend, id, ctx.signal);
-    const { attachStatWeights } = await import('../../../domain/statweights/attach.js');
+    const { attachStatWeights } = await import('../../show-job/statweights.js');
     const weighed = await attachStatWeights(ctx, backend, outcome);
     entry.outcome = { ...outcome, raw: weighed.raw };
     entry.statWeights = weighed.statWeights;
@@ -251,7 +251,7 @@ async function interrupted(
   const unsent = entries.filter((e) => !e.id && e.submitError === undefined);
   if (!ctx.out.json && options.wait) printSummary(ctx, entries, options);
   if (options.cancelOnInterrupt && live.length) {
-    const { cancelDetached } = await import('../../../core/jobs/wait-command.js');
+    const { cancelDetached } = await import('../../show-job/wait-command.js');
     say(`Stopped waiting; cancelling ${live.length} job${live.length === 1 ? '' : 's'}:`);
     for (const e of live) {
       const answer = await cancelDetached(ctx, backend, e.id!).then(

@@ -121,7 +121,7 @@ export async function submitProfiles(
     return;
   }
   if (!ctx.out.json) printSubmitted(ctx, submitted, one, true);
-  const { waitAndReport } = await import('../../../core/jobs/wait-command.js');
+  const { waitAndReport } = await import('../../show-job/wait-command.js');
   return waitAndReport(ctx, backend, id, {
     timeoutMs: options.timeout,
     cancelOnInterrupt: options.cancelOnInterrupt,

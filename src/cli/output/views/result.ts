@@ -27,7 +27,7 @@ export interface ResultViewOptions {
   all?: RankedProfileset[];
   /** simc's warnings from the report (`notifications`). */
   notifications?: readonly string[];
-  /** The weights of a stat-weights job (statweights/attach.ts), shown under its profilesets. */
+  /** The weights of a stat-weights job (cli/show-job/statweights.ts), shown under its profilesets. */
   statWeights?: StatWeights;
 }
 
