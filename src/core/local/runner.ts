@@ -24,7 +24,7 @@ import {
 /** The single-pass runner. Returns how the job ended, or undefined when the worker is shutting down (retry later). */
 export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | undefined> {
   // enabled only when --multistage asked for it and the profile is eligible (else disabled_by_option or why not)
-  if (job.multiStageSummary.enabled) return (await import('../../domain/multistage/local.js')).runStagedJob(deps, job);
+  if (job.multiStageSummary.enabled) return (await import('./multistage.js')).runStagedJob(deps, job);
   const files = SINGLE_PASS_FILES(job);
   const writer = new ProgressWriter(deps.store, job.id);
   const tracker = new ProgressTracker();
