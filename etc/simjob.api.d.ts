@@ -480,12 +480,6 @@ interface DroptimizerAnswer {
     partial: boolean;
 }
 
-/** The values of droptimizer's --difficulty and --source, without the catalog's schema (program.ts loads this). */
-declare const DIFFICULTIES: readonly ["lfr", "normal", "heroic", "mythic"];
-type Difficulty = (typeof DIFFICULTIES)[number];
-declare const SOURCE_KINDS: readonly ["raid", "dungeons", "vault"];
-type SourceKind = (typeof SOURCE_KINDS)[number];
-
 /**
  * The statistics behind "is this difference real?", shared by the result view and `simjob compare`.
  *
@@ -531,6 +525,13 @@ interface TopGearAnswer {
     unchecked?: string;
 }
 
+/**
+ * What simjob knows about SimulationCraft, as functions of text and records: a /simc export in, a profile to submit
+ * out; a finished job's result in, the answer out. Thin wrappers of src/domain/topgear, src/domain/droptimizer, src/domain/statweights
+ * and src/domain/report, at the data level (the commands around them print and read files; these do neither). Each takes
+ * and returns plain data and throws UsageError (bad input) or SimjobError, never anything printed.
+ */
+
 /** Who an export or profile is: for a reply's first line. */
 interface CharacterSummary {
     name: string;
@@ -563,20 +564,6 @@ interface TopGearOptions {
 declare function planTopGear(exportText: string, options?: TopGearOptions): PlannedProfile;
 /** What to equip, from a finished top gear job's result; undefined for another kind of job or one without DPS. */
 declare function topGearAnswer(result: ResultRecord): TopGearAnswer | undefined;
-interface DroptimizerOptions {
-    /** Raid or dungeon names (default: every raid, or every dungeon with `source: 'dungeons'`). */
-    instances?: string[];
-    source?: SourceKind;
-    difficulty?: Difficulty;
-    /** Mythic+ keystone level for dungeon drops. */
-    keystone?: number;
-    /** Sim the drops fully upgraded rather than as dropped. */
-    upgraded?: boolean;
-    /** A catalog file (simjob-droptimizer-catalog/1 JSON); default the one shipped with simjob. */
-    catalog?: string;
-}
-/** Droptimizer: one profileset per drop of the chosen instances that fits one of the export's slots. */
-declare function planDroptimizer(exportText: string, options?: DroptimizerOptions): Promise<PlannedProfile>;
 /** The best drop and the best of each source, from a finished droptimizer job; undefined without DPS. */
 declare function droptimizerAnswer(result: ResultRecord): DroptimizerAnswer | undefined;
 interface StatWeightsOptions {
@@ -628,6 +615,27 @@ declare function compareResults(a: ResultRecord, b: ResultRecord): ComparedRow[]
 declare function readReport(reportText: string, options?: {
     profile?: string;
 }): Summary;
+
+/** The values of droptimizer's --difficulty and --source, without the catalog's schema (program.ts loads this). */
+declare const DIFFICULTIES: readonly ["lfr", "normal", "heroic", "mythic"];
+type Difficulty = (typeof DIFFICULTIES)[number];
+declare const SOURCE_KINDS: readonly ["raid", "dungeons", "vault"];
+type SourceKind = (typeof SOURCE_KINDS)[number];
+
+interface DroptimizerOptions {
+    /** Raid or dungeon names (default: every raid, or every dungeon with `source: 'dungeons'`). */
+    instances?: string[];
+    source?: SourceKind;
+    difficulty?: Difficulty;
+    /** Mythic+ keystone level for dungeon drops. */
+    keystone?: number;
+    /** Sim the drops fully upgraded rather than as dropped. */
+    upgraded?: boolean;
+    /** A catalog file (simjob-droptimizer-catalog/1 JSON); default the one shipped with simjob. */
+    catalog?: string;
+}
+/** Droptimizer: one profileset per drop of the chosen instances that fits one of the export's slots. */
+declare function planDroptimizer(exportText: string, options?: DroptimizerOptions): Promise<PlannedProfile>;
 
 /**
  * The error hierarchy and exit codes. Every failure a user can see is one of these; the CLI entry renders them in

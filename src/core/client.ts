@@ -31,7 +31,7 @@ import type {
   StatusRecord,
   SubmitResponse,
   Usage,
-} from './types.js';
+} from './resources/types.js';
 
 export interface RemoteClientOptions {
   /** The API root, e.g. `https://sim.example.com` (simjob adds `/v1/sim/…`). */

@@ -4,7 +4,8 @@ import { junitClassName, junitXml, type TestCase } from '../../output/reports/ju
 import { cell, markdownTable } from '../../output/reports/markdown.js';
 import { writeReport } from '../../output/reports/files.js';
 import type { ReportTarget } from '../../output/reports/spec.js';
-import type { CompareRow, ComparisonView, Match } from '../../output/views/comparison.js';
+import type { CompareRow } from '../../../domain/report/compare.js';
+import type { ComparisonView, Match } from '../../output/views/comparison.js';
 import { signed } from '../../output/views/result.js';
 import { scenarioLabel } from '../../../util/format.js';
 import { plural } from '../../../util/plural.js';

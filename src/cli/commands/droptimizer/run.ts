@@ -40,7 +40,7 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
   // The check reads only each target's path and names its format: csv is as good a name as junit.
   if (reports.length)
     await (await import('../../output/reports/files.js')).checkReportTargets(reports as unknown as ReportTarget[]);
-  const { loadCatalog } = await import('../../../domain/droptimizer/load.js');
+  const { loadCatalog } = await import('../../../core/catalog/load.js');
   const catalog = await loadCatalog(options.catalog, {
     env: ctx.env,
     signal: ctx.signal,
