@@ -41,7 +41,7 @@ import { withLock } from './lock.js';
 import { isWellFormedLocalId } from './ids.js';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { errnoCode } from '../../util/errno.js';
-import { RECORDS } from '../../util/record-schemas.js';
+import { RECORDS } from '../record-schemas.js';
 
 /** What a job's `build` says: the simc binary that ran (or will run) it, as read from its version line. */
 export interface LocalBuildInfo {

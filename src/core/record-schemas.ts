@@ -9,7 +9,8 @@
  * decides on (lock.ts reads the lock files it made itself with their own checks).
  */
 import * as z from 'zod/mini';
-import { Summary } from '../core/resources/schemas.js';
+import type { RecordKind } from '../util/data-files.js';
+import { Summary } from './resources/schemas.js';
 
 const nstr = z.nullable(z.string());
 const nnum = z.nullable(z.number());
@@ -96,16 +97,6 @@ function build() {
   });
   const subscription = z.looseObject({ url: z.string(), profile: z.string() });
   return { job, progress, result, idempotencyKey, delivery, subscription };
-}
-
-/**
- * What a record is, for its error ("not a job record of simjob"), and its check. The record's TypeScript type is
- * its module's (LocalJob in local/store.ts, …), named where it is read: this module imports none of them, so the
- * modules that read records can import it without a circle.
- */
-export interface RecordKind {
-  what: string;
-  check(value: unknown): { ok: true; value: unknown } | { ok: false; problem: string };
 }
 
 function kind(what: string, schema: () => z.ZodMiniType): RecordKind {
