@@ -1,7 +1,7 @@
 /**
- * The stat weights of a finished stat-weights job (domain/job-kind.ts): from the result summary (profilesets), or from the
- * job's JSON report artifact (scale factors: simc writes them only there; a multistage run's last stage holds them).
- * Fetching that report is core's (core/jobs/statweights.ts); what is read from it is worked out here.
+ * The stat weights of a finished stat-weights job (domain/job-kind.ts): from the result summary (profilesets), or from
+ * the job's JSON report artifact (scale factors: simc writes them only there; a multistage run's last stage holds
+ * them). Fetching that report is core's (core/jobs/statweights.ts); what is read from it is worked out here.
  */
 import type { Artifact, ResultRecord } from '../../core/resources/schemas.js';
 import { ExitCode, SimjobError } from '../../errors.js';
