@@ -1,6 +1,6 @@
 /**
  * Running one local job: a single simc pass (pass.ts), then the summary and the CSV. --multistage jobs go to the
- * staged runner (src/domain/multistage/local.ts), which makes one pass per stage.
+ * staged runner (src/core/local/multistage.ts), which makes one pass per stage.
  */
 import { ProgressTracker } from '../../domain/report/progress-line.js';
 import { ProgressWriter } from './progress.js';

@@ -111,7 +111,7 @@ export interface LocalResultFile {
 export interface LocalProgress {
   percent: number | null;
   phase: string | null;
-  /** Staged (multistage) runs: the stage running now (src/domain/multistage/local.ts). */
+  /** Staged (multistage) runs: the stage running now (src/core/local/multistage.ts). */
   stage?: { current: number; total: number; label: string | null; percent: number } | null;
   updatedAt: string;
 }
@@ -423,5 +423,5 @@ function shapeProblem(record: unknown, id: string): string | undefined {
   const status = record.status;
   if (typeof status !== 'string' || !(isWaiting(status) || isActive(status) || isTerminal(status)))
     return 'no known status';
-  return undefined; // the rest is the schema's (util/record-schemas.ts)
+  return undefined; // the rest is the schema's (core/record-schemas.ts)
 }
