@@ -1,5 +1,5 @@
 import { Argument, Command, Option, type CommandUnknownOpts as AnyCommand } from '@commander-js/extra-typings';
-import { CHANNELS, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES } from '../core/api/enums.js';
+import { CHANNELS, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES } from '../core/resources/enums.js';
 import { examples, lazyAction, type OptionsOf, type Runtime } from './commands/define.js';
 import { duration, nonNegativeNumber, oneOf, positiveInteger, positiveNumber } from '../util/parse.js';
 import { completeAsPath, suggest } from './completions/hints.js';

@@ -10,7 +10,7 @@ import type {
   SubmitRequest,
   SubmitResponse,
   Usage,
-} from '../api/schemas.js';
+} from '../resources/schemas.js';
 import type { ProfileAnalysis } from '../../domain/profile/types.js';
 
 /** A resource as the backend read it (`data`, typed) and exactly as it arrived (`raw`, for --json output). */

@@ -9,7 +9,7 @@ import {
   SubmitRequest,
   type Channel,
   type Priority,
-} from '../api/schemas.js';
+} from '../resources/schemas.js';
 import { UsageError } from '../../errors.js';
 import type { SubmitCommandOptions } from '../../cli/program.js';
 import { nodeCrypto } from '../../util/crypto.js';

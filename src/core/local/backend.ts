@@ -17,7 +17,7 @@ import type {
   StatusRecord,
   SubmitRequest,
   Usage,
-} from '../api/schemas.js';
+} from '../resources/schemas.js';
 import type { LocalOptions } from './options.js';
 import { ApiError, ExitCode, LocalError, UsageError } from '../../errors.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
@@ -26,7 +26,7 @@ import type { ChangeNotifier } from '../jobs/wait.js';
 import { recoverJob, superviseLocalJobs } from './control.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
 import { createExclusive, exists, readJson } from '../../util/data-files.js';
-import { RECORDS } from '../../util/record-schemas.js';
+import { RECORDS } from '../record-schemas.js';
 import { subscriptionFile, SUBSCRIPTION_FILE } from '../webhook/local.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
 import { sha256Hex } from '../../util/sha256.js';

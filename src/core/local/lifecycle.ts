@@ -2,7 +2,7 @@
  * The moves of a local job between states (the state machine of jobs/states.ts), each made under the job's lock
  * so that the worker, `cancel`, queue timeouts and recovery can race without a job ending twice.
  */
-import type { TerminalState } from '../api/schemas.js';
+import type { TerminalState } from '../resources/schemas.js';
 import { canMove, DISK_FULL_REASON, isTerminal, isWaiting } from '../jobs/states.js';
 import { RUN_OUTPUT_FILES, type LocalJob, type LocalStore } from './store.js';
 import { dataFileError, isDiskFull, removeFile } from '../../util/data-files.js';

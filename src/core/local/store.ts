@@ -26,7 +26,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
+import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../resources/schemas.js';
 import { LocalError } from '../../errors.js';
 import {
   dataFileError,
@@ -41,7 +41,7 @@ import { withLock } from './lock.js';
 import { isWellFormedLocalId } from './ids.js';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { errnoCode } from '../../util/errno.js';
-import { RECORDS } from '../../util/record-schemas.js';
+import { RECORDS } from '../record-schemas.js';
 
 /** What a job's `build` says: the simc binary that ran (or will run) it, as read from its version line. */
 export interface LocalBuildInfo {
@@ -108,7 +108,7 @@ export interface LocalResultFile {
 export interface LocalProgress {
   percent: number | null;
   phase: string | null;
-  /** Staged (multistage) runs: the stage running now (src/domain/multistage/local.ts). */
+  /** Staged (multistage) runs: the stage running now (src/core/local/multistage.ts). */
   stage?: { current: number; total: number; label: string | null; percent: number } | null;
   updatedAt: string;
 }
@@ -401,5 +401,5 @@ function shapeProblem(record: unknown, id: string): string | undefined {
   const status = record.status;
   if (typeof status !== 'string' || !(isWaiting(status) || isActive(status) || isTerminal(status)))
     return 'no known status';
-  return undefined; // the rest is the schema's (util/record-schemas.ts)
+  return undefined; // the rest is the schema's (core/record-schemas.ts)
 }

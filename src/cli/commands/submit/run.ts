@@ -1,4 +1,4 @@
-import type { Channel, Priority, Usage } from '../../../core/api/schemas.js';
+import type { Channel, Priority, Usage } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../errors.js';
 import { isLocalId } from '../../../core/jobs/ids.js';
@@ -12,8 +12,8 @@ import {
   type ProfileInput,
 } from '../../../core/jobs/submission.js';
 import { describeMultistage, preflight } from '../../../core/jobs/preflight.js';
-import { formatNumber } from '../../output/format.js';
-import { terminalSafeLine as safe } from '../../output/safe.js';
+import { formatNumber } from '../../../util/format.js';
+import { terminalSafeLine as safe } from '../../../util/safe.js';
 import { CAPS, readStdin } from '../../../util/read-file.js';
 import type { LocalDryRun } from '../../output/views/local-dry-run.js';
 import { refuseWaitOnlyFlags } from '../wait-flags.js';
@@ -121,7 +121,7 @@ export async function submitProfiles(
     return;
   }
   if (!ctx.out.json) printSubmitted(ctx, submitted, one, true);
-  const { waitAndReport } = await import('../../../core/jobs/wait-command.js');
+  const { waitAndReport } = await import('../../show-job/wait-command.js');
   return waitAndReport(ctx, backend, id, {
     timeoutMs: options.timeout,
     cancelOnInterrupt: options.cancelOnInterrupt,
