@@ -12,6 +12,7 @@
  */
 import type { AddonExport } from '../addon/export.js';
 import type { AddonItem, Slot } from '../addon/items.js';
+import { GROUPS } from '../topgear/groups.js';
 import { simcNameSafe, uniqueNames } from '../topgear/names.js';
 import { noun } from '../../util/plural.js';
 import type { ItemSlot } from './catalog.js';
@@ -41,19 +42,10 @@ export interface PlanOptions {
   allItems?: boolean;
 }
 
+/** The gear slots a catalog item can go in: top gear's groups, with the weapon group split by hand. */
+const { weapon: _bothHands, ...ARMOUR_AND_JEWELLERY } = GROUPS;
 const SLOTS_OF: Record<ItemSlot, readonly Slot[]> = {
-  head: ['head'],
-  neck: ['neck'],
-  shoulder: ['shoulder'],
-  back: ['back'],
-  chest: ['chest'],
-  wrist: ['wrist'],
-  hands: ['hands'],
-  waist: ['waist'],
-  legs: ['legs'],
-  feet: ['feet'],
-  finger: ['finger1', 'finger2'],
-  trinket: ['trinket1', 'trinket2'],
+  ...ARMOUR_AND_JEWELLERY,
   one_hand: ['main_hand'],
   two_hand: ['main_hand'],
   off_hand: ['off_hand'],
