@@ -1,11 +1,30 @@
+import { Option } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
-import type { StatusOptions } from '../program.js';
+import { duration, positiveInteger } from '../../util/parse.js';
 
 /** A flag that acts on a wait: its name, whether it was given, and what it does (for the error). */
 export type WaitOnlyFlag = readonly [name: string, given: boolean, does: string];
 
-/** The wait flags `submit` and `status` share (as program.ts defines them). */
-export type WaitFlags = Pick<StatusOptions, 'timeout' | 'top' | 'cancelOnInterrupt'>;
+/** What `submit --wait` and `status --wait` share (a fresh Option per command, as commander needs). */
+export const waitOption = {
+  timeout: () =>
+    new Option('--timeout <duration>', 'With --wait: stop waiting after this long (e.g. 30m); exit 8.').argParser(
+      duration('--timeout'),
+    ),
+  cancelOnInterrupt: () =>
+    new Option('--cancel-on-interrupt', 'With --wait: cancel the job on Ctrl-C instead of leaving it running.'),
+  top: () =>
+    new Option('--top <n>', 'With --wait: show the best N profilesets (default 20).').argParser(
+      positiveInteger('--top'),
+    ),
+};
+
+/** The wait flags as waitOption's parsers give them (--timeout in milliseconds). */
+export interface WaitFlags {
+  timeout?: number;
+  top?: number;
+  cancelOnInterrupt?: boolean;
+}
 
 /** Without --wait these flags would do nothing, so they are refused (exit 2) rather than silently ignored. */
 export function refuseWaitOnlyFlags(options: WaitFlags, more: readonly WaitOnlyFlag[] = []): void {

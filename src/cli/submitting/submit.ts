@@ -1,40 +1,25 @@
-import type { Channel, Priority, Usage } from '../../../core/api/schemas.js';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../../errors.js';
-import { isLocalId } from '../../../core/jobs/ids.js';
-import type { JobBackend, Submitted } from '../../../core/jobs/backend.js';
+/** Submitting profiles already read or made: what submit, topgear, droptimizer and statweights share. */
+import type { Channel, Priority, Usage } from '../../core/api/schemas.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../../errors.js';
+import { isLocalId } from '../../core/jobs/ids.js';
+import type { JobBackend, Submitted } from '../../core/jobs/backend.js';
 import {
   buildRequest,
   checkIdempotencyKey,
   checkRequestShape,
   newIdempotencyKey,
-  readProfile,
   type ProfileInput,
-} from '../../../core/jobs/submission.js';
-import { describeMultistage, preflight } from '../../../core/jobs/preflight.js';
-import { formatNumber } from '../../output/format.js';
-import { terminalSafeLine as safe } from '../../output/safe.js';
-import { CAPS, readStdin } from '../../../util/read-file.js';
-import type { LocalDryRun } from '../../output/views/local-dry-run.js';
-import { refuseWaitOnlyFlags } from '../wait-flags.js';
-import { hasGlob } from './globs.js';
+  type RequestSettings,
+} from '../../core/jobs/submission.js';
+import { describeMultistage, preflight } from '../../core/jobs/preflight.js';
+import { formatNumber } from '../output/format.js';
+import { terminalSafeLine as safe } from '../output/safe.js';
+import type { LocalDryRun } from '../output/views/local-dry-run.js';
+import { refuseWaitOnlyFlags } from '../commands/wait-flags.js';
 import { applyScenario, batchMeta, expandScenarios } from './scenarios.js';
 import { submitOne, type PreparedSubmission, type SubmitOptions } from './send.js';
 import type { BatchPresenter } from './batch.js';
-
-export async function run(ctx: Context, args: string[], options: SubmitOptions): Promise<number | void> {
-  checkFlags(options);
-  // A quoted glob ('profiles/*.simc'), or one the shell left alone, is expanded here.
-  const { paths: sources, expanded } = args.some(hasGlob)
-    ? await (await import('./globs.js')).expandProfileArgs(args)
-    : { paths: args, expanded: false };
-  if (sources.filter((s) => s === '-').length > 1) throw new UsageError('Only one profile can come from stdin ("-").');
-  const profiles: ProfileInput[] = [];
-  for (const source of sources)
-    profiles.push(await readProfile(source, () => readStdin(ctx.stdin, 'The profile on stdin', CAPS.profile)));
-  // A pattern or several arguments name a batch: it stays one (an array with --json) even when one file matched.
-  return submitProfiles(ctx, profiles, options, expanded || args.length > 1);
-}
 
 /** Flags that contradict each other or are malformed, refused (exit 2) before any profile is read or job sent. */
 export function checkFlags(options: SubmitOptions): void {
@@ -70,7 +55,7 @@ export async function submitProfiles(
   if (scenarios.length && options.plain)
     throw new UsageError('--scenario needs the JSON body: each job carries its scenario as metadata.', 'Drop --plain.');
   const reports = options.report ?? [];
-  if (reports.length) await (await import('../../output/reports/files.js')).checkReportTargets(reports);
+  if (reports.length) await (await import('../output/reports/files.js')).checkReportTargets(reports);
   const batch = namedBatch || profiles.length > 1 || scenarios.length > 0 || reports.length > 0;
   const channel = resolveChannel(ctx, options);
   const priority = options.priority ?? (ctx.config.stringSetting('priority') as Priority | undefined);
@@ -83,7 +68,7 @@ export async function submitProfiles(
       // Every job of a batch says which profile (and scenario) it is, on the service and locally alike.
       const own = profile.meta ? [...options.meta, ...profile.meta] : options.meta;
       const meta = batch && !options.plain ? batchMeta(own, profileName, scenario) : own;
-      const request = buildRequest({ ...profile, text }, { ...options, meta }, channel, ctx.env, priority);
+      const request = buildRequest({ ...profile, text }, requestSettings(options, meta), channel, ctx.env, priority);
       const key = options.idempotencyKey ?? (options.local ? undefined : newIdempotencyKey());
       const checked = preflight(source, request, options.local ? 'local' : 'remote');
       prepared.push({
@@ -121,12 +106,30 @@ export async function submitProfiles(
     return;
   }
   if (!ctx.out.json) printSubmitted(ctx, submitted, one, true);
-  const { waitAndReport } = await import('../../../core/jobs/wait-command.js');
+  const { waitAndReport } = await import('../../core/jobs/wait-command.js');
   return waitAndReport(ctx, backend, id, {
     timeoutMs: options.timeout,
     cancelOnInterrupt: options.cancelOnInterrupt,
     top: options.top,
   });
+}
+
+/** The flags that shape the request body, named as the library names them (meta: with the batch's own pairs). */
+function requestSettings(options: SubmitOptions, meta: string[]): RequestSettings {
+  return {
+    branch: options.branch,
+    multistage: options.multistage,
+    maxRuntime: options.maxRuntime,
+    maxCredits: options.maxCredits,
+    maxQueue: options.maxQueue,
+    priority: options.priority,
+    meta,
+    webhook: options.webhook,
+    html: options.html,
+    csv: options.csv,
+    jsonVersion: options.jsonVersion,
+    plain: options.plain,
+  };
 }
 
 /** What --multistage will do, once per profile (not once per scenario). */
@@ -255,7 +258,7 @@ async function printLocalDryRun(
   options: SubmitOptions,
   batch: boolean,
 ): Promise<number> {
-  const { planLocalRun, describeLocalRun } = await import('../../../core/local/prepare.js');
+  const { planLocalRun, describeLocalRun } = await import('../../core/local/prepare.js');
   const runs: LocalDryRun[] = [];
   for (const p of prepared) {
     const plan = await planLocalRun(ctx, p.request, options.simc, p.preflight.analysis);
@@ -269,7 +272,7 @@ async function printLocalDryRun(
       input: { file: 'input.simc', text: profile.text },
     });
   }
-  const { printLocalDryRuns } = await import('../../output/views/local-dry-run.js');
+  const { printLocalDryRuns } = await import('../output/views/local-dry-run.js');
   printLocalDryRuns(ctx.out, runs, batch);
   return 0;
 }

@@ -1,6 +1,6 @@
 import type { Build } from '../../../core/api/schemas.js';
 import type { Context } from '../../context.js';
-import type { BuildsOptions } from '../../program.js';
+import type { BuildsOptions } from './command.js';
 import { UsageError } from '../../../errors.js';
 import { formatTime } from '../../output/format.js';
 import { printTable } from '../../output/table.js';

@@ -1,6 +1,6 @@
 import type { ResultRecord } from '../../../core/api/schemas.js';
 import type { Context } from '../../context.js';
-import type { CompareOptions } from '../../program.js';
+import type { CompareOptions } from './command.js';
 import { ExitCode, JobUnsuccessfulError, SimjobError, UsageError } from '../../../errors.js';
 import { readAllProfilesets } from '../../output/report-profilesets.js';
 import { rankByMean } from '../../output/stats.js';

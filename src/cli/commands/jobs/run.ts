@@ -1,6 +1,6 @@
 import type { JobList, JobListItem } from '../../../core/api/schemas.js';
 import type { Context } from '../../context.js';
-import type { JobsOptions } from '../../program.js';
+import type { JobsOptions } from './command.js';
 import { ApiError, UsageError } from '../../../errors.js';
 import { colourState, formatTime } from '../../output/format.js';
 import { printTable } from '../../output/table.js';

@@ -21,8 +21,8 @@ import {
 import { formatNumber } from '../../output/format.js';
 import { noun } from '../../../util/plural.js';
 import { terminalSafe } from '../../output/safe.js';
-import type { TopGearOptions } from '../../program.js';
-import { checkFlags, submitProfiles } from '../submit/run.js';
+import type { TopGearOptions } from './command.js';
+import { checkFlags, submitProfiles } from '../../submitting/submit.js';
 import { MIN_TARGET_ERROR } from '../../../domain/profile/precision.js';
 
 export async function run(ctx: Context, [source = '-']: string[], options: TopGearOptions): Promise<number | void> {

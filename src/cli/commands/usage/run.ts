@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import type { UsageOptions } from '../../program.js';
+import type { UsageOptions } from './command.js';
 import type { Usage } from '../../../core/api/schemas.js';
 import { formatNumber, formatTime } from '../../output/format.js';
 import { terminalSafeLine } from '../../output/safe.js';
