@@ -1,6 +1,7 @@
-import { Option } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import { duration, positiveInteger } from '../../util/parse.js';
+import type { OptionsOf } from './define.js';
 
 /** A flag that acts on a wait: its name, whether it was given, and what it does (for the error). */
 export type WaitOnlyFlag = readonly [name: string, given: boolean, does: string];
@@ -19,12 +20,12 @@ export const waitOption = {
     ),
 };
 
-/** The wait flags as waitOption's parsers give them (--timeout in milliseconds). */
-export interface WaitFlags {
-  timeout?: number;
-  top?: number;
-  cancelOnInterrupt?: boolean;
-}
+/** A command with only the wait flags, whose parsed options type is WaitFlags. */
+export const waitFlagsCommand = () =>
+  new Command().addOption(waitOption.timeout()).addOption(waitOption.cancelOnInterrupt()).addOption(waitOption.top());
+
+/** The wait flags as commander parses them (--timeout in milliseconds): inferred, so a renamed flag breaks it. */
+export type WaitFlags = OptionsOf<ReturnType<typeof waitFlagsCommand>>;
 
 /** Without --wait these flags would do nothing, so they are refused (exit 2) rather than silently ignored. */
 export function refuseWaitOnlyFlags(options: WaitFlags, more: readonly WaitOnlyFlag[] = []): void {
