@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { StatusRecord } from '../src/core/api/schemas.js';
+import type { StatusRecord } from '../src/core/resources/schemas.js';
 import type { JobBackend } from '../src/core/jobs/backend.js';
 import { waitForTerminal } from '../src/core/jobs/wait.js';
 import { startServer } from '../test/server/index.js';

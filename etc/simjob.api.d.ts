@@ -52,9 +52,9 @@ interface StatWeights {
 
 /**
  * The records the library hands out, written as plain types so the package's .d.ts needs nothing else installed
- * (the zod schemas that check them, src/core/api/schemas.ts, stay inside the bundle). Read leniently like the schemas:
- * every object keeps fields a newer service adds, and state-like fields are any string (the known ones listed).
- * `types-check.ts` proves each schema's type fits these, so they cannot drift apart unnoticed.
+ * (the zod schemas that check them, src/core/resources/schemas.ts, stay inside the bundle). Read leniently like the
+ * schemas: every object keeps fields a newer service adds, and state-like fields are any string (the known ones
+ * listed). `types-check.ts` proves each schema's type fits these, so they cannot drift apart unnoticed.
  */
 /** Environment variables (process.env fits). */
 type Environment = Record<string, string | undefined>;
@@ -480,12 +480,6 @@ interface DroptimizerAnswer {
     partial: boolean;
 }
 
-/** The values of droptimizer's --difficulty and --source, without the catalog's schema (program.ts loads this). */
-declare const DIFFICULTIES: readonly ["lfr", "normal", "heroic", "mythic"];
-type Difficulty = (typeof DIFFICULTIES)[number];
-declare const SOURCE_KINDS: readonly ["raid", "dungeons", "vault"];
-type SourceKind = (typeof SOURCE_KINDS)[number];
-
 /**
  * The statistics behind "is this difference real?", shared by the result view and `simjob compare`.
  *
@@ -511,7 +505,7 @@ interface Estimate {
  * within the error of the best, which ones, and what would separate them; and, when the export had Great Vault
  * items, which one to take and what it is worth over the best without one.
  *
- * "Within the error" is the test of output/stats.ts: |Δ| ≤ the combined 95 % error of the two. Like Raidbots' Top
+ * "Within the error" is the test of util/stats.ts: |Δ| ≤ the combined 95 % error of the two. Like Raidbots' Top
  * Gear, the ranking is never hidden; unlike a bare ranking, a tie is said to be one.
  */
 
@@ -530,6 +524,13 @@ interface TopGearAnswer {
     /** The export had no checksum line: what was simmed is what it held, and nothing proved it whole. */
     unchecked?: string;
 }
+
+/**
+ * What simjob knows about SimulationCraft, as functions of text and records: a /simc export in, a profile to submit
+ * out; a finished job's result in, the answer out. Thin wrappers of src/domain/topgear, src/domain/droptimizer, src/domain/statweights
+ * and src/domain/report, at the data level (the commands around them print and read files; these do neither). Each takes
+ * and returns plain data and throws UsageError (bad input) or SimjobError, never anything printed.
+ */
 
 /** Who an export or profile is: for a reply's first line. */
 interface CharacterSummary {
@@ -563,20 +564,6 @@ interface TopGearOptions {
 declare function planTopGear(exportText: string, options?: TopGearOptions): PlannedProfile;
 /** What to equip, from a finished top gear job's result; undefined for another kind of job or one without DPS. */
 declare function topGearAnswer(result: ResultRecord): TopGearAnswer | undefined;
-interface DroptimizerOptions {
-    /** Raid or dungeon names (default: every raid, or every dungeon with `source: 'dungeons'`). */
-    instances?: string[];
-    source?: SourceKind;
-    difficulty?: Difficulty;
-    /** Mythic+ keystone level for dungeon drops. */
-    keystone?: number;
-    /** Sim the drops fully upgraded rather than as dropped. */
-    upgraded?: boolean;
-    /** A catalog file (simjob-droptimizer-catalog/1 JSON); default the one shipped with simjob. */
-    catalog?: string;
-}
-/** Droptimizer: one profileset per drop of the chosen instances that fits one of the export's slots. */
-declare function planDroptimizer(exportText: string, options?: DroptimizerOptions): Promise<PlannedProfile>;
 /** The best drop and the best of each source, from a finished droptimizer job; undefined without DPS. */
 declare function droptimizerAnswer(result: ResultRecord): DroptimizerAnswer | undefined;
 interface StatWeightsOptions {
@@ -628,6 +615,27 @@ declare function compareResults(a: ResultRecord, b: ResultRecord): ComparedRow[]
 declare function readReport(reportText: string, options?: {
     profile?: string;
 }): Summary;
+
+/** The values of droptimizer's --difficulty and --source, without the catalog's schema (program.ts loads this). */
+declare const DIFFICULTIES: readonly ["lfr", "normal", "heroic", "mythic"];
+type Difficulty = (typeof DIFFICULTIES)[number];
+declare const SOURCE_KINDS: readonly ["raid", "dungeons", "vault"];
+type SourceKind = (typeof SOURCE_KINDS)[number];
+
+interface DroptimizerOptions {
+    /** Raid or dungeon names (default: every raid, or every dungeon with `source: 'dungeons'`). */
+    instances?: string[];
+    source?: SourceKind;
+    difficulty?: Difficulty;
+    /** Mythic+ keystone level for dungeon drops. */
+    keystone?: number;
+    /** Sim the drops fully upgraded rather than as dropped. */
+    upgraded?: boolean;
+    /** A catalog file (simjob-droptimizer-catalog/1 JSON); default the one shipped with simjob. */
+    catalog?: string;
+}
+/** Droptimizer: one profileset per drop of the chosen instances that fits one of the export's slots. */
+declare function planDroptimizer(exportText: string, options?: DroptimizerOptions): Promise<PlannedProfile>;
 
 /**
  * The error hierarchy and exit codes. Every failure a user can see is one of these; the CLI entry renders them in

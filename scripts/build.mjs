@@ -73,11 +73,11 @@ const API_CLIENT = new Set(
   ['remote', 'http', 'explain', 'redact', 'retry', 'transport', 'proxy-env'].map((name) => `src/core/api/${name}.ts`),
 );
 /**
- * zod and the schemas of src/core/api/schemas.ts: the API client checks every answer with them, and local mode checks a
- * submission, so they are a group of their own; otherwise rollup would draw them into the api group (it takes a
- * grouped module's imports along) and a local submit would load the whole API client.
+ * zod and the schemas of src/core/resources/schemas.ts: the API client checks every answer with them, and local mode
+ * checks a submission, so they are a group of their own; otherwise rollup would draw them into the api group (it takes
+ * a grouped module's imports along) and a local submit would load the whole API client.
  */
-const SCHEMAS = /^(src\/core\/api\/schemas\.ts|node_modules\/zod\/)/;
+const SCHEMAS = /^(src\/core\/resources\/schemas\.ts|node_modules\/zod\/)/;
 /**
  * Small modules the API client shares with the CLI and local code (the CLI closes pooled connections on the way out;
  * a local wait sleeps): in core, which everything has loaded anyway. Left to rollup, they would be drawn into the api

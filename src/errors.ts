@@ -3,7 +3,7 @@
  * one place (output/errors.ts) and exits with `exitCode`. Anything else is a bug and exits 1 with a bug hint.
  */
 
-import { terminalSafeLine } from './cli/output/safe.js';
+import { terminalSafeLine } from './util/safe.js';
 
 export const ExitCode = {
   OK: 0,

@@ -18,7 +18,6 @@ export {
 export {
   compareResults,
   droptimizerAnswer,
-  planDroptimizer,
   planStatWeights,
   planTopGear,
   readReport,
@@ -28,7 +27,6 @@ export {
   type CharacterSummary,
   type ComparedRow,
   type DroptimizerAnswer,
-  type DroptimizerOptions,
   type DropResult,
   type PlannedProfile,
   type SourceSummary,
@@ -38,6 +36,7 @@ export {
   type TopGearAnswer,
   type TopGearOptions,
 } from './domain/index.js';
+export { planDroptimizer, type DroptimizerOptions } from './core/plan-droptimizer.js';
 export {
   ApiError,
   AuthError,
@@ -52,4 +51,4 @@ export {
   type ApiErrorDetails,
 } from './errors.js';
 export { FileExists } from './core/api/download.js';
-export type * from './core/types.js';
+export type * from './core/resources/types.js';

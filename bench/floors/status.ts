@@ -6,7 +6,7 @@
  */
 import { Command } from 'commander';
 import { request, Agent } from 'node:http';
-import { StatusRecord } from '../../src/core/api/schemas.js';
+import { StatusRecord } from '../../src/core/resources/schemas.js';
 
 const program = new Command('floor');
 program

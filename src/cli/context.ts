@@ -8,7 +8,7 @@ import { isLocalId } from '../core/jobs/ids.js';
 import { Output, type OutStream } from './output/io.js';
 import { duration } from '../util/parse.js';
 import { userAgent } from '../version.js';
-import { terminalSafe } from './output/safe.js';
+import { terminalSafe } from '../util/safe.js';
 
 /** Flags every command accepts (defined once in program.ts). */
 export interface GlobalFlags {

@@ -16,7 +16,7 @@ import { checkIdempotencyKey, newIdempotencyKey } from './jobs/submission.js';
 import { waitForTerminal } from './jobs/wait.js';
 import type { LocalOptions, LocalSettings } from './local/options.js';
 import { userAgent as simjobUserAgent } from '../version.js';
-import type { ResultRecord as InnerResult, SubmitRequest } from './api/schemas.js';
+import type { ResultRecord as InnerResult, SubmitRequest } from './resources/schemas.js';
 import type { StatWeights } from '../domain/statweights/weights.js';
 import type {
   Artifact,
@@ -31,7 +31,7 @@ import type {
   StatusRecord,
   SubmitResponse,
   Usage,
-} from './types.js';
+} from './resources/types.js';
 
 export interface RemoteClientOptions {
   /** The API root, e.g. `https://sim.example.com` (simjob adds `/v1/sim/…`). */
@@ -361,7 +361,7 @@ class JobClient implements Client {
   }
 
   async statWeights(result: ResultRecord, options: { signal?: AbortSignal } = {}): Promise<StatWeights | undefined> {
-    const { loadStatWeights } = await import('../domain/statweights/load.js');
+    const { loadStatWeights } = await import('./jobs/statweights.js');
     return loadStatWeights(await this.backend(), result as InnerResult, {
       env: this.options.env ?? {},
       ...(options.signal ? { signal: options.signal } : {}),

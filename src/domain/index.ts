@@ -5,22 +5,15 @@
  * and returns plain data and throws UsageError (bad input) or SimjobError, never anything printed.
  */
 import { ExportError, parseAddonExport, type AddonExport } from './addon/export.js';
-import { compareRows } from '../cli/commands/compare/match.js';
-import { loadCatalog } from './droptimizer/load.js';
+import { compareRows } from './report/compare.js';
 import { analyseDrops, type DroptimizerAnswer } from './droptimizer/analysis.js';
-import { planDrops } from './droptimizer/plan.js';
-import { droptimizerProfile } from './droptimizer/profile.js';
-import { SelectionError, selectDrops } from './droptimizer/sources.js';
-import type { Difficulty, SourceKind } from './droptimizer/choices.js';
 import { ExitCode, SimjobError, UsageError } from '../errors.js';
-import { DROPTIMIZER_KIND } from '../core/jobs/droptimizer-marker.js';
-import { TOPGEAR_KIND, TOPGEAR_META_KEY } from '../core/jobs/topgear-marker.js';
-import type { ResultRecord as InnerResult } from '../core/api/schemas.js';
+import { statWeightsMeta, TOPGEAR_KIND, TOPGEAR_META_KEY } from './job-kind.js';
+import type { ResultRecord as InnerResult } from '../core/resources/schemas.js';
 import { analyzeProfile, mainActorChoice } from './profile/index.js';
 import { parseReport, ReportError, summarize } from './report/report.js';
 import { readCharacter } from './statweights/character.js';
 import { savedStatWeights } from './statweights/load.js';
-import { statWeightsMeta } from './statweights/marker.js';
 import { DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from './statweights/precision.js';
 import { statWeightsProfile, type Method } from './statweights/profile.js';
 import { DEFAULT_STATS, parseStats, primaryStat } from './statweights/stats.js';
@@ -30,7 +23,7 @@ import { planTopGear as planCombinations } from './topgear/combinations.js';
 import { DEFAULT_MAX_COMBOS, parseSlots, SlotsError } from './topgear/groups.js';
 import { suggestSlots } from './topgear/limit.js';
 import { topGearProfile } from './topgear/profile.js';
-import type { ResultRecord, Summary } from '../core/types.js';
+import type { ResultRecord, Summary } from '../core/resources/types.js';
 
 export type { DroptimizerAnswer, DropResult, SourceSummary } from './droptimizer/analysis.js';
 export type { StatWeights, StatWeight, CharacterInfo } from './statweights/weights.js';
@@ -58,7 +51,8 @@ export interface PlannedProfile {
 }
 
 /** Read a /simc addon export (the text of the addon's window). Bad text: UsageError saying what is wrong. */
-function readExport(text: string): AddonExport {
+/** An export read, its errors as UsageError (shared with core/plan-droptimizer.ts). */
+export function readExport(text: string): AddonExport {
   if (typeof text !== 'string' || text.trim() === '')
     throw new UsageError('The export is empty.', 'Paste the whole text of the /simc window.');
   try {
@@ -69,7 +63,7 @@ function readExport(text: string): AddonExport {
   }
 }
 
-const characterOf = (exp: AddonExport): CharacterSummary => ({
+export const characterOf = (exp: AddonExport): CharacterSummary => ({
   name: exp.characterName,
   className: exp.className,
   spec: exp.spec ?? null,
@@ -128,49 +122,6 @@ export function planTopGear(exportText: string, options: TopGearOptions = {}): P
 /** What to equip, from a finished top gear job's result; undefined for another kind of job or one without DPS. */
 export function topGearAnswer(result: ResultRecord): TopGearAnswer | undefined {
   return answerOfTopGear(result as InnerResult);
-}
-
-export interface DroptimizerOptions {
-  /** Raid or dungeon names (default: every raid, or every dungeon with `source: 'dungeons'`). */
-  instances?: string[];
-  source?: SourceKind;
-  difficulty?: Difficulty;
-  /** Mythic+ keystone level for dungeon drops. */
-  keystone?: number;
-  /** Sim the drops fully upgraded rather than as dropped. */
-  upgraded?: boolean;
-  /** A catalog file (simjob-droptimizer-catalog/1 JSON); default the one shipped with simjob. */
-  catalog?: string;
-}
-
-/** Droptimizer: one profileset per drop of the chosen instances that fits one of the export's slots. */
-export async function planDroptimizer(exportText: string, options: DroptimizerOptions = {}): Promise<PlannedProfile> {
-  const exp = readExport(exportText);
-  const catalog = await loadCatalog(options.catalog, { env: {} });
-  let selection;
-  try {
-    selection = selectDrops(catalog, {
-      ...(options.instances ? { instances: options.instances } : {}),
-      ...(options.source ? { source: options.source } : {}),
-      ...(options.difficulty ? { difficulty: options.difficulty } : {}),
-      ...(options.keystone !== undefined ? { keystone: options.keystone } : {}),
-      ...(options.upgraded ? { upgraded: true } : {}),
-    });
-  } catch (error) {
-    if (error instanceof SelectionError) throw new UsageError(error.message, error.hint);
-    throw error;
-  }
-  const plan = planDrops(exp, selection.drops);
-  if (plan.sets.length === 0)
-    throw new UsageError(`Nothing in ${selection.description} fits ${exp.characterName}'s slots.`);
-  return {
-    character: characterOf(exp),
-    text: droptimizerProfile(exp, plan, 'the export', selection.description),
-    metadata: { [TOPGEAR_META_KEY]: DROPTIMIZER_KIND },
-    profilesets: plan.sets.length,
-    leftOut: plan.leftOut,
-    warnings: exp.warnings,
-  };
 }
 
 /** The best drop and the best of each source, from a finished droptimizer job; undefined without DPS. */

@@ -23,7 +23,6 @@ import { LocalError } from '../errors.js';
 import { errnoCode } from './errno.js';
 import { randomHex } from './random.js';
 import { sleep } from './sleep.js';
-import type { RecordKind } from './record-schemas.js';
 
 const tempName = (path: string) => `${path}.${process.pid}.${randomHex(8)}.tmp`;
 
@@ -161,7 +160,17 @@ export function readIfPresent(path: string, maxBytes = MAX_RECORD_BYTES): string
 }
 
 /**
- * A record simjob wrote, read back and checked against its schema (util/record-schemas.ts `RECORDS`), or undefined
+ * What a record is, for its error ("not a job record of simjob"), and its check (core/record-schemas.ts `RECORDS`
+ * holds one per record; this helper needs only this shape, not zod or the schemas). The record's TypeScript type is
+ * its module's (LocalJob in local/store.ts, …), named where it is read.
+ */
+export interface RecordKind {
+  what: string;
+  check(value: unknown): { ok: true; value: unknown } | { ok: false; problem: string };
+}
+
+/**
+ * A record simjob wrote, read back and checked against its schema (core/record-schemas.ts `RECORDS`), or undefined
  * when the file does not exist. A file that does not parse, or is not that kind of record, is one LocalError
  * naming the file and what is wrong, with `fix` as its hint (what to remove depends on the record). `problem`, asked first, can name what the schema cannot see (a job record
  * of another folder's job).

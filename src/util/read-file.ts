@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { terminalSafeLine } from '../cli/output/safe.js';
+import { terminalSafeLine } from './safe.js';
 import { readAllBytes } from './prompt.js';
 
 /**

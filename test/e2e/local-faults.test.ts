@@ -282,7 +282,7 @@ describe('a job whose recorded simc pid is now another program', () => {
           completedAt: null,
           detached: true,
           simcPid: other.pid,
-          owner: { pid: Number(dead.stdout), nonce: 'gone', cli: true },
+          owner: { pid: Number(dead.stdout), nonce: 'gone' },
           attempt: 1,
           retried: false,
         }),

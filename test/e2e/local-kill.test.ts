@@ -1,5 +1,5 @@
 /**
- * kill -9 at random moments: waiting `submit --local --wait` CLIs killed while they write, claim or run their job,
+ * kill -9 at random moments: waiting `submit --local --wait` CLIs killed while they write their job or wait for it,
  * and the background worker killed while it runs one. Afterwards every job made is listed and ends completed (or
  * failed as interrupted after its one retry), no two simc ever ran in one job folder, and nothing stays queued or
  * running.

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { createServer, type Server } from 'node:https';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { catalogCacheFile } from '../../src/domain/droptimizer/fetch.js';
+import { catalogCacheFile } from '../../src/core/catalog/fetch.js';
 import { BIN, isolatedDirs, simjob } from '../helpers/cli.js';
 import { ADDON_FIXTURES_DIR } from '../helpers/shared.js';
 import { noteSkipped } from '../helpers/skip-note.js';

@@ -139,7 +139,9 @@ describe('the CLI entry', () => {
     const loaded = [...staticSources(join(REPO_ROOT, 'dist', 'cli.js'))];
     expect(loaded).toContain('src/cli/cli.ts');
     expect(
-      loaded.filter((source) => /^src\/core\/api\/(http|remote|transport|schemas)\.ts$|\/zod\//.test(source)),
+      loaded.filter((source) =>
+        /^src\/core\/(api\/(http|remote|transport)|resources\/schemas)\.ts$|\/zod\//.test(source),
+      ),
     ).toEqual([]);
   });
 });

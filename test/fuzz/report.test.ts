@@ -1,16 +1,16 @@
 /**
  * Property tests of simc report reading: real reports (test/fixtures/simc) mutated (fields removed, wrong types,
  * NaN and infinities, huge arrays, truncated or corrupted text). Local jobs read them (src/domain/report/) and
- * `result --all` reads them (src/cli/output/report-profilesets.ts): the first may only throw its ReportError (a failed
+ * `result --all` reads them (src/core/jobs/report-profilesets.ts): the first may only throw its ReportError (a failed
  * job with a reason), the second never throws; every summary they make is valid for the result schema.
  */
 import fc from 'fast-check';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Summary } from '../../src/core/api/schemas.js';
+import { Summary } from '../../src/core/resources/schemas.js';
 import { csvTable, parseReport, ReportError, summarize, type MainActorChoice } from '../../src/domain/report/report.js';
-import { profilesetsFromReport } from '../../src/cli/output/report-profilesets.js';
+import { profilesetsFromReport } from '../../src/domain/report/profileset-list.js';
 import { FIXTURES_DIR } from '../helpers/shared.js';
 import { expectOwnErrors, mutate, mutations, params } from './fuzz.js';
 

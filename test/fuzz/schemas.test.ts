@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as schemas from '../../src/core/api/schemas.js';
+import * as schemas from '../../src/core/resources/schemas.js';
 import { Output } from '../../src/cli/output/io.js';
 import { printBatchSummary } from '../../src/cli/output/views/batch-summary.js';
 import { printResult } from '../../src/cli/output/views/result.js';

@@ -1,5 +1,5 @@
 /**
- * Every record simjob reads back from its data dir goes through its schema (src/util/record-schemas.ts): one that
+ * Every record simjob reads back from its data dir goes through its schema (src/core/record-schemas.ts): one that
  * is not what simjob writes is one error line naming the file and the field; fields a later simjob adds are kept.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { LocalError } from '../../src/errors.js';
 import type { LocalJob } from '../../src/core/local/store.js';
 import { LocalStore } from '../../src/core/local/store.js';
 import { readJson } from '../../src/util/data-files.js';
-import { RECORDS } from '../../src/util/record-schemas.js';
+import { RECORDS } from '../../src/core/record-schemas.js';
 import { fileRecordStore } from '../../src/core/webhook/deliver.js';
 import { tempDir } from '../helpers/temp.js';
 

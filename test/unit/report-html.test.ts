@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResultRecord } from '../../src/core/api/schemas.js';
+import type { ResultRecord } from '../../src/core/resources/schemas.js';
 import { barDomain, niceTicks } from '../../src/cli/output/html/charts.js';
 import { safeHref, scriptJson, text } from '../../src/cli/output/html/escape.js';
 import type { ReportJob } from '../../src/cli/output/html/model.js';

@@ -1,9 +1,9 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { ResultRecord } from '../../src/core/api/schemas.js';
+import type { ResultRecord } from '../../src/core/resources/schemas.js';
 import { Output } from '../../src/cli/output/io.js';
-import { profilesetsFromReport } from '../../src/cli/output/report-profilesets.js';
-import { difference } from '../../src/cli/output/stats.js';
+import { profilesetsFromReport } from '../../src/domain/report/profileset-list.js';
+import { difference } from '../../src/util/stats.js';
 import { deltaBar, printResult } from '../../src/cli/output/views/result.js';
 import { memoryStream } from '../helpers/streams.js';
 

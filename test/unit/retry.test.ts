@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { remoteUrlProblem } from '../../src/core/api/download.js';
-import { isRetryableStatus } from '../../src/core/api/enums.js';
+import { isRetryableStatus } from '../../src/core/resources/enums.js';
 import {
   FIRST_CONTACT_TRIES,
   isConnectRefusal,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JobRecord, ResultRecord, StatusRecord, SubmitRequest } from '../../src/core/api/schemas.js';
+import { JobRecord, ResultRecord, StatusRecord, SubmitRequest } from '../../src/core/resources/schemas.js';
 
 describe('schemas', () => {
   it('are strict about what the client sends', () => {

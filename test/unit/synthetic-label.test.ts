@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ResultRecord } from '../../src/core/api/schemas.js';
+import type { ResultRecord } from '../../src/core/resources/schemas.js';
 import { renderReport } from '../../src/cli/output/html/page.js';
 import { Output } from '../../src/cli/output/io.js';
 import { junitXml } from '../../src/cli/output/reports/junit.js';

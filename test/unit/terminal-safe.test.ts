@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SimjobError, ExitCode } from '../../src/errors.js';
 import { renderError } from '../../src/cli/output/errors.js';
 import { Output, painted } from '../../src/cli/output/io.js';
-import { terminalGuard, terminalSafe, terminalSafeLine } from '../../src/cli/output/safe.js';
+import { terminalGuard, terminalSafe, terminalSafeLine } from '../../src/util/safe.js';
 import { printTable } from '../../src/cli/output/table.js';
 import { memoryStream } from '../helpers/streams.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../src/core/api/schemas.js';
+import type { StatusRecord } from '../../src/core/resources/schemas.js';
 import { Output } from '../../src/cli/output/io.js';
 import { clock, lineProgress, OutageNotices, PercentEstimate } from '../../src/cli/output/progress.js';
 import { describeStatus } from '../../src/cli/output/views/status.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusRecord } from '../../src/core/api/schemas.js';
+import type { StatusRecord } from '../../src/core/resources/schemas.js';
 import { ApiError, InterruptedError, NetworkError, WaitTimeoutError } from '../../src/errors.js';
 import type { JobBackend } from '../../src/core/jobs/backend.js';
 import {

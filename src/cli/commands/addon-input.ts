@@ -5,7 +5,7 @@
 import { ExportError, parseAddonExport, type AddonExport } from '../../domain/addon/export.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../../errors.js';
-import { terminalSafeLine } from '../output/safe.js';
+import { terminalSafeLine } from '../../util/safe.js';
 import { CAPS, decodeOrFail, readStdin, readUserFile } from '../../util/read-file.js';
 
 export interface ReadExport {

@@ -3,7 +3,7 @@
  * defined once, so the four commands parse, help and complete them alike.
  */
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
-import { CHANNELS, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES } from '../../core/api/enums.js';
+import { CHANNELS, GIT_BRANCHES, JSON_VERSIONS, PRIORITIES } from '../../core/resources/enums.js';
 import { oneOf, positiveInteger } from '../../util/parse.js';
 import { completeAsPath } from '../completions/hints.js';
 import { PRESETS as SCENARIO_PRESETS } from '../submitting/scenario-presets.js';

@@ -1,4 +1,5 @@
 import type { ColourLevel } from './colour.js';
+import { terminalSafeLine } from '../../util/safe.js';
 
 /**
  * The styles simjob paints with, written as chalk writes them: a style is re-opened after an inner one closes it,
@@ -55,4 +56,26 @@ function paint(open: string, close: string): Style {
     if (string.includes('\n')) string = string.replace(/\r?\n/g, (lineBreak) => close + lineBreak + open);
     return open + string + close;
   };
+}
+
+/** A job state in its colour: green done, red failed, yellow waiting or running; a state this client does not know
+ * (a server's word) escaped and uncoloured. */
+export function colourState(c: Colours, state: string): string {
+  switch (state) {
+    case 'completed':
+      return c.green(state);
+    case 'failed':
+    case 'timed_out':
+      return c.red(state);
+    case 'cancelled':
+      return c.magenta(state);
+    case 'running':
+    case 'starting':
+      return c.cyan(state);
+    case 'pending':
+    case 'queued':
+      return c.yellow(state);
+    default:
+      return terminalSafeLine(state);
+  }
 }

@@ -1,7 +1,7 @@
-import type { StatusRecord } from '../../core/api/schemas.js';
+import type { StatusRecord } from '../../core/resources/schemas.js';
 import type { Output } from './io.js';
 import { clock, liveText, startTickingSpinner, stateKey, transientText } from './progress.js';
-import { terminalSafeLine as safe } from './safe.js';
+import { terminalSafeLine as safe } from '../../util/safe.js';
 import { truncate } from './table.js';
 import { describeStatus } from './views/status.js';
 

@@ -1,4 +1,4 @@
-import type { ResultRecord } from '../../core/api/schemas.js';
+import type { ResultRecord } from '../../core/resources/schemas.js';
 import { isLocalId } from '../../core/jobs/ids.js';
 
 /**

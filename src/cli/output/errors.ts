@@ -1,6 +1,6 @@
 import { ApiError, ExitCode, SimjobError } from '../../errors.js';
 import type { Output } from './io.js';
-import { terminalSafeLine } from './safe.js';
+import { terminalSafeLine } from '../../util/safe.js';
 
 /**
  * Render any thrown value on stderr and return the exit code. One line says what went wrong and how to fix it;

@@ -1,6 +1,6 @@
 import { colours, type Colours } from './ansi.js';
 import { decideColourLevel } from './colour.js';
-import { terminalGuard, terminalSafeLine } from './safe.js';
+import { terminalGuard, terminalSafeLine } from '../../util/safe.js';
 
 /**
  * A key/value value that a view built itself (coloured, with any foreign text inside already escaped): keyValues

@@ -3,8 +3,7 @@
  * `scenario`): for `simjob jobs`, where the raw entries (`statweights=scale:-:warrior:fury:…`) meant nothing to a
  * reader and wrapped mid-word. Entries simjob did not write are the user's own --meta, shown as they are.
  */
-import { TOPGEAR_META_KEY } from '../../core/jobs/topgear-marker.js';
-import { readStatWeightsMarker, STATWEIGHTS_META_KEY } from '../../domain/statweights/marker.js';
+import { readStatWeightsMarker, STATWEIGHTS_META_KEY, TOPGEAR_META_KEY } from '../../domain/job-kind.js';
 
 const KINDS: Record<string, string> = { topgear: 'top gear', droptimizer: 'droptimizer', statweights: 'stat weights' };
 const OURS = new Set([TOPGEAR_META_KEY, STATWEIGHTS_META_KEY, 'profile', 'scenario']);

@@ -1,9 +1,9 @@
-import type { Colours } from './ansi.js';
 import type { Ora } from 'ora';
-import type { StatusRecord } from '../../core/api/schemas.js';
-import { colourState, formatDuration } from './format.js';
+import type { StatusRecord } from '../../core/resources/schemas.js';
+import { colourState, type Colours } from './ansi.js';
+import { formatDuration } from '../../util/format.js';
 import type { Output } from './io.js';
-import { terminalSafeLine } from './safe.js';
+import { terminalSafeLine } from '../../util/safe.js';
 import { describeStatus, queueEtaText, stageText } from './views/status.js';
 
 /** What the wait loop reports to; drawn as a spinner on a terminal, as plain lines anywhere else. */

@@ -3,7 +3,7 @@
  * (`custom.stand_in_simc`), and the summary carries that as `synthetic: true` (src/domain/report/report.ts); every view of such
  * a result says so in the same words, so that no one takes them for a simulation.
  */
-import type { ResultRecord } from '../../core/api/schemas.js';
+import type { ResultRecord } from '../../core/resources/schemas.js';
 import type { Output } from './io.js';
 
 export const SYNTHETIC_LABEL = 'synthetic numbers (stand-in simc)';

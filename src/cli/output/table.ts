@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import stringWidth from 'string-width';
 import type { Output } from './io.js';
-import { terminalSafeLine } from './safe.js';
+import { terminalSafeLine } from '../../util/safe.js';
 
 export interface Column<T> {
   header: string;

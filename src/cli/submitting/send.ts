@@ -1,5 +1,5 @@
 /** Sending one prepared submission: shared by a single submit (run.ts) and a batch (batch.ts). */
-import type { SubmitRequest } from '../../core/api/schemas.js';
+import type { SubmitRequest } from '../../core/resources/schemas.js';
 import { ApiError, NetworkError } from '../../errors.js';
 import type { JobBackend, Submitted } from '../../core/jobs/backend.js';
 import type { Preflight } from '../../core/jobs/preflight.js';
@@ -38,7 +38,6 @@ export async function submitOne(
       plain: Boolean(options.plain),
       simc: options.simc,
       analysis: p.preflight.analysis,
-      runHere: Boolean(options.wait && options.local),
     });
   } catch (error) {
     // Refused on every try (a wrong base URL, a service not up): nothing got through, so there is nothing to recover.

@@ -1,5 +1,5 @@
 /** Submitting profiles already read or made: what submit, topgear, droptimizer and statweights share. */
-import type { Channel, Priority, Usage } from '../../core/api/schemas.js';
+import type { Channel, Priority, Usage } from '../../core/resources/schemas.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../../errors.js';
 import { isLocalId } from '../../core/jobs/ids.js';
@@ -13,8 +13,8 @@ import {
   type RequestSettings,
 } from '../../core/jobs/submission.js';
 import { describeMultistage, preflight } from '../../core/jobs/preflight.js';
-import { formatNumber } from '../output/format.js';
-import { terminalSafeLine as safe } from '../output/safe.js';
+import { formatNumber } from '../../util/format.js';
+import { terminalSafeLine as safe } from '../../util/safe.js';
 import type { LocalDryRun } from '../output/views/local-dry-run.js';
 import { refuseWaitOnlyFlags } from '../commands/wait-flags.js';
 import { applyScenario, batchMeta, expandScenarios } from './scenarios.js';
@@ -106,7 +106,7 @@ export async function submitProfiles(
     return;
   }
   if (!ctx.out.json) printSubmitted(ctx, submitted, one, true);
-  const { waitAndReport } = await import('../../core/jobs/wait-command.js');
+  const { waitAndReport } = await import('../show-job/wait-command.js');
   return waitAndReport(ctx, backend, id, {
     timeoutMs: options.timeout,
     cancelOnInterrupt: options.cancelOnInterrupt,

@@ -1,9 +1,9 @@
 import type * as z from 'zod/mini';
 import { ApiError, NetworkError } from '../../errors.js';
-import type { ErrorEnvelope } from './schemas.js';
+import type { ErrorEnvelope } from '../resources/schemas.js';
 import { explainApiError } from './explain.js';
 import { redactBody, redactHeaders } from './redact.js';
-import { isRetryableStatus } from './enums.js';
+import { isRetryableStatus } from '../resources/enums.js';
 import {
   DEFAULT_RETRY_BUDGET_MS,
   FIRST_CONTACT_TRIES,
@@ -266,7 +266,7 @@ export class HttpClient {
     retryAfterMs: number | undefined,
   ): Promise<ApiError> {
     let envelope: ErrorEnvelope = {};
-    const envelopeSchema = (await import('./schemas.js')).ErrorEnvelope;
+    const envelopeSchema = (await import('../resources/schemas.js')).ErrorEnvelope;
     try {
       const parsed = envelopeSchema.safeParse(JSON.parse(text));
       if (parsed.success) envelope = parsed.data;

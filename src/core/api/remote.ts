@@ -13,7 +13,7 @@ import {
   SubmitResponse,
   Usage,
   type SubmitRequest,
-} from './schemas.js';
+} from '../resources/schemas.js';
 
 const enc = encodeURIComponent;
 

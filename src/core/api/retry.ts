@@ -3,8 +3,8 @@
  * Transient answers (no answer, 408, 429, 5xx) are retried while a budget of time lasts, not a count of attempts:
  * a maintenance window of a minute is waited out, a Retry-After beyond the budget is not. Reads (GET) are
  * retried; a submission only because it carries an idempotency key, so no retry can make a second job.
- * (Which statuses are transient is api/enums.ts's isRetryableStatus, and the sleep is util/sleep.ts: the wait loop
- * and the local store use them too, without loading the API client this module is grouped with.)
+ * (Which statuses are transient is resources/enums.ts's isRetryableStatus, and the sleep is util/sleep.ts: the wait
+ * loop and the local store use them too, without loading the API client this module is grouped with.)
  */
 export const DEFAULT_RETRY_BUDGET_MS = 120_000;
 const BASE_DELAY_MS = 500;

@@ -1,4 +1,4 @@
-import { CHANNELS, PRIORITIES } from '../api/enums.js';
+import { CHANNELS, PRIORITIES } from '../resources/enums.js';
 import { UsageError } from '../../errors.js';
 import { oneOf, positiveInteger } from '../../util/parse.js';
 

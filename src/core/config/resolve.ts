@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CHANNELS, type Channel } from '../api/enums.js';
+import { CHANNELS, type Channel } from '../resources/enums.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { oneOf } from '../../util/parse.js';
 import { parseServiceUrl, SETTING_KEYS } from './keys.js';

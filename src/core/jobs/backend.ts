@@ -10,7 +10,7 @@ import type {
   SubmitRequest,
   SubmitResponse,
   Usage,
-} from '../api/schemas.js';
+} from '../resources/schemas.js';
 import type { ProfileAnalysis } from '../../domain/profile/types.js';
 
 /** A resource as the backend read it (`data`, typed) and exactly as it arrived (`raw`, for --json output). */
@@ -33,8 +33,6 @@ export interface SubmitInput {
   simc?: string;
   /** The profile's analysis when the caller already made it (preflight), so it is not made twice. */
   analysis?: ProfileAnalysis;
-  /** Local backend only: the caller waits for the job, so it may run the job itself (local/inline.ts). */
-  runHere?: boolean;
 }
 
 export interface Submitted extends Fetched<SubmitResponse> {

@@ -4,7 +4,7 @@
  * endpoint's 422 result_unavailable) is read from its job record, so it is shown, and exits 3, like any job that
  * ended unsuccessfully rather than failing as an API error.
  */
-import type { JobRecord, ResultRecord } from '../api/schemas.js';
+import type { JobRecord, ResultRecord } from '../resources/schemas.js';
 import { ApiError } from '../../errors.js';
 import type { Fetched, JobBackend } from './backend.js';
 

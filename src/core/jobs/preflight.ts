@@ -1,4 +1,4 @@
-import type { SubmitRequest } from '../api/schemas.js';
+import type { SubmitRequest } from '../resources/schemas.js';
 import { UsageError } from '../../errors.js';
 import {
   analyzeProfile,
@@ -7,7 +7,7 @@ import {
   type PlannedStage,
   type ProfileAnalysis,
 } from '../../domain/profile/index.js';
-import type { MultiStageReason } from '../api/enums.js';
+import type { MultiStageReason } from '../resources/enums.js';
 
 export interface Preflight {
   analysis: ProfileAnalysis;

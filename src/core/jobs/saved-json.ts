@@ -5,10 +5,9 @@
  * or fetched by its id when it had not ended).
  */
 import { stat } from 'node:fs/promises';
-import { JobRecord, ResultRecord } from '../api/schemas.js';
-import type { Context } from '../../cli/context.js';
+import { JobRecord, ResultRecord } from '../resources/schemas.js';
 import { UsageError } from '../../errors.js';
-import { terminalSafeLine } from '../../cli/output/safe.js';
+import { terminalSafeLine } from '../../util/safe.js';
 import { CAPS, decodeOrFail, readStdin, readUserFile } from '../../util/read-file.js';
 import { checkJobId, isJobId } from './ids.js';
 
@@ -35,9 +34,10 @@ export interface SavedJson {
 /** A job id (checked), or a saved document read, parsed and classified: one item for a resource, each of an array. */
 export type JobArg = { id: string; saved?: undefined } | { saved: SavedJson; id?: undefined };
 
-export async function readJobArg(ctx: Pick<Context, 'stdin'>, arg: string): Promise<JobArg> {
+/** `io.stdin` is read only for `-` (the CLI's Context opens it on first use). */
+export async function readJobArg(io: { readonly stdin: NodeJS.ReadableStream }, arg: string): Promise<JobArg> {
   if (arg === '-') {
-    const bytes = await readStdin(ctx.stdin, 'The saved result on stdin', CAPS.saved);
+    const bytes = await readStdin(io.stdin, 'The saved result on stdin', CAPS.saved);
     return { saved: parse('-', 'stdin', decodeOrFail(bytes, 'The saved result on stdin')) };
   }
   // An existing file is a saved file, as `submit` reads a file first; a folder is not (`artifacts <id> --download`

@@ -1,4 +1,4 @@
-import { isTerminal } from '../api/enums.js';
+import { isTerminal } from '../resources/enums.js';
 import { ExitCode } from '../../errors.js';
 
 /**

@@ -9,9 +9,9 @@ import {
   SubmitRequest,
   type Channel,
   type Priority,
-} from '../api/schemas.js';
+} from '../resources/schemas.js';
 import { UsageError } from '../../errors.js';
-import type { GIT_BRANCHES, JSON_VERSIONS } from '../api/enums.js';
+import type { GIT_BRANCHES, JSON_VERSIONS } from '../resources/enums.js';
 import { nodeCrypto } from '../../util/crypto.js';
 
 /**

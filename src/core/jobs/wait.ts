@@ -1,5 +1,5 @@
-import type { StatusRecord } from '../api/schemas.js';
-import { isRetryableStatus } from '../api/enums.js';
+import type { StatusRecord } from '../resources/schemas.js';
+import { isRetryableStatus } from '../resources/enums.js';
 import { sleep } from '../../util/sleep.js';
 import { ApiError, NetworkError, WaitTimeoutError } from '../../errors.js';
 import type { JobBackend } from './backend.js';

@@ -1,5 +1,5 @@
 /**
- * Finishing a detached run (detached.ts) whose waiting CLI went away: the worker takes the job over, waits for its
+ * Finishing a detached run (detached.ts) whose worker was killed: the next worker takes the job over, waits for its
  * simc (stopping it on cancel or at the runtime cap, as for its own runs), then reads the outcome from the files
  * the run left: the logs and the report. The worker is not simc's parent, so simc's exit status is not known; the
  * files say how it ended (pass.ts, readPass).

@@ -17,17 +17,16 @@ import type {
   StatusRecord,
   SubmitRequest,
   Usage,
-} from '../api/schemas.js';
+} from '../resources/schemas.js';
 import type { LocalOptions } from './options.js';
 import { ApiError, ExitCode, LocalError, UsageError } from '../../errors.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import type { ChangeNotifier } from '../jobs/wait.js';
-import { localConcurrency } from './claim.js';
 import { recoverJob, superviseLocalJobs } from './control.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
 import { createExclusive, exists, readJson } from '../../util/data-files.js';
-import { RECORDS } from '../../util/record-schemas.js';
+import { RECORDS } from '../record-schemas.js';
 import { subscriptionFile, SUBSCRIPTION_FILE } from '../webhook/local.js';
 import { isWellFormedLocalId, newLocalJobId } from './ids.js';
 import { sha256Hex } from '../../util/sha256.js';
@@ -86,10 +85,6 @@ interface JobWatch {
 export class LocalBackend implements JobBackend, ChangeNotifier {
   readonly kind = 'local' as const;
   private readonly watches = new Map<string, JobWatch>();
-  /** Jobs this process runs itself (inline.ts): it writes their every change, so a wait needs no file watch. */
-  private readonly runningHere = new Set<string>();
-  /** Jobs run here whose end could not be recorded (a full disk): reading them throws why, so no wait hangs. */
-  private readonly unrecordable = new Map<string, unknown>();
   private warnedNoWorker = false;
 
   constructor(
@@ -138,9 +133,8 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       if (winner) return this.replay(winner, idempotency.digest);
     }
     await this.store.enqueue(job);
-    // A waiting submit runs its job itself when the queue has room for it (inline.ts); else the worker does.
-    const runHere = input.runHere && !job.multiStageSummary.enabled; // a staged job is always the worker's
-    if (!(runHere && (await this.runHere(job.id)))) await this.startWorker();
+    // The worker alone runs simc, for a waiting submit too (docs/design.md, local mode): this process only waits.
+    await this.startWorker();
     return { ...fetched(submitResponse(this.store, job)), replay: false };
   }
 
@@ -169,23 +163,6 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       path: join(this.store.keysDir, sha256Hex(key)),
       digest: sha256Hex(JSON.stringify({ request: compared, simc: input.simc ?? null })),
     };
-  }
-
-  /** Run the job in this process when the queue has room for it (local/inline.ts); false leaves it to the worker. */
-  private async runHere(id: string): Promise<boolean> {
-    if (process.platform === 'win32') return false; // a detached run needs sessions and process groups
-    const { runInline } = await import('./inline.js');
-    const running = await runInline(this.store, id, {
-      env: this.options.env,
-      workerEnv: this.options.workerEnv,
-      concurrency: localConcurrency(this.options.config),
-      onUnrecordable: (error) => {
-        this.unrecordable.set(id, error);
-        this.store.tellOwnWrite(id); // the wait reads the job again, and meets the error
-      },
-    });
-    if (running) this.runningHere.add(id);
-    return running;
   }
 
   private newJob(request: SubmitRequest, plan: LocalRunPlan): LocalJob {
@@ -244,7 +221,6 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
   // -- reading ------------------------------------------------------------------------------------------------------
 
   private async mustRead(id: string): Promise<LocalJob> {
-    if (this.unrecordable.has(id)) throw this.unrecordable.get(id);
     const job = isWellFormedLocalId(id) ? await this.store.readJob(id) : undefined;
     if (!job)
       throw notFound(
@@ -271,6 +247,9 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
         await this.startWorker();
       }
     } else if (isActive(job.status)) {
+      // A run whose end its worker could not record (its folder unwritable) loses its running marker: taking the
+      // job's lock names the fault here, so no wait hangs on a job that can no longer end.
+      if (!(await this.store.runningIds()).includes(id)) await this.store.updateJob(id, () => undefined);
       if (isOrphan(job, await liveWorker(this.store))) {
         await recoverJob(this.store, job);
         job = await this.mustRead(id);
@@ -471,21 +450,16 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       entry.changed = true;
       for (const listener of entry.listeners) listener();
     };
-    if (this.runningHere.has(id)) {
-      // No inotify watch: it would wake this process for each of simc's writes (and see unwatch).
-      entry.close = this.store.onOwnWrite(id, changed);
-    } else {
-      try {
-        const watcher = watch(this.store.jobDir(id));
-        watcher.on('change', (_event, name) => {
-          if (name === null || WATCHED_FILES.has(String(name))) changed();
-        });
-        watcher.on('error', () => watcher.close());
-        watcher.unref(); // never keeps the process alive
-        entry.close = () => watcher.close();
-      } catch {
-        return undefined; // no watching here: the wait loop's own polling still works
-      }
+    try {
+      const watcher = watch(this.store.jobDir(id));
+      watcher.on('change', (_event, name) => {
+        if (name === null || WATCHED_FILES.has(String(name))) changed();
+      });
+      watcher.on('error', () => watcher.close());
+      watcher.unref(); // never keeps the process alive
+      entry.close = () => watcher.close();
+    } catch {
+      return undefined; // no watching here: the wait loop's own polling still works
     }
     this.watches.set(id, entry);
     return entry;

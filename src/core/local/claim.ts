@@ -1,6 +1,6 @@
 /**
- * Taking a queued job to run it, for the worker and for a waiting `submit --wait` that runs its job itself
- * (inline.ts) alike: under one claim lock, so that together they never run more than `local.concurrency` jobs.
+ * Taking a queued job to run it, under one claim lock, so that never more than `local.concurrency` jobs run (a
+ * worker that took over the lock of a stale one may meet runs it has not adopted yet).
  */
 import type { Config } from '../config/resolve.js';
 import { isTerminal, isWaiting } from '../jobs/states.js';
@@ -15,20 +15,16 @@ export function localConcurrency(config: Pick<Config, 'setting'>): number {
   return Number.isSafeInteger(n) && n >= 1 ? n : 1;
 }
 
-/**
- * Claim job `id` for `owner` if fewer than `concurrency` jobs run (and, with `onlyIfFirst`, if it is the next in
- * the queue, so a waiting CLI never jumps the queue). Returns the claimed job, or undefined when it was not taken.
- */
+/** Claim job `id` for `owner` if fewer than `concurrency` jobs run: the claimed job, or undefined when not taken. */
 export async function claimJob(
   store: LocalStore,
   id: string,
   owner: NonNullable<LocalJob['owner']>,
   concurrency: number,
-  options: { onlyIfFirst?: boolean; detached?: boolean } = {},
+  options: { detached?: boolean } = {},
 ): Promise<LocalJob | undefined> {
-  const hasRoom = async () =>
-    (await store.runningIds()).length < concurrency && (!options.onlyIfFirst || (await store.queuedIds())[0] === id);
-  // Looked at first without the lock: a runner with no chance (many waiting CLIs) never queues on it.
+  const hasRoom = async () => (await store.runningIds()).length < concurrency;
+  // Looked at first without the lock: a claim with no chance never queues on it.
   if (!(await hasRoom())) return undefined;
   return withLock(store.claimLockPath, async () => {
     if (!(await hasRoom())) return undefined;
@@ -74,11 +70,10 @@ export async function claimJob(
 const CANCEL_POLL_MS = 150;
 
 /**
- * What stops a run, for the worker and the waiting CLI alike: its runtime cap and a cancel request. The controller
- * is aborted with the StopReason (`timeout`, `cancel`, or what the runner says); `dispose` when the run ended or is
- * handed over. `unref`: the timers never keep the process alive by themselves (a waiting CLI).
+ * What stops a run: its runtime cap and a cancel request. The controller is aborted with the StopReason (`timeout`,
+ * `cancel`, or what the worker says); `dispose` when the run ended.
  */
-export function watchStops(store: LocalStore, job: LocalJob, options: { unref: boolean }) {
+export function watchStops(store: LocalStore, job: LocalJob) {
   const controller = new AbortController();
   const stopWith = (reason: StopReason) => {
     if (!controller.signal.aborted) controller.abort(reason);
@@ -97,10 +92,6 @@ export function watchStops(store: LocalStore, job: LocalJob, options: { unref: b
       () => undefined,
     );
   }, CANCEL_POLL_MS);
-  if (options.unref) {
-    runtimeTimer?.unref();
-    cancelPoll.unref();
-  }
   return {
     controller,
     dispose: () => {

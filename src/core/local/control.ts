@@ -9,7 +9,7 @@ import { groupAlive, signalGroup } from './detached.js';
 import { finishJob, requeueForRetry } from './lifecycle.js';
 import { withLock } from './lock.js';
 import type { LocalJob, LocalStore } from './store.js';
-import { isOrphan, isStalledByStoppedCli, liveWorker } from './worker-process.js';
+import { isOrphan, liveWorker } from './worker-process.js';
 import { pendingDeliveries } from '../webhook/local.js';
 
 /** Stop the simc of an interrupted attempt if it still runs (and is that job's), so a retry never shares its folder. */
@@ -24,7 +24,7 @@ async function stopOrphanSimc(store: LocalStore, job: LocalJob): Promise<void> {
 export async function recoverJob(store: LocalStore, job: LocalJob): Promise<void> {
   // Checked again first: its worker may have proved alive since the caller looked, and then its simc must live.
   if (!isOrphan(job, await liveWorker(store))) return;
-  // A detached simc (its waiting CLI went away) runs on, or left its status: the worker adopts it (adopt.ts).
+  // A detached simc (its worker was killed) runs on, or left its status: the worker adopts it (adopt.ts).
   if (canAdopt(store, job)) return;
   await stopOrphanSimc(store, job);
   // Under the job's lock, check that it is still the same attempt: a new worker may have retried it.
@@ -61,7 +61,7 @@ async function requeueHalfClaimed(store: LocalStore, id: string): Promise<void> 
 /**
  * Look at the jobs marked running: those whose worker is gone are recovered; markers of ended jobs are dropped.
  * Cheap when nothing runs (one readdir), so every local command does it. Returns whether a detached run waits for
- * the worker to adopt it (its waiting CLI went away).
+ * a worker to adopt it (the worker that ran it was killed).
  */
 export async function recoverInterrupted(store: LocalStore): Promise<boolean> {
   const ids = await store.runningIds();
@@ -76,7 +76,7 @@ export async function recoverInterrupted(store: LocalStore): Promise<boolean> {
       else if (isOrphan(job, live)) {
         if (canAdopt(store, job)) adoptable = true;
         else await recoverJob(store, job);
-      } else if (isStalledByStoppedCli(job, isJobsSimc(store, job))) adoptable = true;
+      }
     } catch {
       // A job whose files cannot be read or written (a folder made read-only, a damaged record) is left as it is:
       // the commands about that job say what is wrong; those about the others go on.

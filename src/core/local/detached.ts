@@ -1,9 +1,8 @@
 /**
- * How simc runs, for every local job: detached from the process that starts it (the worker, or a waiting
- * `submit --local --wait` that runs its own job, inline.ts). simc runs in a session and process group of its own, so
- * the terminal's Ctrl-C never reaches it, and its stdout and stderr go straight to the job's files (no pipe to a
- * process that may go away, and none for the runner to copy). Everything needed to finish the job is then in the
- * job folder: if a waiting CLI goes away, the worker adopts its run (adopt.ts) and finishes it from those files.
+ * How the worker runs simc, for every local job: detached from it. simc runs in a session and process group of its
+ * own, and its stdout and stderr go straight to the job's files (no pipe to a process that may go away, and none for
+ * the worker to copy). Everything needed to finish the job is then in the job folder: if the worker is killed, the
+ * next one adopts its run (adopt.ts) and finishes it from those files instead of running simc a second time.
  *
  * simc is started directly (no shell to write its exit status: a second process start on every run). The runner,
  * simc's parent, gets the status; a worker that adopted the run is not simc's parent and never learns it, so it
@@ -23,7 +22,7 @@ const POLL_MS = 20;
 
 const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
 
-/** A pause that never keeps the process alive by itself (a waiting CLI that goes away must not wait for simc). */
+/** A pause that never keeps the process alive by itself: the worker's loop decides when it leaves. */
 const nap = (ms: number) => new Promise<void>((done) => setTimeout(done, ms).unref());
 
 /** The target of a signal to a run's process group (Windows has none: there it is simc itself). */
@@ -158,7 +157,7 @@ export async function runSimcDetached(spec: SimcRunSpec): Promise<SimcExit> {
     child.once('exit', (code, signal) => done({ code, signal }));
     child.once('error', () => done({ code: null, signal: null })); // not started: its pid is undefined (below)
   });
-  child.unref(); // the run goes on without this process if it leaves (see inline.ts)
+  child.unref(); // the run goes on without this process if it is killed (adopt.ts)
   const pid = child.pid;
   if (pid === undefined) return notStarted('it could not be started');
   spec.onSpawn(pid);

@@ -2,7 +2,7 @@
  * The moves of a local job between states (the state machine of jobs/states.ts), each made under the job's lock
  * so that the worker, `cancel`, queue timeouts and recovery can race without a job ending twice.
  */
-import type { TerminalState } from '../api/schemas.js';
+import type { TerminalState } from '../resources/schemas.js';
 import { canMove, DISK_FULL_REASON, isTerminal, isWaiting } from '../jobs/states.js';
 import { RUN_OUTPUT_FILES, type LocalJob, type LocalStore } from './store.js';
 import { dataFileError, isDiskFull, removeFile } from '../../util/data-files.js';
@@ -77,7 +77,7 @@ const DISK_FULL: Ending = {
 const DISK_FULL_WORDS = /ENOSPC|no space left on device/i;
 
 /**
- * Run a claimed job and record how it ended: the one end of every run, for the worker and a waiting CLI alike.
+ * Run a claimed job and record how it ended: the one end of every run, fresh or adopted.
  * `run` returns the ending, or undefined when the runner is stopping (the job is left for recovery, which retries
  * it). A full disk ends the job failed as such, with the run's reports removed to make room for the record;
  * throws only when even that record cannot be written (the error says why), so the caller never waits on a job

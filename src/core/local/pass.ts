@@ -1,7 +1,7 @@
 /**
  * One simc pass of a local job in its folder, read: its outcome mapped to the spec's terminal states and error
  * codes, or its parsed report. The single-pass runner (runner.ts) makes one; the staged runner
- * (src/domain/multistage/local.ts) one per stage.
+ * (src/core/local/multistage.ts) one per stage.
  */
 import { promises as fs, readFileSync } from 'node:fs';
 import type { Ending } from './lifecycle.js';
@@ -22,7 +22,7 @@ export interface PassFiles {
   stderr: string;
 }
 
-/** The files of a job run in one pass; a staged job (src/domain/multistage/local.ts) names its own for each stage. */
+/** The files of a job run in one pass; a staged job (src/core/local/multistage.ts) names its own for each stage. */
 export const SINGLE_PASS_FILES = (job: Pick<LocalJob, 'outputs'>): PassFiles => ({
   input: 'input.simc',
   jsonVersion: job.outputs.jsonVersion,

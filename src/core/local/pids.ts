@@ -42,17 +42,3 @@ export function processStart(pid: number): string | undefined {
     return undefined;
   }
 }
-
-/**
- * Is this process stopped (Ctrl-Z, SIGSTOP: state T or t in /proc/<pid>/stat)? Linux only; elsewhere never.
- */
-export function isStopped(pid: number): boolean {
-  if (process.platform !== 'linux') return false;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state === 'T' || state === 't';
-  } catch {
-    return false;
-  }
-}

@@ -6,7 +6,7 @@
  * dry run shows exactly the run the submission would make.
  */
 import { join } from 'node:path';
-import type { MultiStageSummary, SubmitRequest } from '../api/schemas.js';
+import type { MultiStageSummary, SubmitRequest } from '../resources/schemas.js';
 import { dataDir } from '../config/paths.js';
 import {
   analyzeProfile,
@@ -57,7 +57,7 @@ export async function planLocalRun(
   const notAListener =
     url && listenerUrlWarning(url, ctx.env.SIMJOB_WEBHOOK_URL ? 'SIMJOB_WEBHOOK_URL' : 'webhook.url');
   if (notAListener) warnings.push(notAListener);
-  // Eligible jobs run staged (src/domain/multistage/local.ts, which fills in the stages); the rest in one pass, saying why.
+  // Eligible jobs run staged (src/core/local/multistage.ts, which fills in the stages); the rest in one pass, saying why.
   const multiStage = { enabled: eligibility.enabled, reason: eligibility.reason, stages: [] };
   return { simc, webhook, mainActor: mainActorChoice(analysis), warnings, multiStage };
 }

@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import type { StatusRecord, Summary } from '../api/schemas.js';
+import type { StatusRecord, Summary } from '../resources/schemas.js';
 import { stageJsonFile } from '../../domain/multistage/files.js';
 import { isActive, isTerminal } from '../jobs/states.js';
 import { ARTIFACT_FILES, type ArtifactKind, type LocalJob, type LocalProgress, type LocalStore } from './store.js';

@@ -1,6 +1,6 @@
 /**
  * Running one local job: a single simc pass (pass.ts), then the summary and the CSV. --multistage jobs go to the
- * staged runner (src/domain/multistage/local.ts), which makes one pass per stage.
+ * staged runner (src/core/local/multistage.ts), which makes one pass per stage.
  */
 import { ProgressTracker } from '../../domain/report/progress-line.js';
 import { ProgressWriter } from './progress.js';
@@ -19,12 +19,12 @@ import {
   ProfilesetMerger,
   profilesetListText,
   profilesetsFromReport,
-} from '../../cli/output/profileset-list.js';
+} from '../../domain/report/profileset-list.js';
 
 /** The single-pass runner. Returns how the job ended, or undefined when the worker is shutting down (retry later). */
 export async function runJob(deps: RunDeps, job: LocalJob): Promise<Ending | undefined> {
   // enabled only when --multistage asked for it and the profile is eligible (else disabled_by_option or why not)
-  if (job.multiStageSummary.enabled) return (await import('../../domain/multistage/local.js')).runStagedJob(deps, job);
+  if (job.multiStageSummary.enabled) return (await import('./multistage.js')).runStagedJob(deps, job);
   const files = SINGLE_PASS_FILES(job);
   const writer = new ProgressWriter(deps.store, job.id);
   const tracker = new ProgressTracker();

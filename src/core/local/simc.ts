@@ -7,7 +7,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Channel } from '../api/schemas.js';
+import type { Channel } from '../resources/schemas.js';
 import type { Config } from '../config/resolve.js';
 import { ExitCode, LocalError } from '../../errors.js';
 import { sha256Hex } from '../../util/sha256.js';

@@ -26,7 +26,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../api/schemas.js';
+import type { Channel, JobState, MultiStageSummary, Priority, Summary } from '../resources/schemas.js';
 import { LocalError } from '../../errors.js';
 import {
   dataFileError,
@@ -41,7 +41,7 @@ import { withLock } from './lock.js';
 import { isWellFormedLocalId } from './ids.js';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
 import { errnoCode } from '../../util/errno.js';
-import { RECORDS } from '../../util/record-schemas.js';
+import { RECORDS } from '../record-schemas.js';
 
 /** What a job's `build` says: the simc binary that ran (or will run) it, as read from its version line. */
 export interface LocalBuildInfo {
@@ -87,11 +87,8 @@ export interface LocalJob {
   /** 0 before the first start; 2 after a retry. */
   attempt: number;
   retried: boolean;
-  /**
-   * Who runs this attempt: the worker (its lock nonce), so a dead worker's jobs can be told apart, or (`cli`) the
-   * waiting `submit --wait` process itself, alive exactly while its pid is.
-   */
-  owner: { pid: number; nonce: string; cli?: boolean; processStart?: string } | null;
+  /** Who runs this attempt: the worker (its lock nonce), so a dead worker's jobs can be told apart. */
+  owner: { pid: number; nonce: string } | null;
   simcPid: number | null;
   /** simc runs detached (detached.ts): simcPid is its process group, and a worker can adopt the run (adopt.ts). */
   detached?: boolean;
@@ -111,7 +108,7 @@ export interface LocalResultFile {
 export interface LocalProgress {
   percent: number | null;
   phase: string | null;
-  /** Staged (multistage) runs: the stage running now (src/domain/multistage/local.ts). */
+  /** Staged (multistage) runs: the stage running now (src/core/local/multistage.ts). */
   stage?: { current: number; total: number; label: string | null; percent: number } | null;
   updatedAt: string;
 }
@@ -151,12 +148,6 @@ export class LocalStore {
   readonly workerLogPath: string;
   /** Held while a runner checks for room (local.concurrency) and claims a job, so two never both take the last slot. */
   readonly claimLockPath: string;
-
-  /**
-   * Listeners for the records this process writes (job.json, progress.json), by job id: the waiter of a job this
-   * process runs itself hears of each change without a file watch (see LocalBackend.watch).
-   */
-  private readonly ownWriteListeners = new Map<string, Set<() => void>>();
 
   constructor(readonly root: string) {
     this.jobsDir = join(root, 'jobs');
@@ -245,7 +236,6 @@ export class LocalStore {
       if (!next) return job;
       next.updatedAt = new Date().toISOString();
       await writeJsonAtomic(this.file(id, 'job.json'), next);
-      this.tellOwnWrite(id);
       return next;
     });
   }
@@ -350,18 +340,6 @@ export class LocalStore {
 
   async writeProgress(id: string, progress: LocalProgress): Promise<void> {
     await writeJsonAtomic(this.file(id, 'progress.json'), progress);
-    this.tellOwnWrite(id);
-  }
-
-  /** Call `listener` after each write of job `id`'s record or progress by this process; returns the unsubscribe. */
-  onOwnWrite(id: string, listener: () => void): () => void {
-    const listeners = this.ownWriteListeners.get(id) ?? new Set();
-    this.ownWriteListeners.set(id, listeners.add(listener));
-    return () => listeners.delete(listener);
-  }
-
-  tellOwnWrite(id: string): void {
-    for (const listener of this.ownWriteListeners.get(id) ?? []) listener();
   }
 
   async readResult(id: string): Promise<LocalResultFile | undefined> {
@@ -423,5 +401,5 @@ function shapeProblem(record: unknown, id: string): string | undefined {
   const status = record.status;
   if (typeof status !== 'string' || !(isWaiting(status) || isActive(status) || isTerminal(status)))
     return 'no known status';
-  return undefined; // the rest is the schema's (util/record-schemas.ts)
+  return undefined; // the rest is the schema's (core/record-schemas.ts)
 }

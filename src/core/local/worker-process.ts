@@ -11,7 +11,7 @@ import { LocalError } from '../../errors.js';
 import { isActive } from '../jobs/states.js';
 import { createExclusive, removeFile } from '../../util/data-files.js';
 import { readLockOwner, type LockOwner } from './lock.js';
-import { isGone, isStopped } from './pids.js';
+import { isGone } from './pids.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { childProcess } from '../../util/child-process.js';
 
@@ -27,20 +27,7 @@ export async function liveWorker(store: LocalStore): Promise<LockOwner | undefin
 /** Is this running job's runner gone (`live`: the worker that holds the lock)? */
 export function isOrphan(job: LocalJob, live: Pick<LockOwner, 'nonce'> | undefined): boolean {
   if (!isActive(job.status)) return false;
-  // a waiting CLI runs it (inline.ts): gone when its pid is, or is another process's now
-  if (job.owner?.cli) return isGone(job.owner.pid, job.owner.processStart);
   return !job.owner || !live || live.nonce !== job.owner.nonce;
-}
-
-/**
- * Is this a run whose waiting CLI is stopped (Ctrl-Z, SIGSTOP) while its simc has ended? The CLI cannot record the
- * end until it is resumed, and would hold its room in the queue until then: the worker finishes the job from the
- * files simc left (adopt.ts), as for a CLI that went away. While simc still runs, the run keeps its room.
- */
-export function isStalledByStoppedCli(job: LocalJob, simcRuns: boolean): boolean {
-  return Boolean(
-    isActive(job.status) && job.owner?.cli && job.detached && job.simcPid && !simcRuns && isStopped(job.owner.pid),
-  );
 }
 
 /** dist/worker.js (the worker's own build entry), found from this module's place in dist/chunks/ or src/core/local/. */

@@ -1,7 +1,9 @@
 /**
  * The local worker: a detached background process (dist/worker.js, started on demand by worker-process.ts),
  * single per data dir, that runs queued jobs by priority then submission order, at most `local.concurrency` at a
- * time, adopts the runs of waiting CLIs that went away, and exits once the queue has been empty for a short while.
+ * time, and exits once the queue has been empty for a short while. It is the only runner of simc: a waiting
+ * `submit --local --wait` starts or wakes it and waits like `status --wait` (docs/design.md, local mode). A killed
+ * worker's simc runs on (detached.ts): the next worker adopts the run (adopt.ts) rather than running simc twice.
  *
  * Single instance: it runs only while it holds worker.lock (a lock whose process is gone is taken over). Two processes that start a worker at the same moment both try
  * the lock; one wins, the other exits at once. Leaving is race-free too: the worker first releases the lock,
@@ -14,9 +16,9 @@ import { SimjobError } from '../../errors.js';
 import { exists, isDiskFull, removeFile } from '../../util/data-files.js';
 import { readLockOwner, tryLock, type HeldLock } from './lock.js';
 import { claimJob, watchStops } from './claim.js';
-import { canAdopt, finishAdopted, isJobsSimc } from './adopt.js';
+import { canAdopt, finishAdopted } from './adopt.js';
 import { recoverInterrupted, recoverJob } from './control.js';
-import { isOrphan, isStalledByStoppedCli } from './worker-process.js';
+import { isOrphan } from './worker-process.js';
 import { expireIfDue, isDue, queueDeadline, runToEnd, type Ending } from './lifecycle.js';
 import type { RunDeps, StopReason } from './pass.js';
 import { runJob } from './runner.js';
@@ -100,9 +102,7 @@ export class Worker {
 
   private watchQueue(): void {
     try {
-      // a job queued, or one run by a waiting CLI (inline.ts) ending: it frees a slot for the queue
-      for (const dir of [this.o.store.queueDir, this.o.store.runningDir])
-        this.watchers.push(watch(dir, () => this.wake()).on('error', () => undefined));
+      this.watchers.push(watch(this.o.store.queueDir, () => this.wake()).on('error', () => undefined));
     } catch {
       // No file watching here (some network file systems): the tick still finds new jobs.
     }
@@ -228,8 +228,8 @@ export class Worker {
   private async fill(queued: string[]): Promise<void> {
     const waiting = new Set(queued);
     for (const id of this.deadlines.keys()) if (!waiting.has(id)) this.deadlines.delete(id);
-    // Jobs run by waiting CLIs (inline.ts) take room too: counted once per tick from the running markers, so a
-    // long queue behind them is not tried job by job (each claim re-checks under the claim lock).
+    // Running markers of jobs not run here (a run whose folder failed, left for `status` to name) take room too:
+    // counted once per tick, so a long queue behind them is not tried job by job (each claim re-checks under lock).
     let othersRunning =
       queued.length > 0 ? (await this.o.store.runningIds()).filter((id) => !this.running.has(id)).length : 0;
     for (const id of queued) {
@@ -264,7 +264,7 @@ export class Worker {
     return full || this.claim(id);
   }
 
-  /** Room is counted from the running markers (waiting CLIs' runs too), and jobs whose simc ended leave theirs. */
+  /** Room is counted from the running markers, and jobs whose simc ended leave theirs. */
   private async claim(id: string): Promise<boolean> {
     const claimed = await claimJob(
       this.o.store,
@@ -282,9 +282,8 @@ export class Worker {
   }
 
   /**
-   * Jobs whose runner went away (a waiting CLI stopped by Ctrl-C or killed, an earlier worker killed) while their
-   * detached simc runs on, or ended with its status in the job folder: this worker takes them over and finishes
-   * them from their files.
+   * Jobs whose worker was killed while their detached simc runs on, or ended with its report in the job folder:
+   * this worker takes them over and finishes them from their files.
    */
   private async adoptDetached(): Promise<void> {
     const { store } = this.o;
@@ -307,29 +306,25 @@ export class Worker {
   private async adopt(id: string, live: { pid: number; nonce: string }): Promise<void> {
     const { store } = this.o;
     const job = await store.readJob(id);
-    if (!job?.detached) return;
-    // A stopped CLI is alive: its run is never retried (it would start simc again when resumed), only finished.
-    const stalled = (j: LocalJob) => isStalledByStoppedCli(j, isJobsSimc(store, j));
-    if (!isOrphan(job, live)) {
-      if (!stalled(job)) return;
-    } else if (!canAdopt(store, job)) {
+    if (!job?.detached || !isOrphan(job, live)) return;
+    if (!canAdopt(store, job)) {
       await recoverJob(store, job); // simc is gone without a word: an interrupted run, as a dead worker's
       return;
     }
     const adopted = await store.updateJob(id, (current) =>
-      current.detached && (isOrphan(current, live) || stalled(current)) && current.simcPid === job.simcPid
+      current.detached && isOrphan(current, live) && current.simcPid === job.simcPid
         ? { ...current, owner: live }
         : undefined,
     );
     if (!adopted || adopted.owner?.nonce !== this.nonce) return;
-    this.o.log(`${id} adopted (its runner went away)`);
+    this.o.log(`${id} adopted (its worker went away)`);
     this.start(adopted, (deps, j) => finishAdopted(deps, j));
   }
 
   private start(job: LocalJob, run: (deps: RunDeps, job: LocalJob) => Promise<Ending | undefined>): void {
     const { store } = this.o;
     // `simjob cancel` only records the request on the job; the worker owns simc and stops it.
-    const stops = watchStops(store, job, { unref: false });
+    const stops = watchStops(store, job);
     const ownedByMe = (current: LocalJob) => current.owner?.nonce === job.owner?.nonce;
     const deps: RunDeps = {
       store,

@@ -12,7 +12,7 @@
  */
 import { sleep as sleepFor } from '../../util/sleep.js';
 import { readJson, writeJsonAtomic } from '../../util/data-files.js';
-import { RECORDS } from '../../util/record-schemas.js';
+import { RECORDS } from '../record-schemas.js';
 import { userAgent } from '../../version.js';
 import { deliveryHeaders, describeOutcome, isRetryableOutcome, isSuccess, postRaw, type PostOutcome } from './post.js';
 import { signatureHeader } from './signature.js';

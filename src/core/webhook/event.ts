@@ -1,4 +1,4 @@
-import { WebhookEvent } from '../api/schemas.js';
+import { WebhookEvent } from '../resources/schemas.js';
 
 /** A delivery's raw body as a webhook event, or undefined when it is not JSON or not an event. */
 export function parseWebhookEvent(rawBody: Buffer): WebhookEvent | undefined {

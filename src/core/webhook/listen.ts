@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WebhookEvent } from '../api/schemas.js';
+import type { WebhookEvent } from '../resources/schemas.js';
 import { parseWebhookEvent } from './event.js';
 import { memorySeenEvents, type SeenEvents } from './seen.js';
 import { verifySignature } from './signature.js';

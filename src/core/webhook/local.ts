@@ -20,7 +20,7 @@ import {
 } from './deliver.js';
 import { webhookUrl } from './target.js';
 import { readJson } from '../../util/data-files.js';
-import { RECORDS } from '../../util/record-schemas.js';
+import { RECORDS } from '../record-schemas.js';
 
 const RECORD_FILE = 'webhook.json';
 export const SUBSCRIPTION_FILE = 'webhook-subscription.json';

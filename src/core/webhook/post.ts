@@ -5,7 +5,7 @@
  * receivers are usually on this machine.
  */
 import type { IncomingMessage } from 'node:http';
-import { isRetryableStatus } from '../api/enums.js';
+import { isRetryableStatus } from '../resources/enums.js';
 
 /** Spec 6.5: a receiver that has not answered within 10 s is treated as failed (and retried). */
 const ANSWER_TIMEOUT_MS = 10_000;

@@ -3,7 +3,7 @@
  * Pure functions over raw bytes, shared by `webhook verify`, `webhook listen` and local delivery, so what simjob
  * signs and what it accepts can never drift apart.
  */
-import { terminalSafeLine } from '../../cli/output/safe.js';
+import { terminalSafeLine } from '../../util/safe.js';
 import { nodeCrypto } from '../../util/crypto.js';
 
 /** Replay window of spec 6.4: a delivery signed more than this long ago (or ahead) is refused. */

@@ -8,7 +8,7 @@
 import { checkChecksum, stripBom, type ChecksumCheck } from './checksum.js';
 import { describesCharacter, isClassKey } from './character-options.js';
 import { isSlot, itemId, itemProblem, parseNameComment, type AddonItem, type ItemSource, type Slot } from './items.js';
-import { terminalSafe } from '../../cli/output/safe.js';
+import { terminalSafe } from '../../util/safe.js';
 
 export interface Loadout {
   name: string;

@@ -3,8 +3,8 @@
  * on any machine): the best upgrade, and per source (boss or dungeon) its best drop and how many of its drops are
  * upgrades, ranked. Each profileset's name says what it is: `<item> (<item level>) from <source> in <slot>`.
  */
-import type { MainActor, ProfilesetResult } from '../../core/api/schemas.js';
-import { difference, rankByMean } from '../../cli/output/stats.js';
+import type { MainActor, ProfilesetResult } from '../../core/resources/schemas.js';
+import { difference, rankByMean } from '../../util/stats.js';
 
 export interface DropResult {
   name: string;

@@ -6,6 +6,7 @@
  * sources (one per raid difficulty or keystone bracket).
  */
 import * as z from 'zod';
+import { UsageError } from '../../errors.js';
 import type { ArmorType, PrimaryStat, Role, WeaponType } from '../game/specs.js';
 import { DIFFICULTIES, type Difficulty } from './choices.js';
 
@@ -167,4 +168,40 @@ export function parseCatalog(text: string, where: string): Catalog {
     throw new CatalogError(`Catalog ${where} does not fit the ${CATALOG_FORMAT} format: ${path}: ${issue.message}.`);
   }
   return parsed.data;
+}
+
+/** A catalog's text (`where`: its file or URL, for messages) read and checked; a bad one is a UsageError. */
+export function catalogFromText(text: string, where: string): Catalog {
+  try {
+    return checkText(parseCatalog(text, where), where);
+  } catch (error) {
+    if (error instanceof CatalogError)
+      throw new UsageError(error.message, 'See docs/droptimizer.md, "Catalog format".');
+    throw error;
+  }
+}
+
+// Control characters (C0 but tab, DEL, C1), line and paragraph separators and bidirectional overrides (as safe.ts).
+const UNSAFE_TEXT = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * A catalog's names reach the terminal, profileset names and reports: one holding a control character (a line feed
+ * that would fake a second line, an escape sequence) is refused, naming where it is.
+ */
+function checkText(catalog: Catalog, where: string): Catalog {
+  const walk = (value: unknown, path: string): void => {
+    if (typeof value === 'string') {
+      const bad = UNSAFE_TEXT.exec(value);
+      if (!bad) return;
+      const code = `U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+      throw new CatalogError(
+        `Catalog ${where}: ${path} holds a control character (${code}); names must be plain text.`,
+      );
+    }
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}.${i}`));
+    else if (value && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k);
+  };
+  walk(catalog, '');
+  return catalog;
 }

@@ -2,8 +2,8 @@
  * A roster's answer: per character its best upgrade, and one row per character and item (the item's best slot),
  * which the terminal matrix, `--json`, `--report markdown=` and `--report csv=` all show.
  */
-import type { ResultRecord } from '../../core/api/schemas.js';
-import { difference, rankByMean } from '../../cli/output/stats.js';
+import type { ResultRecord } from '../../core/resources/schemas.js';
+import { difference, rankByMean } from '../../util/stats.js';
 import { analyseDrops, isUpgrade, type DroptimizerAnswer } from './analysis.js';
 import type { DropPlan } from './plan.js';
 

@@ -2,7 +2,7 @@
  * A staged run's outcome in the service's terms: `result.summary` (interface §2.4) and the `result.csv` table
  * (`artifacts.csv`: one row per profileset across all stages plus the baseline), built as a single pass's are.
  */
-import type { Summary } from '../../core/api/schemas.js';
+import type { Summary } from '../../core/resources/schemas.js';
 import { csvOf, SUMMARY_PROFILESET_LIMIT, summaryOf, type SummaryMetric } from '../report/report.js';
 import type { StagedRunResult } from './run.js';
 

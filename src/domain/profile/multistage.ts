@@ -33,7 +33,7 @@ const DEFAULT_FINAL_TARGET_ERROR = DEFAULT_TARGET_ERROR;
 export { FINAL_ONLY_DIRECTIVES };
 
 /** Every reason value of `result.summary.multiStage.reason`, in the order {@link multistageEligibility} checks. */
-export { MULTISTAGE_REASONS } from '../../core/api/enums.js';
+export { MULTISTAGE_REASONS } from '../../core/resources/enums.js';
 
 /** Sim options that, set inside a profileset, make that profileset stage-sensitive. */
 const PROFILESET_STAGE_SENSITIVE: readonly SimOptionKey[] = ['target_error', 'iterations', 'deterministic'];

@@ -2,7 +2,7 @@
  * Types of the profile analysis module (`src/domain/profile/`). Kept in one file so other modules can
  * `import type { ... } from './types.js'` without loading any code.
  */
-import type { MultiStageReason } from '../../core/api/enums.js';
+import type { MultiStageReason } from '../../core/resources/enums.js';
 
 /** Where a directive sits in the source text. Offsets are UTF-16 indices into the analysed string. */
 export interface SourceSpan {
@@ -254,7 +254,7 @@ export interface ProfileAnalysis {
   readonly diagnostics: readonly ProfileDiagnostic[];
 }
 
-/** The reasons of `result.summary.multiStage.reason` (spec §2.4), defined once in api/enums. */
+/** The reasons of `result.summary.multiStage.reason` (spec §2.4), defined once in core/resources/enums. */
 export type { MultiStageReason };
 
 export interface MultiStageEligibility {

@@ -4,7 +4,13 @@
  * (its `seed` exceeds 2^53, so a parse-and-serialise round trip would change it), and the JSON artifact is the
  * file simc wrote.
  */
-import type { ActorResult, MainActor, MultiStageSummary, ProfilesetResult, Summary } from '../../core/api/schemas.js';
+import type {
+  ActorResult,
+  MainActor,
+  MultiStageSummary,
+  ProfilesetResult,
+  Summary,
+} from '../../core/resources/schemas.js';
 import {
   rankRows,
   ReportError,

@@ -1,30 +1,24 @@
 /**
- * The stat weights of a finished stat-weights job (marker.ts): from the result summary (profilesets), or from the
- * job's JSON report artifact (scale factors: simc writes them only there; a multistage run's last stage holds them).
+ * The stat weights of a finished stat-weights job (domain/job-kind.ts): from the result summary (profilesets), or from
+ * the job's JSON report artifact (scale factors: simc writes them only there; a multistage run's last stage holds
+ * them). Fetching that report is core's (core/jobs/statweights.ts); what is read from it is worked out here.
  */
-import type { ResultRecord } from '../../core/api/schemas.js';
+import type { Artifact, ResultRecord } from '../../core/resources/schemas.js';
 import { ExitCode, SimjobError } from '../../errors.js';
-import type { JobBackend } from '../../core/jobs/backend.js';
-import { readStatWeightsMarker } from './marker.js';
+import { readStatWeightsMarker } from '../job-kind.js';
 import { fromProfilesets, fromScaleReport, type ScaleReport, type StatWeights } from './weights.js';
 
-export interface LoadOptions {
-  signal?: AbortSignal;
-  env?: NodeJS.ProcessEnv;
-}
-
-/** Undefined for a job that is not a stat-weights run or did not complete. */
-export async function loadStatWeights(
-  backend: JobBackend,
+/**
+ * What a job's weights are read from: `summary` (a profilesets run, no network), the JSON report `artifact` (scale
+ * factors), or nothing (not a stat-weights run, or not completed).
+ */
+export function statWeightsSource(
   record: ResultRecord,
-  options: LoadOptions = {},
-): Promise<StatWeights | undefined> {
+): { from: 'summary'; weights: StatWeights | undefined } | { from: 'report'; artifact: Artifact } | undefined {
   const marker = readStatWeightsMarker(record.metadata);
-  const summary = record.result.summary;
-  const actor = summary?.mainActor;
+  const actor = record.result.summary?.mainActor;
   if (!marker || record.status !== 'completed' || !actor) return undefined;
-  const character = { name: actor.name, className: marker.className, spec: marker.spec };
-  if (marker.method === 'profilesets') return fromSummary(record);
+  if (marker.method === 'profilesets') return { from: 'summary', weights: fromSummary(record) };
   const reports = (record.result.artifacts ?? []).filter((a) => a.kind === 'json_report');
   const last = reports.sort((a, b) => (a.stage ?? 0) - (b.stage ?? 0)).at(-1);
   if (!last) {
@@ -34,8 +28,16 @@ export async function loadStatWeights(
       'Artifacts expire some days after a job ends; run statweights again.',
     );
   }
-  const { readReportArtifact } = await import('../../cli/output/report-profilesets.js');
-  const report = (await readReportArtifact(backend, record, last, options)) as Partial<ScaleReport>;
+  return { from: 'report', artifact: last };
+}
+
+/** The weights in a scale-factors job's JSON report (`doc`, parsed); throws when it holds none. */
+export function statWeightsFromReport(record: ResultRecord, doc: unknown): StatWeights | undefined {
+  const marker = readStatWeightsMarker(record.metadata);
+  const actor = record.result.summary?.mainActor;
+  if (!marker || !actor) return undefined;
+  const character = { name: actor.name, className: marker.className, spec: marker.spec };
+  const report = doc as Partial<ScaleReport>;
   if (!Array.isArray(report?.sim?.players)) {
     throw new SimjobError(`The JSON report of job ${record.id} lists no players.`, ExitCode.ERROR);
   }
@@ -68,8 +70,8 @@ function fromSummary(record: ResultRecord): StatWeights | undefined {
 }
 
 /**
- * The weights of a saved `--json` result: the `statWeights` it was saved with (attach.ts), else, for the profilesets
- * method, worked out again from its summary.
+ * The weights of a saved `--json` result: the `statWeights` it was saved with (cli/show-job/statweights.ts), else,
+ * for the profilesets method, worked out again from its summary.
  */
 export function savedStatWeights(record: ResultRecord): StatWeights | undefined {
   const saved = (record as { statWeights?: Partial<StatWeights> }).statWeights;

@@ -4,13 +4,13 @@
  * within the error of the best, which ones, and what would separate them; and, when the export had Great Vault
  * items, which one to take and what it is worth over the best without one.
  *
- * "Within the error" is the test of output/stats.ts: |Δ| ≤ the combined 95 % error of the two. Like Raidbots' Top
+ * "Within the error" is the test of util/stats.ts: |Δ| ≤ the combined 95 % error of the two. Like Raidbots' Top
  * Gear, the ranking is never hidden; unlike a bare ranking, a tie is said to be one.
  */
-import type { ResultRecord } from '../../core/api/schemas.js';
-import { exportCaveat, isTopGearJob } from '../../core/jobs/topgear-marker.js';
-import { formatNumber } from '../../cli/output/format.js';
-import { difference, rankByMean, type Difference, type Estimate } from '../../cli/output/stats.js';
+import type { ResultRecord } from '../../core/resources/schemas.js';
+import { exportCaveat, isTopGearJob } from '../job-kind.js';
+import { formatNumber } from '../../util/format.js';
+import { difference, rankByMean, type Difference, type Estimate } from '../../util/stats.js';
 import { MIN_TARGET_ERROR } from '../profile/precision.js';
 
 interface Row extends Estimate {

@@ -9,7 +9,7 @@
 import type { AddonExport, Loadout } from '../addon/export.js';
 import type { AddonItem, Slot } from '../addon/items.js';
 import { GROUPS, GROUP_NAMES, type Group } from './groups.js';
-import { formatNumber } from '../../cli/output/format.js';
+import { formatNumber } from '../../util/format.js';
 import { noun } from '../../util/plural.js';
 
 export interface Candidate {

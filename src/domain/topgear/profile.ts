@@ -7,8 +7,8 @@ import type { AddonExport } from '../addon/export.js';
 import { combinations, type TopGearPlan } from './combinations.js';
 import { combinationName, uniqueNames } from './names.js';
 import { plural } from '../../util/plural.js';
-import { terminalSafeLine } from '../../cli/output/safe.js';
-import { TOPGEAR_KIND, TOPGEAR_META_KEY } from '../../core/jobs/topgear-marker.js';
+import { terminalSafeLine } from '../../util/safe.js';
+import { TOPGEAR_KIND, TOPGEAR_META_KEY } from '../job-kind.js';
 
 export interface TopGearProfile {
   text: string;

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../../src/core/api/http.js';
 import { TransportError, type TextAnswer, type exchange } from '../../../src/core/api/transport.js';
-import { catalogCacheFile, fetchCatalogText } from '../../../src/domain/droptimizer/fetch.js';
+import { catalogCacheFile, fetchCatalogText } from '../../../src/core/catalog/fetch.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const ORIGIN = 'https://catalogs.example.test';

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAddonExport, type AddonExport } from '../../../src/domain/addon/export.js';
 import { parseCatalog, type Catalog } from '../../../src/domain/droptimizer/catalog.js';
-import { shippedCatalogPath } from '../../../src/domain/droptimizer/load.js';
+import { shippedCatalogPath } from '../../../src/core/catalog/load.js';
 import { planDrops, type PlannedSet } from '../../../src/domain/droptimizer/plan.js';
 import { SelectionError, selectDrops, type SelectOptions } from '../../../src/domain/droptimizer/sources.js';
 import { parseDropName } from '../../../src/domain/droptimizer/analysis.js';

@@ -5,7 +5,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import type { ResultRecord } from '../../../src/core/api/schemas.js';
+import type { ResultRecord } from '../../../src/core/resources/schemas.js';
 import type { DropPlan } from '../../../src/domain/droptimizer/plan.js';
 import { buildRoster, characterLabels, rosterCsv, type RosterRow } from '../../../src/domain/droptimizer/roster.js';
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAddonExport, type AddonExport } from '../../../src/domain/addon/export.js';
 import { parseDropName } from '../../../src/domain/droptimizer/analysis.js';
 import { parseCatalog, type Catalog, type CatalogItem } from '../../../src/domain/droptimizer/catalog.js';
-import { shippedCatalogPath } from '../../../src/domain/droptimizer/load.js';
+import { shippedCatalogPath } from '../../../src/core/catalog/load.js';
 import { planDrops } from '../../../src/domain/droptimizer/plan.js';
 import { selectDrops, type SelectOptions } from '../../../src/domain/droptimizer/sources.js';
 import { headlineOf } from '../../../src/cli/output/views/droptimizer.js';

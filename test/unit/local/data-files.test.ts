@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readIfPresent, readJson } from '../../../src/util/data-files.js';
-import { RECORDS } from '../../../src/util/record-schemas.js';
+import { RECORDS } from '../../../src/core/record-schemas.js';
 import { tempDir } from '../../helpers/temp.js';
 
 describe('a record of the data dir', () => {

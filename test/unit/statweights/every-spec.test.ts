@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { Output } from '../../../src/cli/output/io.js';
 import { printStatWeights } from '../../../src/cli/output/views/statweights.js';
 import { readCharacter } from '../../../src/domain/statweights/character.js';
-import { statWeightsMeta } from '../../../src/domain/statweights/marker.js';
+import { statWeightsMeta } from '../../../src/domain/job-kind.js';
 import { amountNote, DEFAULT_AMOUNT } from '../../../src/domain/statweights/precision.js';
 import { statWeightsProfile } from '../../../src/domain/statweights/profile.js';
 import { DEFAULT_STATS, parseStats, primaryStat } from '../../../src/domain/statweights/stats.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Output } from '../../../src/cli/output/io.js';
 import { printRoster, printStatWeights } from '../../../src/cli/output/views/statweights.js';
 import { readCharacter } from '../../../src/domain/statweights/character.js';
-import { readStatWeightsMarker, statWeightsMeta } from '../../../src/domain/statweights/marker.js';
+import { readStatWeightsMarker, statWeightsMeta } from '../../../src/domain/job-kind.js';
 import { pawnString } from '../../../src/domain/statweights/pawn.js';
 import { statWeightsProfile } from '../../../src/domain/statweights/profile.js';
 import { parseStats, primaryStat } from '../../../src/domain/statweights/stats.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResultRecord } from '../../../src/core/api/schemas.js';
+import type { ResultRecord } from '../../../src/core/resources/schemas.js';
 import { Output } from '../../../src/cli/output/io.js';
 import { printResult } from '../../../src/cli/output/views/result.js';
 import { topGearHeadline } from '../../../src/cli/output/views/topgear.js';

@@ -8,7 +8,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ResultRecord } from '../../../src/core/api/schemas.js';
+import type { ResultRecord } from '../../../src/core/resources/schemas.js';
 import { ExportError, parseAddonExport } from '../../../src/domain/addon/export.js';
 import { combinations, planTopGear } from '../../../src/domain/topgear/combinations.js';
 import { topGearAnswer } from '../../../src/domain/topgear/answer.js';

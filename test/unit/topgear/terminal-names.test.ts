@@ -4,7 +4,7 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { ResultRecord } from '../../../src/core/api/schemas.js';
+import type { ResultRecord } from '../../../src/core/resources/schemas.js';
 import { Output } from '../../../src/cli/output/io.js';
 import { wrap } from '../../../src/cli/output/table.js';
 import { printResult } from '../../../src/cli/output/views/result.js';

@@ -8,11 +8,11 @@ import {
   FileExists,
   type DownloadOptions,
 } from '../../../core/api/download.js';
-import type { Artifact } from '../../../core/api/schemas.js';
+import type { Artifact } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../errors.js';
 import type { JobBackend } from '../../../core/jobs/backend.js';
-import { formatNumber } from '../../output/format.js';
+import { formatNumber } from '../../../util/format.js';
 import { errnoCode } from '../../../util/errno.js';
 import { userAgent } from '../../../version.js';
 

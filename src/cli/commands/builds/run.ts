@@ -1,8 +1,8 @@
-import type { Build } from '../../../core/api/schemas.js';
+import type { Build } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
 import type { BuildsOptions } from './command.js';
 import { UsageError } from '../../../errors.js';
-import { formatTime } from '../../output/format.js';
+import { formatTime } from '../../../util/format.js';
 import { printTable } from '../../output/table.js';
 
 export async function run(ctx: Context, [id]: string[], options: BuildsOptions): Promise<void> {

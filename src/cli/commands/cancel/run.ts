@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { ApiError } from '../../../errors.js';
-import { terminalSafeLine } from '../../output/safe.js';
+import { terminalSafeLine } from '../../../util/safe.js';
 import { checkJobId } from '../../../core/jobs/ids.js';
 
 export async function run(ctx: Context, [rawId]: string[]): Promise<void> {

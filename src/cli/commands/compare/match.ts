@@ -1,11 +1,10 @@
 /** Pairing two sources result by result (profile, scenario), and row by row (the actor, then profilesets by name). */
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import { isTerminal } from '../../../core/jobs/states.js';
-import type { RankedProfileset } from '../../output/report-profilesets.js';
-import { difference, rankByMean } from '../../output/stats.js';
-import type { CompareRow, SideFigures, Unmatched } from '../../output/views/comparison.js';
+import type { CompareRow } from '../../../domain/report/compare.js';
+import type { Unmatched } from '../../output/views/comparison.js';
 import { keyOf, type Source } from './sources.js';
-import { scenarioLabel } from '../../output/format.js';
+import { scenarioLabel } from '../../../util/format.js';
 
 export interface Pairing {
   pairs: Array<{ profile: string; scenario: string; a: ResultRecord; b: ResultRecord }>;
@@ -64,35 +63,6 @@ export function whyNoDps(r: ResultRecord): string {
   if (r.status === 'completed') return 'its result has no summary';
   if (!isTerminal(r.status)) return `it had not ended (${r.status}) when it was saved`;
   return `it ended ${r.status}${r.errorCode ? ` (${r.errorCode})` : ''}`;
-}
-
-export interface SetList {
-  sets: RankedProfileset[];
-  /** Only the top of the job's profilesets (a cut summary that could not be completed). */
-  cut: boolean;
-}
-
-/** The actor, then the profilesets in A's ranking, then those only B lists. */
-export function compareRows(a: ResultRecord, b: ResultRecord, setsA: SetList, setsB: SetList): CompareRow[] {
-  const side = (p: { mean: number; mean_error?: number | null } | undefined | null): SideFigures | null =>
-    p ? { mean: p.mean, mean_error: p.mean_error ?? null } : null;
-  const row = (name: string, kind: CompareRow['kind'], x: SideFigures | null, y: SideFigures | null): CompareRow => ({
-    name,
-    kind,
-    a: x,
-    b: y,
-    ...(x && y ? difference(x, y) : {}),
-    ...(!x && setsA.cut ? { cut: 'a' as const } : !y && setsB.cut ? { cut: 'b' as const } : {}),
-  });
-  const actorA = a.result.summary!.mainActor!;
-  const actorB = b.result.summary!.mainActor!;
-  const name = actorA.name === actorB.name ? actorA.name : `${actorA.name} / ${actorB.name}`;
-  const rows = [row(name, 'actor', side(actorA), side(actorB))];
-  const inB = new Map(setsB.sets.map((p) => [p.name, p]));
-  for (const p of rankByMean(setsA.sets)) rows.push(row(p.name, 'profileset', side(p), side(inB.get(p.name))));
-  const inA = new Set(setsA.sets.map((p) => p.name));
-  for (const p of rankByMean(setsB.sets)) if (!inA.has(p.name)) rows.push(row(p.name, 'profileset', null, side(p)));
-  return rows;
 }
 
 /** Significantly worse by more than `threshold` percent. */

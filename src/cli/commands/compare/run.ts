@@ -1,15 +1,16 @@
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
 import type { CompareOptions } from './command.js';
 import { ExitCode, JobUnsuccessfulError, SimjobError, UsageError } from '../../../errors.js';
-import { readAllProfilesets } from '../../output/report-profilesets.js';
-import { rankByMean } from '../../output/stats.js';
+import { readAllProfilesets } from '../../../core/jobs/report-profilesets.js';
+import { rankByMean } from '../../../util/stats.js';
 import { printComparison, TEST_DESCRIPTION, type ComparisonView, type Match } from '../../output/views/comparison.js';
 import { DEFAULT_TOP } from '../../output/views/result.js';
-import { compareRows, isRegression, pairResults, whyNoDps, type SetList } from './match.js';
+import { compareRows, type SetList } from '../../../domain/report/compare.js';
+import { isRegression, pairResults, whyNoDps } from './match.js';
 import { loadSource, type Source } from './sources.js';
-import { scenarioLabel } from '../../output/format.js';
-import { terminalSafeLine } from '../../output/safe.js';
+import { scenarioLabel } from '../../../util/format.js';
+import { terminalSafeLine } from '../../../util/safe.js';
 import { plural } from '../../../util/plural.js';
 import { anySynthetic } from '../../output/synthetic.js';
 

@@ -1,5 +1,5 @@
 /** What `compare` compares: a job id, or a saved `--json` output (one result, or a batch's array of results). */
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../errors.js';
 import type { JobBackend } from '../../../core/jobs/backend.js';

@@ -1,12 +1,12 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { CHANNELS, type Channel } from '../../../core/api/enums.js';
+import { CHANNELS, type Channel } from '../../../core/resources/enums.js';
 import { CREDENTIALS_FILE, SETTINGS_FILE } from '../../../core/config/paths.js';
 import type { Resolved } from '../../../core/config/resolve.js';
 import type { Context } from '../../context.js';
 import { ApiError, SimjobError } from '../../../errors.js';
 import { userAgent } from '../../../version.js';
-import { terminalSafe } from '../../output/safe.js';
+import { terminalSafe } from '../../../util/safe.js';
 import { CAPS, readRegularFile } from '../../../util/read-file.js';
 
 /** One line of `simjob doctor`: what was checked, whether it passed, what was found, and how to fix a failure. */
@@ -211,7 +211,7 @@ export async function checkApiKey(ctx: Context, baseUrl: string | undefined, ser
       'Make the service reachable first (see above).',
     );
   const { HttpClient } = await import('../../../core/api/http.js');
-  const { Usage } = await import('../../../core/api/schemas.js');
+  const { Usage } = await import('../../../core/resources/schemas.js');
   const http = new HttpClient({
     baseUrl,
     apiKey: key.value,

@@ -13,7 +13,7 @@ import {
   remoteNotSetUp,
   type Check,
 } from './checks.js';
-import { terminalSafeLine } from '../../output/safe.js';
+import { terminalSafeLine } from '../../../util/safe.js';
 
 const LABELS: Record<string, string> = {
   'config-dir': 'Config dir',

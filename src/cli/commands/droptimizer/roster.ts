@@ -10,7 +10,7 @@ import {
 } from '../../../domain/droptimizer/roster.js';
 import { cell, markdownTable } from '../../output/reports/markdown.js';
 import { writeReport } from '../../output/reports/files.js';
-import { signed } from '../../output/format.js';
+import { signed } from '../../../util/format.js';
 import { anySynthetic, SYNTHETIC_MARKDOWN, warnSynthetic } from '../../output/synthetic.js';
 import type { AddonExport } from '../../../domain/addon/export.js';
 import type { DropPlan } from '../../../domain/droptimizer/plan.js';

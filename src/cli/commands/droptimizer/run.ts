@@ -9,10 +9,9 @@ import { readAddonExport } from '../addon-input.js';
 import { planDrops } from '../../../domain/droptimizer/plan.js';
 import { droptimizerProfile } from '../../../domain/droptimizer/profile.js';
 import { SelectionError, selectDrops, type Selection } from '../../../domain/droptimizer/sources.js';
-import { DROPTIMIZER_KIND } from '../../../core/jobs/droptimizer-marker.js';
-import { EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_META_KEY } from '../../../core/jobs/topgear-marker.js';
-import { formatNumber } from '../../output/format.js';
-import { terminalSafe } from '../../output/safe.js';
+import { DROPTIMIZER_KIND, EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_META_KEY } from '../../../domain/job-kind.js';
+import { formatNumber } from '../../../util/format.js';
+import { terminalSafe } from '../../../util/safe.js';
 import { noun } from '../../../util/plural.js';
 import type { SubmitOptions } from '../../submitting/send.js';
 import type { DroptimizerCommandOptions } from './command.js';
@@ -32,7 +31,7 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
   // The check reads only each target's path and names its format: csv is as good a name as junit.
   if (reports.length)
     await (await import('../../output/reports/files.js')).checkReportTargets(reports as unknown as ReportTarget[]);
-  const { loadCatalog } = await import('../../../domain/droptimizer/load.js');
+  const { loadCatalog } = await import('../../../core/catalog/load.js');
   const catalog = await loadCatalog(options.catalog, {
     env: ctx.env,
     signal: ctx.signal,

@@ -1,8 +1,9 @@
-import type { JobList, JobListItem } from '../../../core/api/schemas.js';
+import type { JobList, JobListItem } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
 import type { JobsOptions } from './command.js';
 import { ApiError, UsageError } from '../../../errors.js';
-import { colourState, formatTime } from '../../output/format.js';
+import { colourState } from '../../output/ansi.js';
+import { formatTime } from '../../../util/format.js';
 import { printTable } from '../../output/table.js';
 import { jobInWords } from '../../output/job-words.js';
 

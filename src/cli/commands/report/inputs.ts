@@ -1,15 +1,15 @@
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../errors.js';
 import { readOutcome, withoutResult } from '../../../core/jobs/outcome.js';
 import { readJobArg, type SavedJson } from '../../../core/jobs/saved-json.js';
 import { isTerminal } from '../../../core/jobs/states.js';
 import type { ReportJob } from '../../output/html/model.js';
-import { readAllProfilesets } from '../../output/report-profilesets.js';
-import { rankByMean } from '../../output/stats.js';
-import { terminalSafeLine } from '../../output/safe.js';
+import { readAllProfilesets } from '../../../core/jobs/report-profilesets.js';
+import { rankByMean } from '../../../util/stats.js';
+import { terminalSafeLine } from '../../../util/safe.js';
 import { savedStatWeights } from '../../../domain/statweights/load.js';
-import { readStatWeightsMarker } from '../../../domain/statweights/marker.js';
+import { readStatWeightsMarker } from '../../../domain/job-kind.js';
 
 /**
  * The jobs the arguments name, in order: a job id (local or remote, fetched like `simjob result`), a saved `--json`
@@ -62,7 +62,7 @@ async function fromJob(ctx: Context, id: string): Promise<ReportJob> {
   const job = summaryJob(data, backend.kind === 'local' ? 'a local job' : 'the service');
   if (!job.statWeights && readStatWeightsMarker(data.metadata)) {
     // simc's scale factors are only in the job's JSON report.
-    const { attachStatWeights } = await import('../../../domain/statweights/attach.js');
+    const { attachStatWeights } = await import('../../show-job/statweights.js');
     const { statWeights } = await attachStatWeights(ctx, backend, { raw: data, data, hasResult: true });
     if (statWeights) job.statWeights = statWeights;
   }

@@ -21,7 +21,7 @@ export async function run(ctx: Context, [rawId]: string[], options: ResultOption
     throw new UsageError('--all and --top do not go together: --all shows every profileset.');
   const backend = await ctx.backendFor(id);
   const shown = await readOutcome(backend, id);
-  const { attachAnswers } = await import('../../../core/jobs/answers.js');
+  const { attachAnswers } = await import('../../show-job/answers.js');
   const { statWeights, raw, failed } = await attachAnswers(ctx, backend, shown);
   const exit = (code: number) => (failed && code === ExitCode.OK ? ExitCode.ERROR : code);
   if (ctx.out.json) {
@@ -32,7 +32,7 @@ export async function run(ctx: Context, [rawId]: string[], options: ResultOption
   let all;
   // A job without profilesets (or without a summary: it failed) has nothing more in its report to list.
   if (options.all && shown.data.result.summary?.mainActor?.profilesets) {
-    const { readAllProfilesets } = await import('../../output/report-profilesets.js');
+    const { readAllProfilesets } = await import('../../../core/jobs/report-profilesets.js');
     all = await readAllProfilesets(backend, shown.data, { signal: ctx.signal, env: ctx.env });
   }
   const notifications = shown.hasResult ? ((await backend.notifications?.(id)) ?? []) : [];

@@ -8,7 +8,7 @@ export async function run(ctx: Context, [rawId]: string[], options: StatusOption
   if (!options.wait) refuseWaitOnlyFlags(options);
   const backend = await ctx.backendFor(id);
   if (options.wait) {
-    const { waitAndReport } = await import('../../../core/jobs/wait-command.js');
+    const { waitAndReport } = await import('../../show-job/wait-command.js');
     return waitAndReport(ctx, backend, id, {
       timeoutMs: options.timeout,
       cancelOnInterrupt: options.cancelOnInterrupt,

@@ -5,22 +5,17 @@
 import { writeFileReplacing } from '../../../util/write-file.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../errors.js';
-import { MAX_PROFILE_BYTES } from '../../../core/api/schemas.js';
+import { MAX_PROFILE_BYTES } from '../../../core/resources/schemas.js';
 import type { AddonExport } from '../../../domain/addon/export.js';
 import { readAddonExport } from '../addon-input.js';
 import { planTopGear, type TopGearPlan } from '../../../domain/topgear/combinations.js';
 import { DEFAULT_MAX_COMBOS, parseSlots, SlotsError, type Group } from '../../../domain/topgear/groups.js';
 import { suggestSlots } from '../../../domain/topgear/limit.js';
 import { topGearProfile, topGearSubmitCommand } from '../../../domain/topgear/profile.js';
-import {
-  EXPORT_META_KEY,
-  EXPORT_UNCHECKED,
-  TOPGEAR_KIND,
-  TOPGEAR_META_KEY,
-} from '../../../core/jobs/topgear-marker.js';
-import { formatNumber } from '../../output/format.js';
+import { EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_KIND, TOPGEAR_META_KEY } from '../../../domain/job-kind.js';
+import { formatNumber } from '../../../util/format.js';
 import { noun } from '../../../util/plural.js';
-import { terminalSafe } from '../../output/safe.js';
+import { terminalSafe } from '../../../util/safe.js';
 import type { TopGearOptions } from './command.js';
 import { checkFlags, submitProfiles } from '../../submitting/submit.js';
 import { MIN_TARGET_ERROR } from '../../../domain/profile/precision.js';

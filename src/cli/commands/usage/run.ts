@@ -1,8 +1,8 @@
 import type { Context } from '../../context.js';
 import type { UsageOptions } from './command.js';
-import type { Usage } from '../../../core/api/schemas.js';
-import { formatNumber, formatTime } from '../../output/format.js';
-import { terminalSafeLine } from '../../output/safe.js';
+import type { Usage } from '../../../core/resources/schemas.js';
+import { formatNumber, formatTime } from '../../../util/format.js';
+import { terminalSafeLine } from '../../../util/safe.js';
 
 export async function run(ctx: Context, _args: string[], options: UsageOptions): Promise<void> {
   const backend = await ctx.backend(options.local);

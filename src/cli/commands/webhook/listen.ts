@@ -3,7 +3,7 @@ import { dataDir } from '../../../core/config/paths.js';
 import type { Context } from '../../context.js';
 import type { ListenOptions } from './command.js';
 import { UsageError } from '../../../errors.js';
-import { terminalSafeLine as safe } from '../../output/safe.js';
+import { terminalSafeLine as safe } from '../../../util/safe.js';
 import { forwardDelivery, runExec } from '../../../core/webhook/actions.js';
 import { startListener, type Listener, type ReceivedEvent } from '../../../core/webhook/listen.js';
 import { fileSeenEvents } from '../../../core/webhook/seen.js';

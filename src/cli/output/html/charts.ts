@@ -1,4 +1,4 @@
-import { formatNumber } from '../format.js';
+import { formatNumber } from '../../../util/format.js';
 import { wrap } from '../table.js';
 import { text } from './escape.js';
 

@@ -1,8 +1,7 @@
 /** A droptimizer job's answer on the report page: the best upgrade, then each boss or dungeon by its best drop. */
 import { analyseDrops } from '../../../domain/droptimizer/analysis.js';
-import { isDroptimizerJob } from '../../../core/jobs/droptimizer-marker.js';
-import { exportCaveat } from '../../../core/jobs/topgear-marker.js';
-import { formatNumber, signed } from '../format.js';
+import { exportCaveat, isDroptimizerJob } from '../../../domain/job-kind.js';
+import { formatNumber, signed } from '../../../util/format.js';
 import { headlineOf } from '../views/droptimizer.js';
 import { text } from './escape.js';
 import type { ReportJob } from './model.js';

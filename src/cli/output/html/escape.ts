@@ -1,4 +1,4 @@
-import { terminalSafe } from '../safe.js';
+import { terminalSafe } from '../../../util/safe.js';
 
 /**
  * Escaping for the HTML report. Every string that came from a server, a profile or a file goes through `text()`

@@ -1,8 +1,8 @@
 import { adviceFor } from '../../../core/jobs/states.js';
 import { buildLabel } from '../build-label.js';
-import { formatDuration, formatNumber, formatTime } from '../format.js';
-import type { RankedProfileset } from '../report-profilesets.js';
-import { difference, type Difference } from '../stats.js';
+import { formatDuration, formatNumber, formatTime } from '../../../util/format.js';
+import type { RankedProfileset } from '../../../domain/report/profileset-list.js';
+import { difference, type Difference } from '../../../util/stats.js';
 import { MULTISTAGE_REASON_WORDS, signed } from '../views/result.js';
 import { axisNote, barChart, distributionChart, funnelChart, type Bar } from './charts.js';
 import { link, text } from './escape.js';

@@ -1,6 +1,6 @@
-import type { ResultRecord } from '../../../core/api/schemas.js';
-import type { RankedProfileset } from '../report-profilesets.js';
-import { isTopGearJob } from '../../../core/jobs/topgear-marker.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
+import type { RankedProfileset } from '../../../domain/report/profileset-list.js';
+import { isTopGearJob } from '../../../domain/job-kind.js';
 import type { StatWeights } from '../../../domain/statweights/weights.js';
 
 /** One job as the report shows it. */

@@ -1,5 +1,5 @@
-import { formatNumber } from '../format.js';
-import { difference } from '../stats.js';
+import { formatNumber } from '../../../util/format.js';
+import { difference } from '../../../util/stats.js';
 import { signed } from '../views/result.js';
 import { axisNote, barChart, type Bar } from './charts.js';
 import { scriptJson, text } from './escape.js';

@@ -4,7 +4,7 @@
  */
 import { statByKey } from '../../../domain/statweights/stats.js';
 import type { StatWeight, StatWeights } from '../../../domain/statweights/weights.js';
-import { formatNumber } from '../format.js';
+import { formatNumber } from '../../../util/format.js';
 import { equalSentences } from '../views/statweights.js';
 import { barChart, type Bar } from './charts.js';
 import { text } from './escape.js';

@@ -1,7 +1,8 @@
-import type { ResultRecord } from '../../../core/api/schemas.js';
-import { colourState, formatDuration, formatNumber } from '../format.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
+import { colourState } from '../ansi.js';
+import { formatDuration, formatNumber } from '../../../util/format.js';
 import type { Output } from '../io.js';
-import { rankByMean } from '../stats.js';
+import { rankByMean } from '../../../util/stats.js';
 import { printTable } from '../table.js';
 import { signed } from './result.js';
 import { plural } from '../../../util/plural.js';

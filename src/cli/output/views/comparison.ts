@@ -1,30 +1,16 @@
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import { warnSynthetic } from '../synthetic.js';
-import { formatNumber, scenarioLabel } from '../format.js';
+import { formatNumber, scenarioLabel } from '../../../util/format.js';
 import type { Output } from '../io.js';
-import { terminalSafeLine } from '../safe.js';
+import { terminalSafeLine } from '../../../util/safe.js';
 import { printTable, type Column } from '../table.js';
-import type { Difference } from '../stats.js';
+import type { CompareRow } from '../../../domain/report/compare.js';
 import { signed } from './result.js';
 
 /** The significance test, as printed under the table and carried in --json. */
 export const TEST_DESCRIPTION =
   'Δ = B − A. ±Δ = √(eA² + eB²), the 95% half-width of the difference from the two 95% half-widths (mean_error). ' +
   'Significant when |Δ| > ±Δ: a two-sided z-test at the 5% level, assuming the two sims are independent.';
-
-export interface SideFigures {
-  mean: number;
-  mean_error: number | null;
-}
-
-export interface CompareRow extends Partial<Difference> {
-  name: string;
-  kind: 'actor' | 'profileset';
-  a: SideFigures | null;
-  b: SideFigures | null;
-  /** The side without figures only lists the top of its profilesets (its summary was cut): not missing, unknown. */
-  cut?: 'a' | 'b';
-}
 
 export interface Match {
   profile: string;

@@ -3,7 +3,7 @@
  * for anyone (rows) by character (columns), each cell the item's Δ % in its best slot.
  */
 import { rosterMatrix, type Roster, type RosterRow } from '../../../domain/droptimizer/roster.js';
-import { signed } from '../format.js';
+import { signed } from '../../../util/format.js';
 import type { Output } from '../io.js';
 import { printTable, type Column } from '../table.js';
 import { gainText } from './droptimizer.js';

@@ -2,15 +2,14 @@
  * The droptimizer's answer under a result (jobs marked `metadata.kind = "droptimizer"`): the best upgrade with its
  * gain and error, or that nothing beats what is worn; then every source (boss or dungeon), ranked by its best drop.
  */
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import { analyseDrops, type DropResult, type DroptimizerAnswer } from '../../../domain/droptimizer/analysis.js';
-import { isDroptimizerJob } from '../../../core/jobs/droptimizer-marker.js';
-import { exportCaveat } from '../../../core/jobs/topgear-marker.js';
-import { formatNumber } from '../format.js';
+import { exportCaveat, isDroptimizerJob } from '../../../domain/job-kind.js';
+import { formatNumber } from '../../../util/format.js';
 import type { Output } from '../io.js';
-import { terminalSafe } from '../safe.js';
+import { terminalSafe } from '../../../util/safe.js';
 import { printTable, type Column } from '../table.js';
-import { signed } from '../format.js';
+import { signed } from '../../../util/format.js';
 
 function droptimizerAnswer(record: ResultRecord): DroptimizerAnswer | undefined {
   const actor = record.result.summary?.mainActor;

@@ -1,14 +1,14 @@
-import type { Colours } from '../ansi.js';
-import type { Artifact, ResultRecord } from '../../../core/api/schemas.js';
+import type { Artifact, ResultRecord } from '../../../core/resources/schemas.js';
 import { adviceFor } from '../../../core/jobs/states.js';
 import { buildLabel } from '../build-label.js';
-import { colourState, formatDuration, formatNumber, signed } from '../format.js';
+import { colourState, type Colours } from '../ansi.js';
+import { formatDuration, formatNumber, signed } from '../../../util/format.js';
 import { painted, type Output } from '../io.js';
-import type { RankedProfileset } from '../report-profilesets.js';
-import { terminalSafeLine as safe } from '../safe.js';
-import { difference, rankByMean } from '../stats.js';
+import type { RankedProfileset } from '../../../domain/report/profileset-list.js';
+import { terminalSafeLine as safe } from '../../../util/safe.js';
+import { difference, rankByMean } from '../../../util/stats.js';
 import { printTable, type Column } from '../table.js';
-import { isTopGearJob } from '../../../core/jobs/topgear-marker.js';
+import { isTopGearJob } from '../../../domain/job-kind.js';
 import { printTopGearHeadline } from './topgear.js';
 import type { StatWeights } from '../../../domain/statweights/weights.js';
 import { printStatWeights } from './statweights.js';
@@ -27,7 +27,7 @@ export interface ResultViewOptions {
   all?: RankedProfileset[];
   /** simc's warnings from the report (`notifications`). */
   notifications?: readonly string[];
-  /** The weights of a stat-weights job (statweights/attach.ts), shown under its profilesets. */
+  /** The weights of a stat-weights job (cli/show-job/statweights.ts), shown under its profilesets. */
   statWeights?: StatWeights;
 }
 

@@ -1,8 +1,8 @@
-import type { ResultRecord } from '../../../core/api/schemas.js';
-import { formatNumber } from '../format.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
+import { formatNumber } from '../../../util/format.js';
 import type { Output } from '../io.js';
-import { terminalSafeLine } from '../safe.js';
-import { rankByMean } from '../stats.js';
+import { terminalSafeLine } from '../../../util/safe.js';
+import { rankByMean } from '../../../util/stats.js';
 import { printTable, type Column } from '../table.js';
 import { DEFAULT_TOP } from './result.js';
 import { plural } from '../../../util/plural.js';

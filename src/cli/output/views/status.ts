@@ -1,8 +1,9 @@
-import { isTerminal } from '../../../core/api/enums.js';
-import type { StatusRecord } from '../../../core/api/schemas.js';
-import { colourState, formatDuration, formatTime } from '../format.js';
+import { isTerminal } from '../../../core/resources/enums.js';
+import type { StatusRecord } from '../../../core/resources/schemas.js';
+import { colourState } from '../ansi.js';
+import { formatDuration, formatTime } from '../../../util/format.js';
 import { painted, type Output } from '../io.js';
-import { terminalSafeLine as safe } from '../safe.js';
+import { terminalSafeLine as safe } from '../../../util/safe.js';
 
 export interface DescribeOptions {
   /** Colours the state name. */

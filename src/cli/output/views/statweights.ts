@@ -6,9 +6,9 @@
 import { classFacts, specFacts } from '../../../domain/game/specs.js';
 import type { StatWeights } from '../../../domain/statweights/weights.js';
 import { statByKey, type StatKey } from '../../../domain/statweights/stats.js';
-import { formatNumber } from '../format.js';
+import { formatNumber } from '../../../util/format.js';
 import type { Output } from '../io.js';
-import { terminalSafeLine as safe } from '../safe.js';
+import { terminalSafeLine as safe } from '../../../util/safe.js';
 import { printTable } from '../table.js';
 
 export function printStatWeights(out: Output, sw: StatWeights): void {

@@ -2,10 +2,10 @@
  * The top gear answer under a result's headline (jobs marked `metadata.kind = "topgear"`): what to change against
  * what is equipped, or that it is a tie and what would separate it, and the Great Vault pick (topgear/answer.ts).
  */
-import type { ResultRecord } from '../../../core/api/schemas.js';
+import type { ResultRecord } from '../../../core/resources/schemas.js';
 import { topGearAnswer } from '../../../domain/topgear/answer.js';
 import type { Output } from '../io.js';
-import { terminalSafe } from '../safe.js';
+import { terminalSafe } from '../../../util/safe.js';
 import { wrap } from '../table.js';
 
 /** The headline in words, or undefined when the job is not a top gear run or has no ranked profilesets. */

@@ -7,9 +7,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_ANSWER_BYTES } from '../../core/api/http.js';
-import { exchange as httpExchange } from '../../core/api/transport.js';
-import { cacheDir } from '../../core/config/paths.js';
+import { MAX_ANSWER_BYTES } from '../api/http.js';
+import { exchange as httpExchange } from '../api/transport.js';
+import { cacheDir } from '../config/paths.js';
 import { NetworkError, UsageError } from '../../errors.js';
 import { sha256Hex } from '../../util/sha256.js';
 

@@ -1,10 +1,10 @@
 /**
- * `submit --local --wait` runs its own job (src/core/local/inline.ts) when the queue has room: simc detached in a
- * session of its own. What a user sees stays as with the background worker: Ctrl-C leaves the job running, a
- * waiting CLI that dies loses nothing, cancel stops simc.
+ * `submit --local --wait` hands its job to the background worker and waits for it (docs/design.md, local mode).
+ * What a user sees: Ctrl-C leaves the job running, a waiting CLI that dies loses nothing, cancel stops simc, no
+ * process stays behind once the queue is empty, and a killed worker's simc is finished, not run twice.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
@@ -20,6 +20,7 @@ import {
   runQuickJob,
   statusOf,
   waitFor,
+  workerPid,
   type LocalEnv,
 } from './local-helpers.js';
 
@@ -63,15 +64,19 @@ async function runningJob(env: LocalEnv): Promise<{ id: string; simcPid: number 
 
 const SLOW = ['# fake.start_delay_ms=1500'];
 
-describe('submit --local --wait running its own job', () => {
-  it('completes without a background worker', async () => {
+describe('submit --local --wait', () => {
+  it('completes, and leaves no process behind once the queue is empty', async () => {
     const env = freshEnv();
-    expect(await runQuickJob(env, 'Inline')).toMatchObject({
+    expect(await runQuickJob(env, 'Waited')).toMatchObject({
       status: 'completed',
       retried: false,
-      result: { summary: { mainActor: { name: 'Inline' } } },
+      result: { summary: { mainActor: { name: 'Waited' } } },
     });
-    expect(existsSync(join(env.SIMJOB_DATA_DIR, 'worker.log'))).toBe(false);
+    const log = join(env.SIMJOB_DATA_DIR, 'worker.log');
+    const pid = Number(/worker (\d+) holds the lock/.exec(readFileSync(log, 'utf8'))?.[1]);
+    await waitFor('the worker to leave', async () =>
+      /releases the lock/.test(readFileSync(log, 'utf8')) && !alive(pid) ? true : undefined,
+    );
   });
 
   it('leaves the job running on Ctrl-C; it completes, not retried', async () => {
@@ -89,7 +94,7 @@ describe('submit --local --wait running its own job', () => {
     expect(jobFile(env, id).attempt).toBe(1);
   });
 
-  it("judges a run it handed over by what simc left: a crash fails the job with simc's crash line", async () => {
+  it("fails a job whose simc crashes after the waiting CLI left, with simc's crash line", async () => {
     const env = freshEnv();
     const waiting = startWaiting(
       env,
@@ -99,22 +104,19 @@ describe('submit --local --wait running its own job', () => {
     process.kill(-(waiting.child.pid as number), 'SIGINT');
     expect(await waiting.exited).toBe(130);
 
-    // The worker that adopted the run is not simc's parent: the crash line on stderr tells how it ended.
     const done = await run(env, ['status', id, '--wait', '--json']);
     expect(done.exitCode).toBe(3);
     expect(json(done)).toMatchObject({ status: 'failed', errorCode: 'execution_failed', retried: false });
-    expect(json(done).statusReason).toMatch(/^simc crashed: sim_signal_handler: Segmentation fault!/);
+    expect(json(done).statusReason).toMatch(/sim_signal_handler: Segmentation fault!/);
   });
 
-  it('loses nothing when the waiting CLI dies: the next call finishes the job from what simc left', async () => {
+  it('loses nothing when the waiting CLI dies: the job completes', async () => {
     const env = freshEnv();
     const waiting = startWaiting(env, profileFile(env, 'slow.simc', quickProfile('Slow', SLOW)));
     const { id } = await runningJob(env);
     waiting.child.kill('SIGKILL');
     await waiting.exited;
 
-    // Any local command notices (here a listing); the worker it starts finishes the job with no further call.
-    expect((await run(env, ['jobs', '--local'])).exitCode).toBe(0);
     await waitFor('the job to end', async () => (jobFile(env, id).status === 'completed' ? true : undefined));
     const done = await run(env, ['status', id, '--wait', '--json']);
     expect(done.exitCode).toBe(0);
@@ -123,22 +125,24 @@ describe('submit --local --wait running its own job', () => {
     expect(result.result.summary.mainActor.name).toBe('Slow');
   });
 
-  it("reports simc's own time when the worker adopts the run long after it ended", async () => {
+  it("finishes a killed worker's simc from its files, long after it ended, with simc's own time", async () => {
     const env = freshEnv();
-    const waiting = startWaiting(env, profileFile(env, 'slow.simc', quickProfile('Slow', SLOW)));
+    const submitted = await run(env, ['submit', profileFile(env, 'slow.simc', quickProfile('Slow', SLOW)), '--local']);
+    expect(submitted.exitCode, submitted.stderr).toBe(0);
     const { id, simcPid } = await runningJob(env);
-    waiting.child.kill('SIGKILL');
-    await waiting.exited;
-    await waitFor('simc to end', async () => (alive(simcPid) ? undefined : true));
+    const worker = workerPid(env) as number;
+    process.kill(worker, 'SIGKILL');
+    await waitFor('simc to end', async () => (alive(simcPid) || alive(worker) ? undefined : true));
     await new Promise((done) => setTimeout(done, 3_000)); // nobody looks at the job meanwhile
 
     const adoptedAt = Date.now();
-    expect((await run(env, ['jobs', '--local'])).exitCode).toBe(0);
+    expect((await run(env, ['jobs', '--local'])).exitCode).toBe(0); // any local command starts the next worker
     await waitFor('the job to end', async () => (jobFile(env, id).status === 'completed' ? true : undefined));
-    const { simDurationMs, startedAt } = jobFile(env, id) as { simDurationMs: number; startedAt: string };
+    const record = jobFile(env, id) as { simDurationMs: number; startedAt: string; attempt: number };
+    expect(record.attempt).toBe(1); // finished, not run again
     // simc ended at least 3 s before the adoption: its time is not the time until then
-    expect(simDurationMs).toBeGreaterThan(0);
-    expect(simDurationMs).toBeLessThan(adoptedAt - Date.parse(startedAt) - 2_500);
+    expect(record.simDurationMs).toBeGreaterThan(0);
+    expect(record.simDurationMs).toBeLessThan(adoptedAt - Date.parse(record.startedAt) - 2_500);
   });
 
   it('is stopped by cancel: the waiting CLI exits 3 with the job cancelled and simc gone', async () => {

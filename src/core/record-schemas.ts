@@ -2,14 +2,15 @@
  * The records simjob writes in its data dir and reads back, as zod schemas: a record that does not match (edited by
  * hand, cut short, written by another program) is one error naming its file, never a crash further down. Read
  * leniently as the API's answers are: fields a later simjob adds are kept, so an older simjob can still read them.
- * Built on first use, like src/core/api/schemas.ts: a command that reads none never builds them.
+ * Built on first use, like src/core/resources/schemas.ts: a command that reads none never builds them.
  *
  * Not here: config.json and credentials.json (every command reads them, zod included would cost every start-up;
  * src/core/config/keys.ts checks each setting with the parser `config set` uses) and job.json's fields a runner
  * decides on (lock.ts reads the lock files it made itself with their own checks).
  */
 import * as z from 'zod/mini';
-import { Summary } from '../core/api/schemas.js';
+import type { RecordKind } from '../util/data-files.js';
+import { Summary } from './resources/schemas.js';
 
 const nstr = z.nullable(z.string());
 const nnum = z.nullable(z.number());
@@ -96,16 +97,6 @@ function build() {
   });
   const subscription = z.looseObject({ url: z.string(), profile: z.string() });
   return { job, progress, result, idempotencyKey, delivery, subscription };
-}
-
-/**
- * What a record is, for its error ("not a job record of simjob"), and its check. The record's TypeScript type is
- * its module's (LocalJob in local/store.ts, …), named where it is read: this module imports none of them, so the
- * modules that read records can import it without a circle.
- */
-export interface RecordKind {
-  what: string;
-  check(value: unknown): { ok: true; value: unknown } | { ok: false; problem: string };
 }
 
 function kind(what: string, schema: () => z.ZodMiniType): RecordKind {

@@ -1,6 +1,3 @@
-import type { Colours } from './ansi.js';
-import { terminalSafeLine } from './safe.js';
-
 /** Small formatters shared by every human view. */
 
 export function formatDuration(ms: number | null | undefined): string | undefined {
@@ -97,28 +94,6 @@ export function formatTime(iso: string | null | undefined): string | undefined {
         .toISOString()
         .replace('T', ' ')
         .replace(/\.\d+Z$/, 'Z');
-}
-
-/** A job state in its colour: green done, red failed, yellow waiting or running; a state this client does not know
- * (a server's word) escaped and uncoloured. */
-export function colourState(c: Colours, state: string): string {
-  switch (state) {
-    case 'completed':
-      return c.green(state);
-    case 'failed':
-    case 'timed_out':
-      return c.red(state);
-    case 'cancelled':
-      return c.magenta(state);
-    case 'running':
-    case 'starting':
-      return c.cyan(state);
-    case 'pending':
-    case 'queued':
-      return c.yellow(state);
-    default:
-      return terminalSafeLine(state);
-  }
 }
 
 /** How a job of a batch or a comparison is named: `alpha.simc`, or `alpha.simc [DungeonSlice]` for a scenario's. */

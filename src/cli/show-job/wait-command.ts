@@ -1,12 +1,12 @@
-import type { StatusRecord } from '../api/schemas.js';
+import type { StatusRecord } from '../../core/resources/schemas.js';
 import { sleep } from '../../util/sleep.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../context.js';
 import { ApiError, ExitCode, SimjobError } from '../../errors.js';
-import type { JobBackend } from './backend.js';
-import { readOutcome, type Outcome } from './outcome.js';
-import { describeStatus } from '../../cli/output/views/status.js';
-import { exitCodeForState } from './states.js';
-import { waitForTerminal } from './wait.js';
+import type { JobBackend } from '../../core/jobs/backend.js';
+import { readOutcome, type Outcome } from '../../core/jobs/outcome.js';
+import { describeStatus } from '../output/views/status.js';
+import { exitCodeForState } from '../../core/jobs/states.js';
+import { waitForTerminal } from '../../core/jobs/wait.js';
 
 export interface WaitReportOptions {
   timeoutMs?: number;
@@ -24,7 +24,7 @@ export async function waitAndReport(
   id: string,
   options: WaitReportOptions,
 ): Promise<number> {
-  const { createProgress } = await import('../../cli/output/progress.js');
+  const { createProgress } = await import('../output/progress.js');
   const progress = await createProgress(ctx.out, id, options.cancelOnInterrupt ? 'Ctrl-C cancels the job' : undefined);
   const started = Date.now();
   let last: StatusRecord | undefined;
@@ -111,7 +111,7 @@ async function reportTerminal(
   const { statWeights, raw, failed } = await attachAnswers(ctx, backend, shown);
   if (ctx.out.json) ctx.out.printJson(raw);
   else {
-    const { printResult } = await import('../../cli/output/views/result.js');
+    const { printResult } = await import('../output/views/result.js');
     const notifications = shown.hasResult ? ((await backend.notifications?.(id)) ?? []) : [];
     printResult(ctx.out, shown.data, { top: options.top, notifications, statWeights });
   }

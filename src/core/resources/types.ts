@@ -1,8 +1,8 @@
 /**
  * The records the library hands out, written as plain types so the package's .d.ts needs nothing else installed
- * (the zod schemas that check them, src/core/api/schemas.ts, stay inside the bundle). Read leniently like the schemas:
- * every object keeps fields a newer service adds, and state-like fields are any string (the known ones listed).
- * `types-check.ts` proves each schema's type fits these, so they cannot drift apart unnoticed.
+ * (the zod schemas that check them, src/core/resources/schemas.ts, stay inside the bundle). Read leniently like the
+ * schemas: every object keeps fields a newer service adds, and state-like fields are any string (the known ones
+ * listed). `types-check.ts` proves each schema's type fits these, so they cannot drift apart unnoticed.
  */
 
 /** Environment variables (process.env fits). */

@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { localArtifactPath, type ArtifactSource } from '../../core/api/artifact-rules.js';
-import type { Artifact, ResultRecord } from '../../core/api/schemas.js';
+import { localArtifactPath, type ArtifactSource } from '../api/artifact-rules.js';
+import type { Artifact, ResultRecord } from '../resources/schemas.js';
 import { ExitCode, SimjobError } from '../../errors.js';
-import type { JobBackend } from '../../core/jobs/backend.js';
+import type { JobBackend } from './backend.js';
 import { userAgent } from '../../version.js';
 import {
   parseProfilesetList,
@@ -13,9 +13,7 @@ import {
   ProfilesetMerger,
   profilesetsFromReport,
   type RankedProfileset,
-} from './profileset-list.js';
-
-export { profilesetsFromReport, type RankedProfileset };
+} from '../../domain/report/profileset-list.js';
 
 export interface DownloadOptions {
   signal?: AbortSignal;
@@ -118,7 +116,7 @@ async function download(
   options: DownloadOptions & { source: ArtifactSource; label: string },
 ): Promise<string> {
   // Loaded only for a remote report: it brings the HTTP client (node:http).
-  const { DownloadRefused, downloadArtifact } = await import('../../core/api/download.js');
+  const { DownloadRefused, downloadArtifact } = await import('../api/download.js');
   try {
     await downloadArtifact(artifact, path, backend, {
       userAgent: userAgent(),

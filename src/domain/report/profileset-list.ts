@@ -5,7 +5,7 @@
  *   {"version": 1, "rows": [[name, mean, mean_error|null, mean_stddev|null, stage], …]}
  * A list that is missing or not in this shape is ignored: the reader falls back to the reports.
  */
-import { rankByMean } from './stats.js';
+import { rankByMean } from '../../util/stats.js';
 
 /** One profileset as the views rank it: the summary's entries and the JSON report's alike. */
 export interface RankedProfileset {

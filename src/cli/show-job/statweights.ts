@@ -3,13 +3,13 @@
  * human view, and in --json as the resource plus a `statWeights` field (additive: every API field stays as it is).
  * A weight that cannot be read (an expired report, a download refused) is a warning and exit 1, never a lost result.
  */
-import type { Output } from '../../cli/output/io.js';
+import type { Output } from '../output/io.js';
 import type { JobBackend } from '../../core/jobs/backend.js';
 import type { Outcome } from '../../core/jobs/outcome.js';
 import { SimjobError } from '../../errors.js';
-import { terminalSafeLine } from '../../cli/output/safe.js';
-import { readStatWeightsMarker } from './marker.js';
-import type { StatWeights } from './weights.js';
+import { terminalSafeLine } from '../../util/safe.js';
+import { readStatWeightsMarker } from '../../domain/job-kind.js';
+import type { StatWeights } from '../../domain/statweights/weights.js';
 
 export interface WithStatWeights {
   statWeights?: StatWeights;
@@ -32,7 +32,7 @@ export async function attachStatWeights(
 ): Promise<WithStatWeights> {
   if (!readStatWeightsMarker(shown.data.metadata) || !shown.hasResult) return { raw: shown.raw, failed: false };
   try {
-    const { loadStatWeights } = await import('./load.js');
+    const { loadStatWeights } = await import('../../core/jobs/statweights.js');
     const statWeights = await loadStatWeights(backend, shown.data, { signal: ctx.signal, env: ctx.env });
     if (!statWeights) return { raw: shown.raw, failed: shown.data.status === 'completed' };
     // The human views print it beside the table; --json carries it as `referenceWarning`, and says it here too.

@@ -2,7 +2,7 @@
  * Compile-time only (`npm run typecheck`): every record the schemas accept fits the library's plain types, so the
  * published types never promise a field the service may leave out. Nothing here runs.
  */
-import type * as schemas from './api/schemas.js';
+import type * as schemas from './schemas.js';
 import type * as pub from './types.js';
 
 type Fits<Inner, Outer> = [Inner] extends [Outer] ? true : false;

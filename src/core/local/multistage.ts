@@ -9,20 +9,20 @@
  * The status record's `progress.stage` comes from `progress.json`, written here as the stages go.
  */
 import { promises as fs } from 'node:fs';
-import type { Ending } from '../../core/local/lifecycle.js';
-import { ProgressTracker } from '../report/progress-line.js';
-import { ProgressWriter } from '../../core/local/progress.js';
-import { readPass, runPass, SINGLE_PASS_FILES, type PassFiles, type RunDeps } from '../../core/local/pass.js';
+import type { Ending } from './lifecycle.js';
+import { ProgressTracker } from '../../domain/report/progress-line.js';
+import { ProgressWriter } from './progress.js';
+import { readPass, runPass, SINGLE_PASS_FILES, type PassFiles, type RunDeps } from './pass.js';
 import {
   PROFILESET_LIST_FILE,
   ProfilesetMerger,
   profilesetListText,
   profilesetsFromReport,
-} from '../../cli/output/profileset-list.js';
-import type { LocalBuildInfo, LocalJob } from '../../core/local/store.js';
-import { stageJsonFile } from './files.js';
-import { runStaged, type RunPass } from './run.js';
-import { stagedCsv, stagedSummary } from './summary.js';
+} from '../../domain/report/profileset-list.js';
+import type { LocalBuildInfo, LocalJob } from './store.js';
+import { stageJsonFile } from '../../domain/multistage/files.js';
+import { runStaged, type RunPass } from '../../domain/multistage/run.js';
+import { stagedCsv, stagedSummary } from '../../domain/multistage/summary.js';
 
 /** A pass that did not produce a report: how the job ends (undefined: the worker is shutting down). */
 class PassEnded extends Error {
