@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyScenario, expandScenarios } from '../../src/cli/commands/submit/scenarios.js';
+import { applyScenario, expandScenarios } from '../../src/cli/submitting/scenarios.js';
 import { junitClassName, junitXml } from '../../src/cli/output/reports/junit.js';
 import { cell, markdownTable } from '../../src/cli/output/reports/markdown.js';
 import { validateJunit } from '../helpers/junit.js';

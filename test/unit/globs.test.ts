@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expandProfileArgs } from '../../src/cli/commands/submit/globs.js';
+import { expandProfileArgs } from '../../src/cli/submitting/globs.js';
 import { tempDir } from '../helpers/temp.js';
 
 let root: string;

@@ -4,13 +4,16 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Context } from '../../src/cli/context.js';
 import { lazyAction, type Runtime } from '../../src/cli/commands/define.js';
 import { memoryStream } from '../helpers/streams.js';
-import type { CompareOptions, StatusOptions, SubmitCommandOptions, TopGearOptions } from '../../src/cli/program.js';
+import type { CompareOptions } from '../../src/cli/commands/compare/command.js';
+import type { StatusOptions } from '../../src/cli/commands/status/command.js';
+import type { SubmitCommandOptions } from '../../src/cli/commands/submit/command.js';
+import type { TopGearOptions } from '../../src/cli/commands/topgear/command.js';
 
 import { run as statusRun } from '../../src/cli/commands/status/run.js';
 import { run as compareRun } from '../../src/cli/commands/compare/run.js';
 import { run as topGearRun } from '../../src/cli/commands/topgear/run.js';
 
-// Each command's options type follows from its flags in src/cli/program.ts (docs/design.md, Defining a command). The
+// Each command's options type follows from its flags in src/cli/commands/<name>/command.ts (docs/design.md, Defining a command). The
 // type-level checks below are run by `npm run typecheck` (tsc covers test/).
 
 describe('the options type of a command', () => {
@@ -59,8 +62,8 @@ describe('the options type of a command', () => {
   });
 });
 
-describe('renaming a flag in program.ts', () => {
-  // A handler takes its command's exported options type itself, not a copy: so renaming a flag in program.ts makes
+describe('renaming a flag in its command.ts', () => {
+  // A handler takes its command's exported options type itself, not a copy: so renaming a flag in its command.ts makes
   // the handler's read of the old name a type error, which `npm run typecheck` reports (tsc covers src/ and test/).
   // This used to be shown by compiling the sources with one flag renamed here, 24 s of the unit run for what the
   // typecheck already proves (issue 39).

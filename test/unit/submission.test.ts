@@ -10,7 +10,7 @@ import {
   parseMetadata,
   providerCredentials,
   readProfile,
-  type SubmitFlags,
+  type RequestSettings,
 } from '../../src/core/jobs/submission.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -20,7 +20,7 @@ function file(name: string, content: string | Buffer): string {
   writeFileSync(path, content);
   return path;
 }
-const flags = (extra: Partial<SubmitFlags> = {}): SubmitFlags => ({ meta: [], ...extra });
+const flags = (extra: Partial<RequestSettings> = {}): RequestSettings => ({ meta: [], ...extra });
 const profile = { source: 'p.simc', text: 'warrior="A"\n' };
 
 describe('profile checks before any request', () => {
@@ -120,7 +120,6 @@ describe('request building', () => {
     const full = buildRequest(
       profile,
       flags({
-        channel: 'nightly',
         multistage: true,
         maxRuntime: 60,
         maxQueue: 600,

@@ -11,30 +11,29 @@ import {
   type Priority,
 } from '../resources/schemas.js';
 import { UsageError } from '../../errors.js';
-import type { SubmitCommandOptions } from '../../cli/program.js';
+import type { GIT_BRANCHES, JSON_VERSIONS } from '../resources/enums.js';
 import { nodeCrypto } from '../../util/crypto.js';
 
 /**
- * The submit flags that shape the request body (spec 2.1), after commander parsed them: picked from their definitions
- * in program.ts, so a flag renamed there fails to compile here instead of reading undefined.
+ * What shapes the request body (spec 2.1) besides the profile and channel, as plain data: a caller (the CLI maps its
+ * submit flags onto it) names each setting, so nothing here depends on how a command spells its flags.
  */
-export type SubmitFlags = Pick<
-  SubmitCommandOptions,
-  | 'channel'
-  | 'branch'
-  | 'multistage'
-  | 'maxRuntime'
-  | 'maxCredits'
-  | 'maxQueue'
-  | 'priority'
-  | 'meta'
-  | 'webhook'
-  | 'html'
-  | 'csv'
-  | 'jsonVersion'
-  | 'plain'
-  | 'idempotencyKey'
->;
+export interface RequestSettings {
+  branch?: (typeof GIT_BRANCHES)[number];
+  multistage?: boolean;
+  maxRuntime?: number;
+  maxCredits?: number;
+  maxQueue?: number;
+  priority?: Priority;
+  /** `key=value` pairs, as typed (checked and parsed here). */
+  meta: string[];
+  webhook?: boolean;
+  html?: boolean;
+  csv?: boolean;
+  jsonVersion?: (typeof JSON_VERSIONS)[number];
+  /** The text/plain form: no metadata, no maxCredits, no background priority. */
+  plain?: boolean;
+}
 
 export interface ProfileInput {
   /** What the user named: a path, or "-" for stdin. */
@@ -154,7 +153,7 @@ export function newIdempotencyKey(): string {
  */
 export function buildRequest(
   profile: ProfileInput,
-  flags: SubmitFlags,
+  flags: RequestSettings,
   channel: Channel,
   env: NodeJS.ProcessEnv,
   defaultPriority?: Priority,

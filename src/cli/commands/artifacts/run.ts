@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import type { ArtifactsOptions } from '../../program.js';
+import type { ArtifactsOptions } from './command.js';
 import { UsageError } from '../../../errors.js';
 import { checkJobId } from '../../../core/jobs/ids.js';
 import { downloadAll } from './download.js';

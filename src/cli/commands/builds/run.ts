@@ -1,6 +1,6 @@
 import type { Build } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
-import type { BuildsOptions } from '../../program.js';
+import type { BuildsOptions } from './command.js';
 import { UsageError } from '../../../errors.js';
 import { formatTime } from '../../../util/format.js';
 import { printTable } from '../../output/table.js';

@@ -1,6 +1,6 @@
 import type { ResultRecord } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
-import type { CompareOptions } from '../../program.js';
+import type { CompareOptions } from './command.js';
 import { ExitCode, JobUnsuccessfulError, SimjobError, UsageError } from '../../../errors.js';
 import { readAllProfilesets } from '../../../core/jobs/report-profilesets.js';
 import { rankByMean } from '../../../util/stats.js';

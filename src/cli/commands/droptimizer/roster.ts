@@ -1,6 +1,6 @@
 /** The end of a roster run: one matrix in the terminal, one JSON document, and the --report files. */
 import type { Context } from '../../context.js';
-import type { BatchOutcome } from '../submit/batch.js';
+import type { BatchOutcome } from '../../submitting/batch.js';
 import {
   buildRoster,
   characterLabels,
@@ -12,8 +12,18 @@ import { cell, markdownTable } from '../../output/reports/markdown.js';
 import { writeReport } from '../../output/reports/files.js';
 import { signed } from '../../../util/format.js';
 import { anySynthetic, SYNTHETIC_MARKDOWN, warnSynthetic } from '../../output/synthetic.js';
-import type { CharacterRun } from './run.js';
+import type { AddonExport } from '../../../domain/addon/export.js';
+import type { DropPlan } from '../../../domain/droptimizer/plan.js';
+import type { ProfileInput } from '../../../core/jobs/submission.js';
 import type { RosterReportTarget } from './report-spec.js';
+
+/** One character of the run: its export, the drops planned for it and the profile that sims them. */
+export interface CharacterRun {
+  source: string;
+  exp: AddonExport;
+  plan: DropPlan;
+  profile: ProfileInput;
+}
 
 export async function presentRoster(
   ctx: Context,
@@ -50,6 +60,14 @@ export async function presentRoster(
     if (t.format === 'csv') await writeReport(t.path, rosterCsv(roster.rows), 'CSV');
     else await writeReport(t.path, rosterMarkdown(roster, synthetic), 'Markdown');
   }
+}
+
+/** One character of the run: its export, the drops planned for it and the profile that sims them. */
+export interface CharacterRun {
+  source: string;
+  exp: AddonExport;
+  plan: DropPlan;
+  profile: ProfileInput;
 }
 
 /** The export's realm (`server=twisting_nether`), or null. */

@@ -5,32 +5,23 @@
  */
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../errors.js';
-import type { AddonExport } from '../../../domain/addon/export.js';
 import { readAddonExport } from '../addon-input.js';
-import { planDrops, type DropPlan } from '../../../domain/droptimizer/plan.js';
+import { planDrops } from '../../../domain/droptimizer/plan.js';
 import { droptimizerProfile } from '../../../domain/droptimizer/profile.js';
 import { SelectionError, selectDrops, type Selection } from '../../../domain/droptimizer/sources.js';
 import { DROPTIMIZER_KIND, EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_META_KEY } from '../../../domain/job-kind.js';
 import { formatNumber } from '../../../util/format.js';
 import { terminalSafe } from '../../../util/safe.js';
 import { noun } from '../../../util/plural.js';
-import type { ProfileInput } from '../../../core/jobs/submission.js';
-import type { SubmitOptions } from '../submit/send.js';
-import type { DroptimizerCommandOptions } from '../../program.js';
-import { checkFlags, submitProfiles } from '../submit/run.js';
-import { hasGlob } from '../submit/globs.js';
+import type { SubmitOptions } from '../../submitting/send.js';
+import type { DroptimizerCommandOptions } from './command.js';
+import type { CharacterRun } from './roster.js';
+import { checkFlags, submitProfiles } from '../../submitting/submit.js';
+import { hasGlob } from '../../submitting/globs.js';
 import type { ReportTarget } from '../../output/reports/spec.js';
 import { writeFileReplacing } from '../../../util/write-file.js';
 
 export type DroptimizerOptions = DroptimizerCommandOptions;
-
-/** One character of the run: its export, the drops planned for it and the profile that sims them. */
-export interface CharacterRun {
-  source: string;
-  exp: AddonExport;
-  plan: DropPlan;
-  profile: ProfileInput;
-}
 
 export async function run(ctx: Context, args: string[], options: DroptimizerOptions): Promise<number | void> {
   const reports = options.report ?? [];
@@ -65,7 +56,7 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
     );
 
   const { paths, expanded } = args.some(hasGlob)
-    ? await (await import('../submit/globs.js')).expandProfileArgs(args)
+    ? await (await import('../../submitting/globs.js')).expandProfileArgs(args)
     : { paths: args.length ? args : ['-'], expanded: false };
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('Only one export can come from stdin ("-").');
   const characters: CharacterRun[] = [];

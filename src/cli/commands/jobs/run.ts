@@ -1,6 +1,6 @@
 import type { JobList, JobListItem } from '../../../core/resources/schemas.js';
 import type { Context } from '../../context.js';
-import type { JobsOptions } from '../../program.js';
+import type { JobsOptions } from './command.js';
 import { ApiError, UsageError } from '../../../errors.js';
 import { colourState } from '../../output/ansi.js';
 import { formatTime } from '../../../util/format.js';

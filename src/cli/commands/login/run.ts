@@ -1,7 +1,7 @@
 import { checkKey } from '../../../core/config/resolve.js';
 import { openCredentials, openSettings } from '../../../core/config/store.js';
 import type { Context } from '../../context.js';
-import type { LoginOptions } from '../../program.js';
+import type { LoginOptions } from './command.js';
 import { ApiError, AuthError, InterruptedError, UsageError } from '../../../errors.js';
 import { readSecretLine } from '../../../util/prompt.js';
 

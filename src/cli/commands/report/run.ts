@@ -1,7 +1,7 @@
 import { writeFileReplacing } from '../../../util/write-file.js';
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import type { ReportOptions } from '../../program.js';
+import type { ReportOptions } from './command.js';
 import { ExitCode, UsageError } from '../../../errors.js';
 import { exitCodeForState } from '../../../core/jobs/states.js';
 import { formatNumber } from '../../../util/format.js';

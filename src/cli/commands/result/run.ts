@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import type { ResultOptions } from '../../program.js';
+import type { ResultOptions } from './command.js';
 import { ExitCode, UsageError } from '../../../errors.js';
 import { exitCodeForState } from '../../../core/jobs/states.js';
 import { checkJobId } from '../../../core/jobs/ids.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import type { StatusOptions } from '../../program.js';
+import type { StatusOptions } from './command.js';
 import { checkJobId } from '../../../core/jobs/ids.js';
 import { refuseWaitOnlyFlags } from '../wait-flags.js';
 

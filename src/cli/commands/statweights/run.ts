@@ -15,9 +15,9 @@ import { amountNote, DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from '../../../domai
 import { statWeightsProfile, type Method, type StatWeightsPlan } from '../../../domain/statweights/profile.js';
 import { DEFAULT_STATS, parseStats, primaryStat } from '../../../domain/statweights/stats.js';
 import { CAPS, readStdin } from '../../../util/read-file.js';
-import { checkFlags, submitProfiles } from '../submit/run.js';
-import { hasGlob } from '../submit/globs.js';
-import type { StatWeightsCommandOptions } from '../../program.js';
+import { checkFlags, submitProfiles } from '../../submitting/submit.js';
+import { hasGlob } from '../../submitting/globs.js';
+import type { StatWeightsCommandOptions } from './command.js';
 
 export type StatWeightsOptions = StatWeightsCommandOptions;
 
@@ -27,7 +27,7 @@ export async function run(ctx: Context, args: string[], options: StatWeightsOpti
   checkOwnFlags(options, method);
   // A quoted glob ('roster/*.simc') is expanded here, as submit does.
   const { paths: sources, expanded } = args.some(hasGlob)
-    ? await (await import('../submit/globs.js')).expandProfileArgs(args)
+    ? await (await import('../../submitting/globs.js')).expandProfileArgs(args)
     : { paths: args, expanded: false };
   if (sources.filter((s) => s === '-').length > 1) {
     throw new UsageError('Only one profile or export can come from stdin ("-").');

@@ -16,8 +16,8 @@ import { EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_KIND, TOPGEAR_META_KEY } fro
 import { formatNumber } from '../../../util/format.js';
 import { noun } from '../../../util/plural.js';
 import { terminalSafe } from '../../../util/safe.js';
-import type { TopGearOptions } from '../../program.js';
-import { checkFlags, submitProfiles } from '../submit/run.js';
+import type { TopGearOptions } from './command.js';
+import { checkFlags, submitProfiles } from '../../submitting/submit.js';
 import { MIN_TARGET_ERROR } from '../../../domain/profile/precision.js';
 
 export async function run(ctx: Context, [source = '-']: string[], options: TopGearOptions): Promise<number | void> {

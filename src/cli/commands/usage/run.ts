@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import type { UsageOptions } from '../../program.js';
+import type { UsageOptions } from './command.js';
 import type { Usage } from '../../../core/resources/schemas.js';
 import { formatNumber, formatTime } from '../../../util/format.js';
 import { terminalSafeLine } from '../../../util/safe.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { dataDir } from '../../../core/config/paths.js';
 import type { Context } from '../../context.js';
-import type { ListenOptions } from '../../program.js';
+import type { ListenOptions } from './command.js';
 import { UsageError } from '../../../errors.js';
 import { terminalSafeLine as safe } from '../../../util/safe.js';
 import { forwardDelivery, runExec } from '../../../core/webhook/actions.js';

@@ -1,7 +1,7 @@
 import { CAPS, readStdin, readUserFile } from '../../../util/read-file.js';
 import { parseWebhookEvent } from '../../../core/webhook/event.js';
 import type { Context } from '../../context.js';
-import type { VerifyOptions } from '../../program.js';
+import type { VerifyOptions } from './command.js';
 import { ExitCode, SimjobError, UsageError } from '../../../errors.js';
 import { DEFAULT_TOLERANCE_SECONDS, verifySignature, type VerifyFailure } from '../../../core/webhook/signature.js';
 import { readSecret } from './inputs.js';

@@ -1,6 +1,6 @@
 /**
  * The scenario presets of `--scenarios` and the shape of a scenario: data only, apart from scenarios.ts, because
- * program.ts lists the presets in every command's parser (start-up) and needs nothing else of it.
+ * commands/submit-flags.ts lists the presets in the --scenarios parser (start-up) and needs nothing else of it.
  */
 export interface Scenario {
   /** Short, unique within the batch: the preset's label, or `key=value key=value`. Sent as metadata `scenario`. */

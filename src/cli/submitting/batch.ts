@@ -1,21 +1,21 @@
-import type { ResultRecord, StatusRecord } from '../../../core/resources/schemas.js';
-import { sleep } from '../../../util/sleep.js';
-import type { Context } from '../../context.js';
-import { ApiError, AuthError, ExitCode, NetworkError, SimjobError, WaitTimeoutError } from '../../../errors.js';
-import type { JobBackend, Submitted } from '../../../core/jobs/backend.js';
-import { exitCodeForState, isTerminal } from '../../../core/jobs/states.js';
-import { waitForTerminal } from '../../../core/jobs/wait.js';
-import { withoutResult } from '../../../core/jobs/outcome.js';
-import type { BatchItem, BatchProgress } from '../../output/batch-progress.js';
-import { terminalSafeLine } from '../../../util/safe.js';
-import { printBatchSummary } from '../../output/views/batch-summary.js';
-import { printScenarioMatrix } from '../../output/views/scenario-matrix.js';
+import type { ResultRecord, StatusRecord } from '../../core/resources/schemas.js';
+import { sleep } from '../../util/sleep.js';
+import type { Context } from '../context.js';
+import { ApiError, AuthError, ExitCode, NetworkError, SimjobError, WaitTimeoutError } from '../../errors.js';
+import type { JobBackend, Submitted } from '../../core/jobs/backend.js';
+import { exitCodeForState, isTerminal } from '../../core/jobs/states.js';
+import { waitForTerminal } from '../../core/jobs/wait.js';
+import { withoutResult } from '../../core/jobs/outcome.js';
+import type { BatchItem, BatchProgress } from '../output/batch-progress.js';
+import { terminalSafeLine } from '../../util/safe.js';
+import { printBatchSummary } from '../output/views/batch-summary.js';
+import { printScenarioMatrix } from '../output/views/scenario-matrix.js';
 import type { BatchReportRow } from './reports.js';
 import { submitOne, type PreparedSubmission, type SubmitOptions } from './send.js';
-import { scenarioLabel } from '../../../util/format.js';
-import type { StatWeights } from '../../../domain/statweights/weights.js';
-import { printRoster } from '../../output/views/statweights.js';
-import { anySynthetic, warnSynthetic } from '../../output/synthetic.js';
+import { scenarioLabel } from '../../util/format.js';
+import type { StatWeights } from '../../domain/statweights/weights.js';
+import { printRoster } from '../output/views/statweights.js';
+import { anySynthetic, warnSynthetic } from '../output/synthetic.js';
 
 /** Profiles of one batch in flight at once, unless --concurrency says otherwise. */
 const DEFAULT_CONCURRENCY = 4;
@@ -69,7 +69,7 @@ export async function submitBatch(
   const limit = Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, entries.length);
   const deadline = options.timeout === undefined ? undefined : Date.now() + options.timeout;
   const started = Date.now();
-  const { createBatchProgress } = await import('../../output/batch-progress.js');
+  const { createBatchProgress } = await import('../output/batch-progress.js');
   const progress = await createBatchProgress(ctx.out, entries);
   const plainNoWait = !options.wait && !ctx.out.json;
   let next = 0;
@@ -205,9 +205,9 @@ async function followEntry(
       },
       onTransientError: (error, retryIn) => progress.transient(entry, error, retryIn),
     });
-    const { fetchOutcome } = await import('../../show-job/wait-command.js');
+    const { fetchOutcome } = await import('../show-job/wait-command.js');
     const outcome = await fetchOutcome(backend, id, ctx.signal);
-    const { attachStatWeights } = await import('../../show-job/statweights.js');
+    const { attachStatWeights } = await import('../show-job/statweights.js');
     const weighed = await attachStatWeights(ctx, backend, outcome);
     entry.outcome = { ...outcome, raw: weighed.raw };
     entry.statWeights = weighed.statWeights;
@@ -251,7 +251,7 @@ async function interrupted(
   const unsent = entries.filter((e) => !e.id && e.submitError === undefined);
   if (!ctx.out.json && options.wait) printSummary(ctx, entries, options);
   if (options.cancelOnInterrupt && live.length) {
-    const { cancelDetached } = await import('../../show-job/wait-command.js');
+    const { cancelDetached } = await import('../show-job/wait-command.js');
     say(`Stopped waiting; cancelling ${live.length} job${live.length === 1 ? '' : 's'}:`);
     for (const e of live) {
       const answer = await cancelDetached(ctx, backend, e.id!).then(

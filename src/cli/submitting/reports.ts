@@ -1,12 +1,12 @@
 /** `submit --report`: a batch's jobs as JUnit test cases and as a Markdown summary table. */
-import type { ResultRecord } from '../../../core/resources/schemas.js';
-import { ExitCode } from '../../../errors.js';
-import { formatNumber, scenarioLabel } from '../../../util/format.js';
-import { junitClassName, junitXml, type TestCase } from '../../output/reports/junit.js';
-import { cell, markdownTable } from '../../output/reports/markdown.js';
-import { writeReport } from '../../output/reports/files.js';
-import type { ReportTarget } from '../../output/reports/spec.js';
-import { anySynthetic, SYNTHETIC_MARKDOWN } from '../../output/synthetic.js';
+import type { ResultRecord } from '../../core/resources/schemas.js';
+import { ExitCode } from '../../errors.js';
+import { formatNumber, scenarioLabel } from '../../util/format.js';
+import { junitClassName, junitXml, type TestCase } from '../output/reports/junit.js';
+import { cell, markdownTable } from '../output/reports/markdown.js';
+import { writeReport } from '../output/reports/files.js';
+import type { ReportTarget } from '../output/reports/spec.js';
+import { anySynthetic, SYNTHETIC_MARKDOWN } from '../output/synthetic.js';
 
 export interface BatchReportRow {
   profile: string;

@@ -7,7 +7,7 @@
 // command's code, though most submits name plain files.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../../../errors.js';
+import { UsageError } from '../../errors.js';
 
 /** `*`, `?` or `[`: the argument is a pattern to expand (unless a file of that name exists). */
 export const GLOB_CHARS = /[*?[]/;

@@ -3,8 +3,8 @@
  * `--scenarios raid`). Each scenario is a list of global options appended to the profile; later global options win
  * in simc, so the scenario's values override the profile's own.
  */
-import { UsageError } from '../../../errors.js';
-import { disallowedCategory, isActorDirective } from '../../../domain/profile/analyze.js';
+import { UsageError } from '../../errors.js';
+import { disallowedCategory, isActorDirective } from '../../domain/profile/analyze.js';
 import { PRESETS, type Scenario } from './scenario-presets.js';
 
 export { PRESETS, type Scenario };
