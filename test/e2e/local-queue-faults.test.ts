@@ -40,15 +40,21 @@ const freshEnv = freshLocalEnvs();
 
 const isRoot = process.getuid?.() === 0;
 /** Root ignores file modes: the chmod cases run the CLI as `nobody` through setpriv (util-linux). */
-const canDrop =
-  !isRoot || spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', 'true']).status === 0;
-if (!canDrop) noteSkipped('the chmod 555 job folder test', 'runs as root without setpriv to drop to nobody');
+const DROP = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'] as const;
+const dropProblem = !isRoot
+  ? undefined
+  : spawnSync(DROP[0], [...DROP.slice(1), 'true']).status !== 0
+    ? 'runs as root without setpriv to drop to nobody'
+    : // nobody must reach this Node and this checkout (a clone in a folder private to root is out of its reach)
+      spawnSync(DROP[0], [...DROP.slice(1), process.execPath, BIN, '--version']).status !== 0
+      ? `nobody cannot run ${process.execPath} ${BIN} (a folder above them is private to root)`
+      : undefined;
+const canDrop = dropProblem === undefined;
+if (dropProblem) noteSkipped('the chmod 555 job folder tests', dropProblem);
 
 /** The CLI as a user without privileges (when the tests run as root): its files must be that user's. */
 function asUser(env: LocalEnv, args: string[]): Promise<CliResult> {
-  const command = isRoot
-    ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, BIN, ...args]
-    : [process.execPath, BIN, ...args];
+  const command = isRoot ? [...DROP, process.execPath, BIN, ...args] : [process.execPath, BIN, ...args];
   return execa(command[0] as string, command.slice(1), {
     env: { PATH: process.env.PATH, HOME: dirname(env.SIMJOB_DATA_DIR), ...env },
     extendEnv: false,
