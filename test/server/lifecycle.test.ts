@@ -308,7 +308,9 @@ describe('result', () => {
     expect(ps.results).toHaveLength(200);
     const means = ps.results.map((p: Json) => p.mean);
     expect(means).toEqual([...means].sort((a: number, b: number) => b - a));
-    expect(ps.results.slice(0, 60).every((p: Json) => p.stage === 3)).toBe(true);
+    // The 60 that reached the final stage lead; near the cut a stage-2 mean (3× the error) may pass one of them, so
+    // only the first 50 (ten ranks, about six errors, from the cut) are sure to be final-stage ones.
+    expect(ps.results.slice(0, 50).every((p: Json) => p.stage === 3)).toBe(true);
     expect(ps.results[150].stage).toBe(1);
     expect(ps.results[150].mean_error).toBeGreaterThan(ps.results[0].mean_error);
     const kinds = artifacts.map((a: Json) => `${a.kind}:${a.stage}:${a.mimeType}`);
