@@ -53,13 +53,21 @@ function rankedAnswer(record: ResultRecord): TopGearAnswer | undefined {
   const base = difference(actor, best);
   const vault = vaultAdvice(actor, ranked, metric);
 
+  const listed = (rows: Row[]) => list(rows.map((r) => `${r.name} (${gain(difference(actor, r))})`));
   if (base.delta <= 0) {
+    // The equipped set leads; combinations within its error are a tie the sim could not break, not a loss.
+    const close = ranked.filter((r) => difference(actor, r).significant === false);
+    if (close.length === 0) {
+      const headline =
+        'Keep what you wear: no combination beats the equipped set ' + `(the best, ${best.name}, is ${gain(base)}).`;
+      return { headline, tied: [], vault };
+    }
     const headline =
-      'Keep what you wear: no combination beats the equipped set ' + `(the best, ${best.name}, is ${gain(base)}).`;
-    return { headline, tied: [], vault };
+      `Keep what you wear: the equipped set leads, and ${close.length === 1 ? 'one combination is' : `${close.length} combinations are`} ` +
+      `within its error: ${listed(close)}.`;
+    return { headline, tied: close, separate: separateAdvice(equippedRow(actor), best, metric), vault };
   }
   const tied = [best, ...ranked.slice(1).filter((r) => difference(best, r).significant === false)];
-  const listed = (rows: Row[]) => list(rows.map((r) => `${r.name} (${gain(difference(actor, r))})`));
   if (base.significant === false) {
     const headline =
       tied.length === 1

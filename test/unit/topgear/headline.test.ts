@@ -57,6 +57,18 @@ describe('the top gear headline of a result', () => {
     );
   });
 
+  it('says a tie when the equipped set leads by less than the error, and what would separate them', () => {
+    const r = topgear([
+      ['A (289) in head', 49_980, 40],
+      ['B (282) in neck', 49_970, 40],
+      ['C (276) in back', 48_000, 40],
+    ]);
+    expect(topGearHeadline(r)).toBe(
+      'Keep what you wear: the equipped set leads, and 2 combinations are within its error: A (289) in head (−20.0 dps ± 50.0 (−0.04%)); B (282) in neck (−30.0 dps ± 50.0 (−0.06%)).',
+    );
+    expect(topGearAnswer(r)!.separate).toMatch(/^What would separate them: /);
+  });
+
   it('says so when no combination beats the equipped set', () => {
     const r = topgear([['Alnhara Lantern (285) in trinket1', 49_000, 40]]);
     expect(topGearHeadline(r)).toBe(
