@@ -28,6 +28,7 @@ export async function simjob(
   const stdout = collect();
   const stderr = collect();
   const input = options.input ?? '';
+  const listeners = process.listenerCount('SIGINT');
   const exitCode = await main(args, {
     env,
     cwd: options.cwd ?? process.cwd(),
@@ -35,6 +36,8 @@ export async function simjob(
     stderr: stderr.stream,
     stdin: () => Readable.from(input === '' ? [] : [Buffer.from(input)]),
   });
+  // main() in a test process must leave nothing behind: a listener left here would pile up across the file's runs.
+  if (process.listenerCount('SIGINT') !== listeners) throw new Error(`simjob ${args.join(' ')} left a SIGINT listener`);
   return { exitCode, stdout: await stdout.text(), stderr: await stderr.text() };
 }
 
