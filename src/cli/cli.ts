@@ -54,6 +54,7 @@ export async function main(argv: string[], rt: Omit<Runtime, 'exitCode' | 'signa
     return renderError(out, error, debug);
   } finally {
     process.off('SIGINT', onSigint);
+    runtimeContext.current = undefined; // a later main() in this process (tests) must not render into this one's
     await closeConnections();
   }
 }

@@ -24,6 +24,8 @@ export interface GlobalFlags {
 
 export interface ContextOptions {
   env: NodeJS.ProcessEnv;
+  /** The folder relative paths on the command line are from (process.cwd() when not given). */
+  cwd?: string;
   stdout: OutStream;
   stderr: OutStream;
   /** Opened on first use (see Runtime.stdin). */
@@ -40,6 +42,7 @@ export class Context {
   readonly out: Output;
   readonly config: Config;
   readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
   readonly flags: GlobalFlags;
   private readonly openStdin: ContextOptions['stdin'];
   /** Aborted on Ctrl-C: long waits and requests stop with it. */
@@ -53,6 +56,7 @@ export class Context {
 
   constructor(opts: ContextOptions) {
     this.env = opts.env;
+    this.cwd = opts.cwd ?? process.cwd();
     this.flags = opts.flags;
     this.openStdin = opts.stdin;
     this.signal = opts.signal;

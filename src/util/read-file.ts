@@ -79,15 +79,16 @@ export function readRegularFile(path: string, maxBytes: number): Buffer {
 /**
  * Read a file the user named (a profile, an export, a catalog, a saved result), or fail with one line that says
  * why: `noun` names what it is ("Profile", "Export"); `fixes` are the hints for a missing file and for a folder;
- * `cap` bounds it (readRegularFile).
+ * `cap` bounds it (readRegularFile); `named` is the path as the user gave it, for the messages.
  */
 export async function readUserFile(
   path: string,
   noun: string,
   fixes: { missing: string; folder?: string },
   cap: SizeCap,
+  named = path,
 ): Promise<Buffer> {
-  const shown = terminalSafeLine(path);
+  const shown = terminalSafeLine(named);
   try {
     return readRegularFile(path, cap.bytes);
   } catch (error) {

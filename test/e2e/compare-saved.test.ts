@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
-import { simjob } from '../helpers/cli.js';
+import { simjob } from '../helpers/cli-in-process.js';
 import { cleanUp, json, localEnv, profileFile, run } from './local-helpers.js';
 import { validateJunit } from '../helpers/junit.js';
 import { userEnv } from './wait-helpers.js';

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
-import { simjob } from '../helpers/cli.js';
+import { simjob } from '../helpers/cli-in-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { validateJunit } from '../helpers/junit.js';
 import { profileFile, submitFinished, userEnv } from './wait-helpers.js';
@@ -20,7 +20,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const finished = (args: string[] = []): Promise<string> => submitFinished(server, env, profile, args);
+const finished = (args: string[] = []): Promise<string> => submitFinished(server, env, profile, args, simjob);
 
 interface Row {
   name: string;

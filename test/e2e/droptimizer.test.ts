@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simjob } from '../helpers/cli.js';
+import { simjob } from '../helpers/cli-in-process.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { userEnv } from './wait-helpers.js';
 import { REPO_ROOT } from '../helpers/shared.js';

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
-import { isolatedDirs, simjob } from '../helpers/cli.js';
+import { isolatedDirs, simjob } from '../helpers/cli-in-process.js';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
-import { isolatedDirs, simjob } from '../helpers/cli.js';
+import { isolatedDirs, simjob } from '../helpers/cli-in-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 let server: TestServer;

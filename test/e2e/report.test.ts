@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simjob } from '../helpers/cli.js';
+import { simjob } from '../helpers/cli-in-process.js';
 import { startServer, type TestServer } from '../server/index.js';
 import {
   cleanUp,
@@ -36,7 +36,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const finished = (args: string[] = []): Promise<string> => submitFinished(server, env, profile, args);
+const finished = (args: string[] = []): Promise<string> => submitFinished(server, env, profile, args, simjob);
 
 /** The rows of the page's profileset table (one <tr> per line). */
 const tableRows = (html: string) =>

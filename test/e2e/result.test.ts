@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
-import { simjob } from '../helpers/cli.js';
+import { simjob } from '../helpers/cli-in-process.js';
 import { profileFile, userEnv } from './wait-helpers.js';
 
 let server: TestServer;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
-import { isolatedDirs, simjob } from '../helpers/cli.js';
+import { isolatedDirs, simjob } from '../helpers/cli-in-process.js';
 
 let server: TestServer;
 let env: Record<string, string>;

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/shared.js';
 import { tempDir } from '../helpers/temp.js';
-import { simjob } from '../helpers/cli.js';
+import { simjob } from '../helpers/cli-in-process.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { scaleFactorsOf } from '../server/scale-factors.js';
 import { freshLocalEnvs, json, profileFile, run, type LocalEnv } from './local-helpers.js';
@@ -168,7 +168,7 @@ describe('simjob statweights --local', () => {
     const env = fresh();
     const dir = tempDir('simjob-sw-devourer-');
     const out = join(dir, 'devourer-weights.simc');
-    const written = await run(env, ['statweights', DEVOURER, '-o', out]);
+    const written = await simjob(['statweights', DEVOURER, '-o', out], { env });
     expect(written.exitCode, written.stderr).toBe(0);
     expect(written.stderr).toContain(
       '(devourer demonhunter): weighing Intellect, Crit, Haste, Mastery, Versatility by the baseline and 5 profilesets',
@@ -179,12 +179,12 @@ describe('simjob statweights --local', () => {
     expect(text).not.toMatch(/enchant_agility|enchant_strength/);
 
     const scale = join(dir, 'devourer-scale.simc');
-    const scaled = await run(env, ['statweights', DEVOURER, '--method', 'scale', '-o', scale]);
+    const scaled = await simjob(['statweights', DEVOURER, '--method', 'scale', '-o', scale], { env });
     expect(scaled.exitCode, scaled.stderr).toBe(0);
     expect(readFileSync(scale, 'utf8')).toContain('scale_only=int,crit,haste,mastery,vers\n');
 
     const low = profileFile(env, 'low.simc', 'demonhunter="Low"\nspec=devourer\nlevel=80\n');
-    const noted = await run(env, ['statweights', low, '-o', join(dir, 'low-weights.simc')]);
+    const noted = await simjob(['statweights', low, '-o', join(dir, 'low-weights.simc')], { env });
     expect(noted.exitCode, noted.stderr).toBe(0);
     expect(noted.stderr).toMatch(/^Level 80: simc's own scale-factor step .* is 154 points at level 90/m);
   });

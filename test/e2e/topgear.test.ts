@@ -7,7 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simjob } from '../helpers/cli.js';
+import { simjob as spawnSimjob } from '../helpers/cli.js';
+import { simjob } from '../helpers/cli-in-process.js';
 import { ADDON_FIXTURES_DIR, REPO_ROOT } from '../helpers/shared.js';
 import { startServer, type TestServer } from '../server/index.js';
 import { freshLocalEnvs, json, profileFile, run } from './local-helpers.js';
@@ -97,7 +98,8 @@ describe('simjob topgear --local', () => {
 
   it('--json prints only the job resource on stdout, marked kind=topgear; the counts go to stderr (export from stdin)', async () => {
     const env = fresh();
-    const done = await simjob(['topgear', '-', '--slots', 'trinket', '--local', '--wait', '--json'], {
+    // Local mode starts a worker and simc: the built binary, as a user runs it.
+    const done = await spawnSimjob(['topgear', '-', '--slots', 'trinket', '--local', '--wait', '--json'], {
       env,
       input: FURY_TEXT,
       timeoutMs: 60_000,
@@ -113,7 +115,7 @@ describe('simjob topgear --local', () => {
   it('--no-multistage runs a single pass; -o writes the profile and submits nothing', async () => {
     const env = fresh();
     const out = join(profileFile(env, 'x', ''), '..', 'topgear.simc');
-    const written = await run(env, ['topgear', FURY, '--slots', 'trinket', '-o', out]);
+    const written = await simjob(['topgear', FURY, '--slots', 'trinket', '-o', out], { env });
     expect(written.exitCode, written.stderr).toBe(0);
     expect(written.stdout).toBe('');
     expect(written.stderr).toContain(`Wrote ${out} (8 profilesets, `);

@@ -137,14 +137,18 @@ export async function cancelJob(server: TestServer, id: string, key = 'sk_test_g
   });
 }
 
-/** Submit a profile to the test server (built bin, `--json`) and wait until the server has finished the job. */
+/**
+ * Submit a profile to the test server (`--json`; the built bin unless `run` is given, e.g. the in-process runner)
+ * and wait until the server has finished the job.
+ */
 export async function submitFinished(
   server: TestServer,
   env: Record<string, string>,
   profile: string,
   args: string[] = [],
+  run: typeof simjob = simjob,
 ): Promise<string> {
-  const r = await simjob(['submit', profile, '--channel', 'nightly', '--json', ...args], { env });
+  const r = await run(['submit', profile, '--channel', 'nightly', '--json', ...args], { env });
   expect(r.exitCode, r.stderr).toBe(0);
   const id = JSON.parse(r.stdout).id as string;
   await server.waitForJob(id);

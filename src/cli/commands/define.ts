@@ -24,6 +24,8 @@ type AnyBoolean<V> = [V] extends [true | undefined] ? boolean | undefined : V;
 /** Process-wide things the CLI entry hands to every command. */
 export interface Runtime {
   env: NodeJS.ProcessEnv;
+  /** Where relative paths on the command line are from; process.cwd() when not given (tests run main() in-process). */
+  cwd?: string;
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   /** A function, because touching process.stdin opens it (and loads fs streams) even for commands that never read it. */

@@ -5,6 +5,7 @@
  * or fetched by its id when it had not ended).
  */
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { JobRecord, ResultRecord } from '../resources/schemas.js';
 import { UsageError } from '../../errors.js';
 import { terminalSafeLine } from '../../util/safe.js';
@@ -35,7 +36,10 @@ export interface SavedJson {
 export type JobArg = { id: string; saved?: undefined } | { saved: SavedJson; id?: undefined };
 
 /** `io.stdin` is read only for `-` (the CLI's Context opens it on first use). */
-export async function readJobArg(io: { readonly stdin: NodeJS.ReadableStream }, arg: string): Promise<JobArg> {
+export async function readJobArg(
+  io: { readonly stdin: NodeJS.ReadableStream; readonly cwd?: string },
+  arg: string,
+): Promise<JobArg> {
   if (arg === '-') {
     const bytes = await readStdin(io.stdin, 'The saved result on stdin', CAPS.saved);
     return { saved: parse('-', 'stdin', decodeOrFail(bytes, 'The saved result on stdin')) };
@@ -43,14 +47,15 @@ export async function readJobArg(io: { readonly stdin: NodeJS.ReadableStream }, 
   // An existing file is a saved file, as `submit` reads a file first; a folder is not (`artifacts <id> --download`
   // makes one named after the job, which stays that job's id). A name that does not exist is a job id unless it
   // looks like a path (a job id never holds a slash or ends in .json).
-  const info = await stat(arg).catch(() => undefined);
+  const file = io.cwd === undefined ? arg : resolve(io.cwd, arg); // messages keep the path as given
+  const info = await stat(file).catch(() => undefined);
   if (!looksLikePath(arg) && (!info || info.isDirectory())) return { id: checkJobId(arg) };
   if (info?.isDirectory()) {
     throw new UsageError(`${terminalSafeLine(arg)} is a folder, not a saved --json file.`, SAVE_HINT);
   }
   if (!info) throw new UsageError(`${terminalSafeLine(arg)} does not exist.`, SAVE_HINT);
   // readUserFile refuses what is not a regular file (a FIFO, /dev/zero) and reads no more than a result can be.
-  const bytes = await readUserFile(arg, 'Saved result', { missing: SAVE_HINT, folder: SAVE_HINT }, CAPS.saved);
+  const bytes = await readUserFile(file, 'Saved result', { missing: SAVE_HINT, folder: SAVE_HINT }, CAPS.saved, arg);
   return { saved: parse(arg, arg, decodeOrFail(bytes, terminalSafeLine(arg))) };
 }
 

@@ -23,7 +23,7 @@ export async function run(ctx: Context, args: string[], options: ReportOptions):
     generatedAt: new Date(),
     generator: `simjob ${VERSION}`,
   });
-  const path = resolve(options.output ?? defaultName(jobs.map((j) => j.record.id)));
+  const path = resolve(ctx.cwd, options.output ?? defaultName(jobs.map((j) => j.record.id)));
   try {
     await writeFileReplacing(path, html);
   } catch (error) {
