@@ -93,6 +93,7 @@ try {
     /* already gone */
   }
   server.kill('SIGTERM');
+  rmSync(home, { recursive: true, force: true });
 }
 
 function trim(frame) {
