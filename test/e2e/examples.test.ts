@@ -5,13 +5,13 @@
 import { execa } from 'execa';
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../server/index.js';
 import { BIN, isolatedDirs } from '../helpers/cli.js';
 import { validateJunit } from '../helpers/junit.js';
 import { REPO_ROOT } from '../helpers/shared.js';
 import { tempDir } from '../helpers/temp.js';
-import { FAKE_SIMC, freshLocalEnvs, run } from './local-helpers.js';
+import { cleanUp, FAKE_SIMC, freshLocalEnvs, run, type LocalEnv } from './local-helpers.js';
 import { userEnv } from './wait-helpers.js';
 
 const EXAMPLES = resolve(REPO_ROOT, 'examples');
@@ -129,7 +129,16 @@ describe('the profile and the addon export, locally through the stand-in simc', 
  * The commands the README and examples/README.md show, run as a reader copies them: from a folder that looks like the
  * checkout (examples/ and test/ linked in, so nothing is written into the real one), simjob on PATH, fresh config.
  */
+/** The data dirs checkoutLike made: the background worker a local command there started is stopped after each test. */
+let asWrittenDirs: LocalEnv[] = [];
+afterEach(async () => {
+  await Promise.all(asWrittenDirs.map(cleanUp));
+  asWrittenDirs = [];
+});
+
 function checkoutLike(): { dir: string; env: Record<string, string> } {
+  const dirs = isolatedDirs();
+  asWrittenDirs.push(dirs);
   const dir = tempDir('simjob-as-written-');
   for (const name of ['examples', 'test']) symlinkSync(join(REPO_ROOT, name), join(dir, name));
   const bin = join(dir, '.bin');
@@ -137,7 +146,7 @@ function checkoutLike(): { dir: string; env: Record<string, string> } {
   writeFileSync(join(bin, 'simjob'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(bin, 'simjob'), 0o755);
   const env = {
-    ...isolatedDirs(),
+    ...dirs,
     PATH: `${bin}:${process.env.PATH}`,
     HOME: process.env.HOME ?? dir,
     TMPDIR: process.env.TMPDIR ?? '/tmp',
