@@ -30,7 +30,8 @@ export async function run(ctx: Context, [argA, argB]: string[], options: Compare
     );
   }
   if (options.report?.length) await (await import('../../output/reports/files.js')).checkReportTargets(options.report);
-  const [a, b] = await Promise.all([loadSource(ctx, argA!), loadSource(ctx, argB!)]);
+  // Read at once, but a fault is said in argument order, so the same bad input always gets the same line.
+  const [a, b] = await inArgumentOrder(loadSource(ctx, argA!), loadSource(ctx, argB!));
   // A job named by its id must have DPS (exit 3 if not) unless --allow-failed lets it through; a saved file's results
   // without DPS are listed, not compared.
   if (!options.allowFailed) for (const side of [a, b]) if (!side.file) requireDps(side.results[0]!);
@@ -173,4 +174,12 @@ function jsonOf(v: ComparisonView) {
     // only when true, so a real comparison's document keeps its shape
     ...(v.synthetic ? { synthetic: true } : {}),
   };
+}
+
+/** Both values, or the first argument's rejection before the second's (Promise.all's is whichever fails first). */
+async function inArgumentOrder<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
 }
