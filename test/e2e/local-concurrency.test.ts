@@ -1,7 +1,7 @@
 /**
- * Many simjob processes at once on one data dir: 50 concurrent `submit --local` calls (half of them waiting, which
- * run their job themselves when there is room) make 50 jobs, each run once, all completed; none lost, none
- * duplicated, one worker at a time, and never more simc at once than local.concurrency.
+ * Many simjob processes at once on one data dir: 50 concurrent `submit --local` calls (half of them waiting on the
+ * worker) make 50 jobs, each run once, all completed; none lost, none duplicated, one worker at a time, and never
+ * more simc at once than local.concurrency.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -16,6 +16,7 @@
 import type { MainActorChoice } from '../../domain/report/report-rows.js';
 import {
   promises as fs,
+  type Dirent,
   lstatSync,
   mkdirSync,
   readdirSync,
@@ -277,8 +278,10 @@ export class LocalStore {
    * removes them.
    */
   async strayQueueFiles(): Promise<string[]> {
-    const markers = new Set((await markersIn(this.queueDir)).filter(isQueueMarker));
-    return (await readdirOrEmpty(this.queueDir)).filter((n) => !markers.has(n)).map((n) => join(this.queueDir, n));
+    // One read of the folder: with two, a job queued between them would look like a stray and lose its marker.
+    return (await entriesIn(this.queueDir))
+      .filter((entry) => !(entry.isFile() && isQueueMarker(entry.name)))
+      .map((entry) => join(this.queueDir, entry.name));
   }
 
   /** Remove a stray entry of the queue folder: a file, or a folder if it is empty (one with files is left alone). */
@@ -377,10 +380,12 @@ async function readdirOrEmpty(dir: string): Promise<string[]> {
 
 /** The names of the plain files in a marker folder: a folder or link there is no marker (see strayQueueFiles). */
 async function markersIn(dir: string): Promise<string[]> {
+  return (await entriesIn(dir)).filter((entry) => entry.isFile()).map((entry) => entry.name);
+}
+
+async function entriesIn(dir: string): Promise<Dirent[]> {
   try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => entry.name);
+    return readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return [];
     throw dataFileError(error, dir);

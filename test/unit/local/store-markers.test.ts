@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +34,29 @@ describe('the queue and running markers', () => {
       join(store.queueDir, `5-${id}`),
       join(store.queueDir, 'notes.txt'),
     ]);
+  });
+
+  it('see a job queued while the worker looks for strays as a job, never a stray (its marker would be removed)', async () => {
+    const store = new LocalStore(join(tempDir('simjob-markers-'), 'data'));
+    await store.init();
+    // Another process queues 3,000 jobs as fast as it can while this one looks for strays over and over.
+    const queuer = spawn(process.execPath, [
+      '-e',
+      `const fs = require('node:fs');
+       for (let i = 0; i < 3000; i++) fs.writeFileSync(process.argv[1] + '/1-local-01m89' + String(i).padStart(13, '0'), '');`,
+      store.queueDir,
+    ]);
+    const ended = new Promise((resolve) => queuer.on('exit', resolve));
+    let running = true;
+    void ended.then(() => (running = false));
+    const taken: string[] = [];
+    while (running) {
+      taken.push(...(await store.strayQueueFiles()));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await ended).toBe(0);
+    expect(taken).toEqual([]);
+    expect(await store.queuedIds()).toHaveLength(3000);
   });
 });
 
