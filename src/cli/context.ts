@@ -9,6 +9,7 @@ import { Output, type OutStream } from './output/io.js';
 import { duration } from '../util/parse.js';
 import { userAgent } from '../version.js';
 import { terminalSafe } from '../util/safe.js';
+import { handOverOnSignals } from './hand-over.js';
 
 /** Flags every command accepts (defined once in program.ts). */
 export interface GlobalFlags {
@@ -135,6 +136,7 @@ export class Context {
       dataDir: dataDir(this.env),
       workerEnv,
       warn: (line) => this.out.warn(line),
+      hostWhileWaiting: { onHosting: handOverOnSignals },
     };
   }
 

@@ -333,40 +333,66 @@ describe('a killed worker', () => {
   });
 });
 
-describe('a stopped waiting CLI (Ctrl-Z)', () => {
-  it('holds nothing: its job completes, the next one runs, and resumed it reports its job', async () => {
-    const env = freshEnv();
-    const first = profileFile(env, 'first.simc', quickProfile('First', ['iterations=1000', '# fake.iter_us=1000']));
-    const child = spawn(process.execPath, [BIN, 'submit', first, '--local', '--wait', '--json'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    try {
-      const id = await waitFor('its job to run', async () => {
-        const folder = join(env.SIMJOB_DATA_DIR, 'jobs');
-        const jobs = existsSync(folder) ? readdirSync(folder).filter((n) => n.startsWith('local-')) : [];
-        const job = jobs[0] ? jobFile(env, jobs[0]) : undefined;
-        return job?.simcPid ? (job.id as string) : undefined;
+describe('a stopped waiting CLI', () => {
+  // It was running the queue itself (no worker was running). Ctrl-Z (SIGTSTP) hands the queue over before the
+  // process stops; SIGSTOP cannot be caught, so the next command finds it stopped and a new worker takes over.
+  it.each([
+    ['SIGTSTP', 'releases the lock'],
+    ['SIGSTOP', 'lost the lock'],
+  ] as const)(
+    '(%s) holds nothing: its job completes, the next one runs, and resumed it reports it',
+    async (signal, how) => {
+      const env = freshEnv();
+      const first = profileFile(env, 'first.simc', quickProfile('First', ['iterations=1000', '# fake.iter_us=1000']));
+      const child = spawn(process.execPath, [BIN, 'submit', first, '--local', '--wait', '--json'], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      child.kill('SIGSTOP');
-      const next = await run(env, ['submit', profileFile(env, 'next.simc', quickProfile('Next')), '--local', '--json']);
-      expect(next.exitCode, next.stderr).toBe(0);
-      const done = await waitFor(
-        'the next job to complete',
-        async () => ((await statusOf(env, json(next).id)).status === 'completed' ? true : undefined),
-        60_000,
-      );
-      expect(done).toBe(true);
-      expect((await statusOf(env, id)).status).toBe('completed');
-      child.kill('SIGCONT');
-      expect(await exited).toBe(0); // resumed, it finds its job ended and reports it
-      expect(json({ exitCode: 0, stdout, stderr: '' }).id).toBe(id);
-    } finally {
-      child.kill('SIGCONT');
-      child.kill('SIGKILL');
-    }
-  });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+      try {
+        const id = await waitFor('its job to run', async () => {
+          const folder = join(env.SIMJOB_DATA_DIR, 'jobs');
+          const jobs = existsSync(folder) ? readdirSync(folder).filter((n) => n.startsWith('local-')) : [];
+          const job = jobs[0] ? jobFile(env, jobs[0]) : undefined;
+          return job?.simcPid ? (job.id as string) : undefined;
+        });
+        child.kill(signal);
+        await waitFor('it to stop', async () => (processState(child.pid as number) === 'T' ? true : undefined));
+        const next = await run(env, [
+          'submit',
+          profileFile(env, 'next.simc', quickProfile('Next')),
+          '--local',
+          '--json',
+        ]);
+        expect(next.exitCode, next.stderr).toBe(0);
+        const done = await waitFor(
+          'the next job to complete',
+          async () => ((await statusOf(env, json(next).id)).status === 'completed' ? true : undefined),
+          60_000,
+        );
+        expect(done).toBe(true);
+        expect((await statusOf(env, id)).status).toBe('completed');
+        child.kill('SIGCONT');
+        expect(await exited).toBe(0); // resumed, it finds its job ended and reports it
+        expect(json({ exitCode: 0, stdout, stderr: '' }).id).toBe(id);
+        expect(workerLog(env)).toContain(`worker ${child.pid} ${how}`);
+        expect(jobFile(env, id)).toMatchObject({ attempt: 1, retried: false });
+      } finally {
+        child.kill('SIGCONT');
+        child.kill('SIGKILL');
+      }
+    },
+  );
 });
+
+/** A process's state letter (Linux /proc): T when stopped. */
+function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return undefined;
+  }
+}

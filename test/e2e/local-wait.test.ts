@@ -1,7 +1,9 @@
 /**
- * `submit --local --wait` hands its job to the background worker and waits for it (docs/design.md, local mode).
- * What a user sees: Ctrl-C leaves the job running, a waiting CLI that dies loses nothing, cancel stops simc, no
- * process stays behind once the queue is empty, and a killed worker's simc is finished, not run twice.
+ * `submit --local --wait` with no worker running runs the queue itself while it waits, and hands it over to a
+ * background worker when it stops waiting (docs/design.md, "One local runner"). What a user sees: Ctrl-C, a closed
+ * terminal or SIGTERM leave the job running and it completes with nobody watching, a waiting CLI that dies loses
+ * nothing, cancel stops simc, no process stays behind once the queue is empty, and a killed worker's simc is
+ * finished, not run twice.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -94,6 +96,25 @@ describe('submit --local --wait', () => {
     expect(jobFile(env, id).attempt).toBe(1);
   });
 
+  it.each([
+    ['SIGHUP', 129],
+    ['SIGTERM', 143],
+  ] as const)(
+    'hands the queue over on %s: the job completes with nobody waiting, not retried',
+    async (signal, code) => {
+      const env = freshEnv();
+      const waiting = startWaiting(env, profileFile(env, 'slow.simc', quickProfile('Slow', SLOW)));
+      const { id } = await runningJob(env);
+      waiting.child.kill(signal);
+      expect(await waiting.exited).toBe(code);
+      // No simjob command runs from here: the background worker the hand-over started finishes the run.
+      await waitFor('the job to end', async () => (jobFile(env, id).status === 'completed' ? true : undefined));
+      expect(jobFile(env, id)).toMatchObject({ attempt: 1, retried: false });
+      const log = readFileSync(join(env.SIMJOB_DATA_DIR, 'worker.log'), 'utf8');
+      expect(log).toMatch(new RegExp(`worker ${waiting.child.pid} releases the lock[^]*${id} adopted`));
+    },
+  );
+
   it("fails a job whose simc crashes after the waiting CLI left, with simc's crash line", async () => {
     const env = freshEnv();
     const waiting = startWaiting(
@@ -110,17 +131,20 @@ describe('submit --local --wait', () => {
     expect(json(done).statusReason).toMatch(/sim_signal_handler: Segmentation fault!/);
   });
 
-  it('loses nothing when the waiting CLI dies: the job completes', async () => {
+  it('loses nothing when the waiting CLI dies: its simc runs on, and the next command finishes the job', async () => {
     const env = freshEnv();
     const waiting = startWaiting(env, profileFile(env, 'slow.simc', quickProfile('Slow', SLOW)));
-    const { id } = await runningJob(env);
+    const { id, simcPid } = await runningJob(env);
+    // It ran the queue itself (no worker was running), so SIGKILL leaves the run as a killed worker's: detached.
     waiting.child.kill('SIGKILL');
     await waiting.exited;
+    expect(alive(simcPid)).toBe(true);
 
-    await waitFor('the job to end', async () => (jobFile(env, id).status === 'completed' ? true : undefined));
     const done = await run(env, ['status', id, '--wait', '--json']);
-    expect(done.exitCode).toBe(0);
+    expect(done.exitCode, done.stderr).toBe(0);
     expect(json(done)).toMatchObject({ status: 'completed', retried: false });
+    expect(jobFile(env, id)).toMatchObject({ attempt: 1 }); // finished from its files, not run again
+    expect(readFileSync(join(env.SIMJOB_DATA_DIR, 'worker.log'), 'utf8')).toContain(`${id} adopted`);
     const result = json(await run(env, ['result', id, '--json']));
     expect(result.result.summary.mainActor.name).toBe('Slow');
   });

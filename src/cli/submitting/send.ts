@@ -29,6 +29,8 @@ export async function submitOne(
   backend: JobBackend,
   p: PreparedSubmission,
   options: SubmitOptions,
+  /** The caller waits for this job next: a local one is then run by the wait (local/host.ts). */
+  waited = false,
 ): Promise<{ submitted: Submitted; id: string }> {
   let submitted: Submitted;
   try {
@@ -38,6 +40,7 @@ export async function submitOne(
       plain: Boolean(options.plain),
       simc: options.simc,
       analysis: p.preflight.analysis,
+      waited,
     });
   } catch (error) {
     // Refused on every try (a wrong base URL, a service not up): nothing got through, so there is nothing to recover.

@@ -99,7 +99,7 @@ export async function submitProfiles(
     return submitBatch(ctx, backend, prepared, options, present);
   }
   const [one] = prepared as [PreparedSubmission];
-  const { submitted, id } = await submitOne(backend, one, options);
+  const { submitted, id } = await submitOne(backend, one, options, Boolean(options.wait));
   if (!options.wait) {
     if (ctx.out.json) ctx.out.printJson(submitted.raw);
     else printSubmitted(ctx, submitted, one);

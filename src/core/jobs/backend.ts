@@ -33,6 +33,11 @@ export interface SubmitInput {
   simc?: string;
   /** The profile's analysis when the caller already made it (preflight), so it is not made twice. */
   analysis?: ProfileAnalysis;
+  /**
+   * The caller waits for the job right away (`--wait`): a local backend that hosts its queue while waiting starts no
+   * background worker for it (the wait runs it).
+   */
+  waited?: boolean;
 }
 
 export interface Submitted extends Fetched<SubmitResponse> {

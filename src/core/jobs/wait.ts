@@ -25,6 +25,14 @@ export interface ChangeNotifier {
   nextChange(id: string, signal: AbortSignal): Promise<void>;
 }
 
+/**
+ * A backend that can run its queue in the waiting process (the local one, when its options ask: local/host.ts). The
+ * wait asks it to when it starts and hands the queue back when it ends, however it ends.
+ */
+export interface WaitHosting {
+  hostWhileWaiting(id: string): Promise<() => Promise<void>>;
+}
+
 /** Never poll faster than this, whatever the estimates say. */
 export const POLL_FLOOR_MS = 1_000;
 /** Never poll slower than this, so a job that ends much earlier than estimated is still noticed reasonably soon. */
@@ -108,6 +116,11 @@ export function isTransient(error: unknown): boolean {
   return error instanceof ApiError && isRetryableStatus(error.status);
 }
 
+function hostingOf(backend: JobBackend): WaitHosting | undefined {
+  const candidate = backend as Partial<WaitHosting>;
+  return typeof candidate.hostWhileWaiting === 'function' ? (candidate as WaitHosting) : undefined;
+}
+
 function notifierOf(backend: JobBackend): ChangeNotifier | undefined {
   const candidate = backend as Partial<ChangeNotifier>;
   return typeof candidate.nextChange === 'function' ? (candidate as ChangeNotifier) : undefined;
@@ -123,6 +136,15 @@ export async function waitForTerminal(
   id: string,
   options: WaitOptions = {},
 ): Promise<StatusRecord> {
+  const handBack = await hostingOf(backend)?.hostWhileWaiting(id);
+  try {
+    return await pollToEnd(backend, id, options);
+  } finally {
+    await handBack?.();
+  }
+}
+
+async function pollToEnd(backend: JobBackend, id: string, options: WaitOptions): Promise<StatusRecord> {
   const now = options.now ?? Date.now;
   const pause = options.sleep ?? sleep;
   const notifier = notifierOf(backend);

@@ -6,7 +6,7 @@
  */
 import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { awaitGroup, groupAlive } from './detached.js';
+import { awaitGroup, groupAlive, LET_GO } from './detached.js';
 import type { Ending } from './lifecycle.js';
 import { readLog, readPass, SINGLE_PASS_FILES, type RunDeps } from './pass.js';
 import { endSinglePass } from './runner.js';
@@ -41,11 +41,12 @@ const unknownExit = Promise.resolve({ exitCode: null, signal: null });
 /** The adopted job's end (undefined: the worker is stopping, and the job is left to be adopted again). */
 export async function finishAdopted(deps: RunDeps, job: LocalJob): Promise<Ending | undefined> {
   const files = SINGLE_PASS_FILES(job);
-  // cancel and the runtime cap stop simc; the worker's own shutdown leaves it running (adopted again later)
+  // cancel and the runtime cap stop simc; the worker's own shutdown or hand-over leaves it running (adopted again)
   const stop = new AbortController();
   let onStop: () => void = () => undefined;
   const leaving = new Promise<undefined>((leave) => {
-    onStop = () => (deps.stop.reason === 'shutdown' ? leave(undefined) : stop.abort(deps.stop.reason));
+    onStop = () =>
+      deps.stop.reason === 'shutdown' || deps.stop.reason === LET_GO ? leave(undefined) : stop.abort(deps.stop.reason);
     if (deps.stop.aborted) onStop();
     else deps.stop.addEventListener('abort', onStop, { once: true });
   });

@@ -22,7 +22,9 @@ import type { LocalOptions } from './options.js';
 import { ApiError, ExitCode, LocalError, UsageError } from '../../errors.js';
 import type { Fetched, JobBackend, ListParams, SubmitInput, Submitted } from '../jobs/backend.js';
 import { isActive, isTerminal, isWaiting } from '../jobs/states.js';
-import type { ChangeNotifier } from '../jobs/wait.js';
+import type { ChangeNotifier, WaitHosting } from '../jobs/wait.js';
+import { localConcurrency } from './claim.js';
+import { QueueHost } from './host.js';
 import { recoverJob, superviseLocalJobs } from './control.js';
 import { ensureWorker, isOrphan, liveWorker } from './worker-process.js';
 import { createExclusive, exists, readJson } from '../../util/data-files.js';
@@ -82,10 +84,13 @@ interface JobWatch {
   close: () => void;
 }
 
-export class LocalBackend implements JobBackend, ChangeNotifier {
+export class LocalBackend implements JobBackend, ChangeNotifier, WaitHosting {
   readonly kind = 'local' as const;
   private readonly watches = new Map<string, JobWatch>();
   private warnedNoWorker = false;
+  /** Runs the queue in this process while waits are going (options.hostWhileWaiting). */
+  private host: QueueHost | undefined;
+  private waits = 0;
 
   constructor(
     private readonly options: LocalOptions,
@@ -133,8 +138,8 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
       if (winner) return this.replay(winner, idempotency.digest);
     }
     await this.store.enqueue(job);
-    // The worker alone runs simc, for a waiting submit too (docs/design.md, local mode): this process only waits.
-    await this.startWorker();
+    // The worker alone runs simc (docs/design.md, "One local runner"); a submit about to wait hosts it instead.
+    if (!(input.waited && this.options.hostWhileWaiting && !job.multiStageSummary.enabled)) await this.startWorker();
     return { ...fetched(submitResponse(this.store, job)), replay: false };
   }
 
@@ -146,8 +151,29 @@ export class LocalBackend implements JobBackend, ChangeNotifier {
     await this.startWorker();
   }
 
+  /**
+   * While a wait on `id` goes on, a queue with no worker is run in this process (host.ts); what it returns hands the
+   * queue over when the wait ends. Not for a staged job (a staged run cannot be handed over), nor unless asked.
+   */
+  async hostWhileWaiting(id: string): Promise<() => Promise<void>> {
+    const hosting = this.options.hostWhileWaiting;
+    const job = hosting && isWellFormedLocalId(id) ? await this.store.readJob(id).catch(() => undefined) : undefined;
+    if (!hosting || !job || job.multiStageSummary.enabled || isTerminal(job.status)) return async () => undefined;
+    this.host ??= new QueueHost(this.store, {
+      env: this.options.workerEnv,
+      concurrency: localConcurrency(this.options.config),
+      onHosting: hosting.onHosting,
+    });
+    this.waits += 1;
+    return async () => {
+      this.waits -= 1;
+      if (this.waits === 0) await this.host?.handOver();
+    };
+  }
+
   private async startWorker(): Promise<void> {
     try {
+      if (this.waits > 0 && (await this.host?.host())) return;
       await ensureWorker(this.store, this.options.workerEnv);
     } catch (error) {
       if (!(error instanceof LocalError)) throw error;

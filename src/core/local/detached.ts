@@ -8,10 +8,11 @@
  * simc's parent, gets the status; a worker that adopted the run is not simc's parent and never learns it, so it
  * judges the run by what simc left (pass.ts: an ending with no known status).
  */
-import { accessSync, constants as fsConstants, openSync, closeSync, readSync } from 'node:fs';
+import { accessSync, constants as fsConstants, openSync, closeSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import type { SimcExit, SimcRunSpec } from './simc.js';
 import { childProcess } from '../../util/child-process.js';
 import { errnoCode } from '../../util/errno.js';
+import { isAlive } from './pids.js';
 
 /** How often the stdout file is read for new progress lines. */
 const TAIL_MS = 100;
@@ -32,10 +33,27 @@ const groupTarget = (pgid: number) => (process.platform === 'win32' ? pgid : -pg
 export function groupAlive(pgid: number): boolean {
   try {
     process.kill(groupTarget(pgid), 0);
-    return true;
   } catch (error) {
     return errnoCode(error) === 'EPERM';
   }
+  // An ended simc stays a zombie until its parent reaps it, and a stopped parent (a waiting command stopped by
+  // Ctrl-Z, whose runs another worker adopted) does not: the run has ended when nothing else of its group lives.
+  return process.platform !== 'linux' || isAlive(pgid) || othersLiveInGroup(pgid);
+}
+
+/** Linux: does a process other than a zombie belong to this process group? (Read only when its leader has ended.) */
+function othersLiveInGroup(pgid: number): boolean {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(group) === pgid && state !== 'Z') return true;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return false;
 }
 
 export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
@@ -104,25 +122,35 @@ export interface ChildExit {
   signal: NodeJS.Signals | null;
 }
 
+/** The reason a run is let go rather than stopped: its simc runs on, for the next worker to adopt (adopt.ts). */
+export const LET_GO = 'handover';
+
 /**
  * Wait for a detached run (its process group) to end, stopping it when `stop` aborts (SIGTERM to the group, then
- * SIGKILL after KILL_GRACE_MS). Used by the runner that started it and by a worker that adopted it alike. `exit`, when
- * the caller is simc's parent, resolves with how simc ended; without it the status is not known (both null).
+ * SIGKILL after KILL_GRACE_MS), or letting it go when `stop` aborts with LET_GO (the wait ends at once; simc runs on).
+ * Used by the runner that started it and by a worker that adopted it alike. `exit`, when the caller is simc's parent,
+ * resolves with how simc ended; without it the status is not known (both null).
  */
 export async function awaitGroup(
   pgid: number,
   opts: { stop: AbortSignal; exit?: Promise<ChildExit> },
 ): Promise<Pick<SimcExit, 'exitCode' | 'signal'>> {
   let killTimer: NodeJS.Timeout | undefined;
+  let letGo: () => void = () => undefined;
+  const lettingGo = new Promise<'let go'>((resolve) => (letGo = () => resolve('let go')));
   const onStop = () => {
+    if (opts.stop.reason === LET_GO) return letGo();
     signalGroup(pgid, 'SIGTERM');
     killTimer = setTimeout(() => signalGroup(pgid, 'SIGKILL'), KILL_GRACE_MS).unref();
   };
   if (opts.stop.aborted) onStop();
   else opts.stop.addEventListener('abort', onStop, { once: true });
+  const unknown = { exitCode: null, signal: null };
   try {
-    const exit = opts.exit ? await opts.exit : undefined;
-    while (groupAlive(pgid)) await nap(POLL_MS); // anything simc started in its group ends with the run
+    const exit = opts.exit ? await Promise.race([opts.exit, lettingGo]) : undefined;
+    if (exit === 'let go') return unknown;
+    // anything simc started in its group ends with the run
+    while (groupAlive(pgid)) if ((await Promise.race([nap(POLL_MS), lettingGo])) === 'let go') return unknown;
     return { exitCode: exit?.code ?? null, signal: exit?.signal ?? null };
   } finally {
     opts.stop.removeEventListener('abort', onStop);

@@ -58,8 +58,16 @@ async function stealStale(path: string, stale: LockOwner): Promise<void> {
   }
 }
 
-/** Take the lock if it is free (or stale). Undefined when a live owner holds it. */
-export async function tryLock(path: string): Promise<HeldLock | undefined> {
+const isGoneOwner = (owner: LockOwner) => isGone(owner.pid, owner.start);
+
+/**
+ * Take the lock if it is free (or stale: its owner is gone, or whatever `isStale` says). Undefined when a live
+ * owner holds it.
+ */
+export async function tryLock(
+  path: string,
+  isStale: (owner: LockOwner) => boolean = isGoneOwner,
+): Promise<HeldLock | undefined> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const owner = newOwner();
     if (await createExclusive(path, JSON.stringify(owner))) {
@@ -73,7 +81,7 @@ export async function tryLock(path: string): Promise<HeldLock | undefined> {
     }
     const current = await readLockOwner(path);
     if (!current) continue; // released meanwhile: try again
-    if (!isGone(current.pid, current.start)) return undefined;
+    if (!isStale(current)) return undefined;
     await stealStale(path, current);
   }
   return undefined;

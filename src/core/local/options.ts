@@ -17,4 +17,10 @@ export interface LocalOptions {
   workerEnv: NodeJS.ProcessEnv;
   /** One line each: what the submission runs differently from the service, a record skipped in a list. */
   warn: (line: string) => void;
+  /**
+   * A wait that finds no worker running runs the queue in this process while it waits (host.ts), rather than a
+   * background worker: one Node process where there would be two. `onHosting` is told when that starts, with how to
+   * hand over (the CLI does on Ctrl-Z, SIGTERM and SIGHUP), and returns what undoes it. Unset: a wait only waits.
+   */
+  hostWhileWaiting?: { onHosting?: (handOver: () => Promise<void>) => () => void };
 }

@@ -7,7 +7,7 @@ import { promises as fs, readFileSync } from 'node:fs';
 import type { Ending } from './lifecycle.js';
 import { ReportError, parseReport } from '../../domain/report/report.js';
 import { readStageReport, type StageReport } from '../../domain/report/report-rows.js';
-import { runSimcDetached } from './detached.js';
+import { LET_GO, runSimcDetached } from './detached.js';
 import { findCrashLine, findErrorLine, localBuildId, parseVersionLine, simcEnv, type SimcExit } from './simc.js';
 import type { LocalBuildInfo, LocalJob, LocalStore } from './store.js';
 
@@ -45,7 +45,11 @@ export function simcArgs(files: PassFiles): string[] {
   ];
 }
 
-export type StopReason = 'cancel' | 'timeout' | 'shutdown';
+/**
+ * Why a run is stopped: a cancel request, its runtime cap, or its worker's shutdown (simc stopped, the job retried),
+ * or let go (`handover`, detached.ts LET_GO): its worker leaves and simc runs on, for the next worker to adopt.
+ */
+export type StopReason = 'cancel' | 'timeout' | 'shutdown' | typeof LET_GO;
 
 export interface RunDeps {
   store: LocalStore;
@@ -189,7 +193,7 @@ export async function readPass(
     ending: { ...base, status, errorCode, statusReason },
   });
 
-  if (stopped === 'shutdown') return { ok: false, ending: undefined };
+  if (stopped === 'shutdown' || stopped === LET_GO) return { ok: false, ending: undefined };
   if (stopped === 'cancel')
     return end('cancelled', 'user_cancelled', 'Cancelled on request while running; simc was stopped.');
   if (stopped === 'timeout') {

@@ -24,6 +24,20 @@ export function isAlive(pid: number): boolean {
   return true;
 }
 
+/**
+ * Is this process stopped by job control (Ctrl-Z, SIGSTOP; Linux: state T of /proc/<pid>/stat)? A tracer's stop (t)
+ * is not counted. False elsewhere, where it cannot be told.
+ */
+export function isStopped(pid: number): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'T';
+  } catch {
+    return false;
+  }
+}
+
 /** The process that had this pid and start time is gone: the pid is dead, or now another process's. */
 export function isGone(pid: number, start: string | null | undefined): boolean {
   return !isAlive(pid) || (start !== null && start !== undefined && processStart(pid) !== start);

@@ -11,17 +11,23 @@ import { LocalError } from '../../errors.js';
 import { isActive } from '../jobs/states.js';
 import { createExclusive, removeFile } from '../../util/data-files.js';
 import { readLockOwner, type LockOwner } from './lock.js';
-import { isGone } from './pids.js';
+import { isGone, isStopped } from './pids.js';
 import type { LocalJob, LocalStore } from './store.js';
 import { childProcess } from '../../util/child-process.js';
 
 /** A worker being started by another process is given this long to take the lock before we start another. */
 const SPAWN_GRACE_MS = 5_000;
 
-/** The worker that holds worker.lock, if one does. */
+/**
+ * A worker whose process is gone, or stopped (Ctrl-Z or SIGSTOP on the command hosting it), runs nothing: its lock
+ * is taken over. A stopped one that resumes finds the lock lost and lets its runs go to the new holder (worker.ts).
+ */
+export const isIdleWorker = (owner: LockOwner): boolean => isGone(owner.pid, owner.start) || isStopped(owner.pid);
+
+/** The worker that holds worker.lock and runs, if one does. */
 export async function liveWorker(store: LocalStore): Promise<LockOwner | undefined> {
   const owner = await readLockOwner(store.workerLockPath);
-  return owner && !isGone(owner.pid, owner.start) ? owner : undefined;
+  return owner && !isIdleWorker(owner) ? owner : undefined;
 }
 
 /** Is this running job's runner gone (`live`: the worker that holds the lock)? */

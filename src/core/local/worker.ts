@@ -5,20 +5,26 @@
  * `submit --local --wait` starts or wakes it and waits like `status --wait` (docs/design.md, local mode). A killed
  * worker's simc runs on (detached.ts): the next worker adopts the run (adopt.ts) rather than running simc twice.
  *
- * Single instance: it runs only while it holds worker.lock (a lock whose process is gone is taken over). Two processes that start a worker at the same moment both try
- * the lock; one wins, the other exits at once. Leaving is race-free too: the worker first releases the lock,
- * then looks at the queue once more and takes the lock back if a job arrived meanwhile; a submitter writes its
- * job first and looks for a live worker after, so one of the two always sees the other.
+ * Single instance: it runs only while it holds worker.lock (a lock whose process is gone is taken over). Two
+ * processes that start a worker at the same moment both try the lock; one wins, the other exits at once. Leaving is
+ * race-free too: the worker first releases the lock, then looks at the queue once more and takes the lock back if a
+ * job arrived meanwhile; a submitter writes its job first and looks for a live worker after, so one of the two
+ * always sees the other.
+ *
+ * The same loop runs hosted by a waiting command (host.ts) when no worker runs: it then never idles out, claims only
+ * single-pass jobs, and when its command stops waiting it lets its runs go (their simc runs on, detached) and starts
+ * a background worker for them and the queue.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { isWaiting } from '../jobs/states.js';
 import { SimjobError } from '../../errors.js';
 import { exists, isDiskFull, removeFile } from '../../util/data-files.js';
+import { LET_GO } from './detached.js';
 import { readLockOwner, tryLock, type HeldLock } from './lock.js';
 import { claimJob, watchStops } from './claim.js';
 import { canAdopt, finishAdopted } from './adopt.js';
 import { recoverInterrupted, recoverJob } from './control.js';
-import { isOrphan } from './worker-process.js';
+import { ensureWorker, isIdleWorker, isOrphan } from './worker-process.js';
 import { expireIfDue, isDue, queueDeadline, runToEnd, type Ending } from './lifecycle.js';
 import type { RunDeps, StopReason } from './pass.js';
 import { runJob } from './runner.js';
@@ -32,8 +38,20 @@ export interface WorkerOptions {
   /** Exit after the queue has been empty this long. */
   idleMs: number;
   log: (line: string) => void;
-  /** Aborted when the worker itself is told to stop (SIGTERM, SIGINT, SIGHUP). */
+  /** Aborted when the worker itself is told to stop (SIGTERM, SIGINT, SIGHUP): its runs are stopped. */
   shutdown: AbortSignal;
+  /**
+   * Set when a waiting command hosts the loop (host.ts): aborted when it stops waiting, and the worker then leaves,
+   * letting its runs go and starting a background worker for what is left.
+   */
+  handOver?: AbortSignal;
+}
+
+/** A run in this worker: its stop, its end, and whether its simc's pid is on the job (so it can be let go). */
+interface Run {
+  stop: AbortController;
+  done: Promise<void>;
+  pidRecorded: Promise<boolean>;
 }
 
 const TICK_MS = 250;
@@ -47,7 +65,9 @@ const MAX_SKIP_MS = 5 * 60_000;
 
 export class Worker {
   private lock: HeldLock | undefined;
-  private readonly running = new Map<string, { stop: AbortController; done: Promise<void> }>();
+  private readonly running = new Map<string, Run>();
+  /** Leave the runs going rather than stop them (a hand-over, or the lock lost to another worker). */
+  private lettingGo = false;
   /** Jobs whose simc has ended while their result is written: their room goes to the next job's simc already. */
   private readonly simcEnded = new Set<string>();
   /** Queue deadlines (maxQueueSeconds) of the queued jobs seen, null for none. */
@@ -69,23 +89,40 @@ export class Worker {
 
   /** Returns when the worker is done: the queue stayed empty, another worker holds the lock, or it was told to stop. */
   async run(): Promise<void> {
+    if (await this.take()) await this.runTaken();
+  }
+
+  /** Take worker.lock: false when another worker holds it (this one then has nothing to do). */
+  async take(): Promise<boolean> {
     const { store } = this.o;
     await store.init();
-    this.lock = await tryLock(store.workerLockPath);
-    await removeFile(store.workerSpawnPath);
-    if (!this.lock) return; // another worker runs
-    this.o.log(`worker ${process.pid} holds the lock (concurrency ${this.o.concurrency})`);
+    // The spawn marker goes before the lock is tried: a submitter that still sees it relies on this worker's try,
+    // which must then come after the submitter queued its job (ensureWorker).
+    if (!this.o.handOver) await removeFile(store.workerSpawnPath);
+    this.lock = await tryLock(store.workerLockPath, isIdleWorker);
+    if (!this.lock) return false;
+    const host = this.o.handOver ? '; hosted by a waiting command' : '';
+    this.o.log(`worker ${process.pid} holds the lock (concurrency ${this.o.concurrency}${host})`);
+    return true;
+  }
+
+  /** The loop of a worker that took the lock, to its end. */
+  async runTaken(): Promise<void> {
     this.watchQueue();
-    this.o.shutdown.addEventListener('abort', () => this.wake(), { once: true });
+    for (const signal of [this.o.shutdown, this.o.handOver])
+      signal?.addEventListener('abort', () => this.wake(), { once: true });
+    let keptLock: boolean;
     try {
-      await recoverInterrupted(store);
-      await this.loop();
+      await recoverInterrupted(this.o.store);
+      keptLock = await this.loop();
     } finally {
-      await this.stopAll('shutdown');
+      if (this.lettingGo || this.o.handOver?.aborted) await this.letGoAll();
+      else await this.stopAll('shutdown');
       await this.deliveries.stop();
       for (const watcher of this.watchers) watcher.close();
       await this.releaseLock();
     }
+    if (this.o.handOver && keptLock) await this.passOn();
   }
 
   private get nonce(): string {
@@ -135,18 +172,20 @@ export class Worker {
     });
   }
 
-  private async loop(): Promise<void> {
+  /** The worker's ticks until it leaves; false when it lost the lock to another worker. */
+  private async loop(): Promise<boolean> {
     let idleSince = Date.now();
     let faults = 0;
-    while (!this.o.shutdown.aborted) {
+    while (!this.o.shutdown.aborted && !this.o.handOver?.aborted) {
       let pause = TICK_MS;
       try {
         // Our lock file must still be there and ours (not taken over as stale, nor gone with a deleted data dir).
         if ((await readLockOwner(this.o.store.workerLockPath))?.nonce !== this.nonce) {
-          // Another worker owns the data dir now: touch nothing more (our runs are its orphans to recover).
+          // Another worker owns the data dir now: touch nothing more (our runs are its orphans to adopt or recover).
           this.o.log(`worker ${process.pid} lost the lock; stopping`);
           this.lock = undefined;
-          return;
+          this.lettingGo = true;
+          return false;
         }
         const queued = await this.o.store.queuedIds();
         await this.removeStrays();
@@ -158,13 +197,13 @@ export class Worker {
         if (this.running.size > 0 || queued.some((id) => !this.isSkipped(id)) || this.deliveries.active)
           idleSince = Date.now();
         else if (Date.now() - idleSince >= this.o.idleMs) {
-          if (await this.leave()) return;
+          if (await this.leave()) return true;
           idleSince = Date.now();
         }
       } catch (error) {
         if (!(await exists(this.o.store.jobsDir))) {
           this.o.log('the data dir is gone; stopping');
-          return;
+          return true;
         }
         // One line per fault, and a growing pause: a fault that stays (a full disk, a folder where claim.lock
         // belongs) must neither spin nor fill the log, and after a while the worker leaves.
@@ -173,13 +212,14 @@ export class Worker {
           this.o.log(
             `error (${faults} in a row, so the worker stops; the next simjob command starts one): ${oneLine(error)}`,
           );
-          return;
+          return true;
         }
         pause = Math.min(MAX_BACKOFF_MS, TICK_MS * 2 ** faults);
         this.o.log(`error (trying again in ${Math.round(pause / 100) / 10} s): ${oneLine(error)}`);
       }
       await this.nap(pause, faults === 0);
     }
+    return true;
   }
 
   /** Entries no submitter makes (an unknown rank, a stray name, a folder) would otherwise be looked at for ever. */
@@ -218,7 +258,7 @@ export class Worker {
     await this.releaseLock();
     const queued = (await this.o.store.queuedIds()).filter((id) => !this.isSkipped(id));
     if (queued.length === 0 && (await pendingDeliveries(this.o.store)).length === 0) return true;
-    this.lock = await tryLock(this.o.store.workerLockPath);
+    this.lock = await tryLock(this.o.store.workerLockPath, isIdleWorker);
     if (!this.lock) return true; // another worker took over
     this.o.log(`worker ${process.pid} holds the lock again (a job arrived)`);
     return false;
@@ -254,6 +294,9 @@ export class Worker {
         await this.o.store.dequeue({ id });
         return true;
       }
+      // A staged run cannot be let go (only a single pass is finished from its files): it waits for a background
+      // worker, which the hand-over starts.
+      if (this.o.handOver && job.multiStageSummary.enabled) return true;
       deadline = queueDeadline(job);
       this.deadlines.set(id, deadline);
       if (isDue(deadline)) {
@@ -326,12 +369,21 @@ export class Worker {
     // `simjob cancel` only records the request on the job; the worker owns simc and stops it.
     const stops = watchStops(store, job);
     const ownedByMe = (current: LocalJob) => current.owner?.nonce === job.owner?.nonce;
+    let pidRecorded: (recorded: boolean) => void = () => undefined;
+    const recorded = new Promise<boolean>((resolve) => (pidRecorded = resolve));
+    if (job.simcPid) pidRecorded(true); // an adopted run
     const deps: RunDeps = {
       store,
       env: this.o.env,
       stop: stops.controller.signal,
       onSimcPid: async (pid) => {
-        await store.updateJob(job.id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined));
+        try {
+          await store.updateJob(job.id, (current) => (ownedByMe(current) ? { ...current, simcPid: pid } : undefined));
+          pidRecorded(true);
+        } catch (error) {
+          pidRecorded(false);
+          throw error;
+        }
       },
       onSimcEnded: () => {
         this.simcEnded.add(job.id);
@@ -359,12 +411,42 @@ export class Worker {
         this.running.delete(job.id);
         this.wake();
       });
-    this.running.set(job.id, { stop: stops.controller, done });
+    this.running.set(job.id, { stop: stops.controller, done, pidRecorded: recorded });
   }
 
   private async stopAll(reason: StopReason): Promise<void> {
     for (const job of this.running.values()) if (!job.stop.signal.aborted) job.stop.abort(reason);
     await Promise.all([...this.running.values()].map((j) => j.done));
+  }
+
+  /**
+   * Leave every run going, for the next worker to adopt: once its simc's pid is on the job (a claim a moment old
+   * has none yet); a run whose simc has ended is finished here (its result is being written); one whose pid could
+   * not be recorded is stopped, as nobody could adopt it.
+   */
+  private async letGoAll(): Promise<void> {
+    await Promise.all(
+      [...this.running.entries()].map(async ([id, run]) => {
+        const canLetGo = await Promise.race([run.pidRecorded, run.done.then(() => false)]);
+        if (!run.stop.signal.aborted && !this.simcEnded.has(id)) run.stop.abort(canLetGo ? LET_GO : 'shutdown');
+        await run.done;
+      }),
+    );
+  }
+
+  /** After a hand-over: a background worker for what is left (the runs let go, the queue, webhook deliveries). */
+  private async passOn(): Promise<void> {
+    const { store } = this.o;
+    try {
+      const left =
+        (await store.queuedIds()).length > 0 ||
+        (await store.runningIds()).length > 0 ||
+        (await pendingDeliveries(store)).length > 0;
+      if (left) await ensureWorker(store, this.o.env);
+    } catch (error) {
+      // The runs and the queue stay on disk: the next simjob command starts a worker for them.
+      this.o.log(`no background worker could start: ${oneLine(error)}`);
+    }
   }
 }
 

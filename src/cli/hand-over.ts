@@ -1,0 +1,26 @@
+/**
+ * While this command runs the local queue (it waits, and no background worker was running: src/core/local/host.ts),
+ * the signals that would leave the queue with nobody hand it over first: Ctrl-Z (SIGTSTP) hands over, then stops
+ * the process as Ctrl-Z does; SIGTERM and SIGHUP hand over, then end it with their usual exit status. Ctrl-C needs
+ * nothing here: it ends the wait, and the wait hands over as it ends.
+ */
+import { constants } from 'node:os';
+
+export function handOverOnSignals(handOver: () => Promise<void>): () => void {
+  const onStop = () => {
+    void handOver().finally(() => process.kill(process.pid, 'SIGSTOP'));
+  };
+  const onEnd = (signal: 'SIGTERM' | 'SIGHUP') => () => {
+    void handOver().finally(() => process.exit(128 + constants.signals[signal]));
+  };
+  const onTerm = onEnd('SIGTERM');
+  const onHup = onEnd('SIGHUP');
+  process.on('SIGTSTP', onStop);
+  process.on('SIGTERM', onTerm);
+  process.on('SIGHUP', onHup);
+  return () => {
+    process.off('SIGTSTP', onStop);
+    process.off('SIGTERM', onTerm);
+    process.off('SIGHUP', onHup);
+  };
+}
