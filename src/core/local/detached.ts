@@ -8,7 +8,15 @@
  * simc's parent, gets the status; a worker that adopted the run is not simc's parent and never learns it, so it
  * judges the run by what simc left (pass.ts: an ending with no known status).
  */
-import { accessSync, constants as fsConstants, openSync, closeSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import {
+  accessSync,
+  constants as fsConstants,
+  openSync,
+  closeSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+} from 'node:fs';
 import type { SimcExit, SimcRunSpec } from './simc.js';
 import { childProcess } from '../../util/child-process.js';
 import { errnoCode } from '../../util/errno.js';
