@@ -1,4 +1,4 @@
-/** Sending one prepared submission: shared by a single submit (run.ts) and a batch (batch.ts). */
+/** Sending one prepared submission: shared by a single submit (submit.ts) and a batch (batch.ts). */
 import type { SubmitRequest } from '../../core/resources/schemas.js';
 import { ApiError, NetworkError } from '../../errors.js';
 import type { JobBackend, Submitted } from '../../core/jobs/backend.js';

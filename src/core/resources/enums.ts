@@ -1,6 +1,6 @@
 /**
  * The enumerations of the service's resources, as plain constants: cheap to load (no zod), so the command
- * definitions in program.ts can use them without paying for the schemas.
+ * definitions (cli/commands/<name>/command.ts, loaded at start-up) can use them without paying for the schemas.
  */
 export const CHANNELS = ['nightly', 'weekly', 'latest'] as const;
 export const GIT_BRANCHES = ['midnight'] as const;

@@ -104,7 +104,7 @@ export type TrinketFor = z.infer<typeof trinketFor>;
 /*
  * The facts fields are optional so that a catalog of the first format (without them) still loads: an item without
  * a fact is simmed for every character, and the run says how many such items it kept. The shipped catalog has them
- * all (test/droptimizer/catalog-facts.test.ts).
+ * all (test/unit/droptimizer/usable.test.ts).
  */
 const item = z
   .object({
