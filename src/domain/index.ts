@@ -1,8 +1,8 @@
 /**
  * What simjob knows about SimulationCraft, as functions of text and records: a /simc export in, a profile to submit
- * out; a finished job's result in, the answer out. Thin wrappers of topgear/, droptimizer/, statweights/ and report/
- * beside it, at the data level (the commands around them print and read files; these do neither). Each takes and
- * returns plain data and throws UsageError (bad input) or SimjobError, never anything printed.
+ * out; a finished job's result in, the answer out. Thin wrappers of src/domain/topgear, src/domain/droptimizer, src/domain/statweights
+ * and src/domain/report, at the data level (the commands around them print and read files; these do neither). Each takes
+ * and returns plain data and throws UsageError (bad input) or SimjobError, never anything printed.
  */
 import { ExportError, parseAddonExport, type AddonExport } from './addon/export.js';
 import { compareRows } from './report/compare.js';

@@ -1,4 +1,4 @@
-/** The values of droptimizer's --difficulty and --source, without the catalog's schema (its command.ts loads this). */
+/** The values of droptimizer's --difficulty and --source, without the catalog's schema (program.ts loads this). */
 export const DIFFICULTIES = ['lfr', 'normal', 'heroic', 'mythic'] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
 
