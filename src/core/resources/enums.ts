@@ -17,7 +17,7 @@ export const JOB_STATES = [
   'cancelled',
   'timed_out',
 ] as const;
-export const TERMINAL_STATES = ['completed', 'failed', 'cancelled', 'timed_out'] as const;
+const TERMINAL_STATES = ['completed', 'failed', 'cancelled', 'timed_out'] as const;
 export const ERROR_CODES = [
   'execution_interrupted',
   'execution_timeout',

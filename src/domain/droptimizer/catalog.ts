@@ -99,7 +99,6 @@ const trinketFor = z
     specs: z.array(z.string().regex(/^[a-z]+\/[a-z_]+$/)).optional(),
   })
   .strict();
-export type TrinketFor = z.infer<typeof trinketFor>;
 
 /*
  * The facts fields are optional so that a catalog of the first format (without them) still loads: an item without
@@ -151,7 +150,7 @@ export const catalogSchema = z
   .strict();
 export type Catalog = z.infer<typeof catalogSchema>;
 
-export class CatalogError extends Error {}
+class CatalogError extends Error {}
 
 /** Parse and check a catalog; a failure is one line naming the first wrong field. */
 export function parseCatalog(text: string, where: string): Catalog {
