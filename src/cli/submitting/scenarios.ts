@@ -8,8 +8,6 @@ import { MAX_METADATA_BYTES, MAX_METADATA_ENTRIES, MAX_METADATA_VALUE } from '..
 import { disallowedCategory, isActorDirective } from '../../domain/profile/analyze.js';
 import { PRESETS, type Scenario } from './scenario-presets.js';
 
-export { PRESETS, type Scenario };
-
 /** simc's fight styles (sim_t::fight_style), matched case-insensitively and sent in simc's spelling. */
 const FIGHT_STYLES = [
   'Patchwerk',

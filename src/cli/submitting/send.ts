@@ -5,7 +5,7 @@ import type { JobBackend, Submitted } from '../../core/jobs/backend.js';
 import type { Preflight } from '../../core/jobs/preflight.js';
 import type { ProfileInput } from '../../core/jobs/submission.js';
 import type { SubmitFlags } from '../commands/submit-flags.js';
-import type { Scenario } from './scenarios.js';
+import type { Scenario } from './scenario-presets.js';
 
 /** What submitting reads: submit's flags (topgear's are the same, less --concurrency). */
 export type SubmitOptions = SubmitFlags;

@@ -30,7 +30,7 @@ export class FileExists extends UsageError {
   }
 }
 
-export { checkArtifactUrl, remoteUrlProblem, UnsafeArtifactUrl, type ArtifactSource } from './artifact-rules.js';
+export { checkArtifactUrl, remoteUrlProblem, type ArtifactSource } from './artifact-rules.js';
 
 export interface DownloadOptions {
   userAgent: string;
