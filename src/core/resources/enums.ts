@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'internal',
   'max_credits_reached',
 ] as const;
+/** Every value of `result.summary.multiStage.reason`, in the order domain/profile's multistageEligibility checks. */
 export const MULTISTAGE_REASONS = [
   'disabled_by_option',
   'unsupported_stage_sensitive_directive',
