@@ -1,4 +1,5 @@
-// Regenerate the committed completion scripts (completions/) from the command definitions in src/program.ts.
+// Regenerate the committed completion scripts (completions/) from the command tree: src/cli/program.ts registers
+// the commands, each defined (flags, help) in src/cli/commands/<name>/command.ts.
 // Usage: npm run completions                          writes the files that changed
 //        npm run completions -- --check               exits 1, naming the stale files, when any differs
 //        npm run completions -- [--check] --dir DIR   the same against DIR/completions (tests use this)

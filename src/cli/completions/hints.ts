@@ -1,9 +1,10 @@
 import type { Argument, Option } from '@commander-js/extra-typings';
 
 /**
- * Completion hints that commander has no field for, attached to an Option or Argument in program.ts. Most values
- * need none: `.choices()` gives the allowed values, and a value placeholder named `<file>`, `<…-file>`,
- * `<profiles>`, `<folder>` or `<dir>` completes as a path (see valueKind in model.ts).
+ * Completion hints that commander has no field for, attached to an Option or Argument where a command defines it
+ * (commands/<name>/command.ts, commands/submit-flags.ts). Most values need none: `.choices()` gives the allowed
+ * values, and a value placeholder named `<file>`, `<…-file>`, `<profiles>`, `<folder>` or `<dir>` completes as a
+ * path (see valueKind in model.ts).
  */
 export type PathKind = 'file' | 'directory';
 

@@ -48,7 +48,7 @@ export async function waitAndReport(
 }
 
 /** Ctrl-C: say where the job stands and how to pick it up again (or cancel it, when asked to), then exit 130. */
-export async function interrupted(
+async function interrupted(
   ctx: Context,
   backend: JobBackend,
   id: string,

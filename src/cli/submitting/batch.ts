@@ -34,7 +34,7 @@ interface Entry extends BatchItem {
   outcome?: { raw: unknown; data: ResultRecord };
   /** simc's warnings from its report (a local job's), shown under the summary as a single job's are under its result. */
   notifications?: readonly string[];
-  /** A stat-weights job's weights (statweights/attach.ts); `statWeightsFailed` when they could not be read. */
+  /** A stat-weights job's weights (show-job/statweights.ts); `statWeightsFailed` when they could not be read. */
   statWeights?: StatWeights;
   statWeightsFailed?: boolean;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { UsageError } from '../../errors.js';
 
 /** `*`, `?` or `[`: the argument is a pattern to expand (unless a file of that name exists). */
-export const GLOB_CHARS = /[*?[]/;
+const GLOB_CHARS = /[*?[]/;
 export const hasGlob = (arg: string): boolean => arg !== '-' && GLOB_CHARS.test(arg);
 
 /**

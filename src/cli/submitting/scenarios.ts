@@ -4,10 +4,9 @@
  * in simc, so the scenario's values override the profile's own.
  */
 import { UsageError } from '../../errors.js';
+import { MAX_METADATA_BYTES, MAX_METADATA_ENTRIES, MAX_METADATA_VALUE } from '../../core/resources/schemas.js';
 import { disallowedCategory, isActorDirective } from '../../domain/profile/analyze.js';
 import { PRESETS, type Scenario } from './scenario-presets.js';
-
-export { PRESETS, type Scenario };
 
 /** simc's fight styles (sim_t::fight_style), matched case-insensitively and sent in simc's spelling. */
 const FIGHT_STYLES = [
@@ -162,10 +161,6 @@ export function applyScenario(text: string, scenario: Scenario): string {
   const lines = scenario.options.map(([key, value]) => `${key}=${value}`);
   return `${text.endsWith('\n') ? text : `${text}\n`}\n# simjob scenario: ${scenario.label}\n${lines.join('\n')}\n`;
 }
-
-const MAX_METADATA_ENTRIES = 20;
-const MAX_METADATA_BYTES = 1024;
-const MAX_METADATA_VALUE = 500;
 
 /**
  * The `--meta` pairs of one job of a batch: the user's own, plus `profile` (the file as given, or `stdin`) and, for a

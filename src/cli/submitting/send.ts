@@ -1,11 +1,11 @@
-/** Sending one prepared submission: shared by a single submit (run.ts) and a batch (batch.ts). */
+/** Sending one prepared submission: shared by a single submit (submit.ts) and a batch (batch.ts). */
 import type { SubmitRequest } from '../../core/resources/schemas.js';
 import { ApiError, NetworkError } from '../../errors.js';
 import type { JobBackend, Submitted } from '../../core/jobs/backend.js';
 import type { Preflight } from '../../core/jobs/preflight.js';
 import type { ProfileInput } from '../../core/jobs/submission.js';
 import type { SubmitFlags } from '../commands/submit-flags.js';
-import type { Scenario } from './scenarios.js';
+import type { Scenario } from './scenario-presets.js';
 
 /** What submitting reads: submit's flags (topgear's are the same, less --concurrency). */
 export type SubmitOptions = SubmitFlags;

@@ -30,7 +30,7 @@ export class FileExists extends UsageError {
   }
 }
 
-export { checkArtifactUrl, remoteUrlProblem, UnsafeArtifactUrl, type ArtifactSource } from './artifact-rules.js';
+export { checkArtifactUrl, remoteUrlProblem, type ArtifactSource } from './artifact-rules.js';
 
 export interface DownloadOptions {
   userAgent: string;
@@ -50,7 +50,7 @@ export interface DownloadOptions {
  * No Authorization header is ever sent: artifact URLs are public (spec §5) and the API key must not reach
  * another host.
  */
-export async function downloadTo(url: string, target: string, opts: DownloadOptions): Promise<void> {
+async function downloadTo(url: string, target: string, opts: DownloadOptions): Promise<void> {
   // Checked here whatever the caller checked before: downloadTo must be safe for any caller. A local artifact's
   // check finds its real path inside the job folder, and that is the file read.
   const localFile = await checkArtifactUrl(url, opts.source, opts.label);

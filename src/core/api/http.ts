@@ -366,7 +366,7 @@ export function header(headers: Record<string, string | string[] | undefined>, n
 }
 
 /** The system's or the transport's code of a failed request (ECONNREFUSED, …), on the error or its cause. */
-export function networkErrorCode(error: unknown): string | undefined {
+function networkErrorCode(error: unknown): string | undefined {
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   return err.code ?? err.cause?.code;
 }

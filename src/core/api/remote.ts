@@ -27,7 +27,8 @@ export class RemoteBackend implements JobBackend {
   }
 
   async submit(input: SubmitInput): Promise<Submitted> {
-    // Its retries are safe only with a key: submit/run.ts gives every remote submission one.
+    // Its retries are safe only with a key: the client (client.ts) and the CLI (cli/submitting/submit.ts) give every
+    // remote submission one.
     if (!input.idempotencyKey) throw new Error('A remote submission needs an idempotency key.');
     const headers: Record<string, string> = { 'idempotency-key': input.idempotencyKey };
     const response = input.plain

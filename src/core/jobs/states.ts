@@ -33,7 +33,7 @@ export function exitCodeForState(state: string): ExitCode {
 }
 
 /** What to tell the user about an unsuccessful job's errorCode (spec 2.3, notes §7). */
-export const ERROR_ADVICE: Record<string, string> = {
+const ERROR_ADVICE: Record<string, string> = {
   queue_timeout:
     'The job never started, so nothing was billed: it is safe to resubmit (perhaps with a longer --max-queue).',
   input_invalid: 'Fix the profile and submit again.',

@@ -1,6 +1,6 @@
 /**
  * The enumerations of the service's resources, as plain constants: cheap to load (no zod), so the command
- * definitions in program.ts can use them without paying for the schemas.
+ * definitions (cli/commands/<name>/command.ts, loaded at start-up) can use them without paying for the schemas.
  */
 export const CHANNELS = ['nightly', 'weekly', 'latest'] as const;
 export const GIT_BRANCHES = ['midnight'] as const;
@@ -17,7 +17,7 @@ export const JOB_STATES = [
   'cancelled',
   'timed_out',
 ] as const;
-export const TERMINAL_STATES = ['completed', 'failed', 'cancelled', 'timed_out'] as const;
+const TERMINAL_STATES = ['completed', 'failed', 'cancelled', 'timed_out'] as const;
 export const ERROR_CODES = [
   'execution_interrupted',
   'execution_timeout',
@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'internal',
   'max_credits_reached',
 ] as const;
+/** Every value of `result.summary.multiStage.reason`, in the order domain/profile's multistageEligibility checks. */
 export const MULTISTAGE_REASONS = [
   'disabled_by_option',
   'unsupported_stage_sensitive_directive',

@@ -88,7 +88,7 @@ export function newDeliveryRecord(job: TerminalJob, now = new Date()): DeliveryR
 }
 
 /** The waiting time after attempt `n` (1-based) failed and may be retried. */
-export function retryDelayMs(attempt: number, delays: readonly number[] = RETRY_DELAYS_MS): number {
+function retryDelayMs(attempt: number, delays: readonly number[] = RETRY_DELAYS_MS): number {
   return delays[Math.min(attempt, delays.length) - 1] ?? 0;
 }
 

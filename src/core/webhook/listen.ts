@@ -20,13 +20,13 @@ const MAX_BODY_BYTES = 1024 * 1024;
  * at once (past it a delivery is answered 503 before its body is read). A sender retries both, and one listener for
  * development never needs more.
  */
-export const DEFAULT_LIMITS: ListenerLimits = { connections: 64, bodyBytesInFlight: 8 * MAX_BODY_BYTES };
+const DEFAULT_LIMITS: ListenerLimits = { connections: 64, bodyBytesInFlight: 8 * MAX_BODY_BYTES };
 /**
  * How long a sender has for its headers, and for its whole request (headers and body): a delivery is a few kB sent at
  * once, and the service gives up on an answer after 10 s anyway, so a slow sender is cut off long before it could
  * hold the connection slots for good. What happens after the body arrived (processing) is not counted.
  */
-export const DEFAULT_DEADLINES: ListenerDeadlines = { headersMs: 5_000, requestMs: 10_000 };
+const DEFAULT_DEADLINES: ListenerDeadlines = { headersMs: 5_000, requestMs: 10_000 };
 
 export interface ListenerDeadlines {
   headersMs: number;

@@ -11,7 +11,7 @@ import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeJsonAtomic } from '../../util/data-files.js';
 
-export const MAX_SEEN = 10_000;
+const MAX_SEEN = 10_000;
 
 export interface SeenEvents {
   has(eventId: string): boolean;

@@ -1,7 +1,7 @@
 /** Item lines of the addon export: `<slot>=,id=<id>[,key=value]…` (spec/addon-export.md §4). */
 
 /** Gear slots in the order the addon writes them. */
-export const SLOTS = [
+const SLOTS = [
   'head',
   'neck',
   'shoulder',

@@ -99,12 +99,11 @@ const trinketFor = z
     specs: z.array(z.string().regex(/^[a-z]+\/[a-z_]+$/)).optional(),
   })
   .strict();
-export type TrinketFor = z.infer<typeof trinketFor>;
 
 /*
  * The facts fields are optional so that a catalog of the first format (without them) still loads: an item without
  * a fact is simmed for every character, and the run says how many such items it kept. The shipped catalog has them
- * all (test/droptimizer/catalog-facts.test.ts).
+ * all (test/unit/droptimizer/usable.test.ts).
  */
 const item = z
   .object({
@@ -151,7 +150,7 @@ export const catalogSchema = z
   .strict();
 export type Catalog = z.infer<typeof catalogSchema>;
 
-export class CatalogError extends Error {}
+class CatalogError extends Error {}
 
 /** Parse and check a catalog; a failure is one line naming the first wrong field. */
 export function parseCatalog(text: string, where: string): Catalog {

@@ -112,23 +112,13 @@ export function rosterMatrix(roster: Roster): {
   return { items: [...items.values()].sort((a, b) => b.top - a.top), cell: (c, id) => cells.get(`${c}\u0000${id}`) };
 }
 
-export const CSV_HEADER = [
-  'character',
-  'item id',
-  'item name',
-  'source',
-  'slot',
-  'Δ dps',
-  'Δ %',
-  'significant',
-  'upgrade',
-];
+const CSV_HEADER = ['character', 'item id', 'item name', 'source', 'slot', 'Δ dps', 'Δ %', 'significant', 'upgrade'];
 
 /**
  * A text cell a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a CR) gets a leading ' as
  * OWASP's CSV-injection guidance says; numbers are written as numbers (-1.5 stays -1.5), never as text.
  */
-export const neutralise = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+const neutralise = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
 /** RFC 4180: every field that holds a comma, quote or line break is quoted, quotes doubled; CRLF line ends. */
 export function rosterCsv(rows: readonly RosterRow[]): string {

@@ -131,7 +131,7 @@ export function selectDrops(catalog: Catalog, options: SelectOptions): Selection
  * The Great Vault is one pool per row, not a dungeon's or a boss's: its dungeon row offers any of the season's
  * dungeon items at the level of the week's highest key, its raid row the raid's items at the difficulty cleared.
  */
-export function vaultPool(kind: 'raid' | 'dungeon', difficulty: Difficulty, keystone: number): string {
+function vaultPool(kind: 'raid' | 'dungeon', difficulty: Difficulty, keystone: number): string {
   return kind === 'raid' ? `Great Vault (${difficulty} raid)` : `Great Vault (+${keystone})`;
 }
 

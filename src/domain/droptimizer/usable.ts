@@ -48,7 +48,7 @@ export function wearerOf(exp: Pick<AddonExport, 'className' | 'spec'>): Wearer {
 export type Unusable = 'armor' | 'stat' | 'trinket' | 'weapon';
 
 /** Why the character cannot use the item, or null when it can (or when a fact to tell is missing). */
-export function unusable(w: Wearer, item: CatalogItem): Unusable | null {
+function unusable(w: Wearer, item: CatalogItem): Unusable | null {
   if (item.armor && w.armor && item.armor !== w.armor) return 'armor';
   if (item.slot === 'trinket' && item.for) {
     if (item.for.specs && w.spec) return item.for.specs.includes(`${w.className}/${w.spec}`) ? null : 'trinket';

@@ -50,9 +50,6 @@ export interface ClassFacts {
   specs: readonly SpecFacts[];
 }
 
-/** The two-handed weapon types (the rest of WeaponType is one-handed, ranged, or an off-hand). */
-export const TWO_HANDED: ReadonlySet<WeaponType> = new Set(['axe_2h', 'mace_2h', 'polearm', 'staff', 'sword_2h']);
-
 type SpecRow = readonly [spec: string, label: string, primary: PrimaryStat, role: Role];
 
 interface ClassRow {

@@ -7,7 +7,7 @@
  */
 import { MAX_ITERATIONS, MIN_TARGET_ERROR } from './analyze.js';
 import { DEFAULT_TARGET_ERROR } from './precision.js';
-import { FINAL_ONLY_DIRECTIVES, isFinalOnly } from './types.js';
+import { isFinalOnly } from './types.js';
 import { plural } from '../../util/plural.js';
 import type {
   DeferredDirective,
@@ -28,12 +28,6 @@ const DEFAULT_STAGE_TARGET_ERRORS: readonly number[] = [1.0, 0.2, DEFAULT_TARGET
 
 /** Final-stage target error when the profile sets none. */
 const DEFAULT_FINAL_TARGET_ERROR = DEFAULT_TARGET_ERROR;
-
-/** `rewriteForStage` strips these from every stage but the final one. */
-export { FINAL_ONLY_DIRECTIVES };
-
-/** Every reason value of `result.summary.multiStage.reason`, in the order {@link multistageEligibility} checks. */
-export { MULTISTAGE_REASONS } from '../../core/resources/enums.js';
 
 /** Sim options that, set inside a profileset, make that profileset stage-sensitive. */
 const PROFILESET_STAGE_SENSITIVE: readonly SimOptionKey[] = ['target_error', 'iterations', 'deterministic'];

@@ -1,6 +1,7 @@
 /**
  * simjob's precision defaults, one place for every command, help text and piece of advice that names them.
- * Kept free of imports so program.ts can read them without loading the profile analysis.
+ * Kept free of imports so the command definitions (cli/commands/<name>/command.ts, loaded at start-up) can read them
+ * without loading the profile analysis.
  */
 
 /** The final (or only) stage's target_error when nothing sets one: simc's own default for scale factors. */

@@ -24,7 +24,7 @@ export const DEFAULT_AMOUNT = 300;
  * would be measured across breakpoints and diminishing returns, at another character; beyond it simc's stats also
  * stop being the same numbers (2,147,483,648 wraps as a 32-bit integer).
  */
-export const MAX_AMOUNT = 10_000;
+const MAX_AMOUNT = 10_000;
 
 /** `--amount`: a positive whole number of points, at most MAX_AMOUNT, with why in the error. */
 export function amountPoints(value: string): number {
@@ -46,8 +46,8 @@ export { DEFAULT_TARGET_ERROR } from '../profile/precision.js';
  * test/fixtures/simc/reports-scale-factors). Rating per percent grows with the level, so the step is smaller below
  * 90 and larger above; simjob does not carry simc's rating table, so it says so rather than guess a number.
  */
-export const SIMC_STEP_LEVEL = 90;
-export const SIMC_STEP_AT_LEVEL = 154;
+const SIMC_STEP_LEVEL = 90;
+const SIMC_STEP_AT_LEVEL = 154;
 
 /**
  * A line for a character whose level puts the default +N points far from simc's own step: above level 90 the step

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeProfile } from '../../../src/domain/profile/analyze.js';
 import {
-  MULTISTAGE_REASONS,
   findStageSensitiveDirectives,
   multistageEligibility,
   planStages,
 } from '../../../src/domain/profile/multistage.js';
+import { MULTISTAGE_REASONS } from '../../../src/core/resources/enums.js';
 import type { MultiStageReason } from '../../../src/domain/profile/types.js';
 import { BASE, readProfile, withProfilesets } from './fixtures.js';
 

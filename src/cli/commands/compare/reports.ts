@@ -1,5 +1,5 @@
 /** `compare --report`: each match as a JUnit test case (a regression fails it) and a Markdown summary. */
-import { formatNumber } from '../../../util/format.js';
+import { formatNumber, scenarioLabel } from '../../../util/format.js';
 import { junitClassName, junitXml, type TestCase } from '../../output/reports/junit.js';
 import { cell, markdownTable } from '../../output/reports/markdown.js';
 import { writeReport } from '../../output/reports/files.js';
@@ -7,7 +7,6 @@ import type { ReportTarget } from '../../output/reports/spec.js';
 import type { CompareRow } from '../../../domain/report/compare.js';
 import type { ComparisonView, Match } from '../../output/views/comparison.js';
 import { signed } from '../../output/views/result.js';
-import { scenarioLabel } from '../../../util/format.js';
 import { plural } from '../../../util/plural.js';
 import { SYNTHETIC_MARKDOWN } from '../../output/synthetic.js';
 

@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { ApiError, SimjobError } from '../../../errors.js';
 import { userAgent } from '../../../version.js';
 import { terminalSafe } from '../../../util/safe.js';
+import { shellWord } from '../../../util/shell-word.js';
 import { CAPS, readRegularFile } from '../../../util/read-file.js';
 
 /** One line of `simjob doctor`: what was checked, whether it passed, what was found, and how to fix a failure. */
@@ -39,7 +40,7 @@ export async function checkConfigDir(dir: string): Promise<Check> {
     return fail(
       'config-dir',
       `${dir} is writable by other users (mode ${octal(mode)}).`,
-      `chmod 700 ${shellQuote(dir)}`,
+      `chmod 700 ${shellWord(dir)}`,
     );
   }
   return pass('config-dir', `${dir} (mode ${octal(mode)})`);
@@ -50,19 +51,19 @@ export async function checkSettingsFile(dir: string): Promise<Check> {
   const path = join(dir, SETTINGS_FILE);
   const read = await readJson(path);
   if (read === 'missing') return pass('config-file', `${path} (none yet: only defaults and the environment apply)`);
-  if (read === 'unreadable') return fail('config-file', `${path} cannot be read.`, `chmod 644 ${shellQuote(path)}`);
+  if (read === 'unreadable') return fail('config-file', `${path} cannot be read.`, `chmod 644 ${shellWord(path)}`);
   if (read === 'invalid')
     return fail(
       'config-file',
       `${path} is not valid JSON.`,
-      `Fix or delete ${shellQuote(path)}; \`simjob config set\` writes a new one.`,
+      `Fix or delete ${shellWord(path)}; \`simjob config set\` writes a new one.`,
     );
   const mode = read.mode;
   if (process.platform !== 'win32' && mode & 0o022) {
     return fail(
       'config-file',
       `${path} is writable by other users (mode ${octal(mode)}).`,
-      `chmod 644 ${shellQuote(path)}`,
+      `chmod 644 ${shellWord(path)}`,
     );
   }
   return pass('config-file', `${path} (mode ${octal(mode)}, profiles: ${profileNames(read.data)})`);
@@ -74,20 +75,19 @@ export async function checkCredentialsFile(dir: string): Promise<Check> {
   const read = await readJson(path);
   if (read === 'missing')
     return pass('credentials-file', `${path} (none yet: \`simjob login\` creates it with mode 0600)`);
-  if (read === 'unreadable')
-    return fail('credentials-file', `${path} cannot be read.`, `chmod 600 ${shellQuote(path)}`);
+  if (read === 'unreadable') return fail('credentials-file', `${path} cannot be read.`, `chmod 600 ${shellWord(path)}`);
   if (read === 'invalid')
     return fail(
       'credentials-file',
       `${path} is not valid JSON.`,
-      `Delete ${shellQuote(path)} and run \`simjob login\` again.`,
+      `Delete ${shellWord(path)} and run \`simjob login\` again.`,
     );
   const mode = read.mode;
   if (process.platform !== 'win32' && mode & 0o077) {
     return fail(
       'credentials-file',
       `${path} is open to other users (mode ${octal(mode)}); it holds API keys.`,
-      `chmod 600 ${shellQuote(path)}`,
+      `chmod 600 ${shellWord(path)}`,
     );
   }
   return pass('credentials-file', `${path} (mode ${octal(mode)})`);
@@ -300,7 +300,7 @@ export async function checkSimc(ctx: Context, remoteSetUp = true): Promise<Check
         fail(
           name,
           `${path} (from ${source}) does not run as simc: ${probe.error}.`,
-          `Check that ${shellQuote(path)} is SimulationCraft: run alone, it prints its version line.`,
+          `Check that ${shellWord(path)} is SimulationCraft: run alone, it prints its version line.`,
         ),
       );
     } else {
@@ -366,9 +366,4 @@ function messageOf(error: unknown): string {
 
 function octal(mode: number): string {
   return `0${mode.toString(8).padStart(3, '0')}`;
-}
-
-/** Quote a path for a copy-pasted shell command only when it needs it. */
-function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_./@%+=:,~-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

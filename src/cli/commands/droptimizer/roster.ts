@@ -62,14 +62,6 @@ export async function presentRoster(
   }
 }
 
-/** One character of the run: its export, the drops planned for it and the profile that sims them. */
-export interface CharacterRun {
-  source: string;
-  exp: AddonExport;
-  plan: DropPlan;
-  profile: ProfileInput;
-}
-
 /** The export's realm (`server=twisting_nether`), or null. */
 const serverOf = (baseline: readonly string[]): string | null =>
   baseline.map((l) => /^server=(\S+)$/.exec(l)?.[1]).find(Boolean) ?? null;

@@ -1,7 +1,8 @@
 /**
  * `simjob statweights`: read a simc profile or a /simc export per character, make the stat-weights profile (one
  * profileset per stat, or simc's scale factors), and submit it through submit's own machinery (preflight, dry run,
- * remote or local, --wait, batches, scenarios). The weights are read where the job's result is shown (attach.ts).
+ * remote or local, --wait, batches, scenarios). The weights are read where the job's result is shown
+ * (cli/show-job/statweights.ts).
  */
 import { writeFileReplacing } from '../../../util/write-file.js';
 import type { Context } from '../../context.js';
@@ -90,7 +91,8 @@ function describePlan(character: Character, plan: StatWeightsPlan): string {
     plan.method === 'profilesets'
       ? `the baseline and ${plan.stats.length} profilesets adding ${formatNumber(plan.amount!)} points each`
       : "simc's scale factors";
-  // Iterations grow as 1/target_error² (precision.ts): say what the precision costs against simc's default 0.2%.
+  // Iterations grow as 1/target_error² (domain/statweights/precision.ts): say what the precision costs against
+  // simc's default 0.2%.
   const cost = (0.2 / plan.targetError) ** 2;
   const runs = plan.stats.length + 1;
   const times = formatNumber(cost, cost < 10 ? 1 : 0);

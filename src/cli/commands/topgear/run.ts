@@ -16,6 +16,7 @@ import { EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_KIND, TOPGEAR_META_KEY } fro
 import { formatNumber } from '../../../util/format.js';
 import { noun } from '../../../util/plural.js';
 import { terminalSafe } from '../../../util/safe.js';
+import { shellWord } from '../../../util/shell-word.js';
 import type { TopGearOptions } from './command.js';
 import { checkFlags, submitProfiles } from '../../submitting/submit.js';
 import { MIN_TARGET_ERROR } from '../../../domain/profile/precision.js';
@@ -149,9 +150,4 @@ async function writeProfile(ctx: Context, file: string, text: string, plan: TopG
         `Run it and read the answer with: ${topGearSubmitCommand(shellWord(file))} (add --local, or --channel).`,
     );
   return 0;
-}
-
-/** A file name as a shell word, quoted only when it needs it, for a command to copy. */
-function shellWord(text: string): string {
-  return /^[A-Za-z0-9_./@%+=:,~-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

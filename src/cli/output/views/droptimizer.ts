@@ -5,11 +5,10 @@
 import type { ResultRecord } from '../../../core/resources/schemas.js';
 import { analyseDrops, type DropResult, type DroptimizerAnswer } from '../../../domain/droptimizer/analysis.js';
 import { exportCaveat, isDroptimizerJob } from '../../../domain/job-kind.js';
-import { formatNumber } from '../../../util/format.js';
+import { formatNumber, signed } from '../../../util/format.js';
 import type { Output } from '../io.js';
 import { terminalSafe } from '../../../util/safe.js';
 import { printTable, type Column } from '../table.js';
-import { signed } from '../../../util/format.js';
 
 function droptimizerAnswer(record: ResultRecord): DroptimizerAnswer | undefined {
   const actor = record.result.summary?.mainActor;
