@@ -12,6 +12,7 @@ import { SelectionError, selectDrops, type Selection } from '../../../domain/dro
 import { DROPTIMIZER_KIND, EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_META_KEY } from '../../../domain/job-kind.js';
 import { formatNumber } from '../../../util/format.js';
 import { terminalSafe } from '../../../util/safe.js';
+import { shellWord } from '../../../util/shell-word.js';
 import { noun } from '../../../util/plural.js';
 import type { SubmitOptions } from '../../submitting/send.js';
 import type { DroptimizerCommandOptions } from './command.js';
@@ -149,7 +150,7 @@ async function writeProfile(ctx: Context, file: string, characters: CharacterRun
   if (ctx.out.json) ctx.out.printJson({ output: file, profilesets: sets, bytes: Buffer.byteLength(one.profile.text) });
   else
     ctx.out.notice(
-      `Wrote ${file} (${formatNumber(sets)} profilesets). Run it with: simjob submit ${file} --multistage`,
+      `Wrote ${file} (${formatNumber(sets)} profilesets). Run it with: simjob submit ${shellWord(file)} --multistage`,
     );
   return 0;
 }

@@ -11,6 +11,7 @@ import { readProfile, type ProfileInput } from '../../../core/jobs/submission.js
 import { STATWEIGHTS_META_KEY, statWeightsMeta, TOPGEAR_META_KEY } from '../../../domain/job-kind.js';
 import { formatNumber } from '../../../util/format.js';
 import { terminalSafe } from '../../../util/safe.js';
+import { shellWord } from '../../../util/shell-word.js';
 import { readCharacter, type Character } from '../../../domain/statweights/character.js';
 import { amountNote, DEFAULT_AMOUNT, DEFAULT_TARGET_ERROR } from '../../../domain/statweights/precision.js';
 import { statWeightsProfile, type Method, type StatWeightsPlan } from '../../../domain/statweights/profile.js';
@@ -110,6 +111,6 @@ async function writeProfile(ctx: Context, file: string, text: string): Promise<n
     );
   }
   if (ctx.out.json) ctx.out.printJson({ output: file, bytes: Buffer.byteLength(text) });
-  else ctx.out.notice(`Wrote ${file}. Run it with: simjob submit ${file}`);
+  else ctx.out.notice(`Wrote ${file}. Run it with: simjob submit ${shellWord(file)}`);
   return 0;
 }
