@@ -15,11 +15,12 @@ export function handOverOnSignals(handOver: () => Promise<void>): () => void {
   };
   const onTerm = onEnd('SIGTERM');
   const onHup = onEnd('SIGHUP');
-  process.on('SIGTSTP', onStop);
+  const jobControl = process.platform !== 'win32'; // Windows has no Ctrl-Z stop to hand over before
+  if (jobControl) process.on('SIGTSTP', onStop);
   process.on('SIGTERM', onTerm);
   process.on('SIGHUP', onHup);
   return () => {
-    process.off('SIGTSTP', onStop);
+    if (jobControl) process.off('SIGTSTP', onStop);
     process.off('SIGTERM', onTerm);
     process.off('SIGHUP', onHup);
   };
