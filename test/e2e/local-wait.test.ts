@@ -81,6 +81,17 @@ describe('submit --local --wait', () => {
     );
   });
 
+  it('with no worker running, runs the queue in its own process: no background worker starts', async () => {
+    const env = freshEnv();
+    const waiting = startWaiting(env, profileFile(env, 'quick.simc', quickProfile('Own')));
+    expect(await waiting.exited, waiting.stderr()).toBe(0);
+    const log = readFileSync(join(env.SIMJOB_DATA_DIR, 'worker.log'), 'utf8');
+    // one holder of the lock, the waiting command itself, which let it go when its job ended
+    expect(log.match(/holds the lock/g)).toHaveLength(1);
+    expect(log).toContain(`worker ${waiting.child.pid} holds the lock (concurrency 1; hosted by a waiting command)`);
+    expect(log).toMatch(new RegExp(`completed\n.* worker ${waiting.child.pid} releases the lock\n$`));
+  });
+
   it('leaves the job running on Ctrl-C; it completes, not retried', async () => {
     const env = freshEnv();
     const waiting = startWaiting(env, profileFile(env, 'slow.simc', quickProfile('Slow', SLOW)));
