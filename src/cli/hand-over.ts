@@ -6,13 +6,21 @@
  */
 import { constants } from 'node:os';
 
+/** A hand-over that has not ended by then (a webhook delivery that will not stop) does not hold the signal up. */
+const HAND_OVER_LIMIT_MS = 5_000;
+
 export function handOverOnSignals(handOver: () => Promise<void>): () => void {
-  const onStop = () => {
-    void handOver().finally(() => process.kill(process.pid, 'SIGSTOP'));
+  /** Hand over, then `then` — at the latest after HAND_OVER_LIMIT_MS (a timer that also keeps the process up). */
+  const handOverThen = (then: () => void) => {
+    const limit = setTimeout(then, HAND_OVER_LIMIT_MS);
+    void handOver().finally(() => {
+      clearTimeout(limit);
+      then();
+    });
   };
-  const onEnd = (signal: 'SIGTERM' | 'SIGHUP') => () => {
-    void handOver().finally(() => process.exit(128 + constants.signals[signal]));
-  };
+  const onStop = () => handOverThen(() => process.kill(process.pid, 'SIGSTOP'));
+  const onEnd = (signal: 'SIGTERM' | 'SIGHUP') => () =>
+    handOverThen(() => process.exit(128 + constants.signals[signal]));
   const onTerm = onEnd('SIGTERM');
   const onHup = onEnd('SIGHUP');
   const jobControl = process.platform !== 'win32'; // Windows has no Ctrl-Z stop to hand over before
