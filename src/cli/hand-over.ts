@@ -12,11 +12,15 @@ const HAND_OVER_LIMIT_MS = 5_000;
 export function handOverOnSignals(handOver: () => Promise<void>): () => void {
   /** Hand over, then `then` — at the latest after HAND_OVER_LIMIT_MS (a timer that also keeps the process up). */
   const handOverThen = (then: () => void) => {
-    const limit = setTimeout(then, HAND_OVER_LIMIT_MS);
-    void handOver().finally(() => {
+    let done = false;
+    const once = () => {
+      if (done) return;
+      done = true;
       clearTimeout(limit);
       then();
-    });
+    };
+    const limit = setTimeout(once, HAND_OVER_LIMIT_MS);
+    void handOver().finally(once);
   };
   const onStop = () => handOverThen(() => process.kill(process.pid, 'SIGSTOP'));
   const onEnd = (signal: 'SIGTERM' | 'SIGHUP') => () =>
