@@ -2,8 +2,9 @@
  * The local worker: a detached background process (dist/worker.js, started on demand by worker-process.ts),
  * single per data dir, that runs queued jobs by priority then submission order, at most `local.concurrency` at a
  * time, and exits once the queue has been empty for a short while. It is the only runner of simc: a waiting
- * `submit --local --wait` starts or wakes it and waits like `status --wait` (docs/design.md, local mode). A killed
- * worker's simc runs on (detached.ts): the next worker adopts the run (adopt.ts) rather than running simc twice.
+ * `submit --local --wait` wakes it and waits like `status --wait`, or hosts it when none runs (below; docs/design.md,
+ * "One local runner"). A killed worker's simc runs on (detached.ts): the next worker adopts the run (adopt.ts) rather
+ * than running simc twice.
  *
  * Single instance: it runs only while it holds worker.lock (a lock whose process is gone is taken over). Two
  * processes that start a worker at the same moment both try the lock; one wins, the other exits at once. Leaving is
