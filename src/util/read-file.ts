@@ -1,7 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { terminalSafeLine } from './safe.js';
-import { readAllBytes } from './prompt.js';
 
 /**
  * How much of a kind of input simjob reads before it refuses it, and why that is enough, for the error:
@@ -181,4 +180,27 @@ export function decodeOrFail(bytes: Uint8Array, label: string): string {
 /** All of stdin, at most `cap` bytes of it: `label` names it in the error ("The export on stdin"). */
 export function readStdin(stdin: NodeJS.ReadableStream, label: string, cap: SizeCap): Promise<Buffer> {
   return readAllBytes(stdin, cap.bytes, () => new UsageError(`${label} is over ${size(cap.bytes)}: ${cap.why}.`));
+}
+
+/**
+ * Read all of stdin as it came (for `submit -`, a webhook body to verify). Past `maxBytes` it stops reading and
+ * throws `tooLarge()` (`< /dev/zero` must not fill the memory).
+ */
+export async function readAllBytes(
+  stdin: NodeJS.ReadableStream,
+  maxBytes = Infinity,
+  tooLarge: () => Error = () => new Error(`stdin holds more than ${maxBytes} bytes`),
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stdin) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    total += bytes.length;
+    if (total > maxBytes) {
+      (stdin as { destroy?: () => void }).destroy?.();
+      throw tooLarge();
+    }
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks);
 }

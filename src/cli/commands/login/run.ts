@@ -3,7 +3,7 @@ import { openCredentials, openSettings } from '../../../core/config/store.js';
 import type { Context } from '../../context.js';
 import type { LoginOptions } from './command.js';
 import { ApiError, AuthError, InterruptedError, UsageError } from '../../../errors.js';
-import { readSecretLine } from '../../../util/prompt.js';
+import { readSecretLine } from '../../output/prompt.js';
 
 /**
  * Store an API key for the active profile. The key comes from a hidden prompt on a terminal, or from stdin when
@@ -41,6 +41,7 @@ export async function run(ctx: Context, _args: string[], options: LoginOptions):
 async function readKey(ctx: Context): Promise<string> {
   const key = await readSecretLine(
     ctx.stdin,
+    ctx.out.stderr,
     'Paste your API key (input hidden): ',
     () => new InterruptedError('Login cancelled.'),
   );

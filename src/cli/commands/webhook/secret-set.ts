@@ -1,7 +1,7 @@
 import { openCredentials } from '../../../core/config/store.js';
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../../errors.js';
-import { readSecretLine } from '../../../util/prompt.js';
+import { readSecretLine } from '../../output/prompt.js';
 
 /**
  * Store the signing secret for local deliveries, `listen` and `verify` in the profile's credentials (mode 0600).
@@ -11,6 +11,7 @@ export async function run(ctx: Context): Promise<void> {
   const secret = (
     await readSecretLine(
       ctx.stdin,
+      ctx.out.stderr,
       'Webhook signing secret (input hidden): ',
       () => new InterruptedError('Cancelled; nothing was stored.'),
     )

@@ -1,4 +1,5 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../errors.js';
+import { readAllBytes } from '../../util/read-file.js';
 
 /**
  * Read a secret without echoing it: a prompt on stderr, keystrokes read in raw mode from the terminal.
@@ -6,7 +7,7 @@ import { UsageError } from '../errors.js';
  */
 export function readHidden(
   stdin: NodeJS.ReadStream,
-  stderr: NodeJS.WritableStream,
+  stderr: { write(text: string): unknown },
   prompt: string,
 ): Promise<string | undefined> {
   return new Promise((resolve) => {
@@ -35,45 +36,18 @@ export function readHidden(
   });
 }
 
-/** Read all of stdin as text (for `simjob login < key.txt`, a saved --json output on stdin). */
-export async function readAll(stdin: NodeJS.ReadableStream): Promise<string> {
-  return (await readAllBytes(stdin)).toString('utf8');
-}
-
-/**
- * Read all of stdin as it came (for `submit -`, a webhook body to verify). Past `maxBytes` it stops reading and
- * throws `tooLarge()` (`< /dev/zero` must not fill the memory).
- */
-export async function readAllBytes(
-  stdin: NodeJS.ReadableStream,
-  maxBytes = Infinity,
-  tooLarge: () => Error = () => new Error(`stdin holds more than ${maxBytes} bytes`),
-): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stdin) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    total += bytes.length;
-    if (total > maxBytes) {
-      (stdin as { destroy?: () => void }).destroy?.();
-      throw tooLarge();
-    }
-    chunks.push(bytes);
-  }
-  return Buffer.concat(chunks);
-}
-
 /**
  * A secret typed at a hidden prompt on a terminal, or else the first non-blank line of stdin ('' when there is
  * none). Never from a flag value: flags end up in shell history and `ps`. Ctrl-C at the prompt throws `cancelled()`.
  */
 export async function readSecretLine(
   stdin: NodeJS.ReadableStream & { isTTY?: boolean },
+  stderr: { write(text: string): unknown },
   prompt: string,
   cancelled: () => Error,
 ): Promise<string> {
   if (stdin.isTTY) {
-    const value = await readHidden(stdin as NodeJS.ReadStream, process.stderr, prompt);
+    const value = await readHidden(stdin as NodeJS.ReadStream, stderr, prompt);
     if (value === undefined) throw cancelled();
     return value;
   }
