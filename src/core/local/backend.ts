@@ -264,7 +264,9 @@ export class LocalBackend implements JobBackend, ChangeNotifier, WaitHosting {
     let job = await this.mustRead(id);
     if (isWaiting(job.status)) {
       job = (await expireIfDue(this.store, job)) ?? job;
-      if (!isTerminal(job.status)) {
+      // Ended here (its queue time ran out): a webhook job has its job.terminal event for a worker to deliver.
+      if (isTerminal(job.status) && job.webhook) await this.startWorker();
+      else if (!isTerminal(job.status)) {
         // A job whose folder the worker cannot lock (unwritable, a folder where its lock belongs) is skipped by it:
         // the waiting user hears why here rather than waiting for ever.
         await this.store.updateJob(id, () => undefined);
@@ -279,7 +281,8 @@ export class LocalBackend implements JobBackend, ChangeNotifier, WaitHosting {
       if (isOrphan(job, await liveWorker(this.store))) {
         await recoverJob(this.store, job);
         job = await this.mustRead(id);
-        if (!isTerminal(job.status)) await this.startWorker();
+        // retried (queued again), or ended with a webhook event to deliver: either way a worker's work
+        if (!isTerminal(job.status) || job.webhook) await this.startWorker();
       }
     }
     return job;
@@ -344,7 +347,10 @@ export class LocalBackend implements JobBackend, ChangeNotifier, WaitHosting {
         },
         (current) => isWaiting(current.status),
       );
-      if (ended) return fetched({ success: true, id, status: 'cancelled', cancelRequestedAt: now });
+      if (ended) {
+        if (ended.webhook) await this.startWorker(); // to deliver its job.terminal event
+        return fetched({ success: true, id, status: 'cancelled', cancelRequestedAt: now });
+      }
       // It started meanwhile: cancel it as a running job.
       return this.cancel(id);
     }

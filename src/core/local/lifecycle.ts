@@ -27,7 +27,7 @@ export const CREDENTIALS_FILE = 'apikey.txt';
 /**
  * End a job if it is not terminal yet and `when` still holds under its lock. Returns the ended job, or undefined
  * when someone else ended or moved it first. The one place that queues the `job.terminal` webhook event, so it is
- * queued once per job.
+ * queued once per job; a worker delivers it (a caller that is none, the backend, makes sure one runs).
  */
 export async function finishJob(
   store: LocalStore,
@@ -58,12 +58,8 @@ export async function finishJob(
   // A job that ran left the queue when it was claimed (its marker moved to running/): only a waiting one has a
   // queue marker to remove.
   await Promise.all([wasWaiting ? store.dequeue(job) : undefined, store.unmarkRunning(id)]);
-  if (job.webhook) {
-    // The worker delivers it with retries (src/core/webhook/local.ts); started if none runs (the caller may be `cancel`).
-    await queueTerminalEvent(job, store);
-    const { ensureWorker } = await import('./worker-process.js');
-    await ensureWorker(store, process.env);
-  }
+  // The worker delivers it with retries (src/core/webhook/local.ts).
+  if (job.webhook) await queueTerminalEvent(job, store);
   return job;
 }
 
