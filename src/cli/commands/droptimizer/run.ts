@@ -4,6 +4,7 @@
  * a roster: one job per character, run as a batch, ending in one character × item matrix.
  */
 import type { Context } from '../../context.js';
+import { writeProfileFile } from '../profile-file.js';
 import { UsageError } from '../../../errors.js';
 import { readAddonExport } from '../addon-input.js';
 import { planDrops } from '../../../domain/droptimizer/plan.js';
@@ -20,7 +21,6 @@ import type { CharacterRun } from './roster.js';
 import { checkFlags, submitProfiles } from '../../submitting/submit.js';
 import { hasGlob } from '../../submitting/globs.js';
 import type { ReportTarget } from '../../output/reports/spec.js';
-import { writeFileReplacing } from '../../../util/write-file.js';
 
 export type DroptimizerOptions = DroptimizerCommandOptions;
 
@@ -138,14 +138,7 @@ async function writeProfile(ctx: Context, file: string, characters: CharacterRun
       'Name one export, or drop -o.',
     );
   const [one] = characters as [CharacterRun];
-  try {
-    await writeFileReplacing(file, one.profile.text);
-  } catch (error) {
-    throw new UsageError(
-      `Cannot write ${file}: ${(error as Error).message}.`,
-      'Check the folder exists and is writable.',
-    );
-  }
+  await writeProfileFile(file, one.profile.text);
   const sets = one.plan.sets.length;
   if (ctx.out.json) ctx.out.printJson({ output: file, profilesets: sets, bytes: Buffer.byteLength(one.profile.text) });
   else

@@ -4,8 +4,8 @@
  * remote or local, --wait, batches, scenarios). The weights are read where the job's result is shown
  * (cli/show-job/statweights.ts).
  */
-import { writeFileReplacing } from '../../../util/write-file.js';
 import type { Context } from '../../context.js';
+import { writeProfileFile } from '../profile-file.js';
 import { UsageError } from '../../../errors.js';
 import { readProfile, type ProfileInput } from '../../../core/jobs/submission.js';
 import { STATWEIGHTS_META_KEY, statWeightsMeta, TOPGEAR_META_KEY } from '../../../domain/job-kind.js';
@@ -102,14 +102,7 @@ function describePlan(character: Character, plan: StatWeightsPlan): string {
 }
 
 async function writeProfile(ctx: Context, file: string, text: string): Promise<number> {
-  try {
-    await writeFileReplacing(file, text);
-  } catch (error) {
-    throw new UsageError(
-      `Cannot write ${file}: ${(error as Error).message}.`,
-      'Check the folder exists and is writable.',
-    );
-  }
+  await writeProfileFile(file, text);
   if (ctx.out.json) ctx.out.printJson({ output: file, bytes: Buffer.byteLength(text) });
   else ctx.out.notice(`Wrote ${file}. Run it with: simjob submit ${shellWord(file)}`);
   return 0;

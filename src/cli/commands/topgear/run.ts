@@ -2,8 +2,8 @@
  * `simjob topgear`: read the addon export, build the gear combinations, and submit them as one profileset job
  * through submit's own machinery (preflight, dry run, remote or local, --wait).
  */
-import { writeFileReplacing } from '../../../util/write-file.js';
 import type { Context } from '../../context.js';
+import { writeProfileFile } from '../profile-file.js';
 import { UsageError } from '../../../errors.js';
 import { MAX_PROFILE_BYTES } from '../../../core/resources/schemas.js';
 import type { AddonExport } from '../../../domain/addon/export.js';
@@ -134,14 +134,7 @@ function checkServiceSize(bytes: number, plan: TopGearPlan, estimate = false): v
 }
 
 async function writeProfile(ctx: Context, file: string, text: string, plan: TopGearPlan): Promise<number> {
-  try {
-    await writeFileReplacing(file, text);
-  } catch (error) {
-    throw new UsageError(
-      `Cannot write ${file}: ${(error as Error).message}.`,
-      'Check the folder exists and is writable.',
-    );
-  }
+  await writeProfileFile(file, text);
   const bytes = Buffer.byteLength(text);
   if (ctx.out.json) ctx.out.printJson({ output: file, combinations: plan.count, profilesets: plan.count - 1, bytes });
   else
