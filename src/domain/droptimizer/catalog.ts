@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import { UsageError } from '../../errors.js';
-import type { ArmorType, PrimaryStat, Role, WeaponType } from '../game/specs.js';
+import { ARMOR_TYPES, PRIMARY_STATS, ROLES, WEAPON_TYPES } from '../game/specs.js';
 import { DIFFICULTIES, type Difficulty } from './choices.js';
 
 export const CATALOG_FORMAT = 'simjob-droptimizer-catalog/1';
@@ -66,29 +66,6 @@ const source = z.union([
     .strict(),
 ]);
 export type ItemSource = z.infer<typeof source>;
-
-const ARMOR_TYPES = ['cloth', 'leather', 'mail', 'plate'] as const satisfies readonly ArmorType[];
-const PRIMARY_STATS = ['strength', 'agility', 'intellect'] as const satisfies readonly PrimaryStat[];
-const ROLES = ['tank', 'healer', 'damage'] as const satisfies readonly Role[];
-const WEAPON_TYPES = [
-  'axe_1h',
-  'axe_2h',
-  'bow',
-  'crossbow',
-  'dagger',
-  'fist',
-  'gun',
-  'mace_1h',
-  'mace_2h',
-  'polearm',
-  'staff',
-  'sword_1h',
-  'sword_2h',
-  'warglaive',
-  'wand',
-  'shield',
-  'off_hand',
-] as const satisfies readonly WeaponType[];
 
 /** Who a trinket is for: the game's Encounter Journal loot filter, as specs (`warrior/arms`) and in summary. */
 const trinketFor = z

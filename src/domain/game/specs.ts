@@ -5,31 +5,36 @@
  * source each group comes from is named beside it (simulationcraft/simc, branch midnight).
  */
 
-export type ArmorType = 'cloth' | 'leather' | 'mail' | 'plate';
-export type PrimaryStat = 'strength' | 'agility' | 'intellect';
-export type Role = 'tank' | 'healer' | 'damage';
+export const ARMOR_TYPES = ['cloth', 'leather', 'mail', 'plate'] as const;
+export const PRIMARY_STATS = ['strength', 'agility', 'intellect'] as const;
+export const ROLES = ['tank', 'healer', 'damage'] as const;
 /**
  * simc's weapon subclass spelling (`util::weapon_subclass_string`), split one-handed/two-handed; `shield` and
  * `off_hand` (an item held in the off hand, "frill") for the off-hand slot's non-weapons.
  */
-export type WeaponType =
-  | 'axe_1h'
-  | 'axe_2h'
-  | 'bow'
-  | 'crossbow'
-  | 'dagger'
-  | 'fist'
-  | 'gun'
-  | 'mace_1h'
-  | 'mace_2h'
-  | 'polearm'
-  | 'staff'
-  | 'sword_1h'
-  | 'sword_2h'
-  | 'warglaive'
-  | 'wand'
-  | 'shield'
-  | 'off_hand';
+export const WEAPON_TYPES = [
+  'axe_1h',
+  'axe_2h',
+  'bow',
+  'crossbow',
+  'dagger',
+  'fist',
+  'gun',
+  'mace_1h',
+  'mace_2h',
+  'polearm',
+  'staff',
+  'sword_1h',
+  'sword_2h',
+  'warglaive',
+  'wand',
+  'shield',
+  'off_hand',
+] as const;
+export type ArmorType = (typeof ARMOR_TYPES)[number];
+export type PrimaryStat = (typeof PRIMARY_STATS)[number];
+export type Role = (typeof ROLES)[number];
+export type WeaponType = (typeof WEAPON_TYPES)[number];
 
 export interface SpecFacts {
   /** simc's class token, as in the line that declares the player (`demonhunter="Name"`). */
