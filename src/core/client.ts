@@ -11,8 +11,7 @@ import { Config } from './config/resolve.js';
 import { JobUnsuccessfulError, UsageError } from '../errors.js';
 import type { JobBackend } from './jobs/backend.js';
 import { readOutcome } from './jobs/outcome.js';
-import { isTerminal } from './jobs/states.js';
-import { checkIdempotencyKey, newIdempotencyKey } from './jobs/submission.js';
+import { checkIdempotencyKey, checkRequestShape, newIdempotencyKey } from './jobs/submission.js';
 import { waitForTerminal } from './jobs/wait.js';
 import type { LocalOptions, LocalSettings } from './local/options.js';
 import { userAgent as simjobUserAgent } from '../version.js';
@@ -278,7 +277,6 @@ class JobClient implements Client {
     let idempotencyKey = options.idempotencyKey;
     if (idempotencyKey !== undefined) checkIdempotencyKey(idempotencyKey);
     if (backend.kind === 'remote') {
-      const { checkRequestShape } = await import('./jobs/submission.js');
       await checkRequestShape(request);
       idempotencyKey ??= newIdempotencyKey();
     }
@@ -316,7 +314,7 @@ class JobClient implements Client {
     const { id } = await this.submit(profile, options);
     const last = await this.wait(id, options);
     const record = await this.result(id);
-    if (last.status !== 'completed' || !isTerminal(record.status) || record.status !== 'completed') {
+    if (last.status !== 'completed' || record.status !== 'completed') {
       const why = record.errorCode
         ? ` (${record.errorCode}${record.statusReason ? `: ${record.statusReason}` : ''})`
         : '';

@@ -57,8 +57,6 @@ function build() {
       z.looseObject({
         pid: z.number(),
         nonce: z.string(),
-        cli: z.optional(z.boolean()),
-        processStart: z.optional(z.string()),
       }),
     ),
     simcPid: nnum,
