@@ -6,9 +6,9 @@
  */
 import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { awaitGroup, groupAlive, LET_GO } from './detached.js';
+import { awaitGroup, groupAlive } from './detached.js';
 import type { Ending } from './lifecycle.js';
-import { readLog, readPass, SINGLE_PASS_FILES, type RunDeps } from './pass.js';
+import { leavesRun, readLog, readPass, SINGLE_PASS_FILES, type RunDeps } from './pass.js';
 import { endSinglePass } from './runner.js';
 import type { LocalJob, LocalStore } from './store.js';
 
@@ -45,8 +45,7 @@ export async function finishAdopted(deps: RunDeps, job: LocalJob): Promise<Endin
   const stop = new AbortController();
   let onStop: () => void = () => undefined;
   const leaving = new Promise<undefined>((leave) => {
-    onStop = () =>
-      deps.stop.reason === 'shutdown' || deps.stop.reason === LET_GO ? leave(undefined) : stop.abort(deps.stop.reason);
+    onStop = () => (leavesRun(deps.stop.reason) ? leave(undefined) : stop.abort(deps.stop.reason));
     if (deps.stop.aborted) onStop();
     else deps.stop.addEventListener('abort', onStop, { once: true });
   });

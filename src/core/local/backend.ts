@@ -173,7 +173,8 @@ export class LocalBackend implements JobBackend, ChangeNotifier, WaitHosting {
 
   private async startWorker(): Promise<void> {
     try {
-      if (this.waits > 0 && (await this.host?.host())) return;
+      // A wait hosts the queue only when no worker runs it (a look at worker.lock, before a Worker is made).
+      if (this.waits > 0 && !(await liveWorker(this.store)) && (await this.host?.host())) return;
       await ensureWorker(this.store, this.options.workerEnv);
     } catch (error) {
       if (!(error instanceof LocalError)) throw error;

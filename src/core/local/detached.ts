@@ -8,19 +8,11 @@
  * simc's parent, gets the status; a worker that adopted the run is not simc's parent and never learns it, so it
  * judges the run by what simc left (pass.ts: an ending with no known status).
  */
-import {
-  accessSync,
-  constants as fsConstants,
-  openSync,
-  closeSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-} from 'node:fs';
+import { accessSync, constants as fsConstants, openSync, closeSync, readdirSync, readSync } from 'node:fs';
 import type { SimcExit, SimcRunSpec } from './simc.js';
 import { childProcess } from '../../util/child-process.js';
 import { errnoCode } from '../../util/errno.js';
-import { isAlive } from './pids.js';
+import { isAlive, procStat } from './pids.js';
 
 /** How often the stdout file is read for new progress lines. */
 const TAIL_MS = 100;
@@ -53,13 +45,8 @@ export function groupAlive(pgid: number): boolean {
 function othersLiveInGroup(pgid: number): boolean {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(group) === pgid && state !== 'Z') return true;
-    } catch {
-      // gone meanwhile
-    }
+    const [state, , group] = procStat(name) ?? []; // none: gone meanwhile
+    if (Number(group) === pgid && state !== 'Z') return true;
   }
   return false;
 }

@@ -51,6 +51,9 @@ export function simcArgs(files: PassFiles): string[] {
  */
 export type StopReason = 'cancel' | 'timeout' | 'shutdown' | typeof LET_GO;
 
+/** A stop that leaves the job to another run of it (a retry, or an adoption): no ending is recorded. */
+export const leavesRun = (reason: unknown): boolean => reason === 'shutdown' || reason === LET_GO;
+
 export interface RunDeps {
   store: LocalStore;
   env: NodeJS.ProcessEnv;
@@ -193,7 +196,7 @@ export async function readPass(
     ending: { ...base, status, errorCode, statusReason },
   });
 
-  if (stopped === 'shutdown' || stopped === LET_GO) return { ok: false, ending: undefined };
+  if (leavesRun(stopped)) return { ok: false, ending: undefined };
   if (stopped === 'cancel')
     return end('cancelled', 'user_cancelled', 'Cancelled on request while running; simc was stopped.');
   if (stopped === 'timeout') {

@@ -14,12 +14,8 @@ export function isAlive(pid: number): boolean {
     return errnoCode(error) === 'EPERM';
   }
   if (process.platform === 'linux') {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-    } catch {
-      return false; // gone between the two checks
-    }
+    const state = procStat(pid)?.[0];
+    return state !== undefined && state !== 'Z'; // undefined: gone between the two checks
   }
   return true;
 }
@@ -29,13 +25,7 @@ export function isAlive(pid: number): boolean {
  * is not counted. False elsewhere, where it cannot be told.
  */
 export function isStopped(pid: number): boolean {
-  if (process.platform !== 'linux') return false;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'T';
-  } catch {
-    return false;
-  }
+  return process.platform === 'linux' && procStat(pid)?.[0] === 'T';
 }
 
 /** The process that had this pid and start time is gone: the pid is dead, or now another process's. */
@@ -48,10 +38,17 @@ export function isGone(pid: number, start: string | null | undefined): boolean {
  * later one given the same pid; undefined elsewhere or when it is gone.
  */
 export function processStart(pid: number): string | undefined {
-  if (process.platform !== 'linux') return undefined;
+  return process.platform === 'linux' ? procStat(pid)?.[19] : undefined;
+}
+
+/**
+ * Linux: the fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses, so it is cut
+ * at the last ")"): [0] the state, [2] the process group, [19] the start time. Undefined when it cannot be read.
+ */
+export function procStat(pid: number | string): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }

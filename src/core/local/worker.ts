@@ -67,8 +67,6 @@ const MAX_SKIP_MS = 5 * 60_000;
 export class Worker {
   private lock: HeldLock | undefined;
   private readonly running = new Map<string, Run>();
-  /** Leave the runs going rather than stop them (a hand-over, or the lock lost to another worker). */
-  private lettingGo = false;
   /** Jobs whose simc has ended while their result is written: their room goes to the next job's simc already. */
   private readonly simcEnded = new Set<string>();
   /** Queue deadlines (maxQueueSeconds) of the queued jobs seen, null for none. */
@@ -112,12 +110,13 @@ export class Worker {
     this.watchQueue();
     for (const signal of [this.o.shutdown, this.o.handOver])
       signal?.addEventListener('abort', () => this.wake(), { once: true });
-    let keptLock: boolean;
+    let keptLock = true;
     try {
       await recoverInterrupted(this.o.store);
       keptLock = await this.loop();
     } finally {
-      if (this.lettingGo || this.o.handOver?.aborted) await this.letGoAll();
+      // Runs are left going on a hand-over, or when another worker took the lock (they are its to adopt).
+      if (!keptLock || this.o.handOver?.aborted) await this.letGoAll();
       else await this.stopAll('shutdown');
       await this.deliveries.stop();
       for (const watcher of this.watchers) watcher.close();
@@ -185,7 +184,6 @@ export class Worker {
           // Another worker owns the data dir now: touch nothing more (our runs are its orphans to adopt or recover).
           this.o.log(`worker ${process.pid} lost the lock; stopping`);
           this.lock = undefined;
-          this.lettingGo = true;
           return false;
         }
         const queued = await this.o.store.queuedIds();
