@@ -6,7 +6,7 @@ import { loadCatalog } from './catalog/load.js';
 import type { Difficulty, SourceKind } from '../domain/droptimizer/choices.js';
 import { planDrops } from '../domain/droptimizer/plan.js';
 import { droptimizerProfile } from '../domain/droptimizer/profile.js';
-import { SelectionError, selectDrops } from '../domain/droptimizer/sources.js';
+import { selectDrops } from '../domain/droptimizer/sources.js';
 import { characterOf, readExport, type PlannedProfile } from '../domain/index.js';
 import { DROPTIMIZER_KIND, TOPGEAR_META_KEY } from '../domain/job-kind.js';
 import { UsageError } from '../errors.js';
@@ -28,19 +28,13 @@ export interface DroptimizerOptions {
 export async function planDroptimizer(exportText: string, options: DroptimizerOptions = {}): Promise<PlannedProfile> {
   const exp = readExport(exportText);
   const catalog = await loadCatalog(options.catalog, { env: {} });
-  let selection;
-  try {
-    selection = selectDrops(catalog, {
-      ...(options.instances ? { instances: options.instances } : {}),
-      ...(options.source ? { source: options.source } : {}),
-      ...(options.difficulty ? { difficulty: options.difficulty } : {}),
-      ...(options.keystone !== undefined ? { keystone: options.keystone } : {}),
-      ...(options.upgraded ? { upgraded: true } : {}),
-    });
-  } catch (error) {
-    if (error instanceof SelectionError) throw new UsageError(error.message, error.hint);
-    throw error;
-  }
+  const selection = selectDrops(catalog, {
+    ...(options.instances ? { instances: options.instances } : {}),
+    ...(options.source ? { source: options.source } : {}),
+    ...(options.difficulty ? { difficulty: options.difficulty } : {}),
+    ...(options.keystone !== undefined ? { keystone: options.keystone } : {}),
+    ...(options.upgraded ? { upgraded: true } : {}),
+  });
   const plan = planDrops(exp, selection.drops);
   if (plan.sets.length === 0)
     throw new UsageError(`Nothing in ${selection.description} fits ${exp.characterName}'s slots.`);

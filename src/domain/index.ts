@@ -20,7 +20,7 @@ import { DEFAULT_STATS, parseStats, primaryStat } from './statweights/stats.js';
 import type { StatWeights } from './statweights/weights.js';
 import { topGearAnswer as answerOfTopGear, type TopGearAnswer } from './topgear/answer.js';
 import { planTopGear as planCombinations } from './topgear/combinations.js';
-import { DEFAULT_MAX_COMBOS, parseSlots, SlotsError } from './topgear/groups.js';
+import { DEFAULT_MAX_COMBOS, parseSlots } from './topgear/groups.js';
 import { suggestSlots } from './topgear/limit.js';
 import { topGearProfile } from './topgear/profile.js';
 import type { ResultRecord, Summary } from '../core/resources/types.js';
@@ -82,13 +82,7 @@ export interface TopGearOptions {
 /** Top gear: every combination of the export's equipped, bag and vault items, as one profileset profile. */
 export function planTopGear(exportText: string, options: TopGearOptions = {}): PlannedProfile {
   const exp = readExport(exportText);
-  let slots;
-  try {
-    slots = options.slots === undefined ? undefined : parseSlots(options.slots.join(','));
-  } catch (error) {
-    if (error instanceof SlotsError) throw new UsageError(error.message);
-    throw error;
-  }
+  const slots = options.slots === undefined ? undefined : parseSlots(options.slots.join(','));
   const plan = planCombinations(exp, {
     ...(slots ? { slots } : {}),
     ...(options.talents ? { talents: options.talents } : {}),

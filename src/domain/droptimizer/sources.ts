@@ -2,6 +2,7 @@
  * Which drops a droptimizer run tries: the instances named (or every raid, or every dungeon, or for the Great Vault
  * both), at one raid difficulty and keystone level, as dropped or fully upgraded.
  */
+import { UsageError } from '../../errors.js';
 import { closest } from '../../util/similar.js';
 import type { SourceKind } from './choices.js';
 import type { Catalog, CatalogItem, Difficulty, Encounter, Instance, ItemBuild, ItemSource } from './catalog.js';
@@ -33,14 +34,8 @@ export interface Selection {
   description: string;
 }
 
-export class SelectionError extends Error {
-  constructor(
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
-  }
-}
+/** A selection (--instance, --source, --difficulty) that names nothing to sim: a bad input, exit 2. */
+export class SelectionError extends UsageError {}
 
 /** Instance names compared without case, apostrophes, dashes or a leading "the". */
 const key = (name: string) =>

@@ -1,4 +1,5 @@
 /** Slot groups: what `--slots` names, and the gear slots each one varies together. */
+import { UsageError } from '../../errors.js';
 import type { Slot } from '../addon/items.js';
 
 export const GROUPS = {
@@ -44,7 +45,8 @@ const ALIASES: Record<string, Group> = {
   off_hand: 'weapon',
 };
 
-export class SlotsError extends Error {}
+/** A --slots list with an unknown or no group: a bad input, exit 2. */
+export class SlotsError extends UsageError {}
 
 /** `--slots trinket,finger` → the groups, in their usual order. Unknown names throw with the list of valid ones. */
 export function parseSlots(list: string): Group[] {

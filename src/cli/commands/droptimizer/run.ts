@@ -9,7 +9,7 @@ import { UsageError } from '../../../errors.js';
 import { readAddonExport } from '../addon-input.js';
 import { planDrops } from '../../../domain/droptimizer/plan.js';
 import { droptimizerProfile } from '../../../domain/droptimizer/profile.js';
-import { SelectionError, selectDrops, type Selection } from '../../../domain/droptimizer/sources.js';
+import { selectDrops, type Selection } from '../../../domain/droptimizer/sources.js';
 import { DROPTIMIZER_KIND, EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_META_KEY } from '../../../domain/job-kind.js';
 import { formatNumber } from '../../../util/format.js';
 import { terminalSafe } from '../../../util/safe.js';
@@ -43,13 +43,7 @@ export async function run(ctx: Context, args: string[], options: DroptimizerOpti
       if (ctx.debugLevel > 0) ctx.out.err(`${ctx.out.ce.dim(terminalSafe(`catalog ${url}: ${reason}`))}\n`);
     },
   });
-  let selection: Selection;
-  try {
-    selection = selectDrops(catalog, { ...options, instances: options.instance });
-  } catch (error) {
-    if (error instanceof SelectionError) throw new UsageError(error.message, error.hint);
-    throw error;
-  }
+  const selection = selectDrops(catalog, { ...options, instances: options.instance });
   if (selection.drops.length === 0)
     throw new UsageError(
       `The ${catalog.title} catalog has no drops for ${selection.description}.`,

@@ -9,7 +9,7 @@ import { MAX_PROFILE_BYTES } from '../../../core/resources/schemas.js';
 import type { AddonExport } from '../../../domain/addon/export.js';
 import { readAddonExport } from '../addon-input.js';
 import { planTopGear, type TopGearPlan } from '../../../domain/topgear/combinations.js';
-import { DEFAULT_MAX_COMBOS, parseSlots, SlotsError, type Group } from '../../../domain/topgear/groups.js';
+import { DEFAULT_MAX_COMBOS, parseSlots, type Group } from '../../../domain/topgear/groups.js';
 import { suggestSlots } from '../../../domain/topgear/limit.js';
 import { topGearProfile, topGearSubmitCommand } from '../../../domain/topgear/profile.js';
 import { EXPORT_META_KEY, EXPORT_UNCHECKED, TOPGEAR_KIND, TOPGEAR_META_KEY } from '../../../domain/job-kind.js';
@@ -81,12 +81,7 @@ function nothingToSwapHint(exp: AddonExport): string {
 
 function readSlots(list: string | undefined): Group[] | undefined {
   if (list === undefined) return undefined;
-  try {
-    return parseSlots(list);
-  } catch (error) {
-    if (error instanceof SlotsError) throw new UsageError(error.message);
-    throw error;
-  }
+  return parseSlots(list);
 }
 
 /** On stderr: how many combinations, per slot group, and what was left out and why. */
