@@ -37,7 +37,7 @@ export interface GroupPlan {
    * so that a limit is checked before any pair is built (5,000 bag trinkets make 12.5 million pairs).
    */
   counts: [number, number];
-  /** Every choice, the group as equipped first: built on the first call, only once the count has been accepted. */
+  /** Every choice, the group as equipped first: built when asked (by combinations()), once the count is accepted. */
   choices: () => GroupChoice[];
 }
 
@@ -96,7 +96,7 @@ export function planTopGear(exp: AddonExport, options: PlanOptions = {}): TopGea
   note('shirt/tabard item', '(cosmetic)', otherSlots.length);
 
   const loadouts = loadoutsFor(exp, options.talents ?? 'active', note);
-  const counts = groups.map(choiceCounts);
+  const counts = groups.map((g) => g.counts);
   const count = countCombinations(counts) * loadouts.length;
   const unconstrained = counts.reduce((n, [n0, n1]) => n * (n0 + n1), 1) * loadouts.length;
   note('combination', 'with more than one vault item (the vault gives one)', unconstrained - count);
@@ -106,11 +106,6 @@ export function planTopGear(exp: AddonExport, options: PlanOptions = {}): TopGea
     count,
     leftOut: [...leftOut.values()].map((e) => `${formatNumber(e.n)} ${noun(e.n, e.noun)} ${e.rest}`),
   };
-}
-
-/** How many choices of a group hold no vault item (n0) and one (n1). */
-export function choiceCounts(g: Pick<GroupPlan, 'counts'>): [number, number] {
-  return g.counts;
 }
 
 /** Combinations of groups with at most one vault item in all: ∏n0 + Σ_g n1_g · ∏_{h≠g} n0_h. */
@@ -146,22 +141,17 @@ export function* combinations(plan: TopGearPlan): Generator<Combination> {
 type Note = (noun: string, rest: string, n?: number) => void;
 type Counted = Pick<GroupPlan, 'counts' | 'choices'>;
 
-/** Build on the first call only, and keep the list: combinations() and the profile ask for it once each. */
-function once<T>(build: () => T): () => T {
-  let built: { value: T } | undefined;
-  return () => (built ??= { value: build() }).value;
-}
-
 /** The candidates of some slots: equipped first, then bags, then vault; an identical item line counts once. */
 function candidatesOf(exp: AddonExport, slots: readonly Slot[], note: Note): Candidate[] {
   const items: AddonItem[] = [];
   const seen = new Set<string>();
   for (const slot of slots) {
     const worn = exp.equipped[slot];
-    if (worn && !seen.has(worn.options)) {
+    // both slots may wear the same line: each is still what its slot holds
+    if (worn) {
       seen.add(worn.options);
       items.push(worn);
-    } else if (worn) items.push(worn); // both slots wear the same line: each is still what its slot holds
+    }
   }
   for (const item of [...exp.bags, ...exp.vault]) {
     if (!slots.includes(item.slot)) continue;
@@ -193,11 +183,11 @@ function singlePlan(exp: AddonExport, slot: Slot, note: Note): Counted {
   const equipped = exp.equipped[slot];
   const others = candidates.filter((c) => c.item !== equipped);
   const vault = others.filter(isVault).length;
-  const choices = once(() => {
+  const choices = () => {
     const list: GroupChoice[] = [{ changes: [], vault: 0 }];
     for (const c of others) list.push({ changes: [{ slot, candidate: c }], vault: isVault(c) ? 1 : 0 });
     return list;
-  });
+  };
   return { counts: [1 + others.length - vault, vault], choices };
 }
 
@@ -233,7 +223,7 @@ function pairPlan(exp: AddonExport, [first, second]: [Slot, Slot], note: Note): 
   const wornPair = worn1 && worn2 && worn1 !== worn2 && worn1.id !== worn2.id ? 1 : 0;
   const counts: [number, number] = [1 + pairsOf(plain) - plainSameId - wornPair, oneVault];
 
-  const choices = once(() => {
+  const choices = () => {
     const list: GroupChoice[] = [{ changes: [], vault: 0 }];
     for (let i = 0; i < candidates.length; i++) {
       for (let j = i + 1; j < candidates.length; j++) {
@@ -250,7 +240,7 @@ function pairPlan(exp: AddonExport, [first, second]: [Slot, Slot], note: Note): 
       }
     }
     return list;
-  });
+  };
   return { counts, choices };
 }
 
@@ -275,7 +265,7 @@ function weaponPlan(exp: AddonExport, note: Note): Counted {
   const noWeapon = mains.length > 0 && !exp.equipped.main_hand ? 1 : 0;
   const counts: [number, number] = [m0 * o0 + noWeapon, m1 * o0 + m0 * o1];
 
-  const choices = once(() => {
+  const choices = () => {
     const list: GroupChoice[] = [];
     for (const m of mains.length ? mains : [null]) {
       for (const o of offs.length ? offs : [null]) {
@@ -290,7 +280,7 @@ function weaponPlan(exp: AddonExport, note: Note): Counted {
     }
     if (list[0]?.changes.length) list.unshift({ changes: [], vault: 0 }); // no weapon worn
     return list;
-  });
+  };
   return { counts, choices };
 }
 

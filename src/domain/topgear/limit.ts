@@ -1,5 +1,5 @@
 /** What `--max-combos` says when there are too many: the `--slots` that would bring the count under the limit. */
-import { choiceCounts, countCombinations, type TopGearPlan } from './combinations.js';
+import { countCombinations, type TopGearPlan } from './combinations.js';
 import type { Group } from './groups.js';
 
 export interface SlotsSuggestion {
@@ -13,7 +13,7 @@ export interface SlotsSuggestion {
  */
 export function suggestSlots(plan: TopGearPlan, max: number): SlotsSuggestion | null {
   const varying = plan.groups;
-  const counts = varying.map(choiceCounts);
+  const counts = varying.map((g) => g.counts);
   const loadouts = plan.loadouts.length;
   let best: SlotsSuggestion | null = null;
   for (let mask = 1; mask < 1 << varying.length; mask++) {
