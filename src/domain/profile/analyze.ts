@@ -6,6 +6,7 @@
  * Sources: `/work/shared/simc/contract.md` §1.3, §1.5, §1.6, §2 and simc's `option.cpp`, `sim.cpp`,
  * `profileset.cpp`; `/work/shared/spec/service-notes.md` §9.
  */
+import { MIN_TARGET_ERROR } from './precision.js';
 import { expandTemplates, splitOption, tokenize, type Token, type TokenizedProfile } from './tokenize.js';
 import {
   SIM_OPTIONS_OF_INTEREST,
@@ -55,10 +56,6 @@ export function isActorDirective(key: string): boolean {
 
 /** Service iteration bound (notes §9). */
 export const MAX_ITERATIONS = 250_000;
-import { MIN_TARGET_ERROR } from './precision.js';
-
-export { MIN_TARGET_ERROR };
-
 const SIM_OPTION_SET: ReadonlySet<string> = new Set<string>(SIM_OPTIONS_OF_INTEREST);
 function isSimOptionOfInterest(key: string): key is SimOptionKey {
   return SIM_OPTION_SET.has(key);

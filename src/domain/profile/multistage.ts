@@ -5,8 +5,8 @@
  * of the leaders, and re-sims the survivors at finer precision. This module decides whether an input can be
  * run that way and with which stages; `rewrite.ts` produces each stage's input.
  */
-import { MAX_ITERATIONS, MIN_TARGET_ERROR } from './analyze.js';
-import { DEFAULT_TARGET_ERROR } from './precision.js';
+import { MAX_ITERATIONS } from './analyze.js';
+import { DEFAULT_TARGET_ERROR, MIN_TARGET_ERROR } from './precision.js';
 import { isFinalOnly } from './types.js';
 import { plural } from '../../util/plural.js';
 import type {
@@ -25,9 +25,6 @@ const MIN_MULTISTAGE_CANDIDATES = 4;
 
 /** Target errors of the default stages, coarse to fine (service notes §15). */
 const DEFAULT_STAGE_TARGET_ERRORS: readonly number[] = [1.0, 0.2, DEFAULT_TARGET_ERROR];
-
-/** Final-stage target error when the profile sets none. */
-const DEFAULT_FINAL_TARGET_ERROR = DEFAULT_TARGET_ERROR;
 
 /** Sim options that, set inside a profileset, make that profileset stage-sensitive. */
 const PROFILESET_STAGE_SENSITIVE: readonly SimOptionKey[] = ['target_error', 'iterations', 'deterministic'];
@@ -247,7 +244,7 @@ export function multistageEligibility(analysis: ProfileAnalysis, opts: Multistag
  */
 export function planStages(analysis: ProfileAnalysis): StagePlan {
   const te = analysis.simOptions.target_error;
-  let finalTargetError = DEFAULT_FINAL_TARGET_ERROR;
+  let finalTargetError = DEFAULT_TARGET_ERROR; // the final stage's, when the profile sets none
   let finalTargetErrorSource: StagePlan['finalTargetErrorSource'] = 'default';
   if (te !== undefined && te.numeric !== null && te.numeric > 0) {
     if (te.numeric < MIN_TARGET_ERROR) {

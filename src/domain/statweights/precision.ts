@@ -37,7 +37,6 @@ export function amountPoints(value: string): number {
     `Use a few hundred (the default is ${DEFAULT_AMOUNT}; simc's own scale delta is 154).`,
   );
 }
-export { DEFAULT_TARGET_ERROR } from '../profile/precision.js';
 
 /**
  * simc's own scale-factor step (engine/sim/scale_factor_control.cpp, `init_deltas`): round(the haste rating of
