@@ -180,8 +180,7 @@ function build(
   const weights = measured.map((m): StatWeight => ({
     stat: m.stat.key,
     label: m.stat.label,
-    weight: m.delta / m.amount,
-    error: Math.hypot(m.own, m.base) / m.amount,
+    ...perPoint(m),
     ...(referenceWarning ? { normalised: null, normalisedError: null } : normalised(m, norm)),
     amount: m.amount,
   }));
@@ -207,10 +206,14 @@ function build(
   };
 }
 
+/** A stat's weight per point and its error (its run's and the baseline's, combined). */
+function perPoint(m: Measured): { weight: number; error: number } {
+  return { weight: m.delta / m.amount, error: Math.hypot(m.own, m.base) / m.amount };
+}
+
 /** Why the normalising stat's weight cannot be divided by: ≤ 0, or within its 95% error of 0. */
 function unusableReference(p: Measured): string | undefined {
-  const weight = p.delta / p.amount;
-  const error = Math.hypot(p.own, p.base) / p.amount;
+  const { weight, error } = perPoint(p);
   if (weight > error) return undefined;
   const measuredAs = `${round2(weight)} ± ${round2(error)} per point`;
   const why = weight <= 0 ? 'not above zero' : 'within its error of zero';
@@ -222,11 +225,13 @@ function unusableReference(p: Measured): string | undefined {
 
 const round2 = (n: number): string => (Math.round(n * 100) / 100).toFixed(2);
 
-/** r = w_i / w_p with the first-order error of the module comment (per point: D/N, e/N). */
+/**
+ * r = w_i / w_p with the first-order error of the module comment (per point: D/N, e/N). Only for a reference that
+ * unusableReference accepts, so w_p is above its error and above zero.
+ */
 function normalised(m: Measured, p: Measured): { normalised: number; normalisedError: number } {
   const di = m.delta / m.amount;
   const dp = p.delta / p.amount;
-  if (dp === 0) return { normalised: 0, normalisedError: 0 };
   if (m === p) return { normalised: 1, normalisedError: 0 };
   const ei = m.own / m.amount;
   const ep = p.own / p.amount;
