@@ -2,7 +2,7 @@
  * The /simc addon text that topgear and droptimizer read: from a file or stdin, parsed, its problems as one-line
  * usage errors (exit 2) and its warnings on stderr.
  */
-import { ExportError, parseAddonExport, type AddonExport } from '../../domain/addon/export.js';
+import { ExportError, looksLikeExport, parseAddonExport, type AddonExport } from '../../domain/addon/export.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../../errors.js';
 import { terminalSafeLine } from '../../util/safe.js';
@@ -19,7 +19,7 @@ export interface ReadExport {
  * and carry an action list or profilesets; the addon writes `head=,id=…`, a `# SimC Addon` line and no actions.
  */
 function looksLikeSimcProfile(text: string): boolean {
-  if (/^#\s*SimC Addon/im.test(text) || /^#\s*Checksum:/im.test(text)) return false;
+  if (looksLikeExport(text)) return false;
   return /^(actions[.+=]|profileset\.)/m.test(text) || /^[a-z_]+[0-9]?=[a-z0-9_]+,id=\d/m.test(text);
 }
 

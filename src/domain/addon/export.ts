@@ -82,6 +82,11 @@ const cutAt = (lineNo: number, line: string): ExportError =>
     `Line ${lineNo}: the paste ends in ${quote(line)}, which is not a whole line of the export, and has no ` +
       '"# Checksum:" line: it was cut short.',
   );
+/** A /simc export starts with comment lines and has a `# Checksum:` line; a profile does not need either. */
+export function looksLikeExport(text: string): boolean {
+  return /^#\s*SimC Addon/im.test(text) || /^#\s*Checksum:/im.test(text);
+}
+
 /** simc splits an option line at whitespace outside double quotes: such a line holds more than one option. */
 const splitsInTwo = (line: string) => /\s/.test(line.replace(/"[^"]*"/g, ''));
 

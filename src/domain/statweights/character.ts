@@ -4,7 +4,7 @@
  * must add to those, not replace them).
  */
 import { UsageError } from '../../errors.js';
-import { ExportError, parseAddonExport } from '../addon/export.js';
+import { ExportError, looksLikeExport, parseAddonExport } from '../addon/export.js';
 import { analyzeTokens, isActorDirective } from '../profile/analyze.js';
 import { splitOption, tokenize } from '../profile/tokenize.js';
 
@@ -22,11 +22,6 @@ export interface Character {
   enchants: Map<string, number>;
   /** What the export's reader noticed without refusing it (an edited text, no checksum line). */
   warnings: string[];
-}
-
-/** A /simc export starts with comment lines and has a `# Checksum:` line; a profile does not need either. */
-function looksLikeExport(text: string): boolean {
-  return /^#\s*SimC Addon/im.test(text) || /^#\s*Checksum:/im.test(text);
 }
 
 /** Read the character from a profile or an export; `label` names the input in errors ("Profile a.simc"). */
