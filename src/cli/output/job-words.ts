@@ -20,10 +20,10 @@ export function jobInWords(metadata: Record<string, unknown> | null | undefined)
   // The file's name is enough to tell jobs apart in a list; its folder is in `status` and --json.
   if (typeof meta.profile === 'string') parts.push(`of ${meta.profile.split(/[/\\]/).pop() || meta.profile}`);
   if (typeof meta.scenario === 'string') parts.push(`[${meta.scenario}]`);
-  // An unreadable statweights entry, or a kind simjob does not know, stays visible as written.
+  // An unreadable statweights entry stays visible as written (a kind simjob does not know is named as written above).
   const shown = (key: string) => !OURS.has(key) || (key === STATWEIGHTS_META_KEY && !weights);
   const other = Object.entries(meta)
-    .filter(([key]) => shown(key) && !(key === TOPGEAR_META_KEY && kind && KINDS[kind]))
+    .filter(([key]) => shown(key))
     .map(([key, value]) => `${key}=${String(value)}`)
     .join(' ');
   return { what: parts.join(' '), other };

@@ -41,6 +41,7 @@ export async function run(ctx: Context, _args: string[], options: JobsOptions): 
     ctx.out.notice('No jobs.');
     return;
   }
+  const words = new Map(jobs.map((j) => [j, jobInWords(j.metadata)]));
   printTable(ctx.out, jobs, [
     { header: 'ID', value: (j) => j.id },
     // The error code beside its state, and no Completed column (status and --json have it): room for what the job is.
@@ -50,9 +51,9 @@ export async function run(ctx: Context, _args: string[], options: JobsOptions): 
       style: (text, j) => text.replace(j.status, colourState(ctx.out.c, j.status)),
     },
     { header: 'Created', value: (j) => formatTime(j.createdAt) ?? '' },
-    { header: 'Job', value: (j) => jobInWords(j.metadata).what, shrinkable: true },
-    ...(jobs.some((j) => jobInWords(j.metadata).other)
-      ? [{ header: 'Metadata', value: (j: JobListItem) => jobInWords(j.metadata).other }]
+    { header: 'Job', value: (j) => words.get(j)?.what ?? '', shrinkable: true },
+    ...(jobs.some((j) => words.get(j)?.other)
+      ? [{ header: 'Metadata', value: (j: JobListItem) => words.get(j)?.other ?? '' }]
       : []),
   ]);
   if (!options.all && page.page?.hasMore && page.page.nextCursor) {
