@@ -30,7 +30,8 @@ export const CAPS = {
   config: { bytes: 1 * MB, why: "simjob's settings are a few hundred bytes" },
 } as const satisfies Record<string, SizeCap>;
 
-const size = (bytes: number) =>
+/** A byte count as the caps' messages say it: "64 kB", "16 MB". */
+export const size = (bytes: number): string =>
   bytes >= MB ? `${(bytes / MB).toFixed(bytes % MB ? 1 : 0)} MB` : `${Math.ceil(bytes / 1024)} kB`;
 
 /** "is a named pipe (FIFO)", or undefined for a regular file. */

@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { readAllBytes } from '../../util/read-file.js';
+import { CAPS, readAllBytes, size } from '../../util/read-file.js';
 
 /**
  * Read a secret without echoing it: a prompt on stderr, keystrokes read in raw mode from the terminal.
@@ -54,8 +54,8 @@ export async function readSecretLine(
   // A secret is one line: `login < /dev/zero` must not fill the memory.
   const bytes = await readAllBytes(
     stdin,
-    64 * 1024,
-    () => new UsageError('stdin holds more than 64 kB: a secret is one line.'),
+    CAPS.secret.bytes,
+    () => new UsageError(`stdin holds more than ${size(CAPS.secret.bytes)}: ${CAPS.secret.why}.`),
   );
   return (
     bytes
