@@ -11,12 +11,13 @@ export function readHidden(
   prompt: string,
 ): Promise<string | undefined> {
   return new Promise((resolve) => {
-    stderr.write(prompt);
     let value = '';
     const wasRaw = stdin.isRaw;
+    // Raw before the prompt shows: a key typed as soon as it appears (Ctrl-C too) is read as a key, never echoed.
     stdin.setRawMode(true);
     stdin.resume();
     stdin.setEncoding('utf8');
+    stderr.write(prompt);
     const finish = (result: string | undefined) => {
       stdin.off('data', onData);
       stdin.setRawMode(wasRaw);
