@@ -161,7 +161,7 @@ export class LocalBackend implements JobBackend, ChangeNotifier, WaitHosting {
     if (!hosting || !job || job.multiStageSummary.enabled || isTerminal(job.status)) return async () => undefined;
     this.host ??= new QueueHost(this.store, {
       env: this.options.workerEnv,
-      concurrency: localConcurrency(this.options.config),
+      concurrency: localConcurrency(this.options.config, this.options.workerEnv),
       onHosting: hosting.onHosting,
     });
     this.waits += 1;

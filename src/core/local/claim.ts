@@ -9,10 +9,16 @@ import { isDue, queueDeadline } from './lifecycle.js';
 import type { StopReason } from './pass.js';
 import type { LocalJob, LocalStore } from './store.js';
 
-/** The `local.concurrency` setting as a number of jobs (1 when unset or not one). */
-export function localConcurrency(config: Pick<Config, 'setting'>): number {
+/**
+ * How many jobs a worker runs at once: SIMJOB_LOCAL_CONCURRENCY in the worker's environment (how the library's local
+ * client gives it), else the `local.concurrency` setting; 1 when neither is a whole number of jobs.
+ */
+export function localConcurrency(config: Pick<Config, 'setting'>, env: NodeJS.ProcessEnv = {}): number {
+  const isCount = (n: number) => Number.isSafeInteger(n) && n >= 1;
+  const given = Number(env.SIMJOB_LOCAL_CONCURRENCY);
+  if (isCount(given)) return given;
   const n = Number(config.setting('local.concurrency') ?? 1);
-  return Number.isSafeInteger(n) && n >= 1 ? n : 1;
+  return isCount(n) ? n : 1;
 }
 
 /** Claim job `id` for `owner` if fewer than `concurrency` jobs run: the claimed job, or undefined when not taken. */

@@ -30,9 +30,8 @@ async function main(): Promise<void> {
   for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(signal, () => shutdown.abort());
   let concurrency = 1; // a broken config.json: one at a time rather than not at all
   try {
-    // The library's local client gives its concurrency as an option, not a setting (src/core/client.ts).
-    const given = Number(env.SIMJOB_LOCAL_CONCURRENCY);
-    concurrency = Number.isSafeInteger(given) && given >= 1 ? given : localConcurrency(new Config(env, {}));
+    // The settings are read only when the environment gives no count (a broken config.json then does not matter).
+    concurrency = localConcurrency({ setting: (key) => new Config(env, {}).setting(key) }, env);
   } catch {
     // as above
   }

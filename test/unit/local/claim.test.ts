@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claimJob } from '../../../src/core/local/claim.js';
+import { claimJob, localConcurrency } from '../../../src/core/local/claim.js';
 import { recoverInterrupted } from '../../../src/core/local/control.js';
 import { requeueForRetry } from '../../../src/core/local/lifecycle.js';
 import { LocalStore, type LocalJob } from '../../../src/core/local/store.js';
@@ -100,5 +100,15 @@ describe('a retry', () => {
     expect(job).toMatchObject({ status: 'queued', retried: true });
     expect(readdirSync(store.runningDir)).toEqual([]);
     expect(inode(join(store.queueDir, `1-${id}`))).toBe(marker);
+  });
+});
+
+describe('localConcurrency', () => {
+  const settings = (value: unknown) => ({ setting: () => value }) as Parameters<typeof localConcurrency>[0];
+  it('takes SIMJOB_LOCAL_CONCURRENCY over the setting, for the background and the hosted worker alike', () => {
+    expect(localConcurrency(settings(2), { SIMJOB_LOCAL_CONCURRENCY: '3' })).toBe(3);
+    expect(localConcurrency(settings(2), {})).toBe(2);
+    expect(localConcurrency(settings(2), { SIMJOB_LOCAL_CONCURRENCY: '0' })).toBe(2);
+    expect(localConcurrency(settings('many'))).toBe(1);
   });
 });
